@@ -1,0 +1,54 @@
+"""Rules engine for *1960: The Making of the President* (Z-Man 2nd edition; GMT 2017).
+
+Pure and deterministic: no I/O, no clock, no global randomness. Game state is
+plain JSON-round-trippable data with its seeded RNG inside (see
+docs/ENGINE.md). Rule numbers (R1-R17) refer to the project's rules reference.
+"""
+
+from engine.api import active_sides, apply, apply_in_place, decision, legal_commands, result
+from engine.commands import VERBS, parse
+from engine.data import CARDS, EDITIONS, ISSUES, OPTIONS, REGIONS, SIDES, STATES
+from engine.errors import (
+    AmbiguousCommandError,
+    CommandError,
+    CommandSyntaxError,
+    GameOverError,
+    IllegalCommandError,
+    NotYourTurnError,
+)
+from engine.events import unimplemented_events
+from engine.state import SCHEMA_VERSION, GameState, copy_state, from_json, new_game, to_json
+from engine.view import card_info, view
+
+__all__ = [
+    "CARDS",
+    "EDITIONS",
+    "ISSUES",
+    "OPTIONS",
+    "REGIONS",
+    "SCHEMA_VERSION",
+    "SIDES",
+    "STATES",
+    "VERBS",
+    "AmbiguousCommandError",
+    "CommandError",
+    "CommandSyntaxError",
+    "GameOverError",
+    "GameState",
+    "IllegalCommandError",
+    "NotYourTurnError",
+    "active_sides",
+    "apply",
+    "apply_in_place",
+    "card_info",
+    "copy_state",
+    "decision",
+    "from_json",
+    "legal_commands",
+    "new_game",
+    "parse",
+    "result",
+    "to_json",
+    "unimplemented_events",
+    "view",
+]

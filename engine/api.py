@@ -1,0 +1,133 @@
+"""The engine's public operations: who decides, what is legal, applying a command.
+
+``apply`` never mutates its argument; ``apply_in_place`` is the fast variant
+for playouts and bots (on error a multi-step compact command may leave the
+state part-applied, so servers use ``apply``).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from engine import commands
+from engine.data import CARDS, SIDES
+from engine.effects import prevented_by
+from engine.errors import GameOverError, IllegalCommandError, NotYourTurnError
+from engine.flow import advance, deciding_sides, step_of, top
+from engine.state import GameState, copy_state
+
+
+def active_sides(g: GameState) -> set[str]:
+    """The sides that must decide now (both for simultaneous steps); empty when over."""
+    if g["result"] is not None:
+        return set()
+    return set(deciding_sides(g))
+
+
+def legal_commands(g: GameState, side: str) -> list[str]:
+    """Every legal command for ``side`` now, as canonical text `apply` accepts."""
+    if side not in SIDES:
+        raise ValueError(f"unknown side {side!r}: expected 'kennedy' or 'nixon'")
+    f = top(g)
+    if f is None or g["result"] is not None:
+        return []
+    step = step_of(f)
+    if step.auto or side not in step.sides(g, f):
+        return []
+    return step.legal(g, f, side)
+
+
+def decision(g: GameState, side: str | None) -> str:
+    """The current decision in words, for that side (or an observer)."""
+    if g["result"] is not None:
+        return "The game is over."
+    f = top(g)
+    if f is None:
+        return "The game is over."
+    step = step_of(f)
+    deciding = deciding_sides(g)
+    if side in deciding:
+        return step.prompt(g, f, side)
+    who = " and ".join(s.title() for s in deciding) or "nobody"
+    return f"Waiting for {who} ({f['step'].replace('_', ' ')})."
+
+
+def result(g: GameState) -> dict[str, Any] | None:
+    """``None`` until the game ends; then the final tally (R13.6, R14)."""
+    r = g["result"]
+    return None if r is None else dict(r)
+
+
+def apply(g: GameState, side: str, text: str) -> GameState:
+    """Parse, validate and apply one command line; returns a new state."""
+    g2 = copy_state(g)
+    apply_in_place(g2, side, text)
+    return g2
+
+
+def apply_in_place(g: GameState, side: str, text: str) -> None:
+    """As `apply`, but mutating ``g`` (fast path for playouts)."""
+    if g["result"] is not None:
+        raise GameOverError(text, "the game has ended", decision="nothing: the game is over")
+    if side not in SIDES:
+        raise ValueError(f"unknown side {side!r}: expected 'kennedy' or 'nixon'")
+    legal = legal_commands(g, side)
+    if not legal:
+        raise NotYourTurnError(text, f"{side.title()} has nothing to decide now", decision=decision(g, side))
+    for cmd in commands.parse(text, legal):
+        if isinstance(cmd, commands.Spend):
+            _spend(g, side, text, cmd)
+        else:
+            _apply_one(g, side, text, cmd)
+
+
+def _apply_one(g: GameState, side: str, text: str, cmd: str) -> None:
+    legal = legal_commands(g, side)
+    if cmd not in legal:
+        raise IllegalCommandError(text, _why(g, side, cmd, legal), decision=decision(g, side), legal=legal)
+    f = top(g)
+    assert f is not None
+    step_of(f).act(g, f, side, cmd.split())
+    g["seq"] += 1
+    advance(g)
+
+
+def _spend(g: GameState, side: str, text: str, s: commands.Spend) -> None:
+    legal = legal_commands(g, side)
+    check = f"check {s.state} {s.n}"
+    if check in legal:
+        _apply_one(g, side, text, check)
+        return
+    for _ in range(s.n):
+        _apply_one(g, side, text, f"support {s.state}")
+
+
+def _why(g: GameState, side: str, cmd: str, legal: list[str]) -> str:
+    """Say precisely why a readable command is not legal."""
+    words = cmd.split()
+    if not legal:
+        return f"{side.title()} has nothing to decide now"
+    verbs = {c.split()[0] for c in legal}
+    if words[0] not in verbs:
+        return f"'{words[0]}' is not a choice at this point"
+    if words[0] in ("event", "campaign", "advertise", "position", "strategy", "vp") and len(words) > 1:
+        card = int(words[1])
+        label = f"#{card} {CARDS[card].name}"
+        if card not in g["hands"][side]:
+            return f"{label} is not in your hand"
+        by = prevented_by(g, card)
+        if words[0] == "event" and by is not None:
+            return f"the event of {label} is prevented by #{by} {CARDS[by].name} (R6.4)"
+        if words[0] == "event":
+            return f"the event of {label} cannot be played now (not implemented, or its cost cannot be paid)"
+        if words[-1] == "preempt":
+            return f"preempting {label} needs 2 momentum you may spend, and an event to preempt (R6.8)"
+        if words[0] == "strategy":
+            return f"{label} is a Gathering Momentum card and may not go on the stack (R11.2)"
+    if words[0] in ("support", "check", "travel") and len(words) > 1:
+        return f"'{cmd}' is not possible now (CP, travel cost, support-check rule R7.4, caps or restrictions)"
+    return f"'{cmd}' is not legal now"
+
+
+def copy(g: GameState) -> GameState:
+    return copy_state(g)

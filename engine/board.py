@@ -1,0 +1,223 @@
+"""Board primitives: support by R1.4, the bag (R3), leaders, carrying, momentum.
+
+Every change to support goes through `gain`, which applies R1.4 (each point
+first removes one opposing cube). Every draw from the bag goes through
+`draw_cube`, which refills per R3.4 / R16.1 unless Election Day has begun.
+"""
+
+from __future__ import annotations
+
+from engine import rng
+from engine.data import CARDS, ISSUES, REGIONS, STATES, STATES_BY_REGION, other, sign
+from engine.state import GameState, log
+
+# -- support ---------------------------------------------------------------------------------
+
+
+def gain(g: GameState, space: str, key: str, side: str, n: int = 1) -> None:
+    """``side`` gains ``n`` points in ``g[space][key]`` by R1.4 (signed counts)."""
+    g[space][key] += sign(side) * n
+
+
+def lose(g: GameState, space: str, key: str, side: str, n: int) -> int:
+    """``side`` loses up to ``n`` of its own cubes there (R6.6); returns how many."""
+    have = cubes_of(g[space][key], side)
+    k = min(n, have)
+    g[space][key] -= sign(side) * k
+    return k
+
+
+def cubes_of(value: int, side: str) -> int:
+    """How many cubes ``side`` has in a space holding signed ``value``."""
+    v = value * sign(side)
+    return v if v > 0 else 0
+
+
+def owner(value: int) -> str | None:
+    """The side with cubes in a space, or ``None`` (R1.5)."""
+    if value > 0:
+        return "kennedy"
+    if value < 0:
+        return "nixon"
+    return None
+
+
+def leads(g: GameState, st: str, side: str) -> bool:
+    """R1.5: at least one cube."""
+    return cubes_of(g["states"][st], side) >= 1
+
+
+def carries(g: GameState, st: str, side: str) -> bool:
+    """R1.5: four or more cubes."""
+    return cubes_of(g["states"][st], side) >= 4
+
+
+def issue_leader(g: GameState, issue: str) -> str | None:
+    """R1.5: the side with cubes on the issue tile."""
+    return owner(g["issues"][issue])
+
+
+def region_states(region: str) -> tuple[str, ...]:
+    return STATES_BY_REGION[region]
+
+
+def media_total(g: GameState, side: str) -> int:
+    return sum(cubes_of(g["media"][r], side) for r in REGIONS)
+
+
+def has_media(g: GameState, side: str, region: str) -> bool:
+    return cubes_of(g["media"][region], side) > 0
+
+
+def state_region(st: str) -> str:
+    return STATES[st].region
+
+
+def issue_position(g: GameState, issue: str) -> int:
+    """0 = 1st (top) ... 2 = 3rd."""
+    order: list[str] = g["issue_order"]
+    return order.index(issue)
+
+
+def move_issue_up(g: GameState, issue: str, n: int) -> None:
+    """Move an issue tile ``n`` places toward the top of the track."""
+    order: list[str] = g["issue_order"]
+    i = order.index(issue)
+    j = max(0, i - n)
+    order.pop(i)
+    order.insert(j, issue)
+    log(g, f"{issue_name(issue)} moves up to position {j + 1}.")
+
+
+def issue_name(issue: str) -> str:
+    return issue.replace("_", " ").title()
+
+
+# -- momentum ------------------------------------------------------------------------------
+
+
+def gain_momentum(g: GameState, side: str, n: int = 1) -> None:
+    g["momentum"][side] += n
+    log(g, f"{side.title()} gains {n} momentum (now {g['momentum'][side]}).")
+
+
+def lose_momentum(g: GameState, side: str, n: int = 1) -> int:
+    """Lose up to ``n`` momentum markers (never below zero); returns how many."""
+    k = min(n, g["momentum"][side])
+    g["momentum"][side] -= k
+    if k:
+        log(g, f"{side.title()} loses {k} momentum (now {g['momentum'][side]}).")
+    return k
+
+
+# -- the bag (R3) ------------------------------------------------------------------------------
+
+
+def refill_if_empty(g: GameState) -> None:
+    """R3.4 / R16.1: an empty bag is refilled, unless R13.3 has begun."""
+    if g["bag"]["kennedy"] + g["bag"]["nixon"] == 0 and not g["no_refill"]:
+        n = g["bag_size"]
+        g["bag"] = {"kennedy": n, "nixon": n}
+        log(g, f"The bag is empty and is refilled with {n} cubes of each colour (R3.4).")
+
+
+def draw_cube(g: GameState) -> str | None:
+    """Draw one cube; ``None`` if the bag is empty and may not be refilled (R3.4)."""
+    refill_if_empty(g)
+    k, n = g["bag"]["kennedy"], g["bag"]["nixon"]
+    if k + n == 0:
+        return None
+    colour = "kennedy" if rng.below(g["rng"], k + n) < k else "nixon"
+    g["bag"][colour] -= 1
+    return colour
+
+
+def support_checks(g: GameState, side: str, n: int, purpose: str) -> int:
+    """Make ``n`` support checks (R3.1, R3.2); returns the number of successes.
+
+    A rest-of-turn effect may let the side redraw a failed check once (#31).
+    """
+    from engine.effects import may_redraw
+
+    wins = 0
+    draws: list[str] = []
+    for _ in range(n):
+        cube = draw_cube(g)
+        if cube is not None and cube != side and may_redraw(g, side):
+            draws.append(f"{cube}→redraw")
+            cube = draw_cube(g)
+        draws.append(cube or "empty")
+        if cube == side:
+            wins += 1
+    shown = ", ".join(draws) if draws else "none"
+    log(g, f"{side.title()} makes {n} support check(s) for {purpose}: {shown} — {wins} success(es).")
+    return wins
+
+
+def initiative_check(g: GameState, purpose: str) -> str:
+    """R3.3: draw until two of one colour; cubes go to supply, not back to the bag."""
+    seen = {"kennedy": 0, "nixon": 0}
+    draws: list[str] = []
+    while True:
+        cube = draw_cube(g)
+        if cube is None:  # only possible from R13.3 on, where no check is made
+            winner = "kennedy" if seen["kennedy"] >= seen["nixon"] else "nixon"
+            break
+        draws.append(cube[0].upper())
+        seen[cube] += 1
+        if seen[cube] == 2:
+            winner = cube
+            break
+    log(g, f"Initiative check for {purpose}: drew {' '.join(draws)} — {winner.title()} wins (R3.3).")
+    return winner
+
+
+# -- cards ---------------------------------------------------------------------------------
+
+
+def draw_cards(g: GameState, side: str, n: int) -> list[int]:
+    """Draw from the campaign deck, reshuffling the discard pile when it runs out (R5.1)."""
+    got: list[int] = []
+    for _ in range(n):
+        if not g["deck"]:
+            if not g["discard"]:
+                break
+            g["deck"] = g["discard"]
+            g["discard"] = []
+            rng.shuffle(g["rng"], g["deck"])
+            log(g, f"The discard pile is shuffled into a new deck of {len(g['deck'])} cards (R5.1).")
+        got.append(g["deck"].pop())
+    g["hands"][side].extend(got)
+    if got:
+        names = ", ".join(card_label(c) for c in got)
+        log(g, f"{side.title()} draws {len(got)} card(s).")
+        log(g, f"You draw: {names}.", to=side)
+    return got
+
+
+def card_label(n: int) -> str:
+    return f"#{n} {CARDS[n].name}"
+
+
+def place_endorsement(g: GameState, side: str, region: str) -> None:
+    """R10.5: a marker by R1.4 (an opposing marker is removed instead)."""
+    gain(g, "endorsements", region, side)
+    log(g, f"{side.title()} places an endorsement in the {region.title()} (R10.5).")
+
+
+def draw_endorsement(g: GameState) -> str:
+    """Draw an endorsement card; the discard is reshuffled when the deck is empty (R10.5)."""
+    if not g["endorse_deck"]:
+        g["endorse_deck"] = g["endorse_discard"]
+        g["endorse_discard"] = []
+        rng.shuffle(g["rng"], g["endorse_deck"])
+    card: str = g["endorse_deck"].pop()
+    g["endorse_discard"].append(card)
+    return card
+
+
+def opponent_of(side: str) -> str:
+    return other(side)
+
+
+ALL_ISSUES = ISSUES

@@ -1,0 +1,254 @@
+"""The command language: lenient reading, strict meaning, precise errors.
+
+`parse(text, legal)` turns one line a person wrote into a list of canonical
+commands (the same text `legal_commands` lists), or raises a
+`CommandSyntaxError` / `AmbiguousCommandError`. Names are resolved against the
+legal commands first, as python-chess resolves SAN against legal moves:
+cards by number or unique name prefix, states by postal code or name, issues
+and regions by name, all case-insensitive.
+
+A compact form expands to steps: ``campaign 17: NY 2, PA 1`` is the card play
+followed by two points in New York and one in Pennsylvania, travel costed
+along the way; ``support NY 2`` is two ``support NY``. A ``Spend`` is resolved
+against the position when it is reached: ``check ST N`` where R7.4 needs
+support checks, otherwise N × ``support ST``.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from engine.data import CARDS, ISSUES, REGIONS, STATES
+from engine.errors import AmbiguousCommandError, CommandSyntaxError
+
+
+@dataclass(frozen=True)
+class Verb:
+    """One command word: its argument kinds (``?`` = optional) and help text."""
+
+    name: str
+    args: tuple[str, ...]
+    help: str
+    example: str
+
+
+VERBS: dict[str, Verb] = {}
+SYNONYMS: dict[str, str] = {
+    "ad": "advertise", "advertising": "advertise", "camp": "campaign", "pos": "position",
+    "positioning": "position", "end": "done", "finish": "done", "stop": "done", "place": "support",
+    "endorse": "endorsement", "play": "event", "pre-empt": "preempt", "no": "decline",
+}
+
+
+def verb(name: str, args: str, help_text: str, example: str) -> None:
+    """Register a command word (card modules may add their own)."""
+    VERBS[name] = Verb(name, tuple(args.split()), help_text, example)
+
+
+verb("first", "side", "choose who goes first (initiative, R5.2; debates, R12.1)", "first nixon")
+verb("event", "card", "play a card from your hand as its event (R6.3)", "event 22")
+verb("campaign", "?card ?preempt", "play a card for CP to campaign in states (R7)", "campaign 17: NY 2, PA 1")
+verb("advertise", "?card ?preempt", "play a card for CP to advertise in regions (R8)", "advertise 17")
+verb("position", "?card ?preempt", "play a card for CP to position on issues (R9)", "position 17: defense 2")
+verb("candidate", "use", "play your candidate card for 5 CP (R6.9)", "candidate campaign")
+verb("vp", "card", "discard a card with only your icon and play your Vice President card (R15.1)", "vp 24")
+verb("pass", "", "nothing to play: pass the action", "pass")
+verb("support", "state", "add one state support point (campaign, event or debate bonus)", "support OH")
+verb("check", "state n", "declare N support checks in a state where R7.4 requires them", "check TX 2")
+verb("travel", "state", "move your token to a state in another region, paying borders (R7.3)", "travel PA")
+verb("done", "", "end the current step, leaving what is left unspent", "done")
+verb("media", "region", "place one media point in a region (R8.1)", "media east")
+verb("issue", "issue", "buy one point of issue support (R9.1)", "issue civil rights")
+verb("trigger", "", "spend 1 momentum to trigger the opponent's card event (R6.7)", "trigger")
+verb("decline", "", "decline a trigger or an issue swap", "decline")
+verb("momentum", "", "take momentum as the 2nd-issue award (R10.3)", "momentum")
+verb("endorsement", "", "take an endorsement as the 2nd-issue award (R10.3)", "endorsement")
+verb("region", "region", "choose the region of an 'any region' endorsement (R10.5)", "region south")
+verb("swap", "issue issue", "swap two adjacent issues (R10.6)", "swap defense economy")
+verb("strategy", "card", "put a card on your campaign-strategy stack (R11.1)", "strategy 40")
+verb("debate", "card ?side", "choose your debate card; a two-icon card names its side (R12.4)", "debate 23 kennedy")
+verb("resolve", "card", "resolve an Election Day card or event next (R13.3, R13.4)", "resolve 7")
+verb("remove", "state", "remove one opposing (or your own, if the event says so) state support", "remove AL")
+
+
+@dataclass(frozen=True)
+class Spend:
+    """A compact-form intent: spend ``n`` points in ``state``."""
+
+    state: str
+    n: int
+
+
+Command = str | Spend
+
+_PUNCT = re.compile(r"[,:;()=]+")
+
+
+def _norm(s: str) -> str:
+    s = s.lower().replace("&", " and ").replace("’", "'")
+    s = re.sub(r"['\".!?]", "", s)
+    return re.sub(r"[^a-z0-9_#+ -]+", " ", s).replace("-", " ").strip()
+
+
+_CARD_NAMES: list[tuple[str, int]] = sorted(
+    {(_norm(n), c.number) for c in CARDS.values() for n in (c.name, *c.aliases)}
+)
+_STATE_NAMES: dict[str, str] = {
+    **{_norm(i.name): a for a, i in STATES.items()},
+    **{a.lower(): a for a in STATES},
+}
+_ISSUE_NAMES = {
+    "defense": "defense", "defence": "defense", "economy": "economy",
+    "civil rights": "civil_rights", "civil_rights": "civil_rights", "civilrights": "civil_rights",
+}
+_REGION_NAMES = {r: r for r in REGIONS} | {"mid west": "midwest"}
+_SIDE_NAMES = {"kennedy": "kennedy", "jfk": "kennedy", "nixon": "nixon", "rmn": "nixon"}
+_USES = ("campaign", "advertise", "position")
+
+
+class _Reader:
+    def __init__(self, text: str, words: list[str], legal: list[str]) -> None:
+        self.text = text
+        self.words = words
+        self.i = 0
+        self.legal = legal
+
+    def more(self) -> bool:
+        return self.i < len(self.words)
+
+    def peek(self) -> str:
+        return self.words[self.i] if self.more() else ""
+
+    def fail(self, what: str) -> CommandSyntaxError:
+        got = " ".join(self.words[self.i:]) or "nothing"
+        return CommandSyntaxError(self.text, f"expected {what}, got {got!r}", legal=self.legal)
+
+    def phrase(self, table: dict[str, str], what: str) -> str:
+        for k in range(min(3, len(self.words) - self.i), 0, -1):
+            key = " ".join(self.words[self.i:self.i + k])
+            if key in table:
+                self.i += k
+                return table[key]
+        raise self.fail(what)
+
+    def number(self) -> int:
+        w = self.peek().lstrip("#")
+        if not w.isdigit():
+            raise self.fail("a number")
+        self.i += 1
+        return int(w)
+
+    def card(self) -> int:
+        w = self.peek().lstrip("#")
+        if w.isdigit():
+            self.i += 1
+            n = int(w)
+            if n not in CARDS:
+                raise CommandSyntaxError(self.text, f"there is no card #{n}", legal=self.legal)
+            return n
+        for k in range(len(self.words) - self.i, 0, -1):
+            key = " ".join(self.words[self.i:self.i + k])
+            found = sorted({n for name, n in _CARD_NAMES if name.startswith(key)})
+            exact = sorted({n for name, n in _CARD_NAMES if name == key})
+            if exact:
+                found = exact
+            if not found:
+                continue
+            if len(found) > 1:
+                in_play = [n for n in found if _mentioned(n, self.legal)]
+                if len(in_play) == 1:
+                    found = in_play
+            if len(found) > 1:
+                names = ", ".join(f"#{n} {CARDS[n].name}" for n in found[:8])
+                raise AmbiguousCommandError(self.text, f"{key!r} could be any of: {names}", legal=self.legal)
+            self.i += k
+            return found[0]
+        raise self.fail("a card number or name")
+
+
+def _mentioned(card: int, legal: list[str]) -> bool:
+    s = str(card)
+    return any(s in c.split() for c in legal)
+
+
+def parse(text: str, legal: list[str]) -> list[Command]:
+    """Read one command line into canonical commands (see module docstring)."""
+    words = _PUNCT.sub(" ", _norm(text)).split()
+    if not words:
+        raise CommandSyntaxError(text, "empty command", legal=legal)
+    name = SYNONYMS.get(words[0], words[0])
+    if name not in VERBS:
+        raise CommandSyntaxError(text, f"unknown command word {words[0]!r}", legal=legal)
+    r = _Reader(text, words, legal)
+    r.i = 1
+    parts = [name]
+    for kind in VERBS[name].args:
+        optional = kind.startswith("?")
+        kind = kind.lstrip("?")
+        if optional and not _starts(r, kind):
+            continue
+        parts.append(_read(r, kind))
+    first = " ".join(parts)
+    if not r.more():
+        return [first]
+    return _compact(r, name, first)
+
+
+def _starts(r: _Reader, kind: str) -> bool:
+    w = r.peek()
+    if not w:
+        return False
+    if kind == "preempt":
+        return w in ("preempt", "pre-empt", "preempting")
+    if kind == "side":
+        return w in _SIDE_NAMES
+    if kind == "card":
+        return w.lstrip("#").isdigit() or any(n.startswith(w) for n, _ in _CARD_NAMES)
+    return True
+
+
+def _read(r: _Reader, kind: str) -> str:
+    if kind == "card":
+        return str(r.card())
+    if kind == "n":
+        return str(r.number())
+    if kind == "state":
+        return r.phrase(_STATE_NAMES, "a state (postal code or name)")
+    if kind == "region":
+        return r.phrase(_REGION_NAMES, "a region (west, midwest, south, east)")
+    if kind == "issue":
+        return r.phrase(_ISSUE_NAMES, "an issue (defense, economy, civil rights)")
+    if kind == "side":
+        return r.phrase(_SIDE_NAMES, "a side (kennedy or nixon)")
+    if kind == "use":
+        return r.phrase({u: u for u in _USES}, "campaign, advertise or position")
+    if kind == "preempt":
+        r.i += 1
+        return "preempt"
+    raise ValueError(kind)
+
+
+def _compact(r: _Reader, name: str, first: str) -> list[Command]:
+    """Expand the trailing ``X [N], Y [N] …`` list of a compact command."""
+    if name in ("campaign", "advertise", "position") and first != name:
+        out: list[Command] = [first]
+        step = {"campaign": "support", "advertise": "media", "position": "issue"}[name]
+    elif name in ("support", "remove", "media", "issue"):
+        out, step = [], name
+        r.i = 1
+    elif name == "check":
+        raise r.fail("nothing more after 'check STATE N'")
+    else:
+        raise r.fail(f"nothing more after {first!r}")
+    while r.more():
+        kind = {"support": "state", "remove": "state", "media": "region", "issue": "issue"}[step]
+        target = _read(r, kind)
+        n = r.number() if r.more() and r.peek().isdigit() else 1
+        if n < 1 or n > 20:
+            raise CommandSyntaxError(r.text, f"{n} is not a sensible count (1-20)", legal=r.legal)
+        if step == "support" and name == "campaign":
+            out.append(Spend(target, n))
+        else:
+            out.extend([f"{step} {target}"] * n)
+    return out

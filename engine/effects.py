@@ -1,0 +1,132 @@
+"""Effects in force: rest-of-turn card effects and the hooks the rules consult.
+
+A card event adds ``{"id": ID, "side": SIDE, "card": N}`` to ``g["effects"]``
+(cleared at the end of the turn, R6.3). The rules never look at card numbers:
+they ask the hook functions below, and each effect id registers the hooks it
+changes in `EFFECTS`. Persistent events in force (R6.4) are consulted the same
+way through `in_force`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from engine.state import GameState
+
+Effect = dict[str, Any]
+
+
+@dataclass(frozen=True)
+class EffectRules:
+    """The hooks one effect id provides; each is optional."""
+
+    # extra CP for a card the side plays for ``kind`` ("campaign", "advertise", "position", "any")
+    cp_delta: Callable[[GameState, Effect, str, str], int] | None = None
+    # True if the side may not campaign (spend CP) in a state
+    campaign_banned: Callable[[GameState, Effect, str, str], bool] | None = None
+    # True if the side pays no travel cost
+    travel_free: Callable[[GameState, Effect, str], bool] | None = None
+    # "force" / "waive" support checks when the side campaigns in a state; None = rules
+    check_mode: Callable[[GameState, Effect, str, str], str | None] | None = None
+    # True if the side may not spend momentum
+    momentum_locked: Callable[[GameState, Effect, str], bool] | None = None
+    # momentum the side must pay to use a card for ``kind`` ("campaign", "event", ...)
+    play_cost: Callable[[GameState, Effect, str, str], int] | None = None
+    # called after the side plays a card for ``kind``
+    on_play: Callable[[GameState, Effect, str, str], None] | None = None
+    # True if the side may preempt without spending momentum
+    free_preempt: Callable[[GameState, Effect, str], bool] | None = None
+    # True if the side may redraw a failed support check once
+    redraw: Callable[[GameState, Effect, str], bool] | None = None
+
+
+EFFECTS: dict[str, EffectRules] = {}
+
+
+def define(effect_id: str, rules: EffectRules) -> None:
+    if effect_id in EFFECTS:
+        raise ValueError(f"effect {effect_id!r} defined twice")
+    EFFECTS[effect_id] = rules
+
+
+def add_effect(g: GameState, effect_id: str, side: str, card: int, **extra: Any) -> None:
+    """Put a rest-of-turn effect in force."""
+    if effect_id not in EFFECTS:
+        raise KeyError(effect_id)
+    g["effects"].append({"id": effect_id, "side": side, "card": card, **extra})
+
+
+def clear_turn_effects(g: GameState) -> None:
+    g["effects"] = []
+
+
+def _each(g: GameState) -> list[tuple[Effect, EffectRules]]:
+    return [(e, EFFECTS[e["id"]]) for e in g["effects"]]
+
+
+def cp_value(g: GameState, side: str, base: int, kind: str) -> int:
+    """A card's CP after effects: raised never above 5, lowered never below 1."""
+    delta = sum(r.cp_delta(g, e, side, kind) for e, r in _each(g) if r.cp_delta)
+    if delta > 0:
+        return max(base, min(5, base + delta))
+    if delta < 0:
+        return min(base, max(1, base + delta))
+    return base
+
+
+def campaign_banned(g: GameState, side: str, st: str) -> bool:
+    return any(r.campaign_banned(g, e, side, st) for e, r in _each(g) if r.campaign_banned)
+
+
+def travel_free(g: GameState, side: str) -> bool:
+    return any(r.travel_free(g, e, side) for e, r in _each(g) if r.travel_free)
+
+
+def check_mode(g: GameState, side: str, st: str) -> str | None:
+    """``"waive"`` beats ``"force"``; ``None`` means R7.4 decides alone."""
+    modes = {r.check_mode(g, e, side, st) for e, r in _each(g) if r.check_mode}
+    if "waive" in modes:
+        return "waive"
+    if "force" in modes:
+        return "force"
+    return None
+
+
+def momentum_locked(g: GameState, side: str) -> bool:
+    return any(r.momentum_locked(g, e, side) for e, r in _each(g) if r.momentum_locked)
+
+
+def play_cost(g: GameState, side: str, kind: str) -> int:
+    return sum(r.play_cost(g, e, side, kind) for e, r in _each(g) if r.play_cost)
+
+
+def on_play(g: GameState, side: str, kind: str) -> None:
+    for e, r in _each(g):
+        if r.on_play:
+            r.on_play(g, e, side, kind)
+
+
+def free_preempt(g: GameState, side: str) -> bool:
+    return any(r.free_preempt(g, e, side) for e, r in _each(g) if r.free_preempt)
+
+
+def may_redraw(g: GameState, side: str) -> bool:
+    return any(r.redraw(g, e, side) for e, r in _each(g) if r.redraw)
+
+
+def in_force(g: GameState, card: int) -> bool:
+    """True if a persistent event (R6.4) is on the board."""
+    p = g["persistent"]
+    return card in p["prevention"] or card in p["debate"] or card in p["election_day"]
+
+
+def prevented_by(g: GameState, card: int) -> int | None:
+    """The prevention card in force that makes ``card``'s event unplayable (R6.4)."""
+    from engine.data import CARDS
+
+    for p in g["persistent"]["prevention"]:
+        if card in CARDS[p].prevents:
+            return int(p)
+    return None

@@ -1,0 +1,353 @@
+"""The effect vocabulary of card events: primitives and their choice steps.
+
+Each primitive is ``fn(g, frame, **args)`` where ``frame`` is the running
+event (``frame["side"]`` is the player resolving it). Sides in arguments are
+*who-specs*, resolved when the op runs: ``"player"``, ``"opponent"``,
+``"kennedy"``, ``"nixon"``, ``"leader:ISSUE"`` or ``"var:NAME"``; a spec that
+resolves to nobody makes the op do nothing. Support gained by events needs no
+checks (R6.10) except in the GMT edition where the opponent carries or
+occupies the state (R16.3); losses are limited to what is on the board (R6.6).
+
+Choice steps: ``place_support``, ``remove_support``, ``cp_choice``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from engine import board, effects
+from engine.data import REGIONS, STATES, other
+from engine.flow import Frame, Step, pop, push, register
+from engine.phases import cp as cp_phase
+from engine.state import GameState, log
+
+OpFn = Callable[..., None]
+OPS: dict[str, OpFn] = {}
+
+
+def primitive(fn: OpFn) -> OpFn:
+    """Register a primitive under its function name."""
+    OPS[fn.__name__] = fn
+    return fn
+
+
+def resolve(g: GameState, f: Frame, spec: str) -> str | None:
+    """Resolve a who-spec to a side, or ``None``."""
+    if spec == "player":
+        return str(f["side"])
+    if spec == "opponent":
+        return other(f["side"])
+    if spec in ("kennedy", "nixon"):
+        return spec
+    if spec.startswith("leader:"):
+        return board.issue_leader(g, spec[7:])
+    if spec.startswith("var:"):
+        v = f["vars"].get(spec[4:])
+        return str(v) if v else None
+    raise ValueError(f"bad who-spec {spec!r}")
+
+
+def event_gain(g: GameState, side: str, st: str, n: int = 1) -> int:
+    """State support from an event: no checks (R6.10), except under R16.3 (GMT)."""
+    if g["edition"] == "gmt" and _gmt_needs_check(g, side, st):
+        n = board.support_checks(g, side, n, f"{STATES[st].name} (R16.3)")
+    board.gain(g, "states", st, side, n)
+    return n
+
+
+def _gmt_needs_check(g: GameState, side: str, st: str) -> bool:
+    opp = other(side)
+    occupied = board.carries(g, st, opp) or g["token"][opp] == st
+    return occupied and not board.has_media(g, side, STATES[st].region)
+
+
+def states_in(states: list[str] | None = None, regions: list[str] | None = None) -> list[str]:
+    """Explicit states, or all states of regions, or all 50."""
+    if states:
+        return list(states)
+    if regions:
+        return [s for s in STATES if STATES[s].region in regions]
+    return list(STATES)
+
+
+# -- simple primitives -------------------------------------------------------------------
+
+
+@primitive
+def momentum(g: GameState, f: Frame, who: str = "player", n: int = 1) -> None:
+    """Gain (n > 0) or lose (n < 0, never below zero) momentum."""
+    side = resolve(g, f, who)
+    if side is None:
+        return
+    if n >= 0:
+        board.gain_momentum(g, side, n)
+    else:
+        board.lose_momentum(g, side, -n)
+
+
+@primitive
+def move_token(g: GameState, f: Frame, who: str, state: str) -> None:
+    """Move a candidate token at no travel cost."""
+    side = resolve(g, f, who)
+    if side is None:
+        return
+    g["token"][side] = state
+    log(g, f"{side.title()}'s token moves to {STATES[state].name} at no cost.")
+
+
+@primitive
+def state_support(g: GameState, f: Frame, who: str, state: str, n: int) -> None:
+    """Gain ``n`` support in a named state (R1.4; R16.3 in GMT)."""
+    side = resolve(g, f, who)
+    if side is None:
+        return
+    got = event_gain(g, side, state, n)
+    log(g, f"{side.title()} gains {got} support in {STATES[state].name}.")
+
+
+@primitive
+def lose_state_support(g: GameState, f: Frame, who: str, state: str, n: int) -> None:
+    """Lose up to ``n`` own cubes in a state (R6.6)."""
+    side = resolve(g, f, who)
+    if side is None:
+        return
+    k = board.lose(g, "states", state, side, n)
+    log(g, f"{side.title()} loses {k} support in {STATES[state].name} (R6.6).")
+
+
+@primitive
+def issue_up(g: GameState, f: Frame, issue: str, n: int = 1) -> None:
+    board.move_issue_up(g, issue, n)
+
+
+@primitive
+def issue_support(g: GameState, f: Frame, who: str, issue: str, n: int) -> None:
+    """Gain ``n`` issue support (R1.4)."""
+    side = resolve(g, f, who)
+    if side is None:
+        return
+    board.gain(g, "issues", issue, side, n)
+    log(g, f"{side.title()} gains {n} support on {board.issue_name(issue)}.")
+
+
+@primitive
+def lose_issue_support(g: GameState, f: Frame, who: str, issue: str, n: int) -> None:
+    side = resolve(g, f, who)
+    if side is None:
+        return
+    k = board.lose(g, "issues", issue, side, n)
+    log(g, f"{side.title()} loses {k} support on {board.issue_name(issue)} (R6.6).")
+
+
+@primitive
+def media(g: GameState, f: Frame, who: str, region: str, n: int = 1) -> None:
+    side = resolve(g, f, who)
+    if side is None:
+        return
+    board.gain(g, "media", region, side, n)
+    log(g, f"{side.title()} gains {n} media support in the {region.title()}.")
+
+
+@primitive
+def add_effect(g: GameState, f: Frame, effect: str, who: str = "player") -> None:
+    """Put a rest-of-turn effect in force (engine.effects)."""
+    side = resolve(g, f, who)
+    if side is None:
+        return
+    effects.add_effect(g, effect, side, f["card"])
+    log(g, f"{board.card_label(f['card'])} is in force for the rest of the turn.")
+
+
+@primitive
+def support_checks(g: GameState, f: Frame, who: str, state: str, n: int) -> None:
+    """``n`` support checks for support in a state (Election Day events)."""
+    side = resolve(g, f, who)
+    if side is None:
+        return
+    wins = board.support_checks(g, side, n, STATES[state].name)
+    board.gain(g, "states", state, side, wins)
+
+
+@primitive
+def reveal_hand(g: GameState, f: Frame, whose: str, to: str) -> None:
+    """Show a side's whole hand to the other side (from now on in its view)."""
+    a, b = resolve(g, f, whose), resolve(g, f, to)
+    if a is None or b is None:
+        return
+    cards = sorted(g["hands"][a])
+    g["revealed"][b].append({"card": f["card"], "side": a, "cards": cards, "turn": g["turn"], "seq": g["seq"]})
+    log(g, f"{a.title()} reveals the hand to {b.title()}.")
+    shown = ", ".join(board.card_label(c) for c in cards) or "no cards"
+    log(g, f"{a.title()}'s hand: {shown}.", to=b)
+
+
+@primitive
+def token_loss(g: GameState, f: Frame, who: str, n: int) -> None:
+    """The side loses up to ``n`` cubes in the state where its own token stands."""
+    side = resolve(g, f, who)
+    if side is None:
+        return
+    st = g["token"][side]
+    k = board.lose(g, "states", st, side, n)
+    log(g, f"{side.title()} loses {k} support in {STATES[st].name} (R6.6).")
+
+
+@primitive
+def gathering_momentum(g: GameState, f: Frame, region: str) -> None:
+    """#14-#17: whoever leads more states of the region gains 1 momentum and fills empty states."""
+    states = board.region_states(region)
+    k = sum(1 for s in states if g["states"][s] > 0)
+    n = sum(1 for s in states if g["states"][s] < 0)
+    if k == n:
+        log(g, f"Kennedy and Nixon lead {k} states each in the {region.title()}: nothing happens.")
+        return
+    side = "kennedy" if k > n else "nixon"
+    board.gain_momentum(g, side, 1)
+    empty = [s for s in states if g["states"][s] == 0]
+    for s in empty:
+        event_gain(g, side, s, 1)
+    log(g, f"{side.title()} leads more {region.title()} states and adds support in {len(empty)} empty state(s).")
+
+
+@primitive
+def cp_action(g: GameState, f: Frame, who: str, cp: int) -> None:
+    """One CP action of the side's choice worth ``cp`` (no card: no rest cubes, no trigger)."""
+    side = resolve(g, f, who)
+    if side is None:
+        return
+    push(g, {"step": "cp_choice", "side": side, "cp": cp})
+
+
+# -- choices ------------------------------------------------------------------------------
+
+
+@primitive
+def place_support(
+    g: GameState,
+    f: Frame,
+    who: str,
+    n: int,
+    per: int | None = None,
+    states: list[str] | None = None,
+    regions: list[str] | None = None,
+) -> None:
+    """The side places up to ``n`` state support, at most ``per`` per state."""
+    side = resolve(g, f, who)
+    if side is None:
+        return
+    push(g, {"step": "place_support", "side": side, "left": n, "per": per,
+             "allowed": states_in(states, regions), "placed": {}, "card": f["card"]})
+
+
+@primitive
+def remove_support(
+    g: GameState,
+    f: Frame,
+    who: str,
+    target: str,
+    n: int,
+    per: int | None = None,
+    states: list[str] | None = None,
+    regions: list[str] | None = None,
+    optional: bool = True,
+) -> None:
+    """The side removes up to ``n`` (exactly, if not optional) of ``target``'s cubes."""
+    side, tgt = resolve(g, f, who), resolve(g, f, target)
+    if side is None or tgt is None:
+        return
+    push(g, {"step": "remove_support", "side": side, "target": tgt, "left": n, "per": per,
+             "allowed": states_in(states, regions), "removed": {}, "optional": optional,
+             "card": f["card"]})
+
+
+@register
+class PlaceSupport(Step):
+    """Place event support one point at a time: ``support ST``, or ``done`` to stop early."""
+
+    name = "place_support"
+
+    def legal(self, g: GameState, f: Frame, side: str) -> list[str]:
+        if side != f["side"]:
+            return []
+        per = f["per"]
+        out = [f"support {s}" for s in f["allowed"] if per is None or f["placed"].get(s, 0) < per]
+        return [*out, "done"]
+
+    def act(self, g: GameState, f: Frame, side: str, words: list[str]) -> None:
+        if words[0] == "done":
+            pop(g)
+            return
+        st = words[1]
+        got = event_gain(g, side, st)
+        log(g, f"{side.title()} places support in {STATES[st].name}" + ("" if got else " (check failed)") + ".")
+        f["placed"][st] = f["placed"].get(st, 0) + 1
+        f["left"] -= 1
+        if f["left"] <= 0 or self.legal(g, f, side) == ["done"]:
+            pop(g)
+
+    def prompt(self, g: GameState, f: Frame, side: str) -> str:
+        cap = f" (max {f['per']} per state)" if f["per"] else ""
+        return f"{board.card_label(f['card'])}: place up to {f['left']} more state support{cap}, 'support ST' each, or 'done'."
+
+
+@register
+class RemoveSupport(Step):
+    """Remove the target's state support one cube at a time: ``remove ST``."""
+
+    name = "remove_support"
+
+    def legal(self, g: GameState, f: Frame, side: str) -> list[str]:
+        if side != f["side"]:
+            return []
+        per, tgt = f["per"], f["target"]
+        out = [
+            f"remove {s}"
+            for s in f["allowed"]
+            if board.cubes_of(g["states"][s], tgt) > 0 and (per is None or f["removed"].get(s, 0) < per)
+        ]
+        if f["optional"] or not out:
+            out.append("done")
+        return out
+
+    def act(self, g: GameState, f: Frame, side: str, words: list[str]) -> None:
+        if words[0] == "done":
+            pop(g)
+            return
+        st = words[1]
+        board.lose(g, "states", st, f["target"], 1)
+        log(g, f"{side.title()} removes one {f['target'].title()} cube from {STATES[st].name}.")
+        f["removed"][st] = f["removed"].get(st, 0) + 1
+        f["left"] -= 1
+        if f["left"] <= 0 or self.legal(g, f, side) == ["done"]:
+            pop(g)
+
+    def skip(self, g: GameState, f: Frame) -> None:
+        pop(g)
+
+    def prompt(self, g: GameState, f: Frame, side: str) -> str:
+        cap = f" (max {f['per']} per state)" if f["per"] else ""
+        need = "up to " if f["optional"] else ""
+        return f"{board.card_label(f['card'])}: remove {need}{f['left']} {f['target'].title()} state support{cap}, 'remove ST' each."
+
+
+@register
+class CPChoice(Step):
+    """Choose the kind of a CP action granted by an event."""
+
+    name = "cp_choice"
+
+    def legal(self, g: GameState, f: Frame, side: str) -> list[str]:
+        return ["campaign", "advertise", "position"] if side == f["side"] else []
+
+    def act(self, g: GameState, f: Frame, side: str, words: list[str]) -> None:
+        pop(g)
+        log(g, f"{side.title()} uses {f['cp']} CP to {words[0]}.")
+        cp_phase.start(g, side, words[0], f["cp"], None)
+
+    def prompt(self, g: GameState, f: Frame, side: str) -> str:
+        return f"Use {f['cp']} CP to 'campaign', 'advertise' or 'position'."
+
+
+ALL_REGIONS = REGIONS
+Args = dict[str, Any]

@@ -1,0 +1,119 @@
+"""The flow: a stack of named steps stored in the game state.
+
+Each frame is a dict ``{"step": NAME, ...}``. A step is either *automatic*
+(``run`` is called whenever its frame is on top, and it pushes, pops or
+rewrites frames) or a *decision* (``sides``/``legal``/``act``/``prompt``).
+Interrupts such as a trigger decision are frames pushed on top, never
+recursion. Step names are persisted in saved games: never rename one without
+a migration (see docs/FLOW.md).
+"""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar
+
+from engine.state import GameState
+
+Frame = dict[str, Any]
+
+
+class Step:
+    """Base class of every step; subclasses register with `register`."""
+
+    name: ClassVar[str] = ""
+    auto: ClassVar[bool] = False
+
+    # automatic steps
+    def run(self, g: GameState, f: Frame) -> None:
+        raise NotImplementedError(self.name)
+
+    # decision steps
+    def sides(self, g: GameState, f: Frame) -> list[str]:
+        return [str(f["side"])]
+
+    def legal(self, g: GameState, f: Frame, side: str) -> list[str]:
+        raise NotImplementedError(self.name)
+
+    def act(self, g: GameState, f: Frame, side: str, words: list[str]) -> None:
+        raise NotImplementedError(self.name)
+
+    def prompt(self, g: GameState, f: Frame, side: str) -> str:
+        return self.name.replace("_", " ")
+
+    def skip(self, g: GameState, f: Frame) -> None:
+        """Called when no side has a legal command: by default the step ends."""
+        pop(g)
+
+
+STEPS: dict[str, Step] = {}
+
+
+def register(cls: type[Step]) -> type[Step]:
+    """Class decorator: add a step to the registry under its persisted name."""
+    if cls.name in STEPS:
+        raise ValueError(f"step {cls.name!r} registered twice")
+    STEPS[cls.name] = cls()
+    return cls
+
+
+def top(g: GameState) -> Frame | None:
+    stack: list[Frame] = g["stack"]
+    return stack[-1] if stack else None
+
+
+def push(g: GameState, frame: Frame) -> Frame:
+    g["stack"].append(frame)
+    return frame
+
+
+def pop(g: GameState) -> Frame:
+    frame: Frame = g["stack"].pop()
+    return frame
+
+
+def replace(g: GameState, frame: Frame) -> Frame:
+    g["stack"][-1] = frame
+    return frame
+
+
+def step_of(frame: Frame) -> Step:
+    return STEPS[frame["step"]]
+
+
+def deciding_sides(g: GameState) -> list[str]:
+    f = top(g)
+    if f is None:
+        return []
+    step = step_of(f)
+    if step.auto:
+        return []
+    return [s for s in step.sides(g, f) if step.legal(g, f, s)]
+
+
+def advance(g: GameState) -> None:
+    """Run automatic steps until a side must decide or the game is over."""
+    _load_steps()
+    for _ in range(100_000):
+        f = top(g)
+        if f is None:
+            return
+        step = step_of(f)
+        if step.auto:
+            step.run(g, f)
+            continue
+        if any(step.legal(g, f, s) for s in step.sides(g, f)):
+            return
+        step.skip(g, f)
+    raise RuntimeError("flow did not reach a decision (runaway guard)")
+
+
+_loaded = False
+
+
+def _load_steps() -> None:
+    global _loaded
+    if not _loaded:
+        import engine.events  # noqa: F401  (registers event steps)
+        import engine.phases  # noqa: F401  (registers every phase step)
+
+        _loaded = True

@@ -1,0 +1,197 @@
+"""One action of an activity phase (R6): a card as event or for CP, the candidate
+card, the Vice President card (R15.1), preempting (R6.8) and triggering (R6.7).
+
+Steps: ``action`` (decision), ``after_cp`` (auto), ``trigger`` (decision).
+"""
+
+from __future__ import annotations
+
+from engine import board, effects
+from engine.data import CARDS, other
+from engine.events import event_available, start_event
+from engine.flow import Frame, Step, pop, push, register
+from engine.phases import cp
+from engine.state import GameState, log
+
+CP_KINDS = ("campaign", "advertise", "position")
+
+
+def can_spend_momentum(g: GameState, side: str, n: int) -> bool:
+    return g["momentum"][side] >= n and not effects.momentum_locked(g, side)
+
+
+def can_play_event(g: GameState, side: str, card: int) -> bool:
+    """R6.3 with prevention (R6.4) and any momentum cost an effect adds."""
+    if not event_available(g, card):
+        return False
+    cost = effects.play_cost(g, side, "event")
+    return cost == 0 or g["momentum"][side] >= cost
+
+
+def can_use_for(g: GameState, side: str, kind: str) -> bool:
+    cost = effects.play_cost(g, side, kind)
+    return cost == 0 or g["momentum"][side] >= cost
+
+
+def can_preempt(g: GameState, side: str, card: int) -> bool:
+    """R6.8: two momentum (or free under an effect) to stop the opponent's trigger."""
+    if not event_available(g, card):
+        return False
+    return effects.free_preempt(g, side) or can_spend_momentum(g, side, 2)
+
+
+def card_commands(g: GameState, side: str, card: int) -> list[str]:
+    out = []
+    if can_play_event(g, side, card):
+        out.append(f"event {card}")
+    preempt = can_preempt(g, side, card)
+    for kind in CP_KINDS:
+        if can_use_for(g, side, kind):
+            out.append(f"{kind} {card}")
+            if preempt:
+                out.append(f"{kind} {card} preempt")
+    return out
+
+
+@register
+class Action(Step):
+    """R6.1: the side's action in this activity phase."""
+
+    name = "action"
+
+    def legal(self, g: GameState, f: Frame, side: str) -> list[str]:
+        if side != f["side"]:
+            return []
+        if "only" in f:  # the Vice President card played in place of a discard (R15.1)
+            return card_commands(g, side, f["only"])
+        out: list[str] = []
+        for card in sorted(g["hands"][side]):
+            out.extend(card_commands(g, side, card))
+        if g["candidate"][side] == "active":
+            out.extend(f"candidate {k}" for k in CP_KINDS if can_use_for(g, side, k))
+        vp = g["vp"][side]
+        if vp is not None:
+            out.extend(
+                f"vp {c}" for c in sorted(g["hands"][side]) if CARDS[c].icon == side
+            )
+        return out or ["pass"]
+
+    def act(self, g: GameState, f: Frame, side: str, words: list[str]) -> None:
+        verb = words[0]
+        pop(g)
+        if verb == "pass":
+            log(g, f"{side.title()} has nothing to play and passes.")
+            return
+        if verb == "vp":
+            _play_vp(g, side, int(words[1]))
+            return
+        if verb == "candidate":
+            g["candidate"][side] = "exhausted"
+            kind = words[1]
+            value = effects.cp_value(g, side, 5, kind)
+            log(g, f"{side.title()} plays the candidate card for {value} CP to {kind} (R6.9).")
+            _pay_play_cost(g, side, kind)
+            effects.on_play(g, side, kind)
+            cp.start(g, side, kind, value, None)
+            return
+        card = int(words[1])
+        _take_from_hand(g, side, card, f)
+        g["rest"][side] += CARDS[card].rest  # R6.2
+        if verb == "event":
+            log(g, f"{side.title()} plays {board.card_label(card)} as an event (R6.3).")
+            _pay_play_cost(g, side, "event")
+            effects.on_play(g, side, "event")
+            start_event(g, side, card, "played")
+            return
+        preempted = len(words) > 2
+        if preempted:
+            if not effects.free_preempt(g, side):
+                g["momentum"][side] -= 2
+            log(g, f"{side.title()} preempts the event of {board.card_label(card)} (R6.8).")
+        value = effects.cp_value(g, side, CARDS[card].cp, verb)
+        log(g, f"{side.title()} plays {board.card_label(card)} for {value} CP to {verb} (R6.5).")
+        _pay_play_cost(g, side, verb)
+        effects.on_play(g, side, verb)
+        push(g, {"step": "after_cp", "side": side, "card": card, "preempted": preempted})
+        cp.start(g, side, verb, value, card)
+
+    def prompt(self, g: GameState, f: Frame, side: str) -> str:
+        return (
+            f"Turn {g['turn']}, activity phase {g['round']}: play a card from your hand as an "
+            "event, or for its CP to campaign, advertise or position, or play your candidate card (R6.1)."
+        )
+
+
+def _take_from_hand(g: GameState, side: str, card: int, f: Frame) -> None:
+    if "only" in f:
+        g["vp"][side] = None
+    else:
+        g["hands"][side].remove(card)
+
+
+def _pay_play_cost(g: GameState, side: str, kind: str) -> None:
+    cost = effects.play_cost(g, side, kind)
+    if cost:
+        board.lose_momentum(g, side, cost)
+
+
+def _play_vp(g: GameState, side: str, discard: int) -> None:
+    """R15.1: discard a card showing only the side's icon; play the VP card instead."""
+    g["hands"][side].remove(discard)
+    g["discard"].append(discard)
+    vp = g["vp"][side]
+    log(g, f"{side.title()} discards {board.card_label(discard)} to play the Vice President card {board.card_label(vp)} (R15.1).")
+    push(g, {"step": "action", "side": side, "only": vp})
+
+
+def triggerable(g: GameState, side: str, card: int) -> bool:
+    """R6.7: the opponent may spend one momentum to trigger the event."""
+    if not event_available(g, card):
+        return False
+    cost = 1 + effects.play_cost(g, side, "event")
+    return can_spend_momentum(g, side, cost)
+
+
+@register
+class AfterCP(Step):
+    """After a CP play: offer the trigger (R6.7), then discard the card (R6.5)."""
+
+    name = "after_cp"
+    auto = True
+
+    def run(self, g: GameState, f: Frame) -> None:
+        opp = other(f["side"])
+        card = f["card"]
+        if not f.get("asked") and not f["preempted"] and triggerable(g, opp, card):
+            f["asked"] = True
+            push(g, {"step": "trigger", "side": opp, "card": card})
+            return
+        g["discard"].append(card)
+        pop(g)
+
+
+@register
+class Trigger(Step):
+    """R6.7: trigger the event of the card the opponent just played for CP, or decline."""
+
+    name = "trigger"
+
+    def legal(self, g: GameState, f: Frame, side: str) -> list[str]:
+        return ["trigger", "decline"] if side == f["side"] else []
+
+    def act(self, g: GameState, f: Frame, side: str, words: list[str]) -> None:
+        pop(g)
+        if words[0] == "decline":
+            log(g, f"{side.title()} declines to trigger {board.card_label(f['card'])}.")
+            return
+        pop(g)  # the after_cp frame: the card does not go to the discard pile
+        g["momentum"][side] -= 1
+        _pay_play_cost(g, side, "event")
+        log(g, f"{side.title()} spends 1 momentum to trigger {board.card_label(f['card'])} (R6.7).")
+        start_event(g, side, f["card"], "triggered")
+
+    def prompt(self, g: GameState, f: Frame, side: str) -> str:
+        return (
+            f"Your opponent played {board.card_label(f['card'])} for CP. Spend 1 momentum to "
+            "trigger its event as if you had played it, or decline (R6.7)."
+        )

@@ -1,0 +1,220 @@
+"""The Debates, turn 6 (R12).
+
+Steps: ``debates`` (auto stage machine), ``debate_pick`` (simultaneous secret
+choice; sequential while a debate event such as #34 makes one side reveal
+first), ``debate_order`` and ``debate_bonus`` (decisions).
+Debate events in force change totals through `DEBATE_BONUS` / `REVEAL_FIRST`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from engine import board
+from engine.data import CARDS, ISSUES, STATES, other
+from engine.flow import Frame, Step, pop, push, register
+from engine.state import GameState, log
+
+# card number -> function(g, side) giving extra CP for that side on every issue contest
+DEBATE_BONUS: dict[int, Callable[[GameState, str], int]] = {}
+# card number -> the side that must reveal its pick before the other chooses
+REVEAL_FIRST: dict[int, str] = {}
+
+
+def reveal_first(g: GameState) -> str | None:
+    for card in g["persistent"]["debate"]:
+        if card in REVEAL_FIRST:
+            return REVEAL_FIRST[card]
+    return None
+
+
+def contest_total(g: GameState, issue: str, side: str) -> int:
+    d = g["debate"]
+    base = sum(CARDS[c].cp for c in d["board"][issue][side])
+    extra = sum(DEBATE_BONUS[c](g, side) for c in g["persistent"]["debate"] if c in DEBATE_BONUS)
+    return int(base + extra)
+
+
+@register
+class Debates(Step):
+    name = "debates"
+    auto = True
+
+    def run(self, g: GameState, f: Frame) -> None:
+        getattr(self, "_" + f["stage"])(g, f)
+
+    def _start(self, g: GameState, f: Frame) -> None:
+        g["phase"] = "debates"
+        log(g, "Turn 6: the Debates (R12).")
+        winner = board.initiative_check(g, "the debates")  # R12.1
+        g["debate"] = {
+            "initiative": winner,
+            "hands": {s: sorted(g["stacks"][s]) for s in ("kennedy", "nixon")},  # R12.2
+            "board": {i: {"kennedy": [], "nixon": []} for i in ISSUES},  # R12.3
+            "resolved": [],
+            "pending": [],
+            "revealed": [],
+        }
+        g["stacks"] = {"kennedy": [], "nixon": []}
+        f["stage"] = "round"
+
+    def _round(self, g: GameState, f: Frame) -> None:
+        d = g["debate"]
+        if len(d["resolved"]) == 3 or not (d["hands"]["kennedy"] or d["hands"]["nixon"]):
+            f["stage"] = "finish"
+            return
+        f["stage"] = "place"
+        push(g, {"step": "debate_pick", "picks": {}})
+
+    def _place(self, g: GameState, f: Frame) -> None:
+        d = g["debate"]
+        if not d["pending"]:
+            f["stage"] = "round"
+            return
+        if len(d["pending"]) == 2 and "ordered" not in f:
+            f["ordered"] = True
+            if all(CARDS[p[1]].icon == "both" for p in d["pending"]):
+                push(g, {"step": "debate_order", "side": d["initiative"]})
+                return
+            d["pending"].sort(key=lambda p: p[0] != d["initiative"])
+        side, card, place = d["pending"].pop(0)
+        if not d["pending"]:
+            f.pop("ordered", None)
+        issue = CARDS[card].issue
+        if issue in d["resolved"]:
+            g["discard"].append(card)
+            log(g, f"{board.card_label(card)} goes to the resolved {board.issue_name(issue)} and is discarded (R12.4).")
+            return
+        d["board"][issue][place].append(card)
+        log(g, f"{side.title()}'s {board.card_label(card)} goes to {board.issue_name(issue)} on {place.title()}'s side.")
+        if len(d["board"][issue][place]) >= 2:
+            resolve_issue(g, issue)
+
+    def _finish(self, g: GameState, f: Frame) -> None:
+        d = g["debate"]
+        left = [i for i in reversed(g["issue_order"]) if i not in d["resolved"]]
+        if left:  # R12.7: lowest track position first
+            resolve_issue(g, left[0])
+            return
+        for s in ("kennedy", "nixon"):
+            g["discard"].extend(d["hands"][s])
+        for c in g["persistent"]["debate"]:  # R12.7 [ruling]: debate events leave the game
+            g["removed"].append(c)
+        g["persistent"]["debate"] = []
+        r = d["resolved"]
+        g["issue_order"] = [r[2], r[1], r[0]]  # R12.6: first resolved becomes 3rd
+        log(g, "The Debates end; the issue track is now " + ", ".join(board.issue_name(i) for i in g["issue_order"]) + ".")
+        g["debate"] = None
+        g["turn"] += 1
+        pop(g)
+
+
+def resolve_issue(g: GameState, issue: str) -> None:
+    """R12.5-R12.6: compare totals, award 2/3/4 bonus support, return cards."""
+    d = g["debate"]
+    k, n = contest_total(g, issue, "kennedy"), contest_total(g, issue, "nixon")
+    winner = "kennedy" if k > n else "nixon" if n > k else d["initiative"]
+    d["resolved"].append(issue)
+    bonus = len(d["resolved"]) + 1
+    tie = " (tie: debate initiative)" if k == n else ""
+    log(g, f"{board.issue_name(issue)} is resolved: Kennedy {k}, Nixon {n} — {winner.title()} wins{tie} and places {bonus} support (R12.6).")
+    for s in ("kennedy", "nixon"):
+        g["discard"].extend(d["board"][issue][s])
+        d["board"][issue][s] = []
+    push(g, {"step": "debate_bonus", "side": winner, "left": bonus})
+
+
+@register
+class DebatePick(Step):
+    """R12.4: both choose one debate card secretly; a two-icon card names its side."""
+
+    name = "debate_pick"
+
+    def sides(self, g: GameState, f: Frame) -> list[str]:
+        d = g["debate"]
+        waiting = [s for s in ("kennedy", "nixon") if s not in f["picks"] and d["hands"][s]]
+        first = reveal_first(g)
+        if first in waiting:
+            return [first]
+        return waiting
+
+    def legal(self, g: GameState, f: Frame, side: str) -> list[str]:
+        if side not in self.sides(g, f):
+            return []
+        out: list[str] = []
+        for c in g["debate"]["hands"][side]:
+            if CARDS[c].icon == "both":
+                out.extend([f"debate {c} kennedy", f"debate {c} nixon"])
+            else:
+                out.append(f"debate {c}")
+        return out
+
+    def act(self, g: GameState, f: Frame, side: str, words: list[str]) -> None:
+        card = int(words[1])
+        place = words[2] if len(words) > 2 else CARDS[card].icon
+        g["debate"]["hands"][side].remove(card)
+        f["picks"][side] = [side, card, place]
+        if reveal_first(g) == side:
+            log(g, f"{side.title()} must reveal first: {board.card_label(card)} for {place.title()}.")
+            g["debate"]["revealed"].append(card)
+        else:
+            log(g, f"You choose {board.card_label(card)} for {place.title()}.", to=side)
+        if not self.sides(g, f):
+            self.skip(g, f)
+
+    def skip(self, g: GameState, f: Frame) -> None:
+        d = g["debate"]
+        picks = [f["picks"][s] for s in ("kennedy", "nixon") if s in f["picks"]]
+        shown = "; ".join(f"{p[0].title()}: {board.card_label(p[1])} for {p[2].title()}" for p in picks)
+        log(g, f"Debate cards revealed (R12.4): {shown}.")
+        d["pending"] = picks
+        d["revealed"] = []
+        pop(g)
+
+    def prompt(self, g: GameState, f: Frame, side: str) -> str:
+        return (
+            "Debates: choose one card of your debate hand in secret; a two-icon card also names the "
+            "side it goes to (R12.4)."
+        )
+
+
+@register
+class DebateOrder(Step):
+    """R12.1: with two two-icon cards revealed, the initiative player orders placement."""
+
+    name = "debate_order"
+
+    def legal(self, g: GameState, f: Frame, side: str) -> list[str]:
+        return ["first kennedy", "first nixon"] if side == f["side"] else []
+
+    def act(self, g: GameState, f: Frame, side: str, words: list[str]) -> None:
+        pop(g)
+        g["debate"]["pending"].sort(key=lambda p: p[0] != words[1])
+        log(g, f"{side.title()} has {words[1].title()}'s debate card placed first (R12.1).")
+
+    def prompt(self, g: GameState, f: Frame, side: str) -> str:
+        return "Both revealed two-icon cards: choose whose card is placed first (R12.1)."
+
+
+@register
+class DebateBonus(Step):
+    """R12.6: place the bonus support in any states, no support checks."""
+
+    name = "debate_bonus"
+
+    def legal(self, g: GameState, f: Frame, side: str) -> list[str]:
+        return [f"support {s}" for s in STATES] if side == f["side"] else []
+
+    def act(self, g: GameState, f: Frame, side: str, words: list[str]) -> None:
+        board.gain(g, "states", words[1], side)
+        log(g, f"{side.title()} places debate support in {STATES[words[1]].name}.")
+        f["left"] -= 1
+        if f["left"] <= 0:
+            pop(g)
+
+    def prompt(self, g: GameState, f: Frame, side: str) -> str:
+        return f"You won the issue: place {f['left']} state support in any states, one at a time (R12.6)."
+
+
+def other_side(side: str) -> str:
+    return other(side)

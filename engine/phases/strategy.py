@@ -1,0 +1,61 @@
+"""The Campaign Strategy phase (R11): simultaneous, secret placement on the stacks.
+
+Step: ``strategy`` (decision for both sides at once).
+"""
+
+from __future__ import annotations
+
+from engine import board
+from engine.data import CARDS
+from engine.flow import Frame, Step, pop, register
+from engine.state import GameState, log
+
+
+def valid_for_stack(card: int) -> bool:
+    """R11.2: Gathering Momentum cards never go on the stack."""
+    return not CARDS[card].gathering_momentum
+
+
+@register
+class Strategy(Step):
+    """R11.1: each side puts 1 (turns 1-5) or 2 (turns 7-8) cards face down."""
+
+    name = "strategy"
+
+    def sides(self, g: GameState, f: Frame) -> list[str]:
+        return ["kennedy", "nixon"]
+
+    def legal(self, g: GameState, f: Frame, side: str) -> list[str]:
+        if f["picked"][side] >= f["need"]:
+            return []
+        return [f"strategy {c}" for c in sorted(g["hands"][side]) if valid_for_stack(c)]
+
+    def act(self, g: GameState, f: Frame, side: str, words: list[str]) -> None:
+        card = int(words[1])
+        g["hands"][side].remove(card)
+        g["stacks"][side].append(card)
+        f["picked"][side] += 1
+        log(g, f"{side.title()} puts a card on the campaign-strategy stack.")
+        log(g, f"You put {board.card_label(card)} on your campaign-strategy stack.", to=side)
+        if not any(self.legal(g, f, s) for s in self.sides(g, f)):
+            self.skip(g, f)
+
+    def skip(self, g: GameState, f: Frame) -> None:
+        for side in ("kennedy", "nixon"):
+            left = g["hands"][side]
+            if left:
+                log(g, f"{side.title()} discards {len(left)} card(s) left in hand (R11.1).")
+                g["discard"].extend(sorted(left))
+                g["hands"][side] = []
+            if g["rest"][side]:
+                g["bag"][side] += g["rest"][side]  # R11.3
+                log(g, f"{side.title()}'s {g['rest'][side]} rest cube(s) go into the bag (R11.3).")
+                g["rest"][side] = 0
+        pop(g)
+
+    def prompt(self, g: GameState, f: Frame, side: str) -> str:
+        left = f["need"] - f["picked"][side]
+        return (
+            f"Campaign strategy: put {left} more card(s) from your hand face down on your "
+            "campaign-strategy stack (not a Gathering Momentum card); the rest are discarded (R11)."
+        )

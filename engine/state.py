@@ -1,0 +1,124 @@
+"""Game state: plain, JSON-round-trippable data, created by `new_game` (R2).
+
+A ``GameState`` is a ``dict`` of ints, strings, lists and dicts only. Support
+in every space is a *signed* count: positive = Kennedy cubes, negative = Nixon
+cubes, so one colour per space (R1.4) holds by construction. The seeded RNG
+state, the flow stack of named steps and the log all live inside it, so
+``from_json(to_json(s)) == s`` and replay from (seed, commands) is exact.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable
+from typing import Any
+
+from engine import rng
+from engine.data import EDITIONS, ENDORSEMENT_DECK, ISSUES, OPTIONS, REGIONS, SIDES, STATES, deck_cards
+
+GameState = dict[str, Any]
+SCHEMA_VERSION = 1
+
+
+def new_game(seed: int, *, edition: str = "zman", options: Iterable[str] = ()) -> GameState:
+    """Set up a new game (R2) and run it to the first decision.
+
+    ``edition`` is ``"zman"`` (default) or ``"gmt"``; ``options`` may hold
+    ``"vice_presidents"`` and ``"restricted_positioning"``, GMT only (R15.3, R16.7).
+    """
+    if edition not in EDITIONS:
+        raise ValueError(f"unknown edition {edition!r}: expected one of {', '.join(EDITIONS)}")
+    opts = sorted(set(options))
+    for o in opts:
+        if o not in OPTIONS:
+            raise ValueError(f"unknown option {o!r}: expected any of {', '.join(OPTIONS)}")
+    if opts and edition != "gmt":
+        raise ValueError(f"options {', '.join(opts)} need the GMT edition (R16.7, R15.3)")
+    if not isinstance(seed, int) or isinstance(seed, bool):
+        raise ValueError(f"seed must be an integer, not {seed!r}")
+    cubes = 12 if edition == "gmt" else 10  # R2.6, R16.1
+    r = rng.new_rng(seed)
+    deck = deck_cards(edition)
+    vp: dict[str, int | None] = {"kennedy": None, "nixon": None}
+    if "vice_presidents" in opts:  # R15.1: the VP cards leave the deck
+        vp = {"kennedy": 39, "nixon": 42}
+        deck = [c for c in deck if c not in (39, 42)]
+    rng.shuffle(r, deck)
+    endorse = list(ENDORSEMENT_DECK)
+    rng.shuffle(r, endorse)
+    g: GameState = {
+        "schema": SCHEMA_VERSION,
+        "edition": edition,
+        "options": opts,
+        "seed": seed,
+        "rng": r,
+        "seq": 0,
+        "turn": 1,
+        "phase": "setup",
+        "round": 0,
+        "first": None,
+        "states": {s: info.start for s, info in STATES.items()},
+        "media": {g: 0 for g in REGIONS},
+        "issues": {i: 0 for i in ISSUES},
+        "issue_order": ["defense", "economy", "civil_rights"],
+        "endorsements": {g: 0 for g in REGIONS},
+        "momentum": {s: 2 for s in SIDES},
+        "rest": {s: 0 for s in SIDES},
+        "bag": {s: cubes for s in SIDES},
+        "bag_size": cubes,
+        "no_refill": False,
+        "token": {"kennedy": "MA", "nixon": "CA"},
+        "candidate": {s: "active" for s in SIDES},
+        "vp": vp,
+        "hands": {s: [] for s in SIDES},
+        "stacks": {s: [] for s in SIDES},
+        "deck": deck,
+        "discard": [],
+        "removed": [],
+        "persistent": {"prevention": [], "debate": [], "election_day": []},
+        "effects": [],
+        "endorse_deck": endorse,
+        "endorse_discard": [],
+        "revealed": {s: [] for s in SIDES},
+        "debate": None,
+        "unpledged": [],
+        "stack": [{"step": "game"}],
+        "log": [],
+        "result": None,
+    }
+    from engine.flow import advance  # the flow imports every step module
+
+    advance(g)
+    return g
+
+
+def to_json(g: GameState) -> str:
+    """Serialise losslessly; the text carries ``schema`` (the version)."""
+    return json.dumps(g, separators=(",", ":"), sort_keys=True)
+
+
+def from_json(text: str) -> GameState:
+    """Inverse of `to_json`; refuses an unknown schema version."""
+    g = json.loads(text)
+    if not isinstance(g, dict) or g.get("schema") != SCHEMA_VERSION:
+        found = g.get("schema") if isinstance(g, dict) else None
+        raise ValueError(f"game state schema {found!r} is not {SCHEMA_VERSION}")
+    return g
+
+
+def copy_state(g: GameState) -> GameState:
+    """A deep copy of plain data (faster than ``copy.deepcopy``)."""
+    return _copy(g)  # type: ignore[no-any-return]
+
+
+def _copy(x: Any) -> Any:
+    if isinstance(x, dict):
+        return {k: (_copy(v) if isinstance(v, (dict, list)) else v) for k, v in x.items()}
+    if isinstance(x, list):
+        return [(_copy(v) if isinstance(v, (dict, list)) else v) for v in x]
+    return x
+
+
+def log(g: GameState, text: str, to: str | None = None) -> None:
+    """Append to the game log; ``to`` limits the entry to one side (R17.2)."""
+    g["log"].append({"seq": g["seq"], "turn": g["turn"], "to": to, "text": text})

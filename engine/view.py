@@ -1,0 +1,92 @@
+"""`view(state, side)`: the only way information leaves the engine (R17).
+
+The view holds everything public (R17.1), plus for ``side`` its own hand,
+campaign-strategy stack, debate hand and secret pick, and whatever an event has
+revealed to it (R17.2). The opponent's private cards, the deck order, the bag
+draws to come and the RNG state never appear (R17.3).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from engine import board
+from engine.api import active_sides, decision, legal_commands
+from engine.data import CARDS, ISSUES, SIDES, STATES
+from engine.state import GameState
+
+
+def _space(v: int) -> dict[str, Any]:
+    return {"side": board.owner(v), "cubes": abs(v)}
+
+
+def card_info(n: int) -> dict[str, Any]:
+    """Public facts printed on a card."""
+    c = CARDS[n]
+    return {"number": n, "name": c.name, "cp": c.cp, "rest": c.rest, "icon": c.icon,
+            "issue": c.issue, "state": c.state, "persistent": c.persistent}
+
+
+def view(g: GameState, side: str | None) -> dict[str, Any]:
+    """A JSON-serialisable view for ``side`` (``None`` = observer)."""
+    if side is not None and side not in SIDES:
+        raise ValueError(f"unknown side {side!r}")
+    v: dict[str, Any] = {
+        "side": side,
+        "seq": g["seq"],
+        "edition": g["edition"],
+        "options": list(g["options"]),
+        "turn": g["turn"],
+        "phase": g["phase"],
+        "round": g["round"],
+        "first": g["first"],
+        "states": {s: _space(g["states"][s]) | {"ev": STATES[s].ev, "region": STATES[s].region}
+                   for s in STATES},
+        "media": {r: _space(x) for r, x in g["media"].items()},
+        "issues": [{"issue": i, **_space(g["issues"][i])} for i in g["issue_order"]],
+        "endorsements": {r: _space(x) for r, x in g["endorsements"].items()},
+        "momentum": dict(g["momentum"]),
+        "rest": dict(g["rest"]),
+        "bag": dict(g["bag"]),
+        "tokens": dict(g["token"]),
+        "candidates": dict(g["candidate"]),
+        "vice_presidents": {s: g["vp"][s] for s in SIDES},
+        "hand_sizes": {s: len(g["hands"][s]) for s in SIDES},
+        "stack_sizes": {s: len(g["stacks"][s]) for s in SIDES},
+        "deck_size": len(g["deck"]),
+        "discard": list(g["discard"]),
+        "removed": list(g["removed"]),
+        "persistent": {k: list(x) for k, x in g["persistent"].items()},
+        "effects": [{"card": e["card"], "side": e["side"], "name": CARDS[e["card"]].name}
+                    for e in g["effects"]],
+        "debate": _debate(g, side),
+        "active": sorted(active_sides(g)),
+        "decision": decision(g, side),
+        "legal": legal_commands(g, side) if side else [],
+        "log": [dict(e, i=i) for i, e in enumerate(g["log"]) if e["to"] is None or e["to"] == side],
+        "result": g["result"],
+    }
+    if side is not None:
+        v["hand"] = sorted(g["hands"][side])
+        v["stack"] = list(g["stacks"][side])
+        v["revealed"] = [dict(r) for r in g["revealed"][side]]
+    return v
+
+
+def _debate(g: GameState, side: str | None) -> dict[str, Any] | None:
+    d = g["debate"]
+    if d is None:
+        return None
+    out: dict[str, Any] = {
+        "initiative": d["initiative"],
+        "board": {i: {s: list(d["board"][i][s]) for s in SIDES} for i in ISSUES},
+        "resolved": list(d["resolved"]),
+        "hand_sizes": {s: len(d["hands"][s]) for s in SIDES},
+        "revealed": list(d["revealed"]),
+    }
+    if side is not None:
+        out["hand"] = sorted(d["hands"][side])
+        f = g["stack"][-1] if g["stack"] else None
+        if f and f["step"] == "debate_pick" and side in f["picks"]:
+            out["my_pick"] = f["picks"][side][1:]
+    return out
