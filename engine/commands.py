@@ -69,6 +69,10 @@ verb("swap", "issue issue", "swap two adjacent issues (R10.6)", "swap defense ec
 verb("strategy", "card", "put a card on your campaign-strategy stack (R11.1)", "strategy 40")
 verb("debate", "card ?side", "choose your debate card; a two-icon card names its side (R12.4)", "debate 23 kennedy")
 verb("resolve", "card", "resolve an Election Day card or event next (R13.3, R13.4)", "resolve 7")
+verb("order", "issue issue issue", "put the three issues in this order, 1st to 3rd", "order economy defense civil rights")
+verb("discard", "card", "throw away a card from your hand (an event lets you replace it)", "discard 12")
+verb("take", "card", "take a card (from the discard pile, as an event allows)", "take 42")
+verb("state", "state", "choose a state, as an event asks", "state OH")
 verb("remove", "state", "remove one opposing (or your own, if the event says so) state support", "remove AL")
 
 

@@ -63,7 +63,10 @@ def clear_turn_effects(g: GameState) -> None:
 
 
 def _each(g: GameState) -> list[tuple[Effect, EffectRules]]:
-    return [(e, EFFECTS[e["id"]]) for e in g["effects"]]
+    effs = g["effects"]
+    if not effs:
+        return []
+    return [(e, EFFECTS[e["id"]]) for e in effs]
 
 
 def cp_value(g: GameState, side: str, base: int, kind: str) -> int:

@@ -55,10 +55,13 @@ class Campaign(Step):
         cp: int = f["cp"]
         cap = f.get("cap")
         out: list[str] = []
+        free = effects.travel_free(g, side)
+        token = g["token"][side]
+        restricted = bool(g["effects"])
         for st in STATES:
-            if effects.campaign_banned(g, side, st):
+            if restricted and effects.campaign_banned(g, side, st):
                 continue
-            room = cp - travel(g, side, st)
+            room = cp - (0 if free else travel_cost(token, st))
             if cap is not None:
                 room = min(room, cap - f["spent"].get(st, 0))
             if room < 1:
@@ -67,8 +70,8 @@ class Campaign(Step):
                 out.extend(f"check {st} {n}" for n in range(1, room + 1))
             else:
                 out.append(f"support {st}")
-        if not effects.travel_free(g, side):
-            here = STATES[g["token"][side]].zone
+        if not free:
+            here = STATES[token].zone
             out.extend(
                 f"travel {st}"
                 for st, info in STATES.items()

@@ -1,0 +1,45 @@
+"""Mail layer of the PBEM server: parse inbound mail, extract commands, compose outbound mail,
+talk IMAP (imapclient) and SMTP (aiosmtplib), and run embedded pure-Python servers for demos.
+
+Public interface (other packages code against these names):
+
+* :func:`parse_message` -> :class:`ParsedMessage`, raising :class:`MalformedMessage`
+* :func:`extract_commands` -> :class:`Extraction`
+* :func:`build_message`, :func:`make_message_id`
+* :class:`ImapMailbox`, :class:`MemoryMailbox`, :class:`Fetched`
+* :class:`SmtpSender`, :class:`MemorySender`, :class:`TemporaryFailure`, :class:`PermanentFailure`
+* :class:`EmbeddedMailServers` (import from ``pbem.mail.embedded``; it pulls in the servers)
+"""
+
+from pbem.mail.compose import build_message, make_message_id
+from pbem.mail.extract import Extraction, extract_commands
+from pbem.mail.imap import Fetched, ImapMailbox, Mailbox, MemoryMailbox
+from pbem.mail.parse import MalformedMessage, ParsedMessage, parse_message
+from pbem.mail.smtp import (
+    MailSender,
+    MemorySender,
+    PermanentFailure,
+    SendFailure,
+    SmtpSender,
+    TemporaryFailure,
+)
+
+__all__ = [
+    "Extraction",
+    "Fetched",
+    "ImapMailbox",
+    "MailSender",
+    "Mailbox",
+    "MalformedMessage",
+    "MemoryMailbox",
+    "MemorySender",
+    "ParsedMessage",
+    "PermanentFailure",
+    "SendFailure",
+    "SmtpSender",
+    "TemporaryFailure",
+    "build_message",
+    "extract_commands",
+    "make_message_id",
+    "parse_message",
+]
