@@ -16,15 +16,16 @@ Choice steps: ``order_issues``, ``pick_state``, ``choose_region``,
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from itertools import permutations
 from typing import Any
 
 from engine import board, effects, rng
 from engine.data import CARDS, ISSUES, REGIONS, STATES, other
 from engine.effects import EffectRules, define
-from engine.flow import Frame, Step, pop, push, register, top
-from engine.events.ops import primitive, remove_support, resolve, states_in
 from engine.events.ops import place_support as _place_support
+from engine.events.ops import primitive, remove_support, resolve, states_in
+from engine.flow import Frame, Step, pop, push, register, top
 from engine.state import GameState, log
 
 Effect = dict[str, Any]
@@ -76,7 +77,8 @@ def set_side(g: GameState, f: Frame, var: str, states: list[str], rule: str = "m
     log(g, f"{_card(f)}: {side.title()} has more support in {names}.")
 
 
-STATE_RULES = {
+StateRule = Callable[[GameState, str, str], bool]
+STATE_RULES: dict[str, StateRule] = {
     # R1.5: the opponent leads (1+ cubes) but does not carry (4+)
     "opp_leads_not_carries": lambda g, side, st: 1 <= board.cubes_of(g["states"][st], other(side)) <= 3,
 }
@@ -116,7 +118,7 @@ class PickState(Step):
         return f"{_card(f)}: choose {what.get(f['rule'], 'a state')}, 'state ST'."
 
 
-REGION_RULES = {
+REGION_RULES: dict[str, StateRule] = {
     "any": lambda g, side, r: True,
     "has_media": lambda g, side, r: board.has_media(g, side, r),  # R1.3 media support
 }

@@ -1,0 +1,214 @@
+"""Card events 3-48 (those not in `cards_core`), as summarised in card_effects.md.
+
+A card that names a candidate ("Nixon places ...") always acts for that
+candidate, whoever resolves it; "the player" is whoever resolves it (played,
+or triggered by the opponent, R6.7). Prevention links (#1 -> #9, #44; #18 ->
+#74) come from cards.csv (R6.4). Rulings followed: #13 = #84, #21 combined
+cubes, #38 Kennedy and two-icon cards, #39 Texas outside the cap.
+"""
+
+from __future__ import annotations
+
+from engine.effects import EffectRules, define
+from engine.events import event, op
+from engine.events import ops_part1 as _ops_part1  # noqa: F401  (registers the primitives)
+from engine.phases.debates import REVEAL_FIRST
+from engine.state import GameState
+
+Effect = dict[str, object]
+SOUTH = ["south"]
+
+# 3 Gallup Poll: the player rearranges the issue track.
+event(3, op("rearrange_issues", who="player"))
+
+
+# 4 Citizens for Nixon-Lodge: every card Nixon plays is worth 1 CP more (max 5) this turn.
+def _plus_one_any(g: GameState, e: Effect, side: str, kind: str) -> int:
+    return 1 if side == e["side"] else 0
+
+
+define("cp_plus_one_any_use", EffectRules(cp_delta=_plus_one_any))
+event(4, op("add_effect", effect="cp_plus_one_any_use", who="nixon"))
+
+# 5 Volunteers
+event(5, op("momentum", who="player", n=1))
+
+# 8 Soviet Economic Growth: Economy up 1; the Economy leader adds a cube in New York.
+event(8, op("issue_up", issue="economy", n=1), op("gain_support", who="leader:economy", state="NY", n=1))
+
+# 9 Baptist Ministers (prevented by #1, cards.csv)
+event(9, op("remove_support", who="nixon", target="kennedy", n=5, per=2, regions=["south", "midwest"]))
+
+# 10 Swing State: a state the opponent leads but does not carry: 5 support, token there.
+event(
+    10,
+    op("pick_state", who="player", var="swing", rule="opp_leads_not_carries"),
+    op("gain_support", who="player", state="var:swing", n=5),
+    op("token_to", who="player", state="var:swing"),
+)
+
+# 11 Sputnik V
+event(11, op("issue_up", issue="defense", n=1), op("place_support", who="leader:defense", n=3, per=1))
+
+# 12 Southern Strategy
+event(
+    12,
+    op("place_support", who="nixon", n=5, per=2, regions=SOUTH),
+    op("issue_support", who="kennedy", issue="civil_rights", n=1),
+)
+
+# 13 Nikita Kruschev (ruling: the event of #84 Quemoy and Matsu)
+event(13, op("momentum", who="leader:defense", n=1), op("place_support", who="leader:defense", n=3, per=1))
+
+# 18 Dwight D. Eisenhower (prevents #74, cards.csv)
+event(18, op("place_support", who="nixon", n=7, per=1))
+
+# 19 Old South: the Civil Rights leader loses 5 Southern support and may not campaign there.
+event(
+    19,
+    op("must_remove", who="leader:civil_rights", n=5, regions=SOUTH),
+    op("ban_campaign", who="leader:civil_rights", regions=SOUTH),
+)
+
+# 20 Nixon Egged in Michigan
+event(
+    20,
+    op("move_token", who="nixon", state="MI"),
+    op("lose_state_support", who="nixon", state="MI", n=1),
+    op("ban_campaign", who="nixon", regions=["midwest"]),
+)
+
+# 21 Fifty Stars (ruling: more cubes in AK and HI combined; a tie benefits nobody)
+event(
+    21,
+    op("set_side", var="stars", states=["AK", "HI"]),
+    op("place_support", who="var:stars", n=5, per=1),
+)
+
+# 23 Martin Luther King Arrested
+event(23, op("issue_up", issue="civil_rights", n=1), op("issue_support", who="player", issue="civil_rights", n=3))
+
+# 24 East Harlem Pledge
+event(
+    24,
+    op("lose_issue_support", who="nixon", issue="civil_rights", n=1),
+    op("remove_support", who="kennedy", target="nixon", n=5, per=2, regions=SOUTH),
+)
+
+# 25 1960 Civil Rights Act
+event(25, op("issue_up", issue="civil_rights", n=1), op("issue_support", who="nixon", issue="civil_rights", n=1))
+
+
+# 26 Ken-Air: no travel costs, +1 CP on campaigning cards (max 5) this turn.
+def _ken_air_travel(g: GameState, e: Effect, side: str) -> bool:
+    return side == e["side"]
+
+
+def _ken_air_cp(g: GameState, e: Effect, side: str, kind: str) -> int:
+    return 1 if side == e["side"] and kind == "campaign" else 0
+
+
+define("ken_air", EffectRules(travel_free=_ken_air_travel, cp_delta=_ken_air_cp))
+event(26, op("add_effect", effect="ken_air", who="kennedy"))
+
+# 27 Nelson Rockefeller
+event(27, op("state_support", who="nixon", state="NY", n=1), op("take_from_discard", who="nixon"))
+
+# 28 Harry F. Byrd (no per-state cap)
+event(28, op("remove_support", who="nixon", target="kennedy", n=3, states=["OK", "MS", "AL"]))
+
+# 29 The Great Seal Bug
+event(29, op("issue_support", who="nixon", issue="defense", n=1), op("take_from_discard", who="nixon", cards=[42]))
+
+# 30 Johnson Jeered in Dallas
+event(30, op("lose_state_support", who="kennedy", state="TX", n=1), op("ban_campaign", who="kennedy", regions=SOUTH))
+
+
+# 31 Profiles in Courage: Kennedy may redraw each failed support check once this turn.
+def _redraw(g: GameState, e: Effect, side: str) -> bool:
+    return side == e["side"]
+
+
+define("redraw_failed_checks", EffectRules(redraw=_redraw))
+event(31, op("add_effect", effect="redraw_failed_checks", who="kennedy"))
+
+# 32 Early Returns from Connecticut: on Election Day the Connecticut leader checks 5x for California.
+event(
+    32,
+    election_day=(
+        op("set_side", var="ct", states=["CT"]),
+        op("support_checks", who="var:ct", state="CA", n=5),
+    ),
+)
+
+# 33 Unpledged Electors (tally: engine.phases.election)
+event(33, election_day=(op("unpledge", states=["AL", "LA", "MS"]),))
+
+# 34 Lazy Shave: in every debate round Nixon reveals his card before Kennedy chooses (R12.4).
+REVEAL_FIRST[34] = "nixon"
+event(34)
+
+# 36 Henry Luce
+event(36, op("endorse", who="kennedy"))
+
+# 37 Lunch Counter Sit-Ins
+event(37, op("issue_up", issue="civil_rights", n=1), op("place_support", who="leader:civil_rights", n=3, per=1))
+
+# 38 High Hopes (ruling: Kennedy and two-icon cards resolve as if Kennedy played them)
+event(38, op("reveal_and_resolve", n=2, icons=["kennedy", "both"], as_side="kennedy"))
+
+# 39 Lyndon Johnson (ruling: the Texas 2 do not count toward the cap of 2)
+event(
+    39,
+    op("gain_support", who="kennedy", state="TX", n=2),
+    op("place_support", who="kennedy", n=3, per=2, regions=SOUTH),
+    op("restore_candidate", who="kennedy"),
+)
+
+# 40 Northern Blacks
+event(40, op("place_support", who="leader:civil_rights", n=5, per=2, states=["IL", "MI", "NY"]))
+
+# 41 Pierre Salinger
+event(41, op("issue_choice", who="kennedy", n=3))
+
+# 42 Henry Cabot Lodge
+event(
+    42,
+    op("state_support", who="nixon", state="MA", n=2),
+    op("issue_support", who="nixon", issue="defense", n=2),
+    op("restore_candidate", who="nixon"),
+)
+
+# 43 Catholic Support
+event(43, op("place_support", who="kennedy", n=7, per=2))
+
+
+# 44 Puerto Rican Bishops (prevented by #1): Kennedy may not spend momentum this turn.
+def _locked(g: GameState, e: Effect, side: str) -> bool:
+    return side == e["side"]
+
+
+define("no_momentum_spending", EffectRules(momentum_locked=_locked))
+event(44, op("add_effect", effect="no_momentum_spending", who="kennedy"))
+
+# 45 Compact of Fifth Avenue
+event(
+    45,
+    op("move_token", who="nixon", state="NY"),
+    op("issue_support", who="nixon", issue="civil_rights", n=1),
+    op("state_support", who="nixon", state="NY", n=2),
+    op("media", who="nixon", region="east", n=1),
+)
+
+# 46 Prime-Time Television: a region where the player has media; up to 5 there, max 2 per state.
+event(
+    46,
+    op("pick_region", who="player", var="tv", rule="has_media"),
+    op("place_support_var", who="player", n=5, per=2, region="var:tv"),
+)
+
+# 47 The Cold War
+event(47, op("place_support", who="leader:defense", n=5, per=1))
+
+# 48 Rising Food Prices
+event(48, op("issue_up", issue="economy", n=1), op("issue_support", who="nixon", issue="economy", n=2))
