@@ -102,15 +102,21 @@ def _spend(g: GameState, side: str, text: str, s: commands.Spend) -> None:
         _apply_one(g, side, text, f"support {s.state}")
 
 
+_CARD_VERBS = ("event", "campaign", "advertise", "position", "strategy", "vp")
+
+
 def _why(g: GameState, side: str, cmd: str, legal: list[str]) -> str:
     """Say precisely why a readable command is not legal."""
     words = cmd.split()
     if not legal:
         return f"{side.title()} has nothing to decide now"
     verbs = {c.split()[0] for c in legal}
-    if words[0] not in verbs:
+    f = top(g)
+    step = f["step"] if f is not None else ""
+    card_step = (step == "action" and words[0] != "strategy") or (step == "strategy" and words[0] == "strategy")
+    if words[0] not in verbs and not card_step:
         return f"'{words[0]}' is not a choice at this point"
-    if words[0] in ("event", "campaign", "advertise", "position", "strategy", "vp") and len(words) > 1:
+    if card_step and len(words) > 1:
         card = int(words[1])
         label = f"#{card} {CARDS[card].name}"
         if card not in g["hands"][side]:

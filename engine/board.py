@@ -103,7 +103,7 @@ def gain_momentum(g: GameState, side: str, n: int = 1) -> None:
 
 def lose_momentum(g: GameState, side: str, n: int = 1) -> int:
     """Lose up to ``n`` momentum markers (never below zero); returns how many."""
-    k = min(n, g["momentum"][side])
+    k: int = min(n, g["momentum"][side])
     g["momentum"][side] -= k
     if k:
         log(g, f"{side.title()} loses {k} momentum (now {g['momentum'][side]}).")

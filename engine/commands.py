@@ -19,7 +19,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from engine.data import CARDS, ISSUES, REGIONS, STATES
+from engine.data import CARDS, REGIONS, STATES
 from engine.errors import AmbiguousCommandError, CommandSyntaxError
 
 

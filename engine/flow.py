@@ -113,7 +113,7 @@ _loaded = False
 def _load_steps() -> None:
     global _loaded
     if not _loaded:
-        import engine.events  # noqa: F401  (registers event steps)
+        import engine.events
         import engine.phases  # noqa: F401  (registers every phase step)
 
         _loaded = True

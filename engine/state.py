@@ -14,7 +14,16 @@ from collections.abc import Iterable
 from typing import Any
 
 from engine import rng
-from engine.data import EDITIONS, ENDORSEMENT_DECK, ISSUES, OPTIONS, REGIONS, SIDES, STATES, deck_cards
+from engine.data import (
+    EDITIONS,
+    ENDORSEMENT_DECK,
+    ISSUES,
+    OPTIONS,
+    REGIONS,
+    SIDES,
+    STATES,
+    deck_cards,
+)
 
 GameState = dict[str, Any]
 SCHEMA_VERSION = 1

@@ -17,7 +17,7 @@ from sqlalchemy import event
 from sqlalchemy.engine import Engine
 from sqlmodel import Session, create_engine, select
 
-__all__ = ["is_sqlite", "lock_game", "make_engine", "transaction"]
+__all__ = ["is_sqlite", "lock_game", "make_engine", "migrate", "transaction"]
 
 BUSY_TIMEOUT_MS = 15_000
 
@@ -81,3 +81,28 @@ def lock_game(session: Session, game_id: int) -> Any:
     if not is_sqlite(session.get_bind()):  # type: ignore[arg-type]
         stmt = stmt.with_for_update()
     return session.exec(stmt).first()
+
+
+def alembic_config(engine: Engine) -> Any:
+    from alembic.config import Config
+
+    cfg = Config()
+    cfg.set_main_option("script_location", str(Path(__file__).parent / "migrations"))
+    cfg.set_main_option("sqlalchemy.url", engine.url.render_as_string(hide_password=False))
+    return cfg
+
+
+def migrate(engine: Engine) -> tuple[str | None, str | None]:
+    """Create or upgrade the schema to the newest revision; returns (before, after)."""
+    from alembic import command
+    from alembic.runtime.migration import MigrationContext
+
+    with engine.connect() as conn:
+        before = MigrationContext.configure(conn).get_current_revision()
+    cfg = alembic_config(engine)
+    with engine.begin() as conn:
+        cfg.attributes["connection"] = conn
+        command.upgrade(cfg, "head")
+    with engine.connect() as conn:
+        after = MigrationContext.configure(conn).get_current_revision()
+    return before, after

@@ -1,14 +1,38 @@
 """Render player-facing mail (subject, plain text, HTML) from an engine view.
 
-`render(kind, ctx)` is the only entry point. Work in progress: see the report.
+`render(kind, ctx)` is the only entry point. ``kind`` is one of `KINDS`;
+``ctx`` holds:
+
+- ``game_id`` (int), ``side`` ("kennedy"/"nixon"),
+- ``view``: ``engine.view(state, side)`` — the only game information used
+  (optional for "help" and "key_problem"),
+- ``since`` (log index of the first entry not yet reported),
+- ``results``: ``[{"line", "ok", "message"}]`` for the lines of the player's
+  mail, ``error`` (str or None), ``opponent`` (str), ``reply_to`` (address),
+  ``edition`` and ``options`` (default: the view's).
+
+Templates live in the top-level ``templates/`` folder (``text/*.txt.j2``,
+``html/*.html.j2``); an installed package carries them as ``pbem/templates``.
+HTML templates are autoescaped, text templates are not; undefined names fail
+loudly (StrictUndefined). Plain text is laid out for 72 columns.
 """
 
 from __future__ import annotations
 
+import re
+import textwrap
 from dataclasses import dataclass
+from functools import cache
+from pathlib import Path
 from typing import Any
 
+import jinja2
+
+from pbem import report_model
+
 KINDS = ("welcome", "report", "rejected", "help", "game_over", "key_problem", "status")
+WIDTH = 72
+SIDE_COLOURS = {"kennedy": ("#1d4ed8", "#dbeafe"), "nixon": ("#b91c1c", "#fee2e2")}
 
 
 @dataclass(frozen=True)
@@ -21,5 +45,95 @@ class Rendered:
 
 
 def render(kind: str, ctx: dict[str, Any]) -> Rendered:
-    """Render mail ``kind`` (one of KINDS) for ``ctx`` (game_id, side, view, ...)."""
-    raise NotImplementedError(kind)
+    """Render mail ``kind`` (one of `KINDS`) for ``ctx`` (see the module docstring)."""
+    if kind not in KINDS:
+        raise ValueError(f"unknown mail kind {kind!r}: expected one of {', '.join(KINDS)}")
+    if kind not in ("help", "key_problem") and ctx.get("view") is None:
+        raise ValueError(f"a {kind!r} mail needs ctx['view'] (engine.view for the recipient)")
+    model = report_model.build(kind, ctx)
+    env = environment()
+    text = env.get_template(f"text/{kind}.txt.j2").render(model)
+    html = env.get_template(f"html/{kind}.html.j2").render(model)
+    return Rendered(subject=subject(kind, model), text=tidy_text(text), html=html)
+
+
+def subject(kind: str, m: dict[str, Any]) -> str:
+    """``[1960 #12] Turn 3 — your move`` and its variants."""
+    tag = f"[1960 #{m['game_id']}]" if m.get("game_id") is not None else "[1960]"
+    if kind == "help":
+        return f"{tag} Command reference"
+    if kind == "key_problem":
+        return f"{tag} Reply not accepted — reply key problem"
+    turn = f"Turn {m['turn']}"
+    if kind == "rejected":
+        return f"{tag} {turn} — error in your orders"
+    if kind == "game_over" or m["over"]:
+        tally = m.get("tally")
+        return f"{tag} {turn} — game over" + (f": {tally['winner']} wins" if tally else "")
+    state = "your move" if m["my_move"] else f"waiting for {m['waiting_for']}"
+    if kind == "welcome":
+        return f"{tag} {turn} — new game, you are {m['Side']}: {state}"
+    return f"{tag} {turn} — {state}"
+
+
+def tidy_text(text: str) -> str:
+    """Strip trailing blanks, keep at most one blank line in a row, end with a newline."""
+    lines = [line.rstrip() for line in text.splitlines()]
+    out = re.sub(r"\n{3,}", "\n\n", "\n".join(lines)).strip("\n")
+    return out + "\n"
+
+
+def template_dir() -> Path:
+    """The templates folder: inside the installed package, else the source checkout's."""
+    here = Path(__file__).resolve().parent
+    for candidate in (here / "templates", here.parent / "templates"):
+        if (candidate / "text").is_dir() and (candidate / "html").is_dir():
+            return candidate
+    raise FileNotFoundError(f"no templates/ folder beside {here} or its parent")
+
+
+@cache
+def environment() -> jinja2.Environment:
+    """The shared Jinja2 environment (autoescape for ``.html.j2`` only)."""
+    env = jinja2.Environment(
+        loader=jinja2.FileSystemLoader(str(template_dir())),
+        undefined=jinja2.StrictUndefined,
+        autoescape=jinja2.select_autoescape(enabled_extensions=("html.j2",), default_for_string=False),
+        trim_blocks=True,
+        lstrip_blocks=True,
+        keep_trailing_newline=True,
+    )
+    env.filters.update(wrap=wrap, ljust=ljust, rjust=rjust, heading=heading, cell=cell,
+                       fg=lambda side: SIDE_COLOURS.get(side or "", ("#374151", ""))[0],
+                       bg=lambda side: SIDE_COLOURS.get(side or "", ("", "#ffffff"))[1])
+    env.globals.update(WIDTH=WIDTH)
+    return env
+
+
+def wrap(text: str, indent: int = 0, hang: int | None = None, width: int = WIDTH) -> str:
+    """Fill ``text`` to ``width`` columns; continuation lines indented by ``hang``."""
+    hang = indent if hang is None else hang
+    return textwrap.fill(str(text), width=width, initial_indent=" " * indent,
+                         subsequent_indent=" " * hang, break_long_words=False,
+                         break_on_hyphens=False) or " " * indent
+
+
+def ljust(value: Any, n: int) -> str:
+    return str(value).ljust(n)
+
+
+def rjust(value: Any, n: int) -> str:
+    return str(value).rjust(n)
+
+
+def heading(title: str, width: int = WIDTH) -> str:
+    """``-- TITLE -----…`` across the page."""
+    head = f"-- {title.upper()} "
+    return head + "-" * max(3, width - len(head))
+
+
+def cell(c: dict[str, Any] | None) -> str:
+    """One state in the text board: ``NY 45 K3``."""
+    if not c:
+        return ""
+    return f"{c['abbr']} {c['ev']:>2} {c['sup']}"

@@ -37,7 +37,7 @@ event(5, op("momentum", who="player", n=1))
 event(8, op("issue_up", issue="economy", n=1), op("gain_support", who="leader:economy", state="NY", n=1))
 
 # 9 Baptist Ministers (prevented by #1, cards.csv)
-event(9, op("remove_support", who="nixon", target="kennedy", n=5, per=2, regions=["south", "midwest"]))
+event(9, op("remove_up_to", who="nixon", target="kennedy", n=5, per=2, regions=["south", "midwest"]))
 
 # 10 Swing State: a state the opponent leads but does not carry: 5 support, token there.
 event(
@@ -92,7 +92,7 @@ event(23, op("issue_up", issue="civil_rights", n=1), op("issue_support", who="pl
 event(
     24,
     op("lose_issue_support", who="nixon", issue="civil_rights", n=1),
-    op("remove_support", who="kennedy", target="nixon", n=5, per=2, regions=SOUTH),
+    op("remove_up_to", who="kennedy", target="nixon", n=5, per=2, regions=SOUTH),
 )
 
 # 25 1960 Civil Rights Act
@@ -115,7 +115,7 @@ event(26, op("add_effect", effect="ken_air", who="kennedy"))
 event(27, op("state_support", who="nixon", state="NY", n=1), op("take_from_discard", who="nixon"))
 
 # 28 Harry F. Byrd (no per-state cap)
-event(28, op("remove_support", who="nixon", target="kennedy", n=3, states=["OK", "MS", "AL"]))
+event(28, op("remove_up_to", who="nixon", target="kennedy", n=3, states=["OK", "MS", "AL"]))
 
 # 29 The Great Seal Bug
 event(29, op("issue_support", who="nixon", issue="defense", n=1), op("take_from_discard", who="nixon", cards=[42]))

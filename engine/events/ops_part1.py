@@ -7,7 +7,7 @@ makes the op do nothing.
 
 Primitives: ``rearrange_issues``, ``pick_state``, ``pick_region``,
 ``set_side``, ``gain_support``, ``token_to``, ``place_support_var``,
-``must_remove``, ``ban_campaign``, ``take_from_discard``, ``issue_choice``,
+``must_remove``, ``remove_up_to``, ``ban_campaign``, ``take_from_discard``, ``issue_choice``,
 ``endorse``, ``restore_candidate``, ``reveal_and_resolve``, ``unpledge``.
 
 Choice steps: ``order_issues``, ``pick_state``, ``choose_region``,
@@ -237,6 +237,27 @@ def must_remove(
         log(g, f"{side.title()} loses {sum(room.values())} support in all (R6.6).")
         return
     remove_support(g, f, who, who, n, per=per, states=allowed, optional=False)
+
+
+@primitive
+def remove_up_to(
+    g: GameState,
+    f: Frame,
+    who: str,
+    target: str,
+    n: int,
+    per: int | None = None,
+    states: list[str] | None = None,
+    regions: list[str] | None = None,
+) -> None:
+    """`remove_support` (optional, up to ``n``), skipped with a log line when the target
+    has no cube there to remove (R6.6), so no empty decision is asked."""
+    tgt = resolve(g, f, target)
+    allowed = states_in(states, regions)
+    if tgt is None or not any(board.cubes_of(g["states"][s], tgt) for s in allowed):
+        log(g, f"{_card(f)}: there is no opposing support there to remove (R6.6).")
+        return
+    remove_support(g, f, who, target, n, per=per, states=allowed)
 
 
 # -- rest-of-turn campaign bans --------------------------------------------------------------

@@ -1,16 +1,18 @@
 """Effect primitives and choice steps for card events #49-#97 (part 2).
 
-Generic, reusable additions to the vocabulary of `engine.events.ops`:
+Generic, reusable additions to the vocabulary of `engine.events.ops` and
+`engine.events.ops_part1` (whose ``pick_state``, ``token_to``,
+``take_from_discard``, ``ban_campaign`` and ``state_arg`` part 2 reuses):
 conditions (``only_if``), side variables (``let_media_owner``), hand
-manipulation (``replace_cards``, ``take_from_discard``, ``draw``), playing a
-discarded card's event (``event_from_discard``, #58), choosing a state into a
-variable (``choose_state``) and using it (``move_token_to``, ``checks_in``),
-points placed on or removed from media / issue spaces (``gain_points``,
-``remove_points``), a capped campaign action (``campaign_action``) and a few
-small board effects.
+manipulation (``replace_cards``, ``draw``), playing a discarded card's event
+(``event_from_discard``, #58), support checks in a chosen state
+(``checks_in``), points placed on or removed from media / issue spaces
+(``gain_points``, ``remove_points``), a capped campaign action
+(``campaign_action``) and a few small board effects. Two state rules are
+added to ``pick_state``: ``"any"`` and ``"maryland_or_virginia"``.
 
-Choice steps (persisted names): ``discard_replace``, ``discard_take``,
-``discard_event``, ``choose_state``, ``space_points``.
+Choice steps (persisted names): ``discard_replace``, ``discard_event``,
+``space_points``.
 """
 
 from __future__ import annotations
@@ -19,9 +21,13 @@ from engine import board
 from engine.data import ISSUES, REGIONS, STATES, other
 from engine.events import event_available, start_event
 from engine.events.ops import place_support, primitive, resolve
+from engine.events.ops_part1 import STATE_RULES, state_arg
 from engine.flow import Frame, Step, pop, push, register
 from engine.phases import cp as cp_phase
 from engine.state import GameState, log
+
+STATE_RULES["any"] = lambda g, side, st: True
+STATE_RULES["maryland_or_virginia"] = lambda g, side, st: st in ("MD", "VA")  # #69
 
 SKIP = 1_000_000  # an event pc past any script: the event's remaining ops are skipped
 
@@ -45,14 +51,10 @@ def only_if(g: GameState, f: Frame, who: str, issue: str | None = None, issues_l
 @primitive
 def let_media_owner(g: GameState, f: Frame, var: str, region: str) -> None:
     """Store in ``var`` the side with media support in ``region`` (R1.3), or nobody."""
-    f["vars"][var] = board.owner(g["media"][region])
-
-
-def _state(f: Frame, spec: str) -> str | None:
-    if spec.startswith("var:"):
-        v = f["vars"].get(spec[4:])
-        return str(v) if v else None
-    return spec
+    side = board.owner(g["media"][region])
+    f["vars"][var] = side
+    if side is None:
+        log(g, f"{board.card_label(f['card'])}: nobody has media support in the {region.title()}, so nothing happens.")
 
 
 # -- small board effects ------------------------------------------------------------------
@@ -127,19 +129,9 @@ def place_support_empty(g: GameState, f: Frame, who: str, n: int, per: int | Non
 
 
 @primitive
-def move_token_to(g: GameState, f: Frame, who: str, state: str) -> None:
-    """Move a token at no travel cost to a state, which may be a ``var:`` chosen earlier."""
-    side, st = resolve(g, f, who), _state(f, state)
-    if side is None or st is None:
-        return
-    g["token"][side] = st
-    log(g, f"{side.title()}'s token moves to {STATES[st].name} at no cost.")
-
-
-@primitive
 def checks_in(g: GameState, f: Frame, who: str, state: str, n: int) -> None:
     """``n`` support checks for state support (a ``var:`` state allowed), no R7.4 (R13.4)."""
-    side, st = resolve(g, f, who), _state(f, state)
+    side, st = resolve(g, f, who), state_arg(f, state)
     if side is None or st is None:
         return
     wins = board.support_checks(g, side, n, STATES[st].name)
@@ -201,46 +193,6 @@ class DiscardReplace(Step):
 
 
 @primitive
-def take_from_discard(g: GameState, f: Frame, who: str, cards: list[int] | None = None) -> None:
-    """The side may take one card (of ``cards``, if given) from the discard pile into its hand."""
-    side = resolve(g, f, who)
-    if side is None:
-        return
-    pool = [c for c in g["discard"] if cards is None or c in cards]
-    if not pool:
-        log(g, f"{board.card_label(f['card'])}: no card to take from the discard pile.")
-        return
-    push(g, {"step": "discard_take", "side": side, "cards": cards, "card": f["card"]})
-
-
-@register
-class DiscardTake(Step):
-    """``take C`` moves a discarded card into the hand (public, R17.1); ``done`` takes none."""
-
-    name = "discard_take"
-
-    def legal(self, g: GameState, f: Frame, side: str) -> list[str]:
-        if side != f["side"]:
-            return []
-        allowed = f["cards"]
-        pool = sorted({c for c in g["discard"] if allowed is None or c in allowed})
-        return [*(f"take {c}" for c in pool), "done"]
-
-    def act(self, g: GameState, f: Frame, side: str, words: list[str]) -> None:
-        pop(g)
-        if words[0] == "done":
-            log(g, f"{side.title()} takes no card from the discard pile.")
-            return
-        c = int(words[1])
-        g["discard"].remove(c)
-        g["hands"][side].append(c)
-        log(g, f"{side.title()} takes {board.card_label(c)} from the discard pile into the hand.")
-
-    def prompt(self, g: GameState, f: Frame, side: str) -> str:
-        return f"{board.card_label(f['card'])}: 'take C' takes a card from the discard pile, or 'done'."
-
-
-@primitive
 def event_from_discard(g: GameState, f: Frame, who: str) -> None:
     """#58: the side may take a discarded card and resolve its event at once (no rest cubes)."""
     side = resolve(g, f, who)
@@ -274,44 +226,6 @@ class DiscardEvent(Step):
     def prompt(self, g: GameState, f: Frame, side: str) -> str:
         return (f"{board.card_label(f['card'])}: 'take C' resolves the event of a card in the discard "
                 "pile as if you played it (no rest cubes), or 'done'.")
-
-
-# -- choosing a state ---------------------------------------------------------------------
-
-
-@primitive
-def choose_state(
-    g: GameState,
-    f: Frame,
-    who: str,
-    var: str,
-    states: list[str] | None = None,
-) -> None:
-    """The side chooses one state (of ``states``, else any) into the event variable ``var``."""
-    side = resolve(g, f, who)
-    if side is None:
-        return
-    push(g, {"step": "choose_state", "side": side, "var": var, "at": len(g["stack"]) - 1,
-             "allowed": list(states) if states else list(STATES), "card": f["card"]})
-
-
-@register
-class ChooseState(Step):
-    """``state ST``: the state an event asks for (#69 token, #90 Recount)."""
-
-    name = "choose_state"
-
-    def legal(self, g: GameState, f: Frame, side: str) -> list[str]:
-        return [f"state {s}" for s in f["allowed"]] if side == f["side"] else []
-
-    def act(self, g: GameState, f: Frame, side: str, words: list[str]) -> None:
-        pop(g)
-        g["stack"][f["at"]]["vars"][f["var"]] = words[1]
-        log(g, f"{side.title()} chooses {STATES[words[1]].name} for {board.card_label(f['card'])}.")
-
-    def prompt(self, g: GameState, f: Frame, side: str) -> str:
-        shown = ", ".join(f["allowed"]) if len(f["allowed"]) < 50 else "any state"
-        return f"{board.card_label(f['card'])}: choose a state with 'state ST' ({shown})."
 
 
 # -- points on media and issue spaces -----------------------------------------------------
@@ -375,8 +289,11 @@ class SpacePoints(Step):
             pop(g)
 
     def prompt(self, g: GameState, f: Frame, side: str) -> str:
-        what = "media box(es), 'media REGION'" if f["space"] == "media" else "issue(s), 'issue NAME'"
-        act = "place" if f["mode"] == "gain" else f"remove {f['target'].title()}'s"
+        where = "media boxes, 'media REGION'" if f["space"] == "media" else "issues, 'issue NAME'"
         need = "up to " if f["optional"] else ""
-        return f"{board.card_label(f['card'])}: {act} {need}{f['left']} more point(s) on {what} each."
-
+        if f["mode"] == "gain":
+            what = f"place {need}{f['left']} more point(s) on {where} each"
+        else:
+            what = f"remove {need}{f['left']} more {f['target'].title()} cube(s) from {where} each"
+        done = ", or 'done'" if f["optional"] else ""
+        return f"{board.card_label(f['card'])}: {what}{done}."

@@ -25,12 +25,12 @@ def can_play_event(g: GameState, side: str, card: int) -> bool:
     if not event_available(g, card):
         return False
     cost = effects.play_cost(g, side, "event")
-    return cost == 0 or g["momentum"][side] >= cost
+    return cost == 0 or can_spend_momentum(g, side, cost)  # a locked side cannot pay (#44, #65)
 
 
 def can_use_for(g: GameState, side: str, kind: str) -> bool:
     cost = effects.play_cost(g, side, kind)
-    return cost == 0 or g["momentum"][side] >= cost
+    return cost == 0 or can_spend_momentum(g, side, cost)
 
 
 def can_preempt(g: GameState, side: str, card: int) -> bool:

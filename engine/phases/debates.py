@@ -69,6 +69,13 @@ class Debates(Step):
     def _place(self, g: GameState, f: Frame) -> None:
         d = g["debate"]
         if not d["pending"]:
+            # R12.5: the revealed cards are all placed first; then every issue now due is
+            # resolved, the one lower on the issue track first
+            due = [i for i in reversed(g["issue_order"])
+                   if i not in d["resolved"] and any(len(x) >= 2 for x in d["board"][i].values())]
+            if due:
+                resolve_issue(g, due[0])
+                return
             f["stage"] = "round"
             return
         if len(d["pending"]) == 2 and "ordered" not in f:
@@ -87,8 +94,6 @@ class Debates(Step):
             return
         d["board"][issue][place].append(card)
         log(g, f"{side.title()}'s {board.card_label(card)} goes to {board.issue_name(issue)} on {place.title()}'s side.")
-        if len(d["board"][issue][place]) >= 2:
-            resolve_issue(g, issue)
 
     def _finish(self, g: GameState, f: Frame) -> None:
         d = g["debate"]

@@ -26,11 +26,19 @@ class Strategy(Step):
         return ["kennedy", "nixon"]
 
     def legal(self, g: GameState, f: Frame, side: str) -> list[str]:
-        if f["picked"][side] >= f["need"]:
+        if f["picked"][side] >= f["need"] or not g["hands"][side]:
             return []
-        return [f"strategy {c}" for c in sorted(g["hands"][side]) if valid_for_stack(c)]
+        # R11.2: with no valid card left the side passes; it still has a decision, so that the
+        # opponent cannot learn from who is deciding that the hand holds no valid card (R17.2)
+        return [f"strategy {c}" for c in sorted(g["hands"][side]) if valid_for_stack(c)] or ["pass"]
 
     def act(self, g: GameState, f: Frame, side: str, words: list[str]) -> None:
+        if words[0] == "pass":
+            f["picked"][side] = f["need"]
+            log(g, f"{side.title()} puts no more cards on the campaign-strategy stack (R11.2).")
+            if not any(self.legal(g, f, s) for s in self.sides(g, f)):
+                self.skip(g, f)
+            return
         card = int(words[1])
         g["hands"][side].remove(card)
         g["stacks"][side].append(card)

@@ -1,31 +1,115 @@
-"""SMTP sending (stub, being written)."""
+"""Send raw messages over SMTP with aiosmtplib, classifying failures for the outbox retry logic.
+
+:class:`TemporaryFailure` (connect errors, timeouts, disconnects, 4xx) means "retry later with
+backoff"; :class:`PermanentFailure` (5xx, every recipient refused with 5xx) means "stop retrying
+and tell the operator" (email-engineering notes C2). :class:`MemorySender` is the in-memory fake
+for unit tests.
+"""
 
 from __future__ import annotations
 
+import asyncio
+from dataclasses import dataclass, field
+
+import aiosmtplib
+
 
 class SendFailure(Exception):
-    pass
+    """Base class: the message was not handed over to the SMTP server."""
+
+    def __init__(self, message: str, code: int | None = None) -> None:
+        super().__init__(message)
+        self.code = code
 
 
 class TemporaryFailure(SendFailure):
-    pass
+    """Retry later (connection problems, timeouts, 4xx replies)."""
 
 
 class PermanentFailure(SendFailure):
-    pass
+    """Do not retry (5xx replies: unknown recipient, message refused, auth refused)."""
 
 
 class SmtpSender:
-    def __init__(self, host: str, port: int, user: str | None = None,
-                 password: str | None = None, tls: bool = False) -> None:
-        raise NotImplementedError
+    """Hands messages to an SMTP server (a local MTA or a submission port).
+
+    ``tls=True`` means implicit TLS on port 465; on any other port a server that offers
+    STARTTLS is upgraded automatically by aiosmtplib when *user* is set.
+    """
+
+    def __init__(
+        self,
+        host: str,
+        port: int,
+        user: str | None = None,
+        password: str | None = None,
+        tls: bool = False,
+        timeout: float = 30.0,
+    ) -> None:
+        self.host = host
+        self.port = port
+        self.user = user
+        self.password = password
+        self.tls = tls
+        self.timeout = timeout
 
     async def send(self, raw: bytes, sender: str, recipients: list[str]) -> None:
-        raise NotImplementedError
+        """Send *raw* with envelope *sender*/*recipients*; raise a :class:`SendFailure`."""
+        if not recipients:
+            raise PermanentFailure("no recipients")
+        try:
+            errors, _ = await aiosmtplib.send(
+                raw,
+                sender=sender,
+                recipients=recipients,
+                hostname=self.host,
+                port=self.port,
+                username=self.user or None,
+                password=self.password if self.user else None,
+                use_tls=self.tls,
+                start_tls=None if self.user else False,
+                timeout=self.timeout,
+            )
+        except aiosmtplib.SMTPRecipientsRefused as exc:
+            codes = [r.code for r in exc.recipients]
+            detail = "; ".join(f"{r.recipient}: {r.code} {r.message}" for r in exc.recipients)
+            if codes and all(400 <= c < 500 for c in codes):
+                raise TemporaryFailure(f"recipients refused: {detail}", codes[0]) from exc
+            raise PermanentFailure(f"recipients refused: {detail}", max(codes or [550])) from exc
+        except aiosmtplib.SMTPResponseException as exc:
+            cls = TemporaryFailure if 400 <= exc.code < 500 else PermanentFailure
+            if exc.code < 400:
+                cls = TemporaryFailure  # an unexpected 2xx/3xx where an answer was due
+            raise cls(f"SMTP {exc.code}: {exc.message}", exc.code) from exc
+        except (aiosmtplib.SMTPException, OSError, asyncio.TimeoutError) as exc:
+            raise TemporaryFailure(f"{type(exc).__name__}: {exc}") from exc
+        refused = {rcpt: resp for rcpt, resp in errors.items()}
+        if refused:  # partial success: the accepted recipients got it, do not resend
+            detail = "; ".join(f"{r}: {resp.code} {resp.message}" for r, resp in refused.items())
+            raise PermanentFailure(f"some recipients refused: {detail}")
 
 
+@dataclass
+class SentMessage:
+    raw: bytes
+    sender: str
+    recipients: list[str]
+
+
+@dataclass
 class MemorySender:
-    pass
+    """Records messages instead of sending them. ``fail_with`` makes the next sends raise it
+    (consumed one per call) so tests can exercise the retry logic."""
+
+    sent: list[SentMessage] = field(default_factory=list)
+    fail_with: list[SendFailure] = field(default_factory=list)
+
+    async def send(self, raw: bytes, sender: str, recipients: list[str]) -> None:
+        if self.fail_with:
+            raise self.fail_with.pop(0)
+        if not recipients:
+            raise PermanentFailure("no recipients")
+        self.sent.append(SentMessage(bytes(raw), sender, list(recipients)))
 
 
 MailSender = SmtpSender | MemorySender

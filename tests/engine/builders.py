@@ -122,14 +122,16 @@ def at_step(
     phase: str = "activity",
     hands: dict[str, list[int]] | None = None,
     stacks: dict[str, list[int]] | None = None,
+    persistent: dict[str, list[int]] | None = None,
     states: dict[str, int] | None = None,
     clear_board: bool = False,
     **overrides: Any,
 ) -> GameState:
     """A position with ``frames`` on the flow stack above ``game``, then advanced.
 
-    ``hands`` / ``stacks`` make those cards exactly that side's hand / strategy
-    stack (taken from wherever they were, so every card stays in one place).
+    ``hands`` / ``stacks`` / ``persistent`` make those cards exactly that side's hand,
+    strategy stack or that persistent-event space (taken from wherever they were, so
+    every card stays in one place).
     """
     g = engine.new_game(seed, edition=edition, options=options)
     g["turn"] = turn
@@ -139,6 +141,9 @@ def at_step(
     for side, cards in (stacks or {}).items():
         move_cards(g, cards)
         g["stacks"][side] = list(cards)
+    for space, cards in (persistent or {}).items():
+        move_cards(g, cards)
+        g["persistent"][space] = list(cards)
     if clear_board:
         for st in g["states"]:
             g["states"][st] = 0

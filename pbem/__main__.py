@@ -1,0 +1,6 @@
+"""`python -m pbem` runs the `pbem` command."""
+
+from pbem.cli import cli
+
+if __name__ == "__main__":
+    cli(prog_name="pbem")

@@ -1,0 +1,1 @@
+"""Alembic migrations for the pbem database (run by `pbem init`)."""

@@ -1,0 +1,129 @@
+"""Tables (SQLModel): games, seats, the append-only move log, inbound mail, outbox, quarantine.
+
+The game snapshot is a cache: ``Game.seed/edition/options`` plus the `Move`
+rows in ``seq`` order rebuild it exactly (`pbem replay`). Inbound messages are
+unique on their dedupe key (normalised Message-ID, or a hash of the content)
+and on (mailbox, UIDVALIDITY, UID), which makes processing idempotent. The
+outbox holds fully determined mails with deterministic Message-IDs.
+"""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+
+from sqlalchemy import Column, LargeBinary, Text, UniqueConstraint
+from sqlmodel import Field, SQLModel
+
+__all__ = ["Game", "InboundMessage", "Move", "OutboxMessage", "Quarantine", "Seat", "utcnow"]
+
+
+def utcnow() -> datetime:
+    """Aware UTC now (the clock is read here and passed around as ``now``)."""
+    return datetime.now(UTC)
+
+
+class Game(SQLModel, table=True):
+    """One game: its set-up (seed, edition, options), status and the state snapshot."""
+
+    id: int | None = Field(default=None, primary_key=True)
+    seed: int
+    edition: str = Field(max_length=16)
+    options: str = Field(default="", max_length=200)  # comma-separated, sorted
+    status: str = Field(default="active", max_length=16, index=True)  # active | over
+    snapshot: str = Field(sa_column=Column(Text, nullable=False))
+    version: int = 0  # number of applied mails
+    created_at: datetime = Field(default_factory=utcnow)
+    updated_at: datetime = Field(default_factory=utcnow)
+
+    @property
+    def option_list(self) -> list[str]:
+        return [o for o in self.options.split(",") if o]
+
+
+class Seat(SQLModel, table=True):
+    """A player's seat: side, address and reply-key material (R17: one side per seat)."""
+
+    __table_args__ = (UniqueConstraint("game_id", "side"),)
+
+    id: int | None = Field(default=None, primary_key=True)
+    game_id: int = Field(foreign_key="game.id", index=True)
+    side: str = Field(max_length=8)
+    email: str = Field(max_length=320, index=True)
+    key_salt: str = Field(max_length=32)  # rotate to revoke every key of the seat
+    key_gen: int = 0  # bumped whenever what this side must decide changes
+    decision_sig: str = Field(default="", max_length=64)
+    last_log: int = 0  # log index already reported to this seat
+    thread_root: str = Field(default="", max_length=300)  # Message-ID of the welcome mail
+
+
+class Move(SQLModel, table=True):
+    """One applied command line, in order; never updated or deleted."""
+
+    __table_args__ = (UniqueConstraint("game_id", "seq"),)
+
+    id: int | None = Field(default=None, primary_key=True)
+    game_id: int = Field(foreign_key="game.id", index=True)
+    seq: int
+    side: str = Field(max_length=8)
+    command: str = Field(max_length=500)
+    inbound_id: int | None = Field(default=None, foreign_key="inboundmessage.id")
+    created_at: datetime = Field(default_factory=utcnow)
+
+
+class InboundMessage(SQLModel, table=True):
+    """A processed inbound mail and what became of it (the dedupe table, C1)."""
+
+    __table_args__ = (UniqueConstraint("mailbox", "uidvalidity", "uid"),)
+
+    id: int | None = Field(default=None, primary_key=True)
+    dedupe_key: str = Field(max_length=400, unique=True)
+    message_id: str = Field(default="", max_length=400)
+    mailbox: str = Field(default="", max_length=200)
+    uidvalidity: int | None = None
+    uid: int | None = None
+    content_hash: str = Field(max_length=64)
+    from_addr: str = Field(default="", max_length=320)
+    subject: str = Field(default="", max_length=500)
+    game_id: int | None = Field(default=None, index=True)
+    side: str | None = Field(default=None, max_length=8)
+    outcome: str = Field(max_length=16)  # applied | rejected | ignored | answered
+    detail: str = Field(default="", sa_column=Column(Text, nullable=False, default=""))
+    received_at: datetime = Field(default_factory=utcnow)
+
+
+class OutboxMessage(SQLModel, table=True):
+    """A mail to send; written in the same transaction as the change that caused it (C2)."""
+
+    id: int | None = Field(default=None, primary_key=True)
+    message_id: str = Field(max_length=400, unique=True)
+    game_id: int | None = Field(default=None, index=True)
+    side: str | None = Field(default=None, max_length=8)
+    kind: str = Field(max_length=16)
+    recipient: str = Field(max_length=320)
+    reply_to: str = Field(default="", max_length=320)
+    subject: str = Field(max_length=500)
+    text: str = Field(sa_column=Column(Text, nullable=False))
+    html: str = Field(sa_column=Column(Text, nullable=False))
+    in_reply_to: str = Field(default="", max_length=400)
+    references: str = Field(default="", sa_column=Column(Text, nullable=False, default=""))
+    status: str = Field(default="pending", max_length=16, index=True)  # pending | sent | failed
+    attempts: int = 0
+    next_attempt_at: datetime = Field(default_factory=utcnow)
+    last_error: str = Field(default="", sa_column=Column(Text, nullable=False, default=""))
+    created_at: datetime = Field(default_factory=utcnow)
+    sent_at: datetime | None = None
+
+
+class Quarantine(SQLModel, table=True):
+    """A mail that crashed the pipeline: kept with the stage and traceback, nothing applied."""
+
+    id: int | None = Field(default=None, primary_key=True)
+    dedupe_key: str = Field(default="", max_length=400)
+    message_id: str = Field(default="", max_length=400)
+    mailbox: str = Field(default="", max_length=200)
+    uidvalidity: int | None = None
+    uid: int | None = None
+    stage: str = Field(default="", max_length=64)
+    error: str = Field(sa_column=Column(Text, nullable=False))
+    raw: bytes = Field(sa_column=Column(LargeBinary, nullable=False))
+    created_at: datetime = Field(default_factory=utcnow)

@@ -1,0 +1,133 @@
+"""The pipeline machinery: the per-message context, control-flow exceptions, the handler registry.
+
+A handler is a small function ``process(ctx)`` registered by name with
+`handler`. `run` calls the handlers of a pipeline in order; a handler stops the
+chain by raising one of:
+
+    StopPipeline                 stop here; ``outcome`` says how the mail ended
+    +-- IgnoreMessage            record it, never answer (loops, bulk, forgeries)
+    +-- RejectMessage            record it and answer the seat with ``kind``/``error``
+    +-- Answered                 fully handled (help/status only), replies queued
+
+Any other exception is a crash: the runner rolls back and quarantines the mail.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any
+
+from sqlmodel import Session
+
+from pbem.config import Settings
+from pbem.keys import ReplyKey
+from pbem.mail import ParsedMessage
+from pbem.models import Game, InboundMessage, Seat
+
+__all__ = [
+    "HANDLERS",
+    "Answered",
+    "Context",
+    "Handler",
+    "IgnoreMessage",
+    "RejectMessage",
+    "StopPipeline",
+    "handler",
+    "run",
+]
+
+
+class StopPipeline(Exception):
+    """Stop processing this mail; ``outcome`` is recorded on the inbound row."""
+
+    outcome = "stopped"
+
+    def __init__(self, reason: str) -> None:
+        super().__init__(reason)
+        self.reason = reason
+
+
+class IgnoreMessage(StopPipeline):
+    """Drop silently (recorded, never answered: no backscatter, no loops)."""
+
+    outcome = "ignored"
+
+
+class RejectMessage(StopPipeline):
+    """Nothing applied; answer the seat's registered address with a ``kind`` mail."""
+
+    outcome = "rejected"
+
+    def __init__(self, reason: str, *, kind: str = "rejected") -> None:
+        super().__init__(reason)
+        self.kind = kind
+
+
+class Answered(StopPipeline):
+    """Handled without a move (e.g. only ``help``/``status``); replies already queued."""
+
+    outcome = "answered"
+
+
+@dataclass
+class Context:
+    """Everything known about one inbound mail while it passes the handlers."""
+
+    session: Session
+    settings: Settings
+    raw: bytes
+    now: datetime
+    mailbox: str = ""
+    uidvalidity: int | None = None
+    uid: int | None = None
+    parsed: ParsedMessage | None = None
+    inbound: InboundMessage | None = None
+    key: ReplyKey | None = None
+    game: Game | None = None
+    seat: Seat | None = None
+    state: dict[str, Any] | None = None  # the position before this mail
+    new_state: dict[str, Any] | None = None
+    lines: list[str] = field(default_factory=list)
+    ignored: list[str] = field(default_factory=list)
+    meta: list[str] = field(default_factory=list)  # help / status requests
+    results: list[dict[str, Any]] = field(default_factory=list)
+    stage: str = ""
+    trace: list[str] = field(default_factory=list)
+
+    @property
+    def side(self) -> str:
+        assert self.seat is not None
+        return self.seat.side
+
+
+@dataclass(frozen=True)
+class Handler:
+    """A named pipeline step."""
+
+    name: str
+    description: str
+    process: Callable[[Context], None]
+
+
+HANDLERS: dict[str, Handler] = {}
+
+
+def handler(name: str, description: str) -> Callable[[Callable[[Context], None]], Handler]:
+    """Register ``process`` as handler ``name``."""
+
+    def wrap(fn: Callable[[Context], None]) -> Handler:
+        h = Handler(name, description, fn)
+        HANDLERS[name] = h
+        return h
+
+    return wrap
+
+
+def run(ctx: Context, names: tuple[str, ...]) -> None:
+    """Run the named handlers in order (StopPipeline propagates to the runner)."""
+    for name in names:
+        ctx.stage = name
+        HANDLERS[name].process(ctx)
+        ctx.trace.append(name)

@@ -1,0 +1,153 @@
+"""Handlers that decide whether a mail is ours to act on: parse, dedupe, loops, key, sender, game.
+
+Order matters: nothing is answered before the reply key and the sender are
+checked, so forged or unknown senders never get mail from us (no backscatter),
+and auto-replies and bounces are dropped before anything else (RFC 3834, C3).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+
+from sqlalchemy import and_, or_
+from sqlalchemy.exc import IntegrityError
+from sqlmodel import col, select
+
+import engine
+from pbem import keys
+from pbem.db import lock_game
+from pbem.mail import MalformedMessage, parse_message
+from pbem.models import Game, InboundMessage, Seat
+from pbem.pipeline.base import Context, IgnoreMessage, RejectMessage, handler
+
+TRACE_HEADERS = re.compile(
+    rb"^(received|return-path|delivered-to|x-original-to):.*(\r?\n[ \t].*)*\r?\n", re.I | re.M
+)
+KEY_HEADERS = re.compile(
+    rb"^(to|cc|delivered-to|x-original-to|envelope-to|received):.*(\r?\n[ \t].*)*", re.I | re.M
+)
+
+
+class DuplicateMessage(IgnoreMessage):
+    """Seen before (same dedupe key or same IMAP UID): already handled, do nothing."""
+
+    outcome = "duplicate"
+
+
+def content_hash(raw: bytes) -> str:
+    """sha256 of the message without the trace headers our MTA adds per delivery."""
+    head, sep, body = raw.partition(b"\r\n\r\n") if b"\r\n\r\n" in raw else raw.partition(b"\n\n")
+    return hashlib.sha256(TRACE_HEADERS.sub(b"", head + b"\n") + sep + body).hexdigest()
+
+
+def dedupe_key(message_id: str | None, raw: bytes) -> str:
+    """Normalised Message-ID (domain lower-cased), else the content hash (C1)."""
+    mid = (message_id or "").strip().strip("<>").strip()
+    if "@" in mid:
+        local, _, domain = mid.rpartition("@")
+        return f"mid:{local}@{domain.lower()}"[:400]
+    return "sha256:" + content_hash(raw)
+
+
+@handler("parse", "read the MIME message defensively; garbage is recorded and dropped")
+def parse(ctx: Context) -> None:
+    if len(ctx.raw) > ctx.settings.max_bytes:
+        raise IgnoreMessage(f"too large: {len(ctx.raw)} bytes > {ctx.settings.max_bytes}")
+    try:
+        ctx.parsed = parse_message(ctx.raw, ctx.settings.address)
+    except MalformedMessage as exc:
+        raise IgnoreMessage(f"malformed message: {exc}") from None
+
+
+@handler("dedupe", "record the mail once; a second delivery of it is a no-op (C1)")
+def dedupe(ctx: Context) -> None:
+    assert ctx.parsed is not None
+    s, p = ctx.session, ctx.parsed
+    key = dedupe_key(p.message_id, ctx.raw)
+    dup = select(InboundMessage.id).where(InboundMessage.dedupe_key == key)
+    if ctx.uid is not None:
+        dup = select(InboundMessage.id).where(
+            or_(col(InboundMessage.dedupe_key) == key,
+                and_(col(InboundMessage.mailbox) == ctx.mailbox,
+                     col(InboundMessage.uidvalidity) == ctx.uidvalidity,
+                     col(InboundMessage.uid) == ctx.uid)))
+    if s.exec(dup).first() is not None:
+        raise DuplicateMessage(f"duplicate of an earlier mail ({key})")
+    ctx.inbound = InboundMessage(
+        dedupe_key=key, message_id=p.message_id or "", mailbox=ctx.mailbox,
+        uidvalidity=ctx.uidvalidity, uid=ctx.uid, content_hash=content_hash(ctx.raw),
+        from_addr=p.from_addr[:320], subject=p.subject[:500], outcome="processing",
+        received_at=ctx.now)
+    s.add(ctx.inbound)
+    try:
+        with s.begin_nested():
+            s.flush()
+    except IntegrityError:
+        raise DuplicateMessage(f"duplicate (concurrent insert) of {key}") from None
+
+
+@handler("filter-loops", "drop auto-replies, bulk mail, bounces and our own mail (RFC 3834/3464)")
+def filter_loops(ctx: Context) -> None:
+    assert ctx.parsed is not None
+    if ctx.parsed.auto_reason:
+        raise IgnoreMessage(f"automatic mail: {ctx.parsed.auto_reason}")
+
+
+def _key_sources(ctx: Context) -> list[str]:
+    assert ctx.parsed is not None
+    p = ctx.parsed
+    head = ctx.raw.split(b"\r\n\r\n", 1)[0].split(b"\n\n", 1)[0]
+    traced = [m.group(0).decode("ascii", "replace") for m in KEY_HEADERS.finditer(head)]
+    return [*p.to_addrs, *traced, p.in_reply_to or "", *reversed(p.references)]
+
+
+@handler("identify-seat", "find a verified reply key (address, then threading headers)")
+def identify_seat(ctx: Context) -> None:
+    assert ctx.parsed is not None
+    for key in keys.find_keys(*_key_sources(ctx)):
+        seat = ctx.session.exec(
+            select(Seat).where(Seat.game_id == key.game_id, Seat.side == key.side)).first()
+        if seat is not None and keys.verify(ctx.settings.secret, key, seat.key_salt):
+            ctx.key, ctx.seat = key, seat
+            return
+    sender = ctx.parsed.from_addr.lower()
+    seat = ctx.session.exec(
+        select(Seat).join(Game).where(col(Seat.email) == sender, Game.status == "active")
+        .order_by(col(Seat.game_id).desc())).first()
+    if seat is None:
+        raise IgnoreMessage(f"no valid reply key and {sender or 'no sender'} is not a player")
+    ctx.seat = seat  # a registered player: explain at the registered address only
+    raise RejectMessage("your mail carries no valid reply key", kind="key_problem")
+
+
+@handler("check-sender", "From must be the seat's registered address; a forgery gets no reply")
+def check_sender(ctx: Context) -> None:
+    assert ctx.parsed is not None and ctx.seat is not None
+    if ctx.parsed.from_addr.lower() != ctx.seat.email.lower():
+        seat, ctx.seat = ctx.seat, None  # never answer a forgery, not even the seat
+        raise IgnoreMessage(
+            f"From {ctx.parsed.from_addr!r} is not the address of game {seat.game_id} "
+            f"{seat.side} (possible forgery)")
+
+
+@handler("load-game", "lock the game row and load the position before this mail")
+def load_game(ctx: Context) -> None:
+    assert ctx.seat is not None and ctx.inbound is not None
+    ctx.game = lock_game(ctx.session, ctx.seat.game_id)
+    if ctx.game is None:
+        raise IgnoreMessage(f"game {ctx.seat.game_id} is gone")
+    ctx.state = engine.from_json(ctx.game.snapshot)
+    ctx.inbound.game_id, ctx.inbound.side = ctx.game.id, ctx.seat.side
+    if ctx.game.status != "active":
+        raise RejectMessage("the game is over", kind="game_over")
+
+
+@handler("check-fresh", "a key of an older generation is stale: the decision has changed")
+def check_fresh(ctx: Context) -> None:
+    assert ctx.key is not None and ctx.seat is not None
+    if ctx.key.gen != ctx.seat.key_gen:
+        raise RejectMessage(
+            f"your mail answers an older report (reply key generation {ctx.key.gen}, "
+            f"now {ctx.seat.key_gen}); the position has changed since, so nothing was applied",
+            kind="key_problem")

@@ -1,0 +1,172 @@
+"""Run one inbound mail through the pipeline in one database transaction.
+
+Success, ignore and reject all commit exactly one `InboundMessage` row (the
+dedupe record) together with whatever moves and outbox rows the handlers
+made. A crash rolls everything back and stores the mail in `Quarantine` with
+its stage and traceback; the caller moves the IMAP message only after this
+returns (C1), and carries on with the next mail.
+"""
+
+from __future__ import annotations
+
+import logging
+import traceback
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+
+from sqlalchemy.engine import Engine
+from sqlmodel import col, func, select
+
+import engine
+from pbem.config import Settings
+from pbem.db import lock_game, transaction
+from pbem.models import InboundMessage, Quarantine, utcnow
+from pbem.pipeline import commands as _commands  # noqa: F401  (registers handlers)
+from pbem.pipeline.base import Context, RejectMessage, StopPipeline, run
+from pbem.pipeline.inbound import DuplicateMessage, content_hash, dedupe_key
+from pbem.replies import queue_mail
+
+__all__ = ["PIPELINE", "Outcome", "process_message"]
+
+log = logging.getLogger("pbem.pipeline")
+
+PIPELINE = (
+    "parse",
+    "dedupe",
+    "filter-loops",
+    "identify-seat",
+    "check-sender",
+    "load-game",
+    "check-fresh",
+    "extract",
+    "meta-commands",
+    "apply",
+    "record",
+    "report",
+)
+MAX_ERROR_REPLIES_PER_HOUR = 5
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """What became of one mail: applied/rejected/answered/ignored/duplicate/quarantined."""
+
+    outcome: str
+    reason: str = ""
+    inbound_id: int | None = None
+    game_id: int | None = None
+
+    @property
+    def folder(self) -> str:
+        return "Quarantine" if self.outcome == "quarantined" else "Processed"
+
+
+def process_message(
+    db: Engine,
+    settings: Settings,
+    raw: bytes,
+    *,
+    mailbox: str = "",
+    uidvalidity: int | None = None,
+    uid: int | None = None,
+    now: datetime | None = None,
+    pipeline: tuple[str, ...] = PIPELINE,
+) -> Outcome:
+    """Process ``raw`` exactly once; never raises for a bad mail."""
+    now = now or utcnow()
+    stage = ""
+    try:
+        with transaction(db) as session:
+            ctx = Context(session, settings, raw, now, mailbox, uidvalidity, uid)
+            try:
+                run(ctx, pipeline)
+                return _finish(ctx, "applied", "")
+            except StopPipeline as stop:
+                return _stopped(ctx, stop)
+            except Exception:
+                stage = ctx.stage
+                raise
+    except Exception:
+        error = traceback.format_exc()
+        log.exception("quarantined a mail (stage %s)", stage or "?")
+        return _quarantine(db, raw, mailbox, uidvalidity, uid, stage, error, now)
+
+
+def _finish(ctx: Context, outcome: str, reason: str) -> Outcome:
+    if ctx.inbound is None:
+        _record_unparsed(ctx)
+    assert ctx.inbound is not None
+    if ctx.inbound.outcome == "processing" or outcome != "applied":
+        ctx.inbound.outcome = outcome
+    ctx.inbound.detail = _detail(ctx, reason)
+    ctx.session.add(ctx.inbound)
+    ctx.session.flush()
+    game_id = ctx.game.id if ctx.game is not None else None
+    return Outcome(ctx.inbound.outcome, reason, ctx.inbound.id, game_id)
+
+
+def _detail(ctx: Context, reason: str) -> str:
+    parts = [reason] if reason else []
+    if ctx.lines:
+        parts.append("lines: " + " | ".join(ctx.lines))
+    if ctx.ignored:
+        parts.append(f"ignored {len(ctx.ignored)} line(s)")
+    return "; ".join(parts)
+
+
+def _record_unparsed(ctx: Context) -> None:
+    """A mail stopped before `dedupe` (too large, garbage): record it by content hash."""
+    key = dedupe_key(None, ctx.raw)
+    found = ctx.session.exec(select(InboundMessage).where(InboundMessage.dedupe_key == key)).first()
+    ctx.inbound = found or InboundMessage(
+        dedupe_key=key, mailbox=ctx.mailbox, uidvalidity=ctx.uidvalidity, uid=ctx.uid,
+        content_hash=content_hash(ctx.raw), outcome="ignored", received_at=ctx.now)
+
+
+def _stopped(ctx: Context, stop: StopPipeline) -> Outcome:
+    if isinstance(stop, DuplicateMessage):
+        ctx.session.rollback()
+        return Outcome("duplicate", stop.reason)
+    if isinstance(stop, RejectMessage) and not _answer(ctx, stop):
+        return _finish(ctx, stop.outcome, stop.reason + " (no reply: error-reply limit reached)")
+    return _finish(ctx, stop.outcome, stop.reason)
+
+
+def _answer(ctx: Context, stop: RejectMessage) -> bool:
+    """Queue the rejection for the seat's registered address; False if rate-limited (C3)."""
+    assert ctx.seat is not None and ctx.inbound is not None and ctx.parsed is not None
+    if _recent_rejections(ctx) >= MAX_ERROR_REPLIES_PER_HOUR:
+        return False
+    if ctx.game is None:
+        ctx.game = lock_game(ctx.session, ctx.seat.game_id)
+        assert ctx.game is not None
+        ctx.state = engine.from_json(ctx.game.snapshot)
+        ctx.inbound.game_id, ctx.inbound.side = ctx.game.id, ctx.seat.side
+    assert ctx.state is not None
+    ctx.session.flush()
+    queue_mail(ctx.session, ctx.settings, kind=stop.kind, game=ctx.game, seat=ctx.seat,
+               state=ctx.state, cause=f"in{ctx.inbound.id}", now=ctx.now,
+               results=ctx.results, error=stop.reason,
+               in_reply_to=ctx.parsed.message_id, advance_log=False)
+    return True
+
+
+def _recent_rejections(ctx: Context) -> int:
+    assert ctx.parsed is not None
+    since = ctx.now - timedelta(hours=1)
+    stmt = select(func.count()).select_from(InboundMessage).where(
+        col(InboundMessage.from_addr) == ctx.parsed.from_addr,
+        col(InboundMessage.outcome) == "rejected",
+        col(InboundMessage.received_at) >= since)
+    return int(ctx.session.exec(stmt).one())
+
+
+def _quarantine(db: Engine, raw: bytes, mailbox: str, uidvalidity: int | None, uid: int | None,
+                stage: str, error: str, now: datetime) -> Outcome:
+    with transaction(db) as session:
+        row = Quarantine(dedupe_key=dedupe_key(None, raw), mailbox=mailbox,
+                         uidvalidity=uidvalidity, uid=uid, stage=stage, error=error,
+                         raw=raw, created_at=now)
+        session.add(row)
+    last = error.strip().splitlines()[-1] if error.strip() else "error"
+    return Outcome("quarantined", f"crashed in {stage or '?'}: {last}")

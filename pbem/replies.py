@@ -1,0 +1,131 @@
+"""Queue player mail: render a kind for one seat from `engine.view` and add it to the outbox.
+
+Everything a player is sent is rendered from ``engine.view(state, seat.side)``
+only (R17), so no report can carry the other side's hand or stack. The
+Message-ID is deterministic (seat key + cause), ``Reply-To`` carries the
+seat's current reply key, and ``References`` threads the game per player.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Sequence
+from datetime import datetime
+from typing import Any
+
+from sqlmodel import Session, select
+
+import engine
+from pbem import keys
+from pbem.config import Settings
+from pbem.models import Game, OutboxMessage, Seat
+from pbem.render import render
+
+__all__ = ["current_key", "decision_sig", "queue_mail", "refresh_key", "seats_of"]
+
+
+def seats_of(session: Session, game_id: int) -> dict[str, Seat]:
+    """The game's seats by side."""
+    rows = session.exec(select(Seat).where(Seat.game_id == game_id)).all()
+    return {s.side: s for s in rows}
+
+
+def current_key(settings: Settings, seat: Seat) -> keys.ReplyKey:
+    assert seat.id is not None
+    return keys.key_for(settings.secret, seat.game_id, seat.side, seat.key_gen, seat.key_salt)
+
+
+def decision_sig(state: dict[str, Any], side: str) -> str:
+    """A fingerprint of what ``side`` must decide now (its prompt and legal commands)."""
+    if engine.result(state) is not None:
+        return "over"
+    data = [engine.decision(state, side), engine.legal_commands(state, side)]
+    return hashlib.sha256(json.dumps(data).encode()).hexdigest()
+
+
+def refresh_key(seat: Seat, state: dict[str, Any]) -> bool:
+    """Start a new key generation if the seat's decision changed (older keys become stale)."""
+    sig = decision_sig(state, seat.side)
+    if sig == seat.decision_sig:
+        return False
+    seat.decision_sig = sig
+    seat.key_gen += 1
+    return True
+
+
+def render_context(
+    settings: Settings,
+    game: Game,
+    seat: Seat,
+    state: dict[str, Any],
+    *,
+    opponent: str,
+    since: int,
+    results: Sequence[dict[str, Any]] = (),
+    error: str | None = None,
+) -> dict[str, Any]:
+    """The ``ctx`` dict `pbem.render.render` takes."""
+    return {
+        "game_id": game.id,
+        "side": seat.side,
+        "view": engine.view(state, seat.side),
+        "since": since,
+        "results": list(results),
+        "error": error,
+        "opponent": opponent,
+        "reply_to": keys.reply_address(settings.address, current_key(settings, seat)),
+        "edition": game.edition,
+        "options": game.option_list,
+    }
+
+
+def queue_mail(
+    session: Session,
+    settings: Settings,
+    *,
+    kind: str,
+    game: Game,
+    seat: Seat,
+    state: dict[str, Any],
+    cause: str,
+    now: datetime,
+    results: Sequence[dict[str, Any]] = (),
+    error: str | None = None,
+    in_reply_to: str | None = None,
+    advance_log: bool = True,
+) -> OutboxMessage:
+    """Render ``kind`` for ``seat`` and add it to the outbox (same transaction as the change)."""
+    assert game.id is not None
+    others = [s for s in seats_of(session, game.id).values() if s.side != seat.side]
+    ctx = render_context(
+        settings, game, seat, state,
+        opponent=others[0].email if others else "",
+        since=seat.last_log, results=results, error=error,
+    )
+    mail = render(kind, ctx)
+    key = current_key(settings, seat)
+    message_id = keys.message_id(settings.address, key, f"{cause}.{kind}")
+    refs = [r for r in (seat.thread_root, in_reply_to) if r]
+    if not seat.thread_root:
+        seat.thread_root = message_id
+    if advance_log:
+        seat.last_log = len(state["log"])
+    row = OutboxMessage(
+        message_id=message_id,
+        game_id=game.id,
+        side=seat.side,
+        kind=kind,
+        recipient=seat.email,
+        reply_to=ctx["reply_to"],
+        subject=mail.subject,
+        text=mail.text,
+        html=mail.html,
+        in_reply_to=(in_reply_to or seat.thread_root) if refs else "",
+        references=" ".join(dict.fromkeys(refs)),
+        next_attempt_at=now,
+        created_at=now,
+    )
+    session.add(row)
+    session.add(seat)
+    return row

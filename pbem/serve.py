@@ -1,0 +1,106 @@
+"""`pbem serve`: the long-running worker (IMAP IDLE + periodic poll + outbox drain).
+
+IDLE is only a latency hint (C6): after *every* wake-up, whether the server
+reported anything or not, the loop re-syncs with a full `poll_once`, so a mail
+that arrived just before IDLE is never stranded. SIGTERM/SIGINT set a flag;
+a signal that arrives while blocked in IDLE interrupts the wait, any other
+time the current mail finishes first. Connection errors back off and reconnect.
+"""
+
+from __future__ import annotations
+
+import logging
+import signal
+import time
+from collections.abc import Callable
+from contextlib import suppress
+from dataclasses import dataclass
+from types import FrameType
+from typing import Any
+
+from sqlalchemy.engine import Engine
+
+from pbem.config import Settings
+from pbem.service import drain_outbox, poll_once
+
+__all__ = ["Stopper", "serve"]
+
+log = logging.getLogger("pbem.serve")
+
+
+class _Interrupt(Exception):
+    pass
+
+
+@dataclass
+class Stopper:
+    """The stop flag and the signal handlers that set it."""
+
+    stopped: bool = False
+    waiting: bool = False
+
+    def stop(self, *_: Any) -> None:
+        self.stopped = True
+
+    def _handler(self, signum: int, frame: FrameType | None) -> None:
+        self.stopped = True
+        if self.waiting:
+            raise _Interrupt(signal.Signals(signum).name)
+
+    def install(self) -> None:
+        for sig in (signal.SIGTERM, signal.SIGINT):
+            signal.signal(sig, self._handler)
+
+
+def serve(
+    db: Engine,
+    settings: Settings,
+    open_inbox: Callable[[], Any],
+    sender: Any,
+    *,
+    stopper: Stopper,
+    idle_timeout: float = 300.0,
+    on_pass: Callable[[str], None] = lambda _: None,
+) -> int:
+    """Run until stopped; returns the number of passes made."""
+    passes, backoff = 0, 1.0
+    while not stopper.stopped:
+        try:
+            with open_inbox() as inbox:
+                inbox.ensure_folders()
+                backoff = 1.0
+                while not stopper.stopped:
+                    passes += 1
+                    on_pass(_one_pass(db, settings, inbox, sender))
+                    if not stopper.stopped:
+                        _wait(inbox, stopper, idle_timeout)
+        except _Interrupt:
+            break
+        except (OSError, ConnectionError) as exc:
+            log.warning("mail connection problem: %s; reconnecting in %.0fs", exc, backoff)
+            _sleep(stopper, backoff)
+            backoff = min(backoff * 2, 300.0)
+    return passes
+
+
+def _one_pass(db: Engine, settings: Settings, inbox: Any, sender: Any) -> str:
+    stats = poll_once(db, settings, inbox)
+    sent = drain_outbox(db, settings, sender)
+    return f"in: {stats.summary()}; out: {sent.summary()}"
+
+
+def _wait(inbox: Any, stopper: Stopper, timeout: float) -> None:
+    """IDLE up to ``timeout`` (a signal interrupts it); the caller re-syncs afterwards."""
+    stopper.waiting = True
+    try:
+        if not stopper.stopped:
+            inbox.idle_wait(timeout)
+    finally:
+        stopper.waiting = False
+
+
+def _sleep(stopper: Stopper, seconds: float) -> None:
+    end = time.monotonic() + seconds
+    while not stopper.stopped and time.monotonic() < end:
+        with suppress(_Interrupt):
+            time.sleep(min(0.5, end - time.monotonic()))

@@ -1,0 +1,336 @@
+"""The server's operations; the CLI only parses options and prints what these return.
+
+`new_game` creates a game and queues the welcome mails; `poll_once` processes
+every mail in the inbox (moving each only after its transaction committed);
+`drain_outbox` sends queued mail with retry and backoff; `replay` rebuilds a
+game from its move log; `show`, `games`, `game_log` are operator views;
+`check` tests the database, IMAP and SMTP settings.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import re
+import secrets
+from collections import Counter
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from datetime import datetime, timedelta
+from typing import Any, Protocol
+
+from sqlalchemy.engine import Engine
+from sqlmodel import Session, col, select
+
+import engine
+from pbem.config import Settings
+from pbem.db import transaction
+from pbem.mail import (
+    Fetched,
+    ImapMailbox,
+    PermanentFailure,
+    SendFailure,
+    SmtpSender,
+    build_message,
+)
+from pbem.models import Game, Move, OutboxMessage, Seat, utcnow
+from pbem.pipeline import process_message
+from pbem.render import render
+from pbem.replies import queue_mail, refresh_key, render_context, seats_of
+
+__all__ = [
+    "GameNotFound",
+    "PollStats",
+    "SendStats",
+    "ServiceError",
+    "drain_outbox",
+    "game_log",
+    "games",
+    "new_game",
+    "poll_once",
+    "replay",
+    "show",
+    "show_json",
+]
+
+EMAIL_RE = re.compile(r"^[^@\s<>]+@[^@\s<>]+\.[^@\s<>]+$|^[^@\s<>]+@localhost$")
+MAX_ATTEMPTS = 10
+SIDE_CHOICES = ("kennedy", "nixon", "public")
+
+
+class ServiceError(Exception):
+    """A user-level error (bad argument, unknown game); the CLI shows the message."""
+
+
+class GameNotFound(ServiceError):
+    pass
+
+
+class Inbox(Protocol):
+    """What `poll_once` needs from a mailbox (ImapMailbox, MemoryMailbox)."""
+
+    def fetch_new(self) -> list[Fetched]: ...
+
+    def move(self, uid: int, folder: str) -> None: ...
+
+
+class Sender(Protocol):
+    async def send(self, raw: bytes, sender: str, recipients: list[str]) -> None: ...
+
+
+def open_mailbox(settings: Settings) -> ImapMailbox:
+    return ImapMailbox(settings.imap_host, settings.imap_port, settings.imap_user,
+                       settings.imap_password, ssl=settings.imap_ssl)
+
+
+def make_sender(settings: Settings) -> SmtpSender:
+    return SmtpSender(settings.smtp_host, settings.smtp_port, settings.smtp_user or None,
+                      settings.smtp_password or None, tls=settings.smtp_tls)
+
+
+# --- games -----------------------------------------------------------------------------------
+
+def new_game(db: Engine, settings: Settings, *, kennedy: str, nixon: str, edition: str = "zman",
+             options: Iterable[str] = (), seed: int | None = None,
+             now: datetime | None = None) -> int:
+    """Create a game, seat both players and queue their welcome mails; returns the game id."""
+    now = now or utcnow()
+    emails = {"kennedy": kennedy.strip().lower(), "nixon": nixon.strip().lower()}
+    for side, email in emails.items():
+        if not EMAIL_RE.match(email):
+            raise ServiceError(f"--{side}: {email!r} is not an email address")
+    if emails["kennedy"] == emails["nixon"]:
+        raise ServiceError("the two players need different addresses (the address identifies the side)")
+    seed = secrets.randbelow(2**31) if seed is None else seed
+    try:
+        state = engine.new_game(seed, edition=edition, options=options)
+    except ValueError as exc:
+        raise ServiceError(str(exc)) from None
+    with transaction(db) as s:
+        game = Game(seed=seed, edition=edition, options=",".join(state["options"]),
+                    snapshot=engine.to_json(state), created_at=now, updated_at=now)
+        s.add(game)
+        s.flush()
+        assert game.id is not None
+        for side, email in emails.items():
+            seat = Seat(game_id=game.id, side=side, email=email, key_salt=secrets.token_hex(8))
+            refresh_key(seat, state)
+            s.add(seat)
+        s.flush()
+        for seat in seats_of(s, game.id).values():
+            queue_mail(s, settings, kind="welcome", game=game, seat=seat, state=state,
+                       cause="v0", now=now)
+        return game.id
+
+
+def _load(s: Session, game_id: int) -> tuple[Game, dict[str, Any]]:
+    game = s.get(Game, game_id)
+    if game is None:
+        raise GameNotFound(f"no game #{game_id} (see `pbem games`)")
+    return game, engine.from_json(game.snapshot)
+
+
+def _side(as_: str) -> str | None:
+    if as_ not in SIDE_CHOICES:
+        raise ServiceError(f"--as must be one of {', '.join(SIDE_CHOICES)}")
+    return None if as_ == "public" else as_
+
+
+def show_json(db: Engine, game_id: int, as_: str = "public") -> dict[str, Any]:
+    """That side's `engine.view` (with its legal commands), for scripts."""
+    with Session(db) as s:
+        _, state = _load(s, game_id)
+    return engine.view(state, _side(as_))
+
+
+def show(db: Engine, settings: Settings, game_id: int, as_: str = "public") -> str:
+    """The text a side's report shows now (``public``: the observer's board)."""
+    side = _side(as_)
+    with Session(db) as s:
+        game, state = _load(s, game_id)
+        seats = seats_of(s, game_id)
+        if side is None:
+            return _public_text(game, state)
+        seat = seats[side]
+        other = seats["nixon" if side == "kennedy" else "kennedy"]
+        ctx = render_context(settings, game, seat, state, opponent=other.email, since=seat.last_log)
+    return render("status", ctx).text
+
+
+def _public_text(game: Game, state: dict[str, Any]) -> str:
+    v = engine.view(state, None)
+    lines = [f"Game #{game.id} ({game.edition}) turn {v['turn']}, phase {v['phase']}",
+             f"Decision: {v['decision']}",
+             f"Momentum K {v['momentum']['kennedy']} / N {v['momentum']['nixon']}; "
+             f"hands K {v['hand_sizes']['kennedy']} / N {v['hand_sizes']['nixon']}"]
+    for code, sp in sorted(v["states"].items()):
+        if sp["cubes"]:
+            lines.append(f"  {code:3} {sp['side'] or '-':8} {sp['cubes']}")
+    if v["result"]:
+        lines.append("Result: " + json.dumps(v["result"], sort_keys=True))
+    return "\n".join(lines)
+
+
+@dataclass(frozen=True)
+class GameRow:
+    id: int
+    edition: str
+    status: str
+    turn: int
+    phase: str
+    waiting_for: str
+    kennedy: str
+    nixon: str
+    moves: int
+    updated_at: datetime
+
+
+def games(db: Engine) -> list[GameRow]:
+    """One summary row per game, newest first."""
+    out = []
+    with Session(db) as s:
+        for game in s.exec(select(Game).order_by(col(Game.id).desc())).all():
+            state = engine.from_json(game.snapshot)
+            seats = seats_of(s, game.id or 0)
+            n = len(s.exec(select(Move.id).where(Move.game_id == game.id)).all())
+            out.append(GameRow(game.id or 0, game.edition, game.status, state["turn"],
+                               state["phase"], ", ".join(sorted(engine.active_sides(state))),
+                               seats["kennedy"].email, seats["nixon"].email, n, game.updated_at))
+    return out
+
+
+def game_log(db: Engine, game_id: int) -> list[Move]:
+    """The move log in order."""
+    with Session(db) as s:
+        _load(s, game_id)
+        return list(s.exec(select(Move).where(Move.game_id == game_id).order_by(col(Move.seq))))
+
+
+@dataclass(frozen=True)
+class ReplayReport:
+    game_id: int
+    moves: int
+    ok: bool
+    problem: str = ""
+
+
+def replay(db: Engine, game_id: int) -> ReplayReport:
+    """Rebuild the game from (seed, edition, options) + the move log; compare with the snapshot."""
+    with Session(db) as s:
+        game, snapshot = _load(s, game_id)
+        moves = list(s.exec(select(Move).where(Move.game_id == game_id).order_by(col(Move.seq))))
+    state = engine.new_game(game.seed, edition=game.edition, options=game.option_list)
+    for m in moves:
+        try:
+            engine.apply_in_place(state, m.side, m.command)
+        except engine.CommandError as exc:
+            return ReplayReport(game_id, len(moves), False, f"move {m.seq} ({m.side}: {m.command!r}): {exc}")
+    if state != snapshot:
+        diff = sorted(k for k in set(state) | set(snapshot) if state.get(k) != snapshot.get(k))
+        return ReplayReport(game_id, len(moves), False, "snapshot differs in: " + ", ".join(diff))
+    return ReplayReport(game_id, len(moves), True)
+
+
+# --- mail in and out ---------------------------------------------------------------------------
+
+@dataclass
+class PollStats:
+    """Counts of outcomes of one `poll_once` pass."""
+
+    outcomes: Counter[str] = field(default_factory=Counter)
+    games: set[int] = field(default_factory=set)
+
+    @property
+    def total(self) -> int:
+        return sum(self.outcomes.values())
+
+    def summary(self) -> str:
+        return ", ".join(f"{n} {k}" for k, n in sorted(self.outcomes.items())) or "nothing new"
+
+
+def poll_once(db: Engine, settings: Settings, inbox: Inbox, *, mailbox: str = "INBOX",
+              now: datetime | None = None) -> PollStats:
+    """Process every mail still in the inbox; move each after its commit (C1)."""
+    stats = PollStats()
+    for item in inbox.fetch_new():
+        out = process_message(db, settings, item.raw, mailbox=mailbox,
+                              uidvalidity=item.uidvalidity, uid=item.uid, now=now)
+        inbox.move(item.uid, out.folder)
+        stats.outcomes[out.outcome] += 1
+        if out.game_id is not None:
+            stats.games.add(out.game_id)
+    return stats
+
+
+@dataclass
+class SendStats:
+    sent: int = 0
+    retrying: int = 0
+    failed: int = 0
+
+    def summary(self) -> str:
+        return f"{self.sent} sent, {self.retrying} to retry, {self.failed} failed"
+
+
+def backoff(attempts: int) -> timedelta:
+    """Exponential backoff for temporary SMTP failures: 1, 2, 4 ... minutes, at most 6 h."""
+    return timedelta(minutes=min(2 ** max(attempts - 1, 0), 360))
+
+
+def raw_message(settings: Settings, row: OutboxMessage) -> bytes:
+    return build_message(
+        sender=settings.address, to=row.recipient, subject=row.subject, text=row.text,
+        html=row.html or None, message_id=row.message_id, in_reply_to=row.in_reply_to or None,
+        references=row.references.split(), reply_to=row.reply_to or None)
+
+
+def drain_outbox(db: Engine, settings: Settings, sender: Sender, *, now: datetime | None = None,
+                 limit: int = 500) -> SendStats:
+    """Send due outbox rows; temporary failures back off, permanent ones are marked failed."""
+    return asyncio.run(_drain(db, settings, sender, now, limit))
+
+
+async def _drain(db: Engine, settings: Settings, sender: Sender, now: datetime | None,
+                 limit: int) -> SendStats:
+    stats = SendStats()
+    now = now or utcnow()
+    with Session(db) as s:
+        ids = list(s.exec(select(OutboxMessage.id).where(
+            OutboxMessage.status == "pending", col(OutboxMessage.next_attempt_at) <= now)
+            .order_by(col(OutboxMessage.id)).limit(limit)))
+    for row_id in ids:
+        with Session(db) as s:
+            row = s.get(OutboxMessage, row_id)
+            if row is None or row.status != "pending":
+                continue
+            raw, recipient = raw_message(settings, row), row.recipient
+        failure: SendFailure | None = None
+        try:  # outside any transaction: a crash after this resends the same Message-ID (C2)
+            await sender.send(raw, settings.address, [recipient])
+        except SendFailure as exc:
+            failure = exc
+        with transaction(db) as s:
+            row = s.get(OutboxMessage, row_id)
+            assert row is not None
+            _mark(row, failure, now, stats)
+            s.add(row)
+    return stats
+
+
+def _mark(row: OutboxMessage, failure: SendFailure | None, now: datetime, stats: SendStats) -> None:
+    row.attempts += 1
+    if failure is None:
+        row.status, row.sent_at, row.last_error = "sent", utcnow(), ""
+        stats.sent += 1
+        return
+    row.last_error = str(failure)
+    permanent = isinstance(failure, PermanentFailure) or row.attempts >= MAX_ATTEMPTS
+    row.status = "failed" if permanent else "pending"
+    row.next_attempt_at = now + backoff(row.attempts)
+    stats.failed += permanent
+    stats.retrying += not permanent
+
+
+def pending_count(db: Engine) -> int:
+    with Session(db) as s:
+        return len(s.exec(select(OutboxMessage.id).where(OutboxMessage.status == "pending")).all())

@@ -1,0 +1,97 @@
+"""Mail-server fixtures for the pbem tests.
+
+* ``mailstack`` (session): the real Dovecot + Postfix stack of ``scripts/mailstack.sh``. Uses a
+  running stack when ``MAILSTACK_IMAP_PORT``/``MAILSTACK_SMTP_PORT`` are set (``.ci/run`` does
+  ``eval "$(scripts/mailstack.sh start)"``); otherwise, as root, starts a private instance on
+  free ports (and stops it at the end); otherwise skips with the reason.
+  The stack must run with ``MAILSTACK_ANY_USER=1`` (the script's default) so every test can use
+  fresh addresses.
+* ``embedded_mail`` (session): :class:`pbem.mail.embedded.EmbeddedMailServers` (pure Python).
+* ``mail_server``: parametrised over both, so an integration test runs on each; the
+  ``mailstack`` variant carries the ``mailstack`` marker.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import tempfile
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from tests.pbem.mailtools import MailServer, free_port, port_open
+
+SCRIPT = Path(__file__).resolve().parents[2] / "scripts" / "mailstack.sh"
+
+
+def _from_environment() -> MailServer | None:
+    imap, smtp = os.environ.get("MAILSTACK_IMAP_PORT"), os.environ.get("MAILSTACK_SMTP_PORT")
+    if not imap or not smtp:
+        return None
+    return MailServer(
+        kind="mailstack",
+        host=os.environ.get("MAILSTACK_HOST", "127.0.0.1"),
+        smtp_port=int(smtp),
+        imap_port=int(imap),
+        domain=os.environ.get("MAILSTACK_DOMAIN", "example.test"),
+        password=os.environ.get("MAILSTACK_PASSWORD", "secret"),
+    )
+
+
+@pytest.fixture(scope="session")
+def mailstack() -> Iterator[MailServer]:
+    server = _from_environment()
+    if server is not None:
+        if os.environ.get("MAILSTACK_ANY_USER", "1") == "0":
+            pytest.skip("the running mailstack has MAILSTACK_ANY_USER=0; tests need fresh users")
+        if not port_open(server.host, server.imap_port):
+            pytest.skip(f"MAILSTACK_IMAP_PORT={server.imap_port} is set but nothing listens")
+        yield server
+        return
+    if os.geteuid() != 0:
+        pytest.skip("no mail stack: set MAILSTACK_* (scripts/mailstack.sh start) or run as root")
+    if not (Path("/usr/sbin/dovecot").exists() and Path("/usr/sbin/postfix").exists()):
+        pytest.skip("Dovecot/Postfix not installed: run `scripts/mailstack.sh install` (apt, root)")
+    state = tempfile.mkdtemp(prefix="pbem-mailstack-")
+    os.chmod(state, 0o755)
+    env = {
+        **os.environ, "MAILSTACK_DIR": state, "MAILSTACK_ANY_USER": "1",
+        "IMAP_PORT": str(free_port()), "LMTP_PORT": str(free_port()),
+        "SMTP_PORT": str(free_port()),
+    }
+    started = time.monotonic()
+    result = subprocess.run(["bash", str(SCRIPT), "start"], env=env, capture_output=True,
+                            text=True, timeout=180)
+    if result.returncode != 0:
+        subprocess.run(["bash", str(SCRIPT), "stop"], env=env, capture_output=True, timeout=60)
+        pytest.skip(f"scripts/mailstack.sh start failed: {result.stderr.strip()[-400:]}")
+    print(f"\nmailstack started in {time.monotonic() - started:.2f} s ({state})")
+    try:
+        yield MailServer("mailstack", "127.0.0.1", int(env["SMTP_PORT"]), int(env["IMAP_PORT"]),
+                         "example.test", "secret")
+    finally:
+        subprocess.run(["bash", str(SCRIPT), "stop"], env=env, capture_output=True, timeout=60)
+
+
+@pytest.fixture(scope="session")
+def embedded_mail() -> Iterator[MailServer]:
+    from pbem.mail.embedded import EmbeddedMailServers
+
+    servers = EmbeddedMailServers(domain="example.test")
+    servers.start()
+    try:
+        yield MailServer("embedded", servers.host, servers.smtp_port, servers.imap_port,
+                         servers.domain, "any-password")
+    finally:
+        servers.stop()
+
+
+@pytest.fixture(params=["embedded", pytest.param("mailstack", marks=pytest.mark.mailstack)])
+def mail_server(request: pytest.FixtureRequest) -> MailServer:
+    """Each integration test runs against the embedded servers and the real stack."""
+    server: MailServer = request.getfixturevalue(
+        "embedded_mail" if request.param == "embedded" else "mailstack")
+    return server

@@ -1,0 +1,101 @@
+"""Test helpers for real mail servers: send through SMTP, wait for mail in IMAP, fresh addresses.
+
+Used by ``tests/pbem/conftest.py`` (fixtures ``mailstack``, ``embedded_mail``, ``mail_server``)
+and by any test that needs a message to travel SMTP → server → IMAP.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import socket
+import time
+import uuid
+from dataclasses import dataclass
+from pathlib import Path
+
+from pbem.mail import Fetched, ImapMailbox, SmtpSender, build_message
+
+DATA = Path(__file__).parent / "data"
+# Real mail-client replies (read in place, never copied): ../shared/mail-corpus next to the repo.
+CORPUS = Path(os.environ.get("PBEM_MAIL_CORPUS")
+              or Path(__file__).resolve().parents[3] / "shared" / "mail-corpus")
+
+
+@dataclass(frozen=True)
+class MailServer:
+    """Where a running SMTP+IMAP pair listens. ``kind`` is "mailstack" or "embedded"."""
+
+    kind: str
+    host: str
+    smtp_port: int
+    imap_port: int
+    domain: str
+    password: str
+
+    def fresh_address(self, prefix: str = "test") -> str:
+        """A new mailbox address (both stacks accept any user in their domain)."""
+        return f"{prefix}-{uuid.uuid4().hex[:10]}@{self.domain}"
+
+    def mailbox(self, address: str) -> ImapMailbox:
+        return ImapMailbox(self.host, self.imap_port, address, self.password, timeout=15)
+
+    def sender(self) -> SmtpSender:
+        return SmtpSender(self.host, self.smtp_port, timeout=15)
+
+    def send(self, raw: bytes, sender: str, recipients: list[str]) -> None:
+        asyncio.run(self.sender().send(raw, sender, recipients))
+
+    def wait_for(self, address: str, count: int = 1, timeout: float = 15.0) -> list[Fetched]:
+        """Poll *address*'s INBOX until it holds at least *count* messages; return them."""
+        deadline = time.monotonic() + timeout
+        with self.mailbox(address) as box:
+            while True:
+                found = box.fetch_new()
+                if len(found) >= count or time.monotonic() > deadline:
+                    return found
+                time.sleep(0.02)
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+def port_open(host: str, port: int) -> bool:
+    try:
+        with socket.create_connection((host, port), timeout=1):
+            return True
+    except OSError:
+        return False
+
+
+def player_mail(
+    sender: str, to: str, body: str, *, subject: str = "Re: [1960 #1] your move",
+    message_id: str | None = None, in_reply_to: str | None = None,
+) -> bytes:
+    """A plain player mail (no loop header, no Auto-Submitted), as a mail client sends it."""
+    mid = message_id or f"<{uuid.uuid4().hex}@client.example.org>"
+    lines = [
+        f"From: Player <{sender}>",
+        f"To: {to}",
+        f"Subject: {subject}",
+        f"Message-ID: {mid}",
+        "Date: Sun, 29 Nov 2026 12:00:00 +0000",
+        "MIME-Version: 1.0",
+        'Content-Type: text/plain; charset="utf-8"',
+        "Content-Transfer-Encoding: 8bit",
+    ]
+    if in_reply_to:
+        lines += [f"In-Reply-To: {in_reply_to}", f"References: {in_reply_to}"]
+    head = "\r\n".join(lines) + "\r\n\r\n"
+    return head.encode() + body.replace("\n", "\r\n").encode("utf-8")
+
+
+def report_mail(sender: str, to: str, seq: int) -> bytes:
+    """An outbound report as the server composes it."""
+    return build_message(
+        sender=sender, to=to, subject=f"[1960 #1] Turn {seq}", text=f"report {seq}\n",
+        html=f"<p>report {seq}</p>", message_id=f"<report.game-1.seq-{seq}@example.test>",
+    )

@@ -1,0 +1,92 @@
+"""pbem.mail.compose: deterministic Message-IDs and well-formed, loop-safe outbound mail."""
+
+from __future__ import annotations
+
+import email
+import email.policy
+from datetime import UTC, datetime
+
+import pytest
+
+from pbem.mail import build_message, make_message_id, parse_message
+from pbem.mail.parse import OWN_MESSAGE
+
+
+def build(**overrides: object) -> bytes:
+    args: dict[str, object] = {
+        "sender": "1960 Game <game@example.test>",
+        "to": "Jürgen Müller <juergen@example.org>",
+        "subject": "[1960 #12] Turn 3 — your move",
+        "text": "Hallo Jürgen\ncampaign 17: NY 2\n",
+        "html": "<p>Hallo J&uuml;rgen</p>",
+        "message_id": make_message_id("report", 12, 5, "kennedy", "example.test"),
+        "in_reply_to": "<CAFx1@mail.example.org>",
+        "references": ["<welcome.game-12.seq-1.kennedy@example.test>"],
+        "reply_to": "game+k7qx2f@example.test",
+        "headers": {"List-Id": "1960 game 12 <game-12.example.test>"},
+        "date": datetime(2026, 11, 29, 9, 0, tzinfo=UTC),
+    }
+    args.update(overrides)
+    return build_message(**args)  # type: ignore[arg-type]
+
+
+def test_make_message_id_is_deterministic_and_safe() -> None:
+    a = make_message_id("report", 12, 5, "kennedy", "Example.TEST")
+    assert a == make_message_id("report", 12, 5, "kennedy", "example.test")
+    assert a == "<report.game-12.seq-5.kennedy@example.test>"
+    assert make_message_id("report", 12, 6, "kennedy", "example.test") != a
+    assert make_message_id("Err or", "12\r\nX: y", 1, "Nixon", "example.test") == (
+        "<err-or.game-12-x-y.seq-1.nixon@example.test>")
+
+
+def test_headers_and_structure() -> None:
+    raw = build()
+    assert b"\r\n" in raw and b"\n" not in raw.replace(b"\r\n", b"")
+    assert all(len(line) <= 998 for line in raw.split(b"\r\n"))
+    msg = email.message_from_bytes(raw, policy=email.policy.default)
+    assert msg.get_content_type() == "multipart/alternative"
+    assert msg["Auto-Submitted"] == "auto-generated"
+    assert msg["X-Auto-Response-Suppress"] == "All"
+    assert msg["X-1960-PBEM"] == "example.test"
+    assert msg["Message-ID"] == "<report.game-12.seq-5.kennedy@example.test>"
+    assert msg["In-Reply-To"] == "<CAFx1@mail.example.org>"
+    assert msg["References"].split() == ["<welcome.game-12.seq-1.kennedy@example.test>",
+                                         "<CAFx1@mail.example.org>"]
+    assert msg["Reply-To"] == "game+k7qx2f@example.test"
+    assert msg["List-Id"] == "1960 game 12 <game-12.example.test>"
+    assert msg["Subject"] == "[1960 #12] Turn 3 — your move"
+    assert msg["To"].addresses[0].display_name == "Jürgen Müller"
+    assert msg["Date"].datetime == datetime(2026, 11, 29, 9, 0, tzinfo=UTC)
+    plain = msg.get_body(("plain",))
+    html = msg.get_body(("html",))
+    assert plain is not None
+    assert plain.get_content().replace("\r\n", "\n") == "Hallo Jürgen\ncampaign 17: NY 2\n"
+    assert html is not None and "J&uuml;rgen" in html.get_content()
+    assert raw.isascii()  # quoted-printable bodies and RFC 2047 headers
+
+
+def test_text_only_message() -> None:
+    msg = email.message_from_bytes(build(html=None), policy=email.policy.default)
+    assert msg.get_content_type() == "text/plain"
+
+
+def test_our_mail_round_trips_through_the_parser_as_our_own() -> None:
+    parsed = parse_message(build(), "game@example.test")
+    assert parsed.auto_reason == OWN_MESSAGE
+    assert parsed.message_id == "<report.game-12.seq-5.kennedy@example.test>"
+    assert parsed.text == "Hallo Jürgen\ncampaign 17: NY 2\n"
+
+
+@pytest.mark.parametrize(
+    "overrides",
+    [
+        {"subject": "hi\r\nBcc: victim@example.org"},
+        {"to": "a@example.org\nBcc: victim@example.org"},
+        {"headers": {"X-Note": "a\r\nBcc: victim@example.org"}},
+        {"headers": {"Bcc": "victim@example.org"}},
+        {"to": "not an address"},
+    ],
+)
+def test_header_injection_and_bad_addresses_are_refused(overrides: dict[str, object]) -> None:
+    with pytest.raises(ValueError):
+        build(**overrides)
