@@ -74,15 +74,18 @@ def apply_in_place(g: GameState, side: str, text: str) -> None:
     legal = legal_commands(g, side)
     if not legal:
         raise NotYourTurnError(text, f"{side.title()} has nothing to decide now", decision=decision(g, side))
+    known: list[str] | None = legal  # still valid for the first step only
     for cmd in commands.parse(text, legal):
         if isinstance(cmd, commands.Spend):
-            _spend(g, side, text, cmd)
+            _spend(g, side, text, cmd, known)
         else:
-            _apply_one(g, side, text, cmd)
+            _apply_one(g, side, text, cmd, known)
+        known = None
 
 
-def _apply_one(g: GameState, side: str, text: str, cmd: str) -> None:
-    legal = legal_commands(g, side)
+def _apply_one(g: GameState, side: str, text: str, cmd: str, legal: list[str] | None = None) -> None:
+    if legal is None:
+        legal = legal_commands(g, side)
     if cmd not in legal:
         raise IllegalCommandError(text, _why(g, side, cmd, legal), decision=decision(g, side), legal=legal)
     f = top(g)
@@ -92,14 +95,15 @@ def _apply_one(g: GameState, side: str, text: str, cmd: str) -> None:
     advance(g)
 
 
-def _spend(g: GameState, side: str, text: str, s: commands.Spend) -> None:
-    legal = legal_commands(g, side)
+def _spend(g: GameState, side: str, text: str, s: commands.Spend, legal: list[str] | None) -> None:
+    if legal is None:
+        legal = legal_commands(g, side)
     check = f"check {s.state} {s.n}"
     if check in legal:
-        _apply_one(g, side, text, check)
+        _apply_one(g, side, text, check, legal)
         return
-    for _ in range(s.n):
-        _apply_one(g, side, text, f"support {s.state}")
+    for i in range(s.n):
+        _apply_one(g, side, text, f"support {s.state}", legal if i == 0 else None)
 
 
 _CARD_VERBS = ("event", "campaign", "advertise", "position", "strategy", "vp")
@@ -113,7 +117,8 @@ def _why(g: GameState, side: str, cmd: str, legal: list[str]) -> str:
     verbs = {c.split()[0] for c in legal}
     f = top(g)
     step = f["step"] if f is not None else ""
-    card_step = (step == "action" and words[0] != "strategy") or (step == "strategy" and words[0] == "strategy")
+    card_step = words[0] in _CARD_VERBS and (
+        (step == "action" and words[0] != "strategy") or (step == "strategy" and words[0] == "strategy"))
     if words[0] not in verbs and not card_step:
         return f"'{words[0]}' is not a choice at this point"
     if card_step and len(words) > 1:

@@ -90,7 +90,7 @@ _PUNCT = re.compile(r"[,:;()=]+")
 
 
 def _norm(s: str) -> str:
-    s = s.lower().replace("&", " and ").replace("’", "'")
+    s = s.lower().replace("&", " and ").replace("’", "'").replace("pre-empt", "preempt")
     s = re.sub(r"['\".!?]", "", s)
     return re.sub(r"[^a-z0-9_#+ -]+", " ", s).replace("-", " ").strip()
 

@@ -64,6 +64,7 @@ def render_context(
     since: int,
     results: Sequence[dict[str, Any]] = (),
     error: str | None = None,
+    ignored: Sequence[str] = (),
 ) -> dict[str, Any]:
     """The ``ctx`` dict `pbem.render.render` takes."""
     return {
@@ -72,6 +73,7 @@ def render_context(
         "view": engine.view(state, seat.side),
         "since": since,
         "results": list(results),
+        "ignored": list(ignored),  # lines of the mail that were not read as commands
         "error": error,
         "opponent": opponent,
         "reply_to": keys.reply_address(settings.address, current_key(settings, seat)),
@@ -94,6 +96,7 @@ def queue_mail(
     error: str | None = None,
     in_reply_to: str | None = None,
     advance_log: bool = True,
+    ignored: Sequence[str] = (),
 ) -> OutboxMessage:
     """Render ``kind`` for ``seat`` and add it to the outbox (same transaction as the change)."""
     assert game.id is not None
@@ -101,7 +104,7 @@ def queue_mail(
     ctx = render_context(
         settings, game, seat, state,
         opponent=others[0].email if others else "",
-        since=seat.last_log, results=results, error=error,
+        since=seat.last_log, results=results, error=error, ignored=ignored,
     )
     mail = render(kind, ctx)
     key = current_key(settings, seat)

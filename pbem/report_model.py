@@ -247,8 +247,13 @@ def help_entries() -> list[dict[str, str]]:
             for v in sorted(engine.VERBS.values(), key=lambda v: v.name)]
 
 
+_ARG_WORDS = {"preempt": "preempt", "use": "campaign|advertise|position", "side": "kennedy|nixon"}
+
+
 def _arg_usage(kind: str) -> str:
-    word = kind.lstrip("?").upper()
+    """An argument kind as the player types it: ``STATE``, ``[CARD]``, ``[preempt]``."""
+    bare = kind.lstrip("?")
+    word = _ARG_WORDS.get(bare, bare.upper())
     return f"[{word}]" if kind.startswith("?") else word
 
 
@@ -267,6 +272,7 @@ def build(kind: str, ctx: dict[str, Any]) -> dict[str, Any]:
         "error": ctx.get("error"),
         "results": list(ctx.get("results") or []),
         "verbs": help_entries(),
+        "log_title": "So far" if kind == "welcome" else "Since your last report",
         "view": None,
     }
     edition = ctx.get("edition") or (v or {}).get("edition") or "zman"

@@ -20,9 +20,7 @@ if [ "$(id -u)" = 0 ]; then
   echo "== mail stack (Dovecot + Postfix on 127.0.0.1)"
   export MAILSTACK_ANY_USER=1
   bash scripts/mailstack.sh install
-  bash scripts/mailstack.sh start && started+=(mailstack.sh)
-  export MAILSTACK_IMAP_PORT=${IMAP_PORT:-31143} MAILSTACK_SMTP_PORT=${SMTP_PORT:-31025}
-  export MAILSTACK_HOST=127.0.0.1 MAILSTACK_DOMAIN=${MAIL_DOMAIN:-example.test} MAILSTACK_PASSWORD=${MAIL_PASSWORD:-secret}
+  eval "$(bash scripts/mailstack.sh start)" && started+=(mailstack.sh)
   echo "== PostgreSQL on 127.0.0.1"
   bash scripts/pgtest.sh install
   bash scripts/pgtest.sh start && started+=(pgtest.sh)

@@ -19,7 +19,7 @@ import asyncio
 import email.utils
 import threading
 import warnings
-from collections.abc import Awaitable, Callable
+from collections.abc import Callable, Coroutine
 from contextlib import AsyncExitStack
 from datetime import UTC, datetime
 from types import TracebackType
@@ -52,7 +52,7 @@ class EmbeddedMailServers:
         self._stop: asyncio.Event | None = None
         self._ready = threading.Event()
         self._error: BaseException | None = None
-        self._deliver: Callable[[str, bytes], Awaitable[None]] | None = None
+        self._deliver: Callable[[str, bytes], Coroutine[Any, Any, None]] | None = None
 
     # -- lifecycle --------------------------------------------------------------------------
     def __enter__(self) -> EmbeddedMailServers:
@@ -148,7 +148,7 @@ class _DeliveryHandler:
     def __init__(self, servers: EmbeddedMailServers) -> None:
         self.servers = servers
 
-    async def handle_RCPT(  # noqa: N802 - aiosmtpd hook name
+    async def handle_RCPT(
         self, server: SMTP, session: Session, envelope: Envelope, address: str,
         rcpt_options: list[str],
     ) -> str:
@@ -158,7 +158,7 @@ class _DeliveryHandler:
         envelope.rcpt_tos.append(address)
         return "250 OK"
 
-    async def handle_DATA(  # noqa: N802 - aiosmtpd hook name
+    async def handle_DATA(
         self, server: SMTP, session: Session, envelope: Envelope,
     ) -> str:
         deliver = self.servers._deliver

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import asyncio
 from argparse import Namespace
-from collections.abc import Awaitable, Callable
+from collections.abc import Callable, Coroutine
 from contextlib import AsyncExitStack
 from datetime import UTC, datetime
 from typing import Any
@@ -25,7 +25,7 @@ from pymap.parsing.message import AppendMessage
 from pymap.user import UserMetadata
 from pysasl.creds.server import ServerCredentials
 
-Deliver = Callable[[str, bytes], Awaitable[None]]
+Deliver = Callable[[str, bytes], Coroutine[Any, Any, None]]
 
 
 def mailbox_name(address: str) -> str:

@@ -13,8 +13,8 @@ from __future__ import annotations
 
 import re
 
-from bs4 import BeautifulSoup, NavigableString, Tag
-from bs4.element import PreformattedString
+from bs4 import BeautifulSoup
+from bs4.element import NavigableString, PreformattedString, Tag
 
 _QUOTE_CLASSES = ("gmail_quote", "moz-cite-prefix", "yahoo_quoted", "OutlookQuote")
 _OUTLOOK_MARKERS = ("divRplyFwdMsg", "appendonsend", "x_divRplyFwdMsg")
@@ -59,7 +59,7 @@ def _mark_quotes(soup: BeautifulSoup) -> None:
     for tag in soup.find_all(True):
         if not isinstance(tag, Tag):
             continue
-        classes = tag.get("class") or []
+        classes: list[str] = list(tag.get("class") or [])
         tag_id = str(tag.get("id") or "")
         style = str(tag.get("style") or "")
         if tag.name == "blockquote" or any(c in _QUOTE_CLASSES for c in classes):

@@ -9,6 +9,7 @@ latency hint only: the caller re-syncs after every wake-up (notes C6, the IDLE r
 
 from __future__ import annotations
 
+import contextlib
 import socket
 import ssl as ssl_module
 import threading
@@ -88,10 +89,8 @@ class ImapMailbox:
         try:
             client.logout()
         except (IMAPClientError, OSError):
-            try:
+            with contextlib.suppress(OSError):
                 client.shutdown()
-            except OSError:
-                pass
 
     @property
     def client(self) -> IMAPClient:
@@ -102,9 +101,10 @@ class ImapMailbox:
     def capabilities(self) -> set[str]:
         return {c.decode().upper() for c in self.client.capabilities()}
 
-    def _select(self) -> None:
+    def _select(self) -> int:
         info = self.client.select_folder(self.folder)
         self.uidvalidity = int(info[b"UIDVALIDITY"])
+        return self.uidvalidity
 
     # -- folders ----------------------------------------------------------------------------
     def ensure_folders(self) -> None:
@@ -129,7 +129,7 @@ class ImapMailbox:
     # -- messages ---------------------------------------------------------------------------
     def fetch_new(self, limit: int | None = None) -> list[Fetched]:
         """Every message still in the INBOX, oldest UID first (at most *limit*)."""
-        self._select()  # fresh UIDVALIDITY (the folder may have been re-created) and view
+        uidvalidity = self._select()  # fresh UIDVALIDITY (the folder may have been re-created)
         uids = sorted(int(u) for u in self.client.search(["ALL"]))
         if limit is not None:
             uids = uids[:limit]
@@ -143,7 +143,7 @@ class ImapMailbox:
                     continue
                 raw = item.get(b"BODY[]")
                 if isinstance(raw, bytes):
-                    fetched.append(Fetched(uid, self.uidvalidity, raw))
+                    fetched.append(Fetched(uid, uidvalidity, raw))
         return fetched
 
     def move(self, uid: int, folder: str) -> None:

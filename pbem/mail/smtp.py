@@ -8,7 +8,6 @@ for unit tests.
 
 from __future__ import annotations
 
-import asyncio
 from dataclasses import dataclass, field
 
 import aiosmtplib
@@ -81,7 +80,7 @@ class SmtpSender:
             if exc.code < 400:
                 cls = TemporaryFailure  # an unexpected 2xx/3xx where an answer was due
             raise cls(f"SMTP {exc.code}: {exc.message}", exc.code) from exc
-        except (aiosmtplib.SMTPException, OSError, asyncio.TimeoutError) as exc:
+        except (TimeoutError, aiosmtplib.SMTPException, OSError) as exc:
             raise TemporaryFailure(f"{type(exc).__name__}: {exc}") from exc
         refused = {rcpt: resp for rcpt, resp in errors.items()}
         if refused:  # partial success: the accepted recipients got it, do not resend

@@ -100,7 +100,7 @@ def report(ctx: Context) -> None:
         mine = side == ctx.side
         queue_mail(ctx.session, ctx.settings, kind=kind, game=ctx.game, seat=seat,
                    state=ctx.new_state, cause=f"v{ctx.game.version}", now=ctx.now,
-                   results=ctx.results if mine else (),
+                   results=ctx.results if mine else (), ignored=ctx.ignored if mine else (),
                    in_reply_to=ctx.parsed.message_id if mine else None)
     if ctx.meta:
         ctx.state = ctx.new_state

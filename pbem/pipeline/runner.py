@@ -146,7 +146,7 @@ def _answer(ctx: Context, stop: RejectMessage) -> bool:
     ctx.session.flush()
     queue_mail(ctx.session, ctx.settings, kind=stop.kind, game=ctx.game, seat=ctx.seat,
                state=ctx.state, cause=f"in{ctx.inbound.id}", now=ctx.now,
-               results=ctx.results, error=stop.reason,
+               results=ctx.results, error=stop.reason, ignored=ctx.ignored,
                in_reply_to=ctx.parsed.message_id, advance_log=False)
     return True
 

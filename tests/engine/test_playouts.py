@@ -115,7 +115,7 @@ def test_playouts_use_the_optional_rules_and_every_card() -> None:
         (), ("vice_presidents",), ("restricted_positioning",), ("restricted_positioning", "vice_presidents")}
     seen: set[int] = set()
     for seed in range(20):
-        g, played = play_out(seed, "gmt")
+        _, played = play_out(seed, "gmt")
         seen |= {int(c.split()[1]) for _, c in played
                  if c.split()[0] in ("event", "campaign", "advertise", "position") and len(c.split()) > 1}
     assert len(seen) > len(CARDS) // 2

@@ -102,7 +102,7 @@ def test_r6_8_preempt_costs_two_momentum_and_stops_the_trigger() -> None:
 def test_r6_8_preempt_needs_two_momentum() -> None:
     g = action_position("kennedy", [22], momentum={"kennedy": 1, "nixon": 0})
     assert not [c for c in legal(g, "kennedy") if c.endswith("preempt")]
-    with pytest.raises(engine.IllegalCommandError, match="R6.8"):
+    with pytest.raises(engine.IllegalCommandError, match=r"R6\.8"):
         engine.apply(g, "kennedy", "campaign 22 preempt")
 
 

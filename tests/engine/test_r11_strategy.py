@@ -60,7 +60,7 @@ def test_r11_1_two_cards_in_turns_7_and_8() -> None:
 def test_r11_2_gathering_momentum_cards_never_go_on_the_stack() -> None:
     g = strategy_phase(2, {"kennedy": [14, 41], "nixon": [17, 58]})
     assert legal(g, "kennedy") == ["strategy 41"]
-    with pytest.raises(engine.IllegalCommandError, match="R11.2"):
+    with pytest.raises(engine.IllegalCommandError, match=r"R11\.2"):
         engine.apply(g, "kennedy", "strategy 14")
 
 

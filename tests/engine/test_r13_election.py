@@ -44,7 +44,7 @@ def test_r13_1_media_issue_and_momentum_become_bag_cubes() -> None:
 def test_r13_2_r13_3_initiative_player_resolves_first_in_an_order_they_choose() -> None:
     g = election(bag={"kennedy": 20, "nixon": 0}, clear_board=True,
                  stacks={"kennedy": [55, 36], "nixon": [58, 29]})
-    f = [x for x in g["stack"] if x["step"] == "election"][0]
+    f = next(x for x in g["stack"] if x["step"] == "election")
     assert f["initiative"] == "kennedy"
     assert g["no_refill"] is True
     assert top(g)["step"] == "election_card" and top(g)["side"] == "kennedy"

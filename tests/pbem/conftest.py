@@ -14,6 +14,7 @@
 from __future__ import annotations
 
 import os
+import shutil
 import subprocess
 import tempfile
 import time
@@ -74,6 +75,7 @@ def mailstack() -> Iterator[MailServer]:
                          "example.test", "secret")
     finally:
         subprocess.run(["bash", str(SCRIPT), "stop"], env=env, capture_output=True, timeout=60)
+        shutil.rmtree(state, ignore_errors=True)
 
 
 @pytest.fixture(scope="session")

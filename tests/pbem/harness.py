@@ -62,6 +62,7 @@ class Harness:
     inbox: MemoryMailbox = field(default_factory=MemoryMailbox)
     sender: MemorySender = field(default_factory=MemorySender)
     game_id: int = 0
+    _parsed: list[tuple[list[str], EmailMessage]] = field(default_factory=list)
 
     def __post_init__(self) -> None:
         self.settings = Settings(database_url=f"sqlite:///{self.folder}/pbem.db",
@@ -86,11 +87,11 @@ class Harness:
 
     # --- what players received ---------------------------------------------------------------
     def mails_to(self, side: str) -> list[EmailMessage]:
-        out = []
-        for m in self.sender.sent:
-            if EMAILS[side] in m.recipients:
-                out.append(email.message_from_bytes(m.raw, policy=email.policy.default))
-        return out  # type: ignore[return-value]
+        while len(self._parsed) < len(self.sender.sent):
+            m = self.sender.sent[len(self._parsed)]
+            msg = email.message_from_bytes(m.raw, policy=email.policy.default)
+            self._parsed.append((m.recipients, msg))  # type: ignore[arg-type]
+        return [msg for rcpts, msg in self._parsed if EMAILS[side] in rcpts]
 
     def last_mail(self, side: str) -> EmailMessage:
         return self.mails_to(side)[-1]

@@ -133,3 +133,15 @@ def test_wrong_port_fails_cleanly(mail_server: MailServer) -> None:
     box = ImapMailbox(mail_server.host, free_port(), "a@example.test", "x", timeout=2)
     with pytest.raises(OSError):
         box.connect()
+
+
+def test_mail_arriving_just_before_idle_is_still_reported(mail_server: MailServer) -> None:
+    """The IDLE race (notes A.1/C6): Dovecot may report such mail only in the DONE response;
+    idle_wait counts that as a wake-up, so the caller re-syncs instead of sleeping on it."""
+    game = mail_server.fresh_address("race")
+    with mail_server.mailbox(game) as box:
+        assert box.fetch_new() == []
+        mail_server.send(player_mail("p@example.org", game, "pass\n"), "p@example.org", [game])
+        time.sleep(0.1)  # delivered while the connection sits between commands
+        assert box.idle_wait(2.0) is True
+        assert len(box.fetch_new()) == 1

@@ -19,7 +19,7 @@ class Capture:
     def __init__(self) -> None:
         self.messages: list[tuple[str, list[str], bytes]] = []
 
-    async def handle_RCPT(self, server: Any, session: Any, envelope: Any, address: str,  # noqa: N802
+    async def handle_RCPT(self, server: Any, session: Any, envelope: Any, address: str,
                           options: list[str]) -> str:
         if address.startswith("tmp"):
             return "451 4.3.0 try again later"
@@ -28,7 +28,7 @@ class Capture:
         envelope.rcpt_tos.append(address)
         return "250 OK"
 
-    async def handle_DATA(self, server: Any, session: Any, envelope: Any) -> str:  # noqa: N802
+    async def handle_DATA(self, server: Any, session: Any, envelope: Any) -> str:
         self.messages.append((envelope.mail_from, list(envelope.rcpt_tos), envelope.content))
         return "250 OK"
 

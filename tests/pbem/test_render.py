@@ -13,6 +13,7 @@ import json
 import random
 import re
 from collections.abc import Iterator
+from html.parser import HTMLParser
 from pathlib import Path
 from typing import Any
 
@@ -157,6 +158,36 @@ def test_templates_exist_for_every_kind() -> None:
     # the installed package carries them as pbem/templates (symlink in the checkout)
     packaged = Path(render_mod.__file__).parent / "templates"
     assert packaged.resolve() == (Path(render_mod.__file__).parent.parent / "templates").resolve()
+
+
+class TagBalance(HTMLParser):
+    """Collects mismatched open/close tags (void elements excepted)."""
+
+    VOID = frozenset({"meta", "br", "hr", "img", "input", "link"})
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.stack: list[str] = []
+        self.errors: list[str] = []
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        if tag not in self.VOID:
+            self.stack.append(tag)
+
+    def handle_endtag(self, tag: str) -> None:
+        if not self.stack or self.stack[-1] != tag:
+            self.errors.append(f"</{tag}> closes {self.stack[-1:] or 'nothing'}")
+        else:
+            self.stack.pop()
+
+
+@pytest.mark.parametrize("kind", KINDS)
+def test_html_tags_are_balanced(kind: str) -> None:
+    g = finished() if kind == "game_over" else position()
+    results = [{"line": "done", "ok": True, "message": "fine"}, {"line": "x", "ok": False, "message": "no"}]
+    checker = TagBalance()
+    checker.feed(render(kind, ctx_for(g, "nixon", results=results, error="why")).html)
+    assert checker.errors == [] and checker.stack == []
 
 
 # -- content ----------------------------------------------------------------------------
@@ -341,7 +372,7 @@ def golden_ctx(name: str) -> dict[str, Any]:
 
 @pytest.mark.parametrize("name", ["report_kennedy", "report_nixon", "game_over_kennedy"])
 def test_golden_rendering(name: str) -> None:
-    """Stable output for stored views (regenerate: tests/pbem/data/golden/README.md)."""
+    """Stable output for stored views (after a deliberate change: tests/pbem/data/golden/regenerate.py --keep-ctx)."""
     kind = name.rsplit("_", 1)[0]
     mail = render(kind, golden_ctx(name))
     assert mail.subject == (GOLDEN / f"{name}.subject").read_text(encoding="utf-8").strip()
