@@ -15,9 +15,11 @@ import email
 import email.policy
 import mailbox
 import random
+import re
 import secrets
 import tempfile
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from email.message import EmailMessage, Message
 from pathlib import Path
@@ -25,14 +27,16 @@ from typing import Any
 
 from rich.console import Console
 from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
+from sqlmodel import Session, func, select
 
 import engine
-from pbem import service
+from pbem import keys, service
 from pbem.config import Settings
 from pbem.db import make_engine, migrate
 from pbem.mail import ImapMailbox, SmtpSender
+from pbem.models import InboundMessage, OutboxMessage
 
-__all__ = ["DemoResult", "ScriptedPlayer", "run_demo"]
+__all__ = ["DemoResult", "ScriptedPlayer", "play_by_email", "run_demo"]
 
 DOMAIN = "demo.test"
 
@@ -57,37 +61,51 @@ class ScriptedPlayer:
     settings: Settings
     rng: random.Random
     folder: Path
+    password: str = "demo"
     latest: Message | None = None
     received: int = 0
     sent: int = 0
     _inbox: ImapMailbox | None = field(default=None, repr=False)
+    _mbox: mailbox.mbox | None = field(default=None, repr=False)
 
     def open(self) -> None:
         s = self.settings
-        self._inbox = ImapMailbox(s.imap_host, s.imap_port, self.address, "demo", ssl=False,
-                                  processed="Read", quarantine="Junk")
+        self._inbox = ImapMailbox(s.imap_host, s.imap_port, self.address, self.password,
+                                  ssl=False, processed="Read", quarantine="Junk")
         self._inbox.connect()
         self._inbox.ensure_folders()
+        self._mbox = mailbox.mbox(str(self.folder / f"{self.side}.mbox"))
 
     def close(self) -> None:
         if self._inbox is not None:
             self._inbox.close()
+        if self._mbox is not None:
+            self._mbox.close()
 
     def read_mail(self) -> int:
         """Fetch new reports (kept in the mbox, moved to Read); returns how many."""
-        assert self._inbox is not None
+        assert self._inbox is not None and self._mbox is not None
         new = self._inbox.fetch_new()
-        box = mailbox.mbox(str(self.folder / f"{self.side}.mbox"))
-        try:
-            for item in new:
-                msg = email.message_from_bytes(item.raw, policy=email.policy.default)
-                box.add(msg)
-                self.latest = msg
-                self._inbox.move(item.uid, "Read")
-        finally:
-            box.close()
+        for item in new:
+            msg = email.message_from_bytes(item.raw, policy=email.policy.default)
+            self._mbox.add(item.raw)
+            if self.latest is None or _generation(msg) >= _generation(self.latest):
+                self.latest = msg  # mail may arrive out of order (notes C1)
+            self._inbox.move(item.uid, "Read")
+        if new:
+            self._mbox.flush()
         self.received += len(new)
         return len(new)
+
+    def wait_for(self, count: int, timeout: float) -> None:
+        """Read mail until ``count`` reports have arrived in all."""
+        deadline = time.monotonic() + timeout
+        while self.read_mail() or self.received < count:
+            if self.received >= count:
+                continue
+            if time.monotonic() > deadline:
+                raise TimeoutError(f"{self.address}: {self.received} of {count} reports arrived")
+            time.sleep(0.02)
 
     def move(self, legal: list[str]) -> str:
         """Send one random legal command in reply to the newest report."""
@@ -97,16 +115,24 @@ class ScriptedPlayer:
         msg["From"] = self.address
         msg["To"] = str(self.latest["Reply-To"])
         msg["Subject"] = "Re: " + str(self.latest["Subject"])
-        msg["Message-ID"] = f"<{self.side}.{self.sent}.{secrets.token_hex(4)}@{DOMAIN}>"
+        domain = self.address.partition("@")[2]
+        msg["Message-ID"] = f"<{self.side}.{self.sent}.{secrets.token_hex(4)}@{domain}>"
         msg["In-Reply-To"] = str(self.latest["Message-ID"])
         msg["References"] = " ".join(filter(None, [str(self.latest.get("References", "")),
                                                    str(self.latest["Message-ID"])]))
-        msg.set_content(f"{command}\n\n-- \n{self.side.title()} (scripted demo player)\n")
+        msg.set_content(f"{command}\n\n-- \n{self.side.title()} (scripted player)\n")
         s = self.settings
         asyncio.run(SmtpSender(s.smtp_host, s.smtp_port).send(
             msg.as_bytes(), self.address, [msg["To"]]))
         self.sent += 1
         return command
+
+
+def _generation(msg: Message) -> tuple[int, int]:
+    """(key generation, report version) of one of our reports, from its headers."""
+    found = keys.find_keys(str(msg.get("Reply-To", "")))
+    version = re.search(r"\.v(\d+)\.", str(msg.get("Message-ID", "")))
+    return (found[0].gen if found else -1, int(version.group(1)) if version else -1)
 
 
 def demo_settings(folder: Path, smtp_port: int, imap_port: int) -> Settings:
@@ -141,52 +167,91 @@ def _play(settings: Settings, seed: int, edition: str, max_moves: int, where: Pa
           console: Console) -> DemoResult:
     db = make_engine(settings.database_url)
     migrate(db)
-    game_id = service.new_game(db, settings, kennedy=f"kennedy@{DOMAIN}",
-                               nixon=f"nixon@{DOMAIN}", edition=edition, seed=seed)
+    addresses = {side: f"{side}@{DOMAIN}" for side in engine.SIDES}
+    game_id = service.new_game(db, settings, kennedy=addresses["kennedy"],
+                               nixon=addresses["nixon"], edition=edition, seed=seed)
     rng = random.Random(seed)
-    players = {side: ScriptedPlayer(side, f"{side}@{DOMAIN}", settings, rng, where)
-               for side in engine.SIDES}
-    sender = service.make_sender(settings)
-    moves = 0
+    players = {side: ScriptedPlayer(side, addr, settings, rng, where)
+               for side, addr in addresses.items()}
     columns = (TextColumn("{task.description}"), BarColumn(), TextColumn("{task.fields[status]}"),
                TimeElapsedColumn())
-    with service.open_mailbox(settings) as inbox, Progress(*columns, console=console) as bar:
+    with Progress(*columns, console=console) as bar:
+        task = bar.add_task(f"game #{game_id}", total=9, status="starting")
+
+        def progress(view: dict[str, Any], moves: int) -> None:
+            bar.update(task, completed=view["turn"] - (view["result"] is None),
+                       status=f"turn {view['turn']} {view['phase']:9} moves {moves}")
+
+        moves, view = play_by_email(db, settings, game_id, players, max_moves=max_moves,
+                                    on_progress=progress)
+    mails = sum(p.received for p in players.values())
+    return DemoResult(view["result"] is not None, game_id, moves, mails, 0.0, str(where),
+                      view["result"])
+
+
+def play_by_email(db: Any, settings: Settings, game_id: int, players: dict[str, ScriptedPlayer],
+                  *, max_moves: int, timeout: float = 60.0,
+                  on_progress: Callable[[dict[str, Any], int], None] = lambda v, n: None,
+                  ) -> tuple[int, dict[str, Any]]:
+    """The worker and the scripted players take turns until the game ends; (moves, view)."""
+    sender = service.make_sender(settings)
+    moves = 0
+    with service.open_mailbox(settings) as inbox:
         inbox.ensure_folders()
         for p in players.values():
             p.open()
-        task = bar.add_task(f"game #{game_id}", total=9, status="starting")
-        view: dict[str, Any] = {}
-        while moves < max_moves:
-            service.poll_once(db, settings, inbox)
-            service.drain_outbox(db, settings, sender)
-            view = service.show_json(db, game_id, "public")
-            bar.update(task, completed=view["turn"] - (view["result"] is None),
-                       status=f"turn {view['turn']} {view['phase']:9} moves {moves}")
-            if view["result"] is not None:
-                break
-            moves += _turn(db, game_id, players, view["active"])
-        else:  # the move limit: process the last mails too
-            service.poll_once(db, settings, inbox)
-            service.drain_outbox(db, settings, sender)
-        for p in players.values():
-            p.read_mail()
-            p.close()
-    mails = sum(p.received for p in players.values())
-    return DemoResult(view.get("result") is not None, game_id, moves, mails, 0.0, str(where),
-                      view.get("result"))
+        try:
+            while True:
+                _poll_until(db, settings, inbox, moves, timeout)
+                service.drain_outbox(db, settings, sender)
+                view = service.show_json(db, game_id, "public")
+                on_progress(view, moves)
+                if view["result"] is not None or moves >= max_moves:
+                    break
+                moves += _turn(db, game_id, players, view["active"], timeout)
+            for p in players.values():
+                p.wait_for(_sent_to(db, p.address), timeout)
+        finally:
+            for p in players.values():
+                p.close()
+    return moves, view
 
 
-def _turn(db: Any, game_id: int, players: dict[str, ScriptedPlayer], active: list[str]) -> int:
+def _poll_until(db: Any, settings: Settings, inbox: Any, expected: int, timeout: float) -> None:
+    """Poll until ``expected`` player mails have been processed (delivery may lag)."""
+    deadline = time.monotonic() + timeout
+    while True:
+        service.poll_once(db, settings, inbox)
+        if _inbound_count(db) >= expected:
+            return
+        if time.monotonic() > deadline:
+            raise TimeoutError(f"only {_inbound_count(db)} of {expected} player mails arrived")
+        time.sleep(0.02)
+
+
+def _inbound_count(db: Any) -> int:
+    with Session(db) as s:
+        return int(s.exec(select(func.count()).select_from(InboundMessage)).one())
+
+
+def _sent_to(db: Any, address: str) -> int:
+    with Session(db) as s:
+        return int(s.exec(select(func.count()).select_from(OutboxMessage).where(
+            OutboxMessage.recipient == address, OutboxMessage.status == "sent")).one())
+
+
+def _turn(db: Any, game_id: int, players: dict[str, ScriptedPlayer], active: list[str],
+          timeout: float) -> int:
     sent = 0
     for side in active:
         player = players[side]
-        player.read_mail()
+        player.wait_for(_sent_to(db, player.address), timeout)
         legal = service.show_json(db, game_id, side)["legal"]
         if legal and player.latest is not None:
             player.move(legal)
             sent += 1
     if not sent:
-        raise RuntimeError(f"demo stuck: active {active} but nobody could move")
+        raise RuntimeError(f"stuck: active {active} but nobody could move")
     return sent
 
 

@@ -1,0 +1,170 @@
+"""Unit tests for the core modules: config, keys, db/migrations, outbox drain, replay, lock."""
+
+from __future__ import annotations
+
+import json
+from datetime import timedelta
+from pathlib import Path
+
+import pytest
+
+import engine
+from pbem import keys, service
+from pbem.config import ConfigError, load_settings
+from pbem.lock import Locked, RunLock
+from pbem.mail import PermanentFailure, TemporaryFailure
+from pbem.models import utcnow
+from tests.pbem.harness import Harness
+
+# --- config -------------------------------------------------------------------------------------
+
+
+def test_settings_come_from_toml_then_environment(tmp_path: Path) -> None:
+    toml = tmp_path / "pbem.toml"
+    toml.write_text('PBEM_ADDRESS = "game@x.test"\nimap_port = 1993\nsmtp_tls = true\n')
+    s = load_settings(toml, env={"PBEM_IMAP_PORT": "2993", "PBEM_SECRET": "s3"})
+    assert (s.address, s.imap_port, s.smtp_tls, s.secret) == ("game@x.test", 2993, True, "s3")
+    assert s.database_url == "sqlite:///pbem.db"
+
+
+def test_bad_settings_name_the_setting(tmp_path: Path) -> None:
+    with pytest.raises(ConfigError, match="PBEM_IMAP_PORT"):
+        load_settings(env={"PBEM_IMAP_PORT": "many"})
+    with pytest.raises(ConfigError, match="unknown setting"):
+        (tmp_path / "c.toml").write_text("colour = 'blue'\n")
+        load_settings(tmp_path / "c.toml", env={})
+    with pytest.raises(ConfigError, match="PBEM_ADDRESS"):
+        load_settings(env={"PBEM_ADDRESS": "nobody"})
+
+
+# --- reply keys ---------------------------------------------------------------------------------
+
+
+def test_keys_are_lower_case_signed_and_bound_to_seat_and_generation() -> None:
+    k = keys.key_for("secret", 12, "kennedy", 3, "salt")
+    assert k.text == k.text.lower() and k.text.startswith("g12k3-")
+    addr = keys.reply_address("Game@Example.TEST", k)
+    assert addr == f"game+{k.text}@example.test" and len(addr.split("@")[0]) <= 64
+    (found,) = keys.find_keys(addr.upper())  # survives case-folding MTAs
+    assert keys.verify("secret", found, "salt")
+    assert not keys.verify("other-secret", found, "salt")
+    assert not keys.verify("secret", found, "new-salt")
+    forged = keys.ReplyKey(12, "nixon", 3, k.token)
+    assert not keys.verify("secret", forged, "salt")
+
+
+def test_keys_are_found_in_our_message_ids() -> None:
+    k = keys.key_for("secret", 5, "nixon", 9, "salt")
+    mid = keys.message_id("game@x.test", k, "v4.report")
+    assert keys.find_keys(f"<a@b> {mid}") == [k]
+    assert keys.find_keys("<xg5n9-aaaaaaaaaaaaaaaa@x>") == []  # not at a word boundary
+
+
+# --- database -----------------------------------------------------------------------------------
+
+
+def test_init_is_idempotent_and_matches_the_models(tmp_path: Path) -> None:
+    from alembic.autogenerate import compare_metadata
+    from alembic.runtime.migration import MigrationContext
+    from sqlmodel import SQLModel
+
+    from pbem.db import make_engine, migrate
+
+    db = make_engine(f"sqlite:///{tmp_path}/x.db")
+    assert migrate(db) == (None, "0001")
+    assert migrate(db) == ("0001", "0001")
+    with db.connect() as conn:
+        assert compare_metadata(MigrationContext.configure(conn), SQLModel.metadata) == []
+        assert conn.exec_driver_sql("PRAGMA journal_mode").scalar() == "wal"
+
+
+# --- outbox -------------------------------------------------------------------------------------
+
+
+def test_outbox_retries_temporary_failures_with_backoff_and_the_same_message_id(tmp_path: Path) -> None:
+    h = Harness(tmp_path)
+    h.sender.fail_with = [TemporaryFailure("451 try later", 451)] * 2
+    h.new_game(seed=2)
+    rows = h.outbox()
+    assert [r.status for r in rows] == ["pending", "pending"]
+    assert rows[0].attempts == 1 and "451" in rows[0].last_error
+    assert rows[0].next_attempt_at > utcnow()
+    assert h.send().sent == 0  # not due yet
+    later = utcnow() + timedelta(hours=1)
+    stats = service.drain_outbox(h.db, h.settings, h.sender, now=later)
+    assert stats.sent == 2
+    assert [r.status for r in h.outbox()] == ["sent", "sent"]
+    sent_ids = [h.mails_to(s)[0]["Message-ID"] for s in ("kennedy", "nixon")]
+    assert sent_ids == [r.message_id for r in rows]
+
+
+def test_outbox_marks_permanent_failures(tmp_path: Path) -> None:
+    h = Harness(tmp_path)
+    h.sender.fail_with = [PermanentFailure("550 no such user", 550)]
+    h.new_game(seed=2)
+    assert [r.status for r in h.outbox()] == ["failed", "sent"]
+
+
+# --- replay, views ------------------------------------------------------------------------------
+
+
+def _play(h: Harness, n: int, seed: int = 0) -> None:
+    import random
+
+    rnd = random.Random(seed)
+    for _ in range(n):
+        state = h.state()
+        if engine.result(state) is not None:
+            return
+        side = sorted(engine.active_sides(state))[0]
+        assert h.reply(side, rnd.choice(engine.legal_commands(state, side))).outcomes == {"applied": 1}
+
+
+def test_replay_equals_the_snapshot_and_detects_tampering(tmp_path: Path) -> None:
+    from sqlmodel import Session
+
+    from pbem.models import Game
+
+    h = Harness(tmp_path)
+    h.new_game(seed=4)
+    _play(h, 25)
+    report = service.replay(h.db, h.game_id)
+    assert report.ok and report.moves == 25
+    with Session(h.db) as s:
+        game = s.get(Game, h.game_id)
+        assert game is not None
+        state = engine.from_json(game.snapshot)
+        state["momentum"]["kennedy"] += 1
+        game.snapshot = engine.to_json(state)
+        s.add(game)
+        s.commit()
+    bad = service.replay(h.db, h.game_id)
+    assert not bad.ok and "momentum" in bad.problem
+
+
+def test_show_json_is_the_sides_view(tmp_path: Path) -> None:
+    h = Harness(tmp_path)
+    h.new_game(seed=2)
+    v = service.show_json(h.db, h.game_id, "kennedy")
+    assert v == json.loads(json.dumps(engine.view(h.state(), "kennedy")))
+    assert "hand" not in service.show_json(h.db, h.game_id, "public")
+    with pytest.raises(service.GameNotFound):
+        service.show_json(h.db, 99, "kennedy")
+
+
+def test_new_game_refuses_bad_addresses(tmp_path: Path) -> None:
+    h = Harness(tmp_path)
+    with pytest.raises(service.ServiceError, match="kennedy"):
+        service.new_game(h.db, h.settings, kennedy="nope", nixon="n@x.test")
+    with pytest.raises(service.ServiceError, match="different"):
+        service.new_game(h.db, h.settings, kennedy="a@x.test", nixon="A@x.test")
+
+
+# --- lock ---------------------------------------------------------------------------------------
+
+
+def test_the_run_lock_is_exclusive(tmp_path: Path) -> None:
+    with RunLock(tmp_path / "l"), pytest.raises(Locked):
+        RunLock(tmp_path / "l").__enter__()
+    with RunLock(tmp_path / "l"):
+        pass  # released on exit
