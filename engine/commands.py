@@ -68,6 +68,7 @@ verb("region", "region", "choose the region of an 'any region' endorsement (R10.
 verb("swap", "issue issue", "swap two adjacent issues (R10.6)", "swap defense economy")
 verb("strategy", "card", "put a card on your campaign-strategy stack (R11.1)", "strategy 40")
 verb("debate", "card ?side", "choose your debate card; a two-icon card names its side (R12.4)", "debate 23 kennedy")
+verb("side", "side", "put your revealed two-icon debate card on this side (R12.4)", "side kennedy")
 verb("resolve", "card", "resolve an Election Day card or event next (R13.3, R13.4)", "resolve 7")
 verb("order", "issue issue issue", "put the three issues in this order, 1st to 3rd", "order economy defense civil rights")
 verb("discard", "card", "throw away a card from your hand (an event lets you replace it)", "discard 12")

@@ -80,10 +80,13 @@ class Debates(Step):
             return
         if len(d["pending"]) == 2 and "ordered" not in f:
             f["ordered"] = True
-            if all(CARDS[p[1]].icon == "both" for p in d["pending"]):
+            if all(p[2] is None for p in d["pending"]):  # R12.1: both two-icon, sides open
                 push(g, {"step": "debate_order", "side": d["initiative"]})
                 return
             d["pending"].sort(key=lambda p: p[0] != d["initiative"])
+        if d["pending"][0][2] is None:  # R12.4: a two-icon card's side is chosen as it is placed
+            push(g, {"step": "debate_side", "side": d["pending"][0][0], "card": d["pending"][0][1]})
+            return
         side, card, place = d["pending"].pop(0)
         if not d["pending"]:
             f.pop("ordered", None)
@@ -148,29 +151,32 @@ class DebatePick(Step):
             return []
         out: list[str] = []
         for c in g["debate"]["hands"][side]:
-            if CARDS[c].icon == "both":
+            out.append(f"debate {c}")
+            if CARDS[c].icon == "both":  # the side may be named now, or chosen when placed
                 out.extend([f"debate {c} kennedy", f"debate {c} nixon"])
-            else:
-                out.append(f"debate {c}")
         return out
 
     def act(self, g: GameState, f: Frame, side: str, words: list[str]) -> None:
         card = int(words[1])
-        place = words[2] if len(words) > 2 else CARDS[card].icon
+        icon = CARDS[card].icon
+        place = words[2] if len(words) > 2 else (None if icon == "both" else icon)
         g["debate"]["hands"][side].remove(card)
         f["picks"][side] = [side, card, place]
         if reveal_first(g) == side:
-            log(g, f"{side.title()} must reveal first: {board.card_label(card)} for {place.title()}.")
+            log(g, f"{side.title()} must reveal first: {board.card_label(card)}" + (f" for {place.title()}" if place else "") + ".")
             g["debate"]["revealed"].append(card)
         else:
-            log(g, f"You choose {board.card_label(card)} for {place.title()}.", to=side)
+            log(g, f"You choose {board.card_label(card)}" + (f" for {place.title()}" if place else "") + ".", to=side)
         if not self.sides(g, f):
             self.skip(g, f)
 
     def skip(self, g: GameState, f: Frame) -> None:
         d = g["debate"]
         picks = [f["picks"][s] for s in ("kennedy", "nixon") if s in f["picks"]]
-        shown = "; ".join(f"{p[0].title()}: {board.card_label(p[1])} for {p[2].title()}" for p in picks)
+        shown = "; ".join(
+            f"{p[0].title()}: {board.card_label(p[1])}" + (f" for {p[2].title()}" if p[2] else " (side to choose)")
+            for p in picks
+        )
         log(g, f"Debate cards revealed (R12.4): {shown}.")
         d["pending"] = picks
         d["revealed"] = []
@@ -199,6 +205,24 @@ class DebateOrder(Step):
 
     def prompt(self, g: GameState, f: Frame, side: str) -> str:
         return "Both revealed two-icon cards: choose whose card is placed first (R12.1)."
+
+
+@register
+class DebateSide(Step):
+    """R12.4: a revealed two-icon card goes on the side its player chooses as it is placed."""
+
+    name = "debate_side"
+
+    def legal(self, g: GameState, f: Frame, side: str) -> list[str]:
+        return ["side kennedy", "side nixon"] if side == f["side"] else []
+
+    def act(self, g: GameState, f: Frame, side: str, words: list[str]) -> None:
+        pop(g)
+        g["debate"]["pending"][0][2] = words[1]
+
+    def prompt(self, g: GameState, f: Frame, side: str) -> str:
+        card = board.card_label(f["card"])
+        return f"Debates: your two-icon card {card} is placed now — on Kennedy's or Nixon's side? (R12.4)"
 
 
 @register

@@ -55,9 +55,32 @@ def test_r12_4_picks_are_secret_until_both_have_chosen() -> None:
 
 def test_r12_4_a_two_icon_card_names_its_side() -> None:
     g = debates({"kennedy": [40, 36], "nixon": [58, 29]})
-    assert legal(g, "kennedy") == ["debate 36", "debate 40 kennedy", "debate 40 nixon"]
+    assert legal(g, "kennedy") == ["debate 36", "debate 40", "debate 40 kennedy", "debate 40 nixon"]
     g = rnd(g, "debate 40 nixon", "debate 29")
     assert g["debate"]["board"]["defense"]["nixon"] == [40]
+
+
+def test_r12_4_a_two_icon_card_without_a_side_is_placed_by_choice_after_the_reveal() -> None:
+    g = debates({"kennedy": [40, 36], "nixon": [58, 29]})
+    g = rnd(g, "debate 40", "debate 29")
+    assert top(g)["step"] == "debate_side" and engine.active_sides(g) == {"kennedy"}
+    assert legal(g, "kennedy") == ["side kennedy", "side nixon"]
+    g = play(g, "kennedy", "side kennedy")
+    assert g["debate"]["board"]["defense"]["kennedy"] == [40]
+    assert g["debate"]["board"]["economy"]["nixon"] == [29]
+
+
+def test_r12_1_two_revealed_two_icon_cards_the_initiative_player_orders_placement() -> None:
+    g = debates({"kennedy": [40, 36], "nixon": [5, 29]}, initiative="nixon")
+    g = rnd(g, "debate 40", "debate 5")
+    assert top(g)["step"] == "debate_order" and engine.active_sides(g) == {"nixon"}
+    g = play(g, "nixon", "first kennedy")
+    assert top(g)["step"] == "debate_side" and top(g)["side"] == "kennedy"
+    g = play(g, "kennedy", "side kennedy")
+    assert top(g)["step"] == "debate_side" and top(g)["side"] == "nixon"
+    # Nixon places second, knowing Kennedy's choice; the second card on one side resolves Defense
+    g = play(g, "nixon", "side kennedy")
+    assert "defense" in g["debate"]["resolved"]
 
 
 def test_r12_5_r12_6_an_issue_is_resolved_when_a_side_holds_two_cards() -> None:

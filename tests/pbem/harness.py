@@ -57,6 +57,7 @@ class Harness:
     """One database + fake mailbox + fake sender; `new_game` seats the two EMAILS."""
 
     folder: Path
+    database_url: str = ""
     settings: Settings = field(init=False)
     db: Engine = field(init=False)
     inbox: MemoryMailbox = field(default_factory=MemoryMailbox)
@@ -65,7 +66,8 @@ class Harness:
     _parsed: list[tuple[list[str], EmailMessage]] = field(default_factory=list)
 
     def __post_init__(self) -> None:
-        self.settings = Settings(database_url=f"sqlite:///{self.folder}/pbem.db",
+        url = self.database_url or f"sqlite:///{self.folder}/pbem.db"
+        self.settings = Settings(database_url=url,
                                  address="game@pbem.test", secret="test-secret")
         self.db = make_engine(self.settings.database_url)
         migrate(self.db)
