@@ -71,6 +71,9 @@ def apply_in_place(g: GameState, side: str, text: str) -> None:
         raise GameOverError(text, "the game has ended", decision="nothing: the game is over")
     if side not in SIDES:
         raise ValueError(f"unknown side {side!r}: expected 'kennedy' or 'nixon'")
+    if _is_legal_now(g, side, text):  # fast path: the canonical text of a legal command
+        _act(g, side, text)
+        return
     legal = legal_commands(g, side)
     if not legal:
         raise NotYourTurnError(text, f"{side.title()} has nothing to decide now", decision=decision(g, side))
@@ -83,16 +86,33 @@ def apply_in_place(g: GameState, side: str, text: str) -> None:
         known = None
 
 
-def _apply_one(g: GameState, side: str, text: str, cmd: str, legal: list[str] | None = None) -> None:
-    if legal is None:
-        legal = legal_commands(g, side)
-    if cmd not in legal:
-        raise IllegalCommandError(text, _why(g, side, cmd, legal), decision=decision(g, side), legal=legal)
+def _is_legal_now(g: GameState, side: str, cmd: str) -> bool:
+    """``cmd in legal_commands(g, side)``, asking the step (cheaper than listing everything)."""
+    f = top(g)
+    if f is None:
+        return False
+    step = step_of(f)
+    return not step.auto and side in step.sides(g, f) and step.is_legal(g, f, side, cmd)
+
+
+def _act(g: GameState, side: str, cmd: str) -> None:
+    """Apply one legal canonical command and run the flow to the next decision."""
     f = top(g)
     assert f is not None
     step_of(f).act(g, f, side, cmd.split())
     g["seq"] += 1
     advance(g)
+
+
+def _apply_one(g: GameState, side: str, text: str, cmd: str, legal: list[str] | None = None) -> None:
+    if legal is None:
+        if _is_legal_now(g, side, cmd):
+            _act(g, side, cmd)
+            return
+        legal = legal_commands(g, side)
+    if cmd not in legal:
+        raise IllegalCommandError(text, _why(g, side, cmd, legal), decision=decision(g, side), legal=legal)
+    _act(g, side, cmd)
 
 
 def _spend(g: GameState, side: str, text: str, s: commands.Spend, legal: list[str] | None) -> None:

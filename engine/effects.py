@@ -69,6 +69,11 @@ def _each(g: GameState) -> list[tuple[Effect, EffectRules]]:
     return [(e, EFFECTS[e["id"]]) for e in effs]
 
 
+def any_hook(g: GameState, hook: str) -> bool:
+    """Whether some effect in force provides ``hook`` (lets hot loops skip the hook calls)."""
+    return any(getattr(EFFECTS[e["id"]], hook) is not None for e in g["effects"])
+
+
 def cp_value(g: GameState, side: str, base: int, kind: str) -> int:
     """A card's CP after effects: raised never above 5, lowered never below 1."""
     delta = sum(r.cp_delta(g, e, side, kind) for e, r in _each(g) if r.cp_delta)

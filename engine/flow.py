@@ -34,6 +34,18 @@ class Step:
     def legal(self, g: GameState, f: Frame, side: str) -> list[str]:
         raise NotImplementedError(self.name)
 
+    def has_legal(self, g: GameState, f: Frame, side: str) -> bool:
+        """Whether ``legal`` is non-empty; steps override it when that is cheaper to know."""
+        return bool(self.legal(g, f, side))
+
+    def is_legal(self, g: GameState, f: Frame, side: str, cmd: str) -> bool:
+        """Whether ``cmd`` is in ``legal`` (exact text); steps override it when that is cheaper to know.
+
+        An override may answer False for a legal command (the caller then takes the slow
+        path through the full list), never True for one that ``legal`` does not list.
+        """
+        return cmd in self.legal(g, f, side)
+
     def act(self, g: GameState, f: Frame, side: str, words: list[str]) -> None:
         raise NotImplementedError(self.name)
 
@@ -87,22 +99,25 @@ def deciding_sides(g: GameState) -> list[str]:
     step = step_of(f)
     if step.auto:
         return []
-    return [s for s in step.sides(g, f) if step.legal(g, f, s)]
+    return [s for s in step.sides(g, f) if step.has_legal(g, f, s)]
 
 
 def advance(g: GameState) -> None:
     """Run automatic steps until a side must decide or the game is over."""
-    _load_steps()
+    if not _loaded:
+        _load_steps()
     for _ in range(100_000):
-        f = top(g)
-        if f is None:
+        stack: list[Frame] = g["stack"]
+        if not stack:
             return
-        step = step_of(f)
+        f = stack[-1]
+        step = STEPS[f["step"]]
         if step.auto:
             step.run(g, f)
             continue
-        if any(step.legal(g, f, s) for s in step.sides(g, f)):
-            return
+        for s in step.sides(g, f):
+            if step.has_legal(g, f, s):
+                return
         step.skip(g, f)
     raise RuntimeError("flow did not reach a decision (runaway guard)")
 

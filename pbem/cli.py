@@ -141,15 +141,23 @@ def _send(app: App) -> int:
     sent = service.drain_outbox(app.db, app.settings, service.make_sender(app.settings))
     if sent.sent or sent.retrying or sent.failed:
         app.say("out: " + sent.summary())
-    return EXIT_ATTENTION if sent.failed else 0
+    if sent.failed:
+        return EXIT_ATTENTION
+    return EXIT_UNREACHABLE if sent.retrying and not sent.sent else 0
 
 
 @cli.command()
 @pass_app
 def send(app: App) -> None:
     """Send the outbox only (retrying earlier temporary failures that are due)."""
-    migrate(app.db)
-    sys.exit(_send(app))
+    try:
+        with RunLock(app.settings.lock_path):
+            migrate(app.db)
+            code = _send(app)
+    except Locked as exc:
+        app.note(str(exc))
+        sys.exit(EXIT_LOCKED)
+    sys.exit(code)
 
 
 @cli.command()

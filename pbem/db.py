@@ -1,8 +1,8 @@
 """Database access: the SQLModel engine, sessions and the one-transaction helper.
 
-SQLite (the default) runs in WAL mode with a busy timeout, and every
-transaction starts with ``BEGIN IMMEDIATE`` so the single writer is decided up
-front instead of failing at the first write. PostgreSQL works unchanged; there
+SQLite (the default) runs in WAL mode with a busy timeout, and every write
+transaction (`transaction`) starts with ``BEGIN IMMEDIATE`` so the single
+writer is decided up front instead of failing at the first write. PostgreSQL works unchanged; there
 `lock_game` takes a row lock so two mails for one game apply one after the other.
 """
 
@@ -58,13 +58,18 @@ def _sqlite_setup(engine: Engine) -> None:
 
     @event.listens_for(engine, "begin")
     def _on_begin(conn: Any) -> None:
-        conn.exec_driver_sql("BEGIN IMMEDIATE")
+        immediate = conn.get_execution_options().get("pbem_write", False)
+        conn.exec_driver_sql("BEGIN IMMEDIATE" if immediate else "BEGIN")
 
 
 @contextmanager
 def transaction(engine: Engine) -> Iterator[Session]:
-    """One unit of work: commit on success, roll back on any exception."""
-    with Session(engine, expire_on_commit=False) as session:
+    """One unit of work: commit on success, roll back on any exception.
+
+    On SQLite it starts with ``BEGIN IMMEDIATE`` (the write lock up front, C5);
+    plain read-only sessions use a deferred ``BEGIN`` and never block the worker.
+    """
+    with Session(engine.execution_options(pbem_write=True), expire_on_commit=False) as session:
         try:
             yield session
             session.commit()

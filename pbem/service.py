@@ -55,6 +55,7 @@ __all__ = [
 
 EMAIL_RE = re.compile(r"^[^@\s<>]+@[^@\s<>]+\.[^@\s<>]+$|^[^@\s<>]+@localhost$")
 MAX_ATTEMPTS = 10
+FETCH_BATCH = 50
 SIDE_CHOICES = ("kennedy", "nixon", "public")
 
 
@@ -69,7 +70,7 @@ class GameNotFound(ServiceError):
 class Inbox(Protocol):
     """What `poll_once` needs from a mailbox (ImapMailbox, MemoryMailbox)."""
 
-    def fetch_new(self) -> list[Fetched]: ...
+    def fetch_new(self, limit: int | None = None) -> list[Fetched]: ...
 
     def move(self, uid: int, folder: str) -> None: ...
 
@@ -252,14 +253,19 @@ def poll_once(db: Engine, settings: Settings, inbox: Inbox, *, mailbox: str = "I
               now: datetime | None = None) -> PollStats:
     """Process every mail still in the inbox; move each after its commit (C1)."""
     stats = PollStats()
-    for item in inbox.fetch_new():
-        out = process_message(db, settings, item.raw, mailbox=mailbox,
-                              uidvalidity=item.uidvalidity, uid=item.uid, now=now)
-        inbox.move(item.uid, out.folder)
-        stats.outcomes[out.outcome] += 1
-        if out.game_id is not None:
-            stats.games.add(out.game_id)
-    return stats
+    seen: set[tuple[int, int]] = set()
+    while True:  # in batches, so a flooded inbox never sits in memory at once
+        batch = [m for m in inbox.fetch_new(limit=FETCH_BATCH) if (m.uidvalidity, m.uid) not in seen]
+        for item in batch:
+            seen.add((item.uidvalidity, item.uid))
+            out = process_message(db, settings, item.raw, mailbox=mailbox,
+                                  uidvalidity=item.uidvalidity, uid=item.uid, now=now)
+            inbox.move(item.uid, out.folder)  # only after the commit (C1)
+            stats.outcomes[out.outcome] += 1
+            if out.game_id is not None:
+                stats.games.add(out.game_id)
+        if len(batch) < FETCH_BATCH:
+            return stats
 
 
 @dataclass

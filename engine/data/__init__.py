@@ -144,9 +144,19 @@ def _distances() -> dict[tuple[str, str], int]:
 ZONE_DISTANCE: dict[tuple[str, str], int] = _distances()
 
 
+# Static tables precomputed once (R7.3): the cost from every state to every state, and for
+# each token state the states of other travel zones with their cost, in `STATES` order.
+TRAVEL: dict[str, dict[str, int]] = {
+    a: {b: ZONE_DISTANCE[(ia.zone, ib.zone)] for b, ib in STATES.items()} for a, ia in STATES.items()
+}
+TRAVEL_AWAY: dict[str, tuple[tuple[str, int], ...]] = {
+    a: tuple((b, TRAVEL[a][b]) for b, ib in STATES.items() if ib.zone != ia.zone) for a, ia in STATES.items()
+}
+
+
 def travel_cost(from_state: str, to_state: str) -> int:
     """Borders crossed between two states' travel zones (R7.3)."""
-    return ZONE_DISTANCE[(STATES[from_state].zone, STATES[to_state].zone)]
+    return TRAVEL[from_state][to_state]
 
 
 def deck_cards(edition: str) -> list[int]:

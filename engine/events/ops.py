@@ -274,6 +274,9 @@ class PlaceSupport(Step):
         out = [f"support {s}" for s in f["allowed"] if per is None or f["placed"].get(s, 0) < per]
         return [*out, "done"]
 
+    def has_legal(self, g: GameState, f: Frame, side: str) -> bool:
+        return bool(side == f["side"])  # 'done' is always legal
+
     def act(self, g: GameState, f: Frame, side: str, words: list[str]) -> None:
         if words[0] == "done":
             pop(g)

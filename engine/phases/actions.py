@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from engine import board, effects
 from engine.data import CARDS, other
-from engine.events import event_available, start_event
+from engine.events import EVENTS, event_available, start_event
 from engine.flow import Frame, Step, pop, push, register
 from engine.phases import cp
 from engine.state import GameState, log
@@ -41,16 +41,50 @@ def can_preempt(g: GameState, side: str, card: int) -> bool:
 
 
 def card_commands(g: GameState, side: str, card: int) -> list[str]:
-    out = []
-    if can_play_event(g, side, card):
-        out.append(f"event {card}")
-    preempt = can_preempt(g, side, card)
-    for kind in CP_KINDS:
-        if can_use_for(g, side, kind):
-            out.append(f"{kind} {card}")
+    return list(_Plays(g, side).commands(card))
+
+
+# Canonical texts per card, built once: "event N", then per CP use "KIND N" and "KIND N preempt".
+_CARD_USES = frozenset(("event", *CP_KINDS))
+_EVENT_CMD = {n: f"event {n}" for n in CARDS}
+_USE_CMDS = {n: tuple((f"{k} {n}", f"{k} {n} preempt") for k in CP_KINDS) for n in CARDS}
+
+
+class _Plays:
+    """What a side may do with its cards now (R6.3-R6.8), effect hooks consulted once per listing."""
+
+    def __init__(self, g: GameState, side: str) -> None:
+        if g["effects"]:
+            self.event_ok = can_use_for(g, side, "event")
+            self.preempt_ok = effects.free_preempt(g, side) or can_spend_momentum(g, side, 2)
+            self.uses = tuple(can_use_for(g, side, k) for k in CP_KINDS)
+        else:  # no effect in force: no play cost, momentum not locked
+            self.event_ok = True
+            self.preempt_ok = g["momentum"][side] >= 2
+            self.uses = (True, True, True)
+        self.prevented = {c for p in g["persistent"]["prevention"] for c in CARDS[p].prevents}
+
+    def commands(self, card: int) -> tuple[str, ...]:
+        available = card in EVENTS and card not in self.prevented  # event_available (R6.4)
+        key = (card, available and self.event_ok, available and self.preempt_ok, self.uses)
+        found = _LISTS.get(key)
+        if found is None:
+            found = _LISTS[key] = _card_list(*key)
+        return found
+
+
+_LISTS: dict[tuple[int, bool, bool, tuple[bool, ...]], tuple[str, ...]] = {}  # memo of `_card_list`
+
+
+def _card_list(card: int, event: bool, preempt: bool, uses: tuple[bool, ...]) -> tuple[str, ...]:
+    """A card's commands in canonical order: event, then each allowed use (and its preempt)."""
+    out = [_EVENT_CMD[card]] if event else []
+    for ok, (use, pre) in zip(uses, _USE_CMDS[card], strict=True):
+        if ok:
+            out.append(use)
             if preempt:
-                out.append(f"{kind} {card} preempt")
-    return out
+                out.append(pre)
+    return tuple(out)
 
 
 @register
@@ -62,19 +96,33 @@ class Action(Step):
     def legal(self, g: GameState, f: Frame, side: str) -> list[str]:
         if side != f["side"]:
             return []
+        plays = _Plays(g, side)
         if "only" in f:  # the Vice President card played in place of a discard (R15.1)
-            return card_commands(g, side, f["only"])
+            return list(plays.commands(f["only"]))
         out: list[str] = []
         for card in sorted(g["hands"][side]):
-            out.extend(card_commands(g, side, card))
+            out.extend(plays.commands(card))
         if g["candidate"][side] == "active":
-            out.extend(f"candidate {k}" for k in CP_KINDS if can_use_for(g, side, k))
+            out.extend(f"candidate {k}" for k, ok in zip(CP_KINDS, plays.uses, strict=True) if ok)
         vp = g["vp"][side]
         if vp is not None:
             out.extend(
                 f"vp {c}" for c in sorted(g["hands"][side]) if CARDS[c].icon == side
             )
         return out or ["pass"]
+
+    def has_legal(self, g: GameState, f: Frame, side: str) -> bool:
+        if "only" in f:
+            return bool(self.legal(g, f, side))
+        return bool(side == f["side"])  # 'pass' when nothing else is legal
+
+    def is_legal(self, g: GameState, f: Frame, side: str, cmd: str) -> bool:
+        words = cmd.split(" ")
+        if side == f["side"] and len(words) > 1 and words[0] in _CARD_USES and words[1].isdigit():
+            card = int(words[1])  # one card's commands are enough
+            held = card == f["only"] if "only" in f else card in g["hands"][side]
+            return held and cmd in _Plays(g, side).commands(card)
+        return cmd in self.legal(g, f, side)
 
     def act(self, g: GameState, f: Frame, side: str, words: list[str]) -> None:
         verb = words[0]
@@ -178,6 +226,9 @@ class Trigger(Step):
 
     def legal(self, g: GameState, f: Frame, side: str) -> list[str]:
         return ["trigger", "decline"] if side == f["side"] else []
+
+    def has_legal(self, g: GameState, f: Frame, side: str) -> bool:
+        return bool(side == f["side"])
 
     def act(self, g: GameState, f: Frame, side: str, words: list[str]) -> None:
         pop(g)

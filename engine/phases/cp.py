@@ -7,9 +7,43 @@ unspent CP are lost (R6.5). Steps: ``campaign``, ``advertise``, ``position``.
 from __future__ import annotations
 
 from engine import board, effects
-from engine.data import CARDS, ISSUES, REGIONS, STATES, other, travel_cost
+from engine.data import (
+    CARDS,
+    ISSUES,
+    REGIONS,
+    STATES,
+    TRAVEL,
+    TRAVEL_AWAY,
+    other,
+    sign,
+    travel_cost,
+)
 from engine.flow import Frame, Step, pop, push, register
 from engine.state import GameState, log
+
+# Canonical command texts built once (the legal lists are rebuilt on every move).
+_STATE_REGIONS = tuple((st, info.region) for st, info in STATES.items())
+_SUPPORT = {st: f"support {st}" for st in STATES}
+# travel commands from a token state within 0 .. _MAX_TRIP CP (the longest trip, R7.3)
+_MAX_TRIP = max(max(costs.values()) for costs in TRAVEL.values())
+_TRAVEL_WITHIN = {
+    a: tuple(tuple(f"travel {b}" for b, cost in TRAVEL_AWAY[a] if cost <= cp) for cp in range(_MAX_TRIP + 1))
+    for a in STATES
+}
+_TRAVEL = {st: f"travel {st}" for st in STATES}
+_REGION = {st: info.region for st, info in STATES.items()}
+# states where k CP leave room for at least one point after travel (cost < k), k = 0 .. _MAX_TRIP + 1
+_REACH = {a: tuple(tuple(b for b in STATES if TRAVEL[a][b] < k) for k in range(_MAX_TRIP + 2)) for a in STATES}
+_REACH_INDEX = {a: tuple({b: i for i, b in enumerate(states)} for states in _REACH[a]) for a in STATES}
+_REACH_SUPPORT = {a: tuple(tuple(_SUPPORT[b] for b in states) for states in _REACH[a]) for a in STATES}
+_CHECKS = {st: tuple(f"check {st} {n}" for n in range(1, 11)) for st in STATES}
+
+
+def _checks(st: str, room: int) -> tuple[str, ...]:
+    """``check ST 1`` … ``check ST room``."""
+    if room <= 10:
+        return _CHECKS[st][:room]
+    return tuple(f"check {st} {n}" for n in range(1, room + 1))
 
 
 def start(g: GameState, side: str, kind: str, cp: int, card: int | None, **extra: object) -> None:
@@ -43,6 +77,68 @@ def travel(g: GameState, side: str, st: str) -> int:
     return travel_cost(g["token"][side], st)
 
 
+def _commands(g: GameState, f: Frame, side: str, where: tuple[tuple[str, str], ...]) -> list[str]:
+    """The campaign commands (R7) for the states in ``where`` ((state, region) pairs, in order)."""
+    cp: int = f["cp"]
+    cap = f.get("cap")
+    spent: dict[str, int] = f["spent"]
+    # effect hooks are consulted only when an effect providing them is in force
+    banned = effects.any_hook(g, "campaign_banned")
+    modes = effects.any_hook(g, "check_mode")
+    free = effects.any_hook(g, "travel_free") and effects.travel_free(g, side)
+    token: str = g["token"][side]
+    costs = TRAVEL[token]
+    opp_token = g["token"][other(side)]
+    support: dict[str, int] = g["states"]
+    s = sign(side)
+    media: dict[str, int] = g["media"]
+    covered = {r for r in REGIONS if media[r] * s > 0}  # R7.4: own media there, no checks
+    if where is _STATE_REGIONS and cap is None and not (banned or modes or free):
+        return _plain(g, side, cp, token, covered)
+    out: list[str] = []
+    for st, region in where:
+        if banned and effects.campaign_banned(g, side, st):
+            continue
+        room = cp if free else cp - costs[st]
+        if cap is not None:
+            room = min(room, cap - spent.get(st, 0))
+        if room < 1:
+            continue
+        if region in covered:
+            out.append(_SUPPORT[st])
+            continue
+        mode = effects.check_mode(g, side, st) if modes else None
+        if mode == "force" or (mode != "waive" and (support[st] * s <= -4 or opp_token == st)):
+            out.extend(_checks(st, room))
+        else:
+            out.append(_SUPPORT[st])
+    if not free:  # R7.3: travel to another zone
+        away = _TRAVEL_WITHIN[token][min(cp, _MAX_TRIP)] if cp >= 0 else ()
+        out.extend(away if where is _STATE_REGIONS else (t for t in away if t == _TRAVEL[where[0][0]]))
+    return out
+
+
+def _plain(g: GameState, side: str, cp: int, token: str, covered: set[str]) -> list[str]:
+    """`_commands` for every state when no effect hook or cap applies (the common case, fast)."""
+    support: dict[str, int] = g["states"]
+    if side == "kennedy":  # R7.4: where the opponent carries the state ...
+        need = [st for st, v in support.items() if v <= -4]
+    else:
+        need = [st for st, v in support.items() if v >= 4]
+    need.append(g["token"][other(side)])  # ... or has its token
+    k = min(cp, _MAX_TRIP + 1)
+    out = list(_REACH_SUPPORT[token][k])
+    where = _REACH_INDEX[token][k]
+    costs = TRAVEL[token]
+    # replace 'support ST' by the 'check ST n' list, last position first so indices hold
+    for i, st in sorted(((where[st], st) for st in set(need) if st in where and _REGION[st] not in covered),
+                        reverse=True):
+        out[i:i + 1] = _checks(st, cp - costs[st])
+    if cp >= 0:
+        out.extend(_TRAVEL_WITHIN[token][min(cp, _MAX_TRIP)])
+    return out
+
+
 @register
 class Campaign(Step):
     """R7: spend CP point by point on state support and travel."""
@@ -52,33 +148,21 @@ class Campaign(Step):
     def legal(self, g: GameState, f: Frame, side: str) -> list[str]:
         if side != f["side"]:
             return []
-        cp: int = f["cp"]
-        cap = f.get("cap")
-        out: list[str] = []
-        free = effects.travel_free(g, side)
-        token = g["token"][side]
-        restricted = bool(g["effects"])
-        for st in STATES:
-            if restricted and effects.campaign_banned(g, side, st):
-                continue
-            room = cp - (0 if free else travel_cost(token, st))
-            if cap is not None:
-                room = min(room, cap - f["spent"].get(st, 0))
-            if room < 1:
-                continue
-            if needs_check(g, side, st):
-                out.extend(f"check {st} {n}" for n in range(1, room + 1))
-            else:
-                out.append(f"support {st}")
-        if not free:
-            here = STATES[token].zone
-            out.extend(
-                f"travel {st}"
-                for st, info in STATES.items()
-                if info.zone != here and travel_cost(g["token"][side], st) <= cp
-            )
-        out.append("done")
-        return out
+        return [*_commands(g, f, side, _STATE_REGIONS), "done"]
+
+    def is_legal(self, g: GameState, f: Frame, side: str, cmd: str) -> bool:
+        if side != f["side"]:
+            return False
+        if cmd == "done":
+            return True
+        words = cmd.split(" ")
+        st = words[1] if len(words) > 1 else ""
+        if st not in STATES:
+            return False  # not canonical: the caller lists everything
+        return cmd in _commands(g, f, side, ((st, STATES[st].region),))
+
+    def has_legal(self, g: GameState, f: Frame, side: str) -> bool:
+        return bool(side == f["side"])  # 'done' is always legal
 
     def act(self, g: GameState, f: Frame, side: str, words: list[str]) -> None:
         verb = words[0]
@@ -124,6 +208,9 @@ class Advertise(Step):
     def legal(self, g: GameState, f: Frame, side: str) -> list[str]:
         return [f"media {r}" for r in REGIONS] if side == f["side"] else []
 
+    def has_legal(self, g: GameState, f: Frame, side: str) -> bool:
+        return bool(side == f["side"])
+
     def act(self, g: GameState, f: Frame, side: str, words: list[str]) -> None:
         board.gain(g, "media", words[1], side)
         log(g, f"{side.title()} adds media support in the {words[1].title()} (R8.1).")
@@ -146,6 +233,9 @@ class Position(Step):
             return []
         out = [f"issue {i}" for i in ISSUES if self._price(f, i) <= f["cp"] and self._allowed(g, f, i)]
         return [*out, "done"]
+
+    def has_legal(self, g: GameState, f: Frame, side: str) -> bool:
+        return bool(side == f["side"])  # 'done' is always legal
 
     @staticmethod
     def _price(f: Frame, issue: str) -> int:

@@ -8,6 +8,8 @@ failing line can never be used to peek at draws or re-roll them).
 
 from __future__ import annotations
 
+from typing import Any
+
 from sqlalchemy import func
 from sqlmodel import select
 
@@ -62,14 +64,39 @@ def apply_commands(ctx: Context) -> None:
         try:
             engine.apply_in_place(g, ctx.side, line)
         except engine.CommandError as exc:
-            ctx.results.append({"line": line, "ok": False, "message": str(exc)})
-            ctx.results.extend({"line": rest, "ok": False, "message": "not applied"}
+            why = _safe_reason(exc, i, ctx.state, g)
+            ctx.results.append({"line": line, "ok": False, "message": why})
+            ctx.results.extend({"line": rest, "ok": False, "message": "not read (after the error)"}
                                for rest in ctx.lines[i + 1:])
             for r in ctx.results[:i]:
-                r["message"] = "not applied (the mail is applied all or nothing)"
-            raise RejectMessage(f"line {i + 1} {line!r}: {exc}") from None
+                r.update(ok=False, message="fine on its own, but not applied: a mail applies "
+                                           "all or nothing")
+            raise RejectMessage(f"line {i + 1} {line!r}: {why}") from None
         ctx.results.append({"line": line, "ok": True, "message": "ok"})
     ctx.new_state = g
+
+
+def _hidden_drawn(before: dict[str, Any], after: dict[str, Any]) -> bool:
+    """True if applying lines consumed randomness or drew from a hidden deck."""
+    return (before["rng"] != after["rng"] or len(before["deck"]) != len(after["deck"])
+            or len(before["endorse_deck"]) != len(after["endorse_deck"]))
+
+
+def _safe_reason(exc: engine.CommandError, i: int, before: dict[str, Any],
+                 after: dict[str, Any]) -> str:
+    """The error as the player may see it (R17: never the position after the prefix).
+
+    On the first line the engine's full message (with what is legal now) is the
+    truth about the position before the mail. After earlier lines it would
+    describe the position they produced, so only the reason is given, and not
+    even that if those lines drew cards or cubes (no peeking by failing on purpose).
+    """
+    if i == 0:
+        return str(exc)
+    if _hidden_drawn(before, after):
+        return (f"{exc.kind}: this line could not follow the lines before it (details withheld: "
+                "they drew cards or cubes, which a rejected mail may not reveal, R17)")
+    return f"{exc.kind}: {exc.text!r}: {exc.reason}"
 
 
 @handler("record", "append the moves and store the new snapshot")

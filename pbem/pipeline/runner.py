@@ -10,6 +10,7 @@ returns (C1), and carries on with the next mail.
 from __future__ import annotations
 
 import logging
+import re
 import traceback
 from dataclasses import dataclass
 from datetime import datetime, timedelta
@@ -45,6 +46,7 @@ PIPELINE = (
     "report",
 )
 MAX_ERROR_REPLIES_PER_HOUR = 5
+MESSAGE_ID = re.compile(rb"^message-id:\s*(<[^>\r\n]{1,400}>)", re.I | re.M)
 
 
 @dataclass(frozen=True)
@@ -163,8 +165,10 @@ def _recent_rejections(ctx: Context) -> int:
 
 def _quarantine(db: Engine, raw: bytes, mailbox: str, uidvalidity: int | None, uid: int | None,
                 stage: str, error: str, now: datetime) -> Outcome:
+    found = MESSAGE_ID.search(raw.split(b"\r\n\r\n", 1)[0].split(b"\n\n", 1)[0])
+    mid = found.group(1).decode("ascii", "replace")[:400] if found else ""
     with transaction(db) as session:
-        row = Quarantine(dedupe_key=dedupe_key(None, raw), mailbox=mailbox,
+        row = Quarantine(dedupe_key=dedupe_key(mid, raw), message_id=mid, mailbox=mailbox,
                          uidvalidity=uidvalidity, uid=uid, stage=stage, error=error,
                          raw=raw, created_at=now)
         session.add(row)

@@ -121,3 +121,10 @@ def test_demo_stops_at_the_move_limit(tmp_path: Path) -> None:
     assert out.exit_code == EXIT_ATTENTION, out.output
     assert "stopped after 4 moves" in out.output
     assert (tmp_path / "d" / "kennedy.mbox").stat().st_size > 0
+
+
+def test_send_exits_4_when_smtp_is_unreachable(env: dict[str, str]) -> None:
+    env = env | {"PBEM_SMTP_HOST": "127.0.0.1", "PBEM_SMTP_PORT": str(free_port())}
+    run(env, "new", "--kennedy", "jack@a.test", "--nixon", "dick@b.test")
+    out = run(env, "send")
+    assert out.exit_code == EXIT_UNREACHABLE and "2 to retry" in out.output

@@ -58,7 +58,7 @@ def test_a_complete_game_by_email(mail_server: MailServer, tmp_path: Path) -> No
         box = (tmp_path / f"{side}.mbox").read_bytes()
         assert box.count(b"\nFrom ") + 1 >= players[side].received
         last = players[side].latest
-        assert last is not None and "over" in str(last["Subject"]).lower() or "FINAL" in _text(last)
+        assert last is not None and "game over" in str(last["Subject"])
     final_text = _text(players["kennedy"].latest)
     ev = view["result"]["electoral_votes"]
     assert str(ev["kennedy"]) in final_text and str(ev["nixon"]) in final_text

@@ -211,6 +211,7 @@ def test_a_crash_is_quarantined_and_the_worker_carries_on(h: Harness, monkeypatc
     with Session(h.db) as s:
         (q,) = s.exec(select(Quarantine)).all()
     assert q.stage == "apply" and "rules bug" in q.error and q.raw
+    assert q.message_id.startswith("<player.") and q.uid == 1
     assert len(_moves(h)) == 1
 
 
@@ -227,3 +228,37 @@ def test_mail_after_the_game_ended_gets_the_final_report(h: Harness, monkeypatch
         s.commit()
     assert h.reply("kennedy", "help").outcomes == {"rejected": 1}
     assert h.outbox()[-1].kind == "game_over"
+
+
+def test_error_replies_to_one_sender_are_rate_limited(h: Harness) -> None:
+    from pbem.pipeline.runner import MAX_ERROR_REPLIES_PER_HOUR
+
+    for _ in range(MAX_ERROR_REPLIES_PER_HOUR + 2):
+        h.inbox.deliver(player_mail(EMAILS["nixon"], "game@pbem.test", "help"))
+    assert h.poll().outcomes == {"rejected": MAX_ERROR_REPLIES_PER_HOUR + 2}
+    assert len(h.mails_to("nixon")) == 1 + MAX_ERROR_REPLIES_PER_HOUR  # welcome + the limit
+    assert "limit reached" in h.inbound()[-1].detail
+
+
+def test_an_error_after_a_random_draw_withholds_the_details(h: Harness) -> None:
+    assert h.reply("kennedy", "first kennedy").outcomes == {"applied": 1}
+    state = h.state()
+    after = engine.apply(engine.apply(state, "kennedy", "campaign 27"), "kennedy", "check CA 1")
+    assert after["rng"] != state["rng"]  # the support check drew cubes (R7.4)
+    stats = h.reply("kennedy", "campaign 27\ncheck CA 1\ncampaign frobnicate\n")
+    assert stats.outcomes == {"rejected": 1}
+    assert h.state() == state
+    text = h.text_of(h.last_mail("kennedy"))
+    assert "details withheld" in text
+    drawn = [e["text"] for e in after["log"][len(state["log"]):] if e["to"] in (None, "kennedy")]
+    assert drawn and not any(line in text for line in drawn)
+
+
+def test_a_flooded_inbox_is_processed_in_batches(h: Harness, monkeypatch: pytest.MonkeyPatch) -> None:
+    from pbem import service
+
+    monkeypatch.setattr(service, "FETCH_BATCH", 3)
+    for i in range(7):
+        h.inbox.deliver(player_mail(f"stranger{i}@else.test", "game@pbem.test", "help"))
+    assert h.poll().outcomes == {"ignored": 7}
+    assert not h.inbox.folder_uids("INBOX")
