@@ -271,6 +271,7 @@ def build(kind: str, ctx: dict[str, Any]) -> dict[str, Any]:
         "reply_to": ctx.get("reply_to") or "",
         "error": ctx.get("error"),
         "results": list(ctx.get("results") or []),
+        "ignored": [str(x) for x in (ctx.get("ignored") or [])],
         "verbs": help_entries(),
         "log_title": "So far" if kind == "welcome" else "Since your last report",
         "view": None,

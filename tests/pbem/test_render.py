@@ -378,3 +378,18 @@ def test_golden_rendering(name: str) -> None:
     assert mail.subject == (GOLDEN / f"{name}.subject").read_text(encoding="utf-8").strip()
     assert mail.text == (GOLDEN / f"{name}.txt").read_text(encoding="utf-8")
     assert mail.html == (GOLDEN / f"{name}.html").read_text(encoding="utf-8")
+
+
+def test_lines_not_read_as_commands_are_listed_in_reports_and_rejections() -> None:
+    """A mail's non-command lines are shown back, so a typo is never silently dropped."""
+    g = engine.new_game(3)
+    side = sorted(engine.active_sides(g))[0]
+    ctx = {"game_id": 4, "side": side, "view": engine.view(g, side), "since": 0,
+           "results": [{"line": "first nixon", "ok": True, "message": "ok"}], "error": None,
+           "opponent": "x@example.test", "reply_to": "game+k@example.test",
+           "ignored": ["frobnicate the vote", "<b>bold</b>"]}
+    for kind in ("report", "rejected"):
+        out = render(kind, {**ctx, "error": "no command found" if kind == "rejected" else None})
+        assert "frobnicate the vote" in out.text
+        assert "ignored" in out.text.lower()
+        assert "&lt;b&gt;bold&lt;/b&gt;" in out.html and "<b>bold</b>" not in out.html

@@ -1,0 +1,248 @@
+"""Benchmark 2 — mail end to end vs the wire limit, on the real Dovecot + Postfix stack (127.0.0.1).
+
+    python benchmarks/bench_mail.py [--moves 500] [--games 100] [--runs 3] [--smoke]
+
+N move mails spread over G games (round robin, N/G moves each) wait in the game's INBOX.
+Timed: `pbem poll` (a subprocess: the real command, start-up included) processing all of them
+and sending every report. Baseline in the same run, the *wire limit*: a bare script that fetches
+the same N messages with imapclient and sends the same number of replies, byte for byte the
+server's reports, with aiosmtplib over one connection, doing nothing else. Reported: moves/s,
+server ÷ wire (throughput), and the engine's share of the server's time (benchmarks/probe.py
+times every engine call inside the poll).
+
+The mails are made on a scratch copy of the database (each one answers the report the server
+would have sent, with its reply key), then the pristine copy is what the timed poll runs on.
+Needs the mail stack: a running one (MAILSTACK_* from `scripts/mailstack.sh start`) or root.
+Targets (issue 6): server >= 0.5 × wire; engine <= 10 % of the server's per-move time.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import random
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+import uuid
+from dataclasses import dataclass
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+import aiosmtplib  # noqa: E402
+from imapclient import IMAPClient  # noqa: E402
+from sqlmodel import Session, col, select  # noqa: E402
+
+import engine  # noqa: E402
+from benchmarks.common import Row, print_table  # noqa: E402
+from benchmarks.mailenv import NoMailStack, mail_stack  # noqa: E402
+from pbem import keys, service  # noqa: E402
+from pbem.config import Settings  # noqa: E402
+from pbem.db import make_engine, migrate  # noqa: E402
+from pbem.mail import MemorySender  # noqa: E402
+from pbem.models import Game, InboundMessage, OutboxMessage, Seat  # noqa: E402
+from pbem.pipeline import process_message  # noqa: E402
+from pbem.replies import current_key  # noqa: E402
+from tests.pbem.mailtools import MailServer, player_mail  # noqa: E402
+
+HERE = Path(__file__).resolve().parent
+
+
+@dataclass
+class Workload:
+    """The pristine database, the N move mails (in order) and the replies the server sends."""
+
+    db_file: Path
+    settings: Settings
+    mails: list[bytes]
+    replies: list[tuple[str, bytes]]  # (recipient, raw) of every report, as the server sends them
+
+
+def settings_for(server: MailServer, db_file: Path, address: str) -> Settings:
+    return Settings(database_url=f"sqlite:///{db_file}", address=address, imap_host=server.host,
+                    imap_port=server.imap_port, imap_user=address, imap_password=server.password,
+                    imap_ssl=False, smtp_host=server.host, smtp_port=server.smtp_port, smtp_tls=False,
+                    secret="bench-secret")
+
+
+def make_workload(server: MailServer, folder: Path, moves: int, games: int) -> Workload:
+    address = server.fresh_address("game")
+    pristine = folder / "pristine.db"
+    settings = settings_for(server, pristine, address)
+    db = make_engine(settings.database_url)
+    migrate(db)
+    for i in range(games):
+        service.new_game(db, settings, kennedy=server.fresh_address(f"k{i}"), nixon=server.fresh_address(f"n{i}"),
+                         edition=engine.EDITIONS[i % 2], seed=1000 + i)
+    service.drain_outbox(db, settings, MemorySender(), limit=10 * games)  # the welcome mails are gone
+    db.dispose()
+    scratch = folder / "scratch.db"
+    shutil.copy(pristine, scratch)
+    sdb = make_engine(f"sqlite:///{scratch}")
+    ssettings = settings.with_(database_url=f"sqlite:///{scratch}")
+    rnd = random.Random(7)
+    mails: list[bytes] = []
+    with Session(sdb) as s:
+        ids = [g.id for g in s.exec(select(Game).order_by(col(Game.id)))]
+    while len(mails) < moves:
+        for gid in ids:
+            if len(mails) >= moves:
+                break
+            raw = _next_move(sdb, ssettings, gid, rnd)
+            out = process_message(sdb, ssettings, raw, mailbox="scratch", uidvalidity=1, uid=len(mails) + 1)
+            if out.outcome != "applied":
+                raise RuntimeError(f"scratch mail not applied: {out}")
+            mails.append(raw)
+    with Session(sdb) as s:
+        rows = s.exec(select(OutboxMessage).where(OutboxMessage.status == "pending")
+                      .order_by(col(OutboxMessage.id))).all()
+        replies = [(r.recipient, service.raw_message(ssettings, r)) for r in rows]
+    sdb.dispose()
+    return Workload(pristine, settings, mails, replies)
+
+
+def _next_move(db: object, settings: Settings, gid: int | None, rnd: random.Random) -> bytes:
+    with Session(db) as s:  # type: ignore[call-overload]
+        game = s.get(Game, gid)
+        state = engine.from_json(game.snapshot)
+        side = rnd.choice(sorted(engine.active_sides(state)))
+        seat = s.exec(select(Seat).where(Seat.game_id == gid, Seat.side == side)).one()
+        to = keys.reply_address(settings.address, current_key(settings, seat))
+        command = rnd.choice(engine.legal_commands(state, side))
+        return player_mail(seat.email, to, f"{command}\n\n-- \n{side.title()}\n",
+                           subject=f"Re: [1960 #{gid}] your move",
+                           message_id=f"<{uuid.uuid4().hex}@client.example.org>")
+
+
+# --- mailbox handling -------------------------------------------------------------------------
+
+def imap(server: MailServer, user: str) -> IMAPClient:
+    c = IMAPClient(server.host, port=server.imap_port, ssl=False, timeout=60)
+    c.login(user, server.password)
+    return c
+
+
+def fill(server: MailServer, user: str, mails: list[bytes]) -> None:
+    """Empty the user's INBOX (and Processed), then append the mails in order."""
+    with imap(server, user) as c:
+        for folder in ("INBOX", "Processed"):
+            if folder != "INBOX" and not c.folder_exists(folder):
+                continue
+            c.select_folder(folder)
+            uids = c.search(["ALL"])
+            if uids:
+                c.delete_messages(uids)
+                c.expunge()
+        for raw in mails:
+            c.append("INBOX", raw)
+
+
+# --- the two timed runs -----------------------------------------------------------------------
+
+def run_server(w: Workload, folder: Path, run: int) -> dict[str, float]:
+    """`pbem poll` on a fresh copy of the pristine database; returns timings and checks."""
+    db_file = folder / f"run{run}.db"
+    shutil.copy(w.db_file, db_file)
+    env = {**os.environ, "PBEM_DATABASE_URL": f"sqlite:///{db_file}", "PBEM_ADDRESS": w.settings.address,
+           "PBEM_IMAP_HOST": w.settings.imap_host, "PBEM_IMAP_PORT": str(w.settings.imap_port),
+           "PBEM_IMAP_USER": w.settings.imap_user, "PBEM_IMAP_PASSWORD": w.settings.imap_password,
+           "PBEM_IMAP_SSL": "0", "PBEM_SMTP_HOST": w.settings.smtp_host,
+           "PBEM_SMTP_PORT": str(w.settings.smtp_port), "PBEM_SMTP_TLS": "0", "PBEM_SECRET": w.settings.secret}
+    out = folder / f"probe{run}.json"
+    t = time.perf_counter()
+    subprocess.run([sys.executable, str(HERE / "probe.py"), str(out), "poll"], env=env, check=True)
+    wall = time.perf_counter() - t
+    probe = json.loads(out.read_text())
+    db = make_engine(f"sqlite:///{db_file}")
+    with Session(db) as s:
+        applied = len(s.exec(select(InboundMessage.id).where(InboundMessage.outcome == "applied")).all())
+        sent = len(s.exec(select(OutboxMessage.id).where(OutboxMessage.status == "sent",
+                                                         OutboxMessage.kind != "welcome")).all())
+    db.dispose()
+    return {"wall": wall, "applied": applied, "sent": sent, **{k: v for k, v in probe.items() if k != "calls"}}
+
+
+async def _send_all(server: MailServer, sender: str, replies: list[tuple[str, bytes]]) -> None:
+    smtp = aiosmtplib.SMTP(hostname=server.host, port=server.smtp_port, start_tls=False, timeout=60)
+    await smtp.connect()
+    for rcpt, raw in replies:
+        await smtp.sendmail(sender, [rcpt], raw)
+    await smtp.quit()
+
+
+def run_wire(server: MailServer, user: str, w: Workload) -> float:
+    """Fetch the N mails (imapclient, one session) and send the same replies (aiosmtplib)."""
+    t = time.perf_counter()
+    with imap(server, user) as c:
+        c.select_folder("INBOX", readonly=True)
+        uids = sorted(c.search(["ALL"]))
+        got = 0
+        for i in range(0, len(uids), 100):
+            got += len(c.fetch(uids[i:i + 100], ["BODY.PEEK[]"]))
+    asyncio.run(_send_all(server, user, w.replies))
+    wall = time.perf_counter() - t
+    if got != len(w.mails):
+        raise RuntimeError(f"wire fetched {got} of {len(w.mails)} mails")
+    return wall
+
+
+def main(argv: list[str] | None = None) -> None:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--moves", type=int, default=500, help="move mails N (default 500)")
+    ap.add_argument("--games", type=int, default=100, help="games they are spread over")
+    ap.add_argument("--runs", type=int, default=3, help="timing runs (median reported)")
+    ap.add_argument("--smoke", action="store_true", help="tiny sizes, for CI")
+    a = ap.parse_args(argv)
+    moves, games, runs = (6, 3, 1) if a.smoke else (a.moves, a.games, a.runs)
+    try:
+        with mail_stack() as server, tempfile.TemporaryDirectory(prefix="pbem-bench-mail-") as tmp:
+            bench(server, Path(tmp), moves, games, runs)
+    except NoMailStack as exc:
+        print(f"mail benchmark skipped: {exc}")
+
+
+def bench(server: MailServer, folder: Path, moves: int, games: int, runs: int) -> None:
+    t = time.perf_counter()
+    w = make_workload(server, folder, moves, games)
+    print(f"workload: {len(w.mails)} move mails over {games} games, {len(w.replies)} reports "
+          f"(avg {statistics.mean(len(r) for _, r in w.replies):,.0f} bytes); made in {time.perf_counter() - t:.1f} s")
+    wire_user = server.fresh_address("wire")
+    server_runs: list[dict[str, float]] = []
+    wire_runs: list[float] = []
+    for run in range(runs):
+        fill(server, w.settings.address, w.mails)
+        fill(server, wire_user, w.mails)
+        wire_runs.append(run_wire(server, wire_user, w))
+        r = run_server(w, folder, run)
+        if r["applied"] != len(w.mails) or r["sent"] != len(w.replies) or r["exit"] not in (0, None):
+            print(f"  run {run}: WARNING applied {r['applied']}/{len(w.mails)}, sent {r['sent']}/{len(w.replies)}, "
+                  f"exit {r['exit']}")
+        server_runs.append(r)
+    n = len(w.mails)
+    srv = [n / r["wall"] for r in server_runs]
+    wire = [n / x for x in wire_runs]
+    ratio = statistics.median(srv) / statistics.median(wire)
+    engine_share = [100 * r["rules_s"] / r["seconds"] for r in server_runs]
+    json_share = [100 * r["json_s"] / r["seconds"] for r in server_runs]
+    in_proc = [n / r["seconds"] for r in server_runs]
+    rows = [
+        Row("pbem poll: moves/s (wall, start-up incl.)", n, "moves/s", srv, f"{ratio:.2f} × wire (target ≥ 0.5)"),
+        Row("pbem poll: moves/s (in process)", n, "moves/s", in_proc,
+            f"{statistics.median(in_proc) / statistics.median(wire):.2f} × wire"),
+        Row("wire limit: imapclient fetch + aiosmtplib send", n, "moves/s", wire, "1.00 (baseline)"),
+        Row("engine rules share of poll time", n, "%", engine_share, "target ≤ 10 %"),
+        Row("engine to_json/from_json share", n, "%", json_share, ""),
+        Row("per move: server (in process)", n, "s", [r["seconds"] / n for r in server_runs], ""),
+        Row("per move: wire", n, "s", [x / n for x in wire_runs], ""),
+    ]
+    print_table(f"Mail end to end vs the wire limit ({n} moves, {games} games, {len(w.replies)} reports)", rows)
+
+
+if __name__ == "__main__":
+    main()
