@@ -17,8 +17,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-import engine  # noqa: E402
-from benchmarks.common import Row, print_table, random_game, repeat  # noqa: E402
+import engine
+from benchmarks.common import Row, print_table, random_game, repeat
 
 
 def games_per_second(edition: str, games: int, offset: int) -> float:

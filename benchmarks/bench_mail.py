@@ -35,21 +35,21 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-import aiosmtplib  # noqa: E402
-from imapclient import IMAPClient  # noqa: E402
-from sqlmodel import Session, col, select  # noqa: E402
+import aiosmtplib
+from imapclient import IMAPClient
+from sqlmodel import Session, col, select
 
-import engine  # noqa: E402
-from benchmarks.common import Row, print_table  # noqa: E402
-from benchmarks.mailenv import NoMailStack, mail_stack  # noqa: E402
-from pbem import keys, service  # noqa: E402
-from pbem.config import Settings  # noqa: E402
-from pbem.db import make_engine, migrate  # noqa: E402
-from pbem.mail import MemorySender  # noqa: E402
-from pbem.models import Game, InboundMessage, OutboxMessage, Seat  # noqa: E402
-from pbem.pipeline import process_message  # noqa: E402
-from pbem.replies import current_key  # noqa: E402
-from tests.pbem.mailtools import MailServer, player_mail  # noqa: E402
+import engine
+from benchmarks.common import Row, print_table
+from benchmarks.mailenv import NoMailStack, mail_stack
+from pbem import keys, service
+from pbem.config import Settings
+from pbem.db import make_engine, migrate
+from pbem.mail import MemorySender
+from pbem.models import Game, InboundMessage, OutboxMessage, Seat
+from pbem.pipeline import process_message
+from pbem.replies import current_key
+from tests.pbem.mailtools import MailServer, player_mail
 
 HERE = Path(__file__).resolve().parent
 

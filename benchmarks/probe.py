@@ -22,7 +22,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-import engine  # noqa: E402
+import engine
 
 RULES = ("apply", "apply_in_place", "legal_commands", "active_sides", "decision", "view", "result",
          "new_game", "copy_state", "card_info")

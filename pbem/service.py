@@ -10,6 +10,7 @@ game from its move log; `show`, `games`, `game_log` are operator views;
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import re
 import secrets
@@ -256,16 +257,31 @@ def poll_once(db: Engine, settings: Settings, inbox: Inbox, *, mailbox: str = "I
     seen: set[tuple[int, int]] = set()
     while True:  # in batches, so a flooded inbox never sits in memory at once
         batch = [m for m in inbox.fetch_new(limit=FETCH_BATCH) if (m.uidvalidity, m.uid) not in seen]
-        for item in batch:
-            seen.add((item.uidvalidity, item.uid))
-            out = process_message(db, settings, item.raw, mailbox=mailbox,
-                                  uidvalidity=item.uidvalidity, uid=item.uid, now=now)
-            inbox.move(item.uid, out.folder)  # only after the commit (C1)
-            stats.outcomes[out.outcome] += 1
-            if out.game_id is not None:
-                stats.games.add(out.game_id)
+        done: dict[str, list[int]] = {}
+        try:
+            for item in batch:
+                seen.add((item.uidvalidity, item.uid))
+                out = process_message(db, settings, item.raw, mailbox=mailbox,
+                                      uidvalidity=item.uidvalidity, uid=item.uid, now=now)
+                done.setdefault(out.folder, []).append(item.uid)
+                stats.outcomes[out.outcome] += 1
+                if out.game_id is not None:
+                    stats.games.add(out.game_id)
+        finally:
+            _move(inbox, done)  # each only after its commit (C1); a crash before: dedupe skips it
         if len(batch) < FETCH_BATCH:
             return stats
+
+
+def _move(inbox: Inbox, done: dict[str, list[int]]) -> None:
+    """Move the batch's committed mails, one command per folder when the mailbox can."""
+    many = getattr(inbox, "move_many", None)
+    for folder, uids in done.items():
+        if many is not None:
+            many(uids, folder)
+        else:
+            for uid in uids:
+                inbox.move(uid, folder)
 
 
 @dataclass
@@ -298,12 +314,26 @@ def drain_outbox(db: Engine, settings: Settings, sender: Sender, *, now: datetim
 
 async def _drain(db: Engine, settings: Settings, sender: Sender, now: datetime | None,
                  limit: int) -> SendStats:
+    """Every due row, ``limit`` ids at a time, on one SMTP session when the sender offers one."""
     stats = SendStats()
     now = now or utcnow()
-    with Session(db) as s:
-        ids = list(s.exec(select(OutboxMessage.id).where(
-            OutboxMessage.status == "pending", col(OutboxMessage.next_attempt_at) <= now)
-            .order_by(col(OutboxMessage.id)).limit(limit)))
+    last = 0
+    session: contextlib.AbstractAsyncContextManager[Any] = (
+        sender if isinstance(sender, contextlib.AbstractAsyncContextManager) else contextlib.nullcontext())
+    async with session:
+        while True:
+            with Session(db) as s:
+                ids = [i for i in s.exec(select(OutboxMessage.id).where(
+                    OutboxMessage.status == "pending", col(OutboxMessage.next_attempt_at) <= now,
+                    col(OutboxMessage.id) > last).order_by(col(OutboxMessage.id)).limit(limit)) if i]
+            await _send_rows(db, settings, sender, ids, now, stats)
+            if len(ids) < limit:
+                return stats
+            last = ids[-1]
+
+
+async def _send_rows(db: Engine, settings: Settings, sender: Sender, ids: list[int], now: datetime,
+                     stats: SendStats) -> None:
     for row_id in ids:
         with Session(db) as s:
             row = s.get(OutboxMessage, row_id)
@@ -320,7 +350,6 @@ async def _drain(db: Engine, settings: Settings, sender: Sender, now: datetime |
             assert row is not None
             _mark(row, failure, now, stats)
             s.add(row)
-    return stats
 
 
 def _mark(row: OutboxMessage, failure: SendFailure | None, now: datetime, stats: SendStats) -> None:

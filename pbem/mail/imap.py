@@ -10,6 +10,7 @@ latency hint only: the caller re-syncs after every wake-up (notes C6, the IDLE r
 from __future__ import annotations
 
 import contextlib
+import imaplib
 import socket
 import ssl as ssl_module
 import threading
@@ -148,13 +149,19 @@ class ImapMailbox:
 
     def move(self, uid: int, folder: str) -> None:
         """Move one message out of the INBOX (UID MOVE; else COPY + \\Deleted + EXPUNGE)."""
-        if "MOVE" in self.capabilities():
-            self.client.move([uid], folder)
+        self.move_many([uid], folder)
+
+    def move_many(self, uids: list[int], folder: str) -> None:
+        """Move messages out of the INBOX in one command (one round trip for a batch)."""
+        if not uids:
             return
-        self.client.copy([uid], folder)
-        self.client.add_flags([uid], [b"\\Deleted"], silent=True)
+        if "MOVE" in self.capabilities():
+            self.client.move(uids, folder)
+            return
+        self.client.copy(uids, folder)
+        self.client.add_flags(uids, [b"\\Deleted"], silent=True)
         if "UIDPLUS" in self.capabilities():
-            self.client.uid_expunge([uid])
+            self.client.uid_expunge(uids)
         else:
             self.client.expunge()
 
@@ -167,11 +174,18 @@ class ImapMailbox:
         if "IDLE" not in self.capabilities():
             time.sleep(min(timeout, 5.0))
             return True
-        self.client.idle()
         try:
-            responses: list[Any] = self.client.idle_check(timeout=timeout)
-        finally:
-            done = self.client.idle_done()
+            self.client.idle()
+            try:
+                responses: list[Any] = self.client.idle_check(timeout=timeout)
+            finally:
+                done = self.client.idle_done()
+        except (imaplib.IMAP4.abort, IMAPClientError, OSError):
+            # A garbled or dropped IDLE exchange leaves the connection unusable: start a
+            # fresh one and report a change, so the caller re-syncs (notes C6).
+            self.close()
+            self.connect()
+            return True
         return bool(responses) or bool(done[1])
 
 
@@ -249,6 +263,10 @@ class MemoryMailbox:
             raise RuntimeError(f"no such folder {folder!r} (call ensure_folders)")
         raw = self.folders[self.folder].messages.pop(uid)
         self.deliver(raw, folder)
+
+    def move_many(self, uids: list[int], folder: str) -> None:
+        for uid in uids:
+            self.move(uid, folder)
 
     def idle_wait(self, timeout: float) -> bool:
         """True at once if mail is waiting, else wait up to *timeout* for a delivery."""

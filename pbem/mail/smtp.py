@@ -9,6 +9,7 @@ for unit tests.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Any
 
 import aiosmtplib
 
@@ -51,24 +52,27 @@ class SmtpSender:
         self.password = password
         self.tls = tls
         self.timeout = timeout
+        self._reuse = False
+        self._conn: aiosmtplib.SMTP | None = None
+
+    async def __aenter__(self) -> SmtpSender:
+        """Within ``async with sender:`` every `send` shares one SMTP session (a batch)."""
+        self._reuse = True
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        self._reuse = False
+        await self._drop()
 
     async def send(self, raw: bytes, sender: str, recipients: list[str]) -> None:
         """Send *raw* with envelope *sender*/*recipients*; raise a :class:`SendFailure`."""
         if not recipients:
             raise PermanentFailure("no recipients")
         try:
-            errors, _ = await aiosmtplib.send(
-                raw,
-                sender=sender,
-                recipients=recipients,
-                hostname=self.host,
-                port=self.port,
-                username=self.user or None,
-                password=self.password if self.user else None,
-                use_tls=self.tls,
-                start_tls=None if self.user else False,
-                timeout=self.timeout,
-            )
+            if self._reuse:
+                errors = await self._send_on_session(raw, sender, recipients)
+            else:
+                errors, _ = await aiosmtplib.send(raw, sender=sender, recipients=recipients, **self._options())
         except aiosmtplib.SMTPRecipientsRefused as exc:
             codes = [r.code for r in exc.recipients]
             detail = "; ".join(f"{r.recipient}: {r.code} {r.message}" for r in exc.recipients)
@@ -86,6 +90,43 @@ class SmtpSender:
         if refused:  # partial success: the accepted recipients got it, do not resend
             detail = "; ".join(f"{r}: {resp.code} {resp.message}" for r, resp in refused.items())
             raise PermanentFailure(f"some recipients refused: {detail}")
+
+    def _options(self) -> dict[str, Any]:
+        return {
+            "hostname": self.host, "port": self.port, "username": self.user or None,
+            "password": self.password if self.user else None, "use_tls": self.tls,
+            "start_tls": None if self.user else False, "timeout": self.timeout,
+        }
+
+    async def _send_on_session(self, raw: bytes, sender: str, recipients: list[str]) -> dict[str, Any]:
+        """Send on the batch's open session; a kept session the server has closed is reopened once."""
+        kept = self._conn is not None and self._conn.is_connected
+        if not kept:
+            await self._drop()
+            self._conn = aiosmtplib.SMTP(**self._options())
+            await self._conn.connect()
+        assert self._conn is not None
+        try:
+            errors, _ = await self._conn.sendmail(sender, recipients, raw)
+        except (aiosmtplib.SMTPRecipientsRefused, aiosmtplib.SMTPResponseException):
+            raise  # a refusal: aiosmtplib has reset the envelope, the session stays usable
+        except aiosmtplib.SMTPServerDisconnected:
+            await self._drop()
+            if not kept:
+                raise
+            return await self._send_on_session(raw, sender, recipients)  # e.g. the server's idle timeout
+        except BaseException:
+            await self._drop()  # a session in an unknown state is never reused
+            raise
+        return dict(errors)
+
+    async def _drop(self) -> None:
+        conn, self._conn = self._conn, None
+        if conn is not None and conn.is_connected:
+            try:
+                await conn.quit()
+            except (aiosmtplib.SMTPException, OSError, TimeoutError):
+                conn.close()
 
 
 @dataclass

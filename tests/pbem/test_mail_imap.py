@@ -145,3 +145,26 @@ def test_mail_arriving_just_before_idle_is_still_reported(mail_server: MailServe
         time.sleep(0.1)  # delivered while the connection sits between commands
         assert box.idle_wait(2.0) is True
         assert len(box.fetch_new()) == 1
+
+
+def test_idle_recovers_from_a_garbled_exchange(mail_server: MailServer, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A broken IDLE (server garbage, dropped link) reconnects and asks the caller to re-sync."""
+    import imaplib
+
+    game = mail_server.fresh_address("garbled")
+    with mail_server.mailbox(game) as box:
+        first = box.client
+
+        def broken(timeout: float | None = None) -> list[object]:
+            raise imaplib.IMAP4.abort("unexpected response: b'FLAGS ())'")
+
+        monkeypatch.setattr(first, "idle_check", broken)
+        assert box.idle_wait(1.0) is True
+        assert box.client is not first  # a fresh connection
+        mail_server.send(player_mail("p@example.org", game, "pass\n"), "p@example.org", [game])
+        deadline = time.monotonic() + 5
+        got: list[object] = []
+        while not got and time.monotonic() < deadline:
+            got = list(box.fetch_new())
+            time.sleep(0.05)
+        assert len(got) == 1
