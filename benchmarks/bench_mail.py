@@ -145,15 +145,19 @@ def fill(server: MailServer, user: str, mails: list[bytes]) -> None:
 
 # --- the two timed runs -----------------------------------------------------------------------
 
+def poll_env(s: Settings, db_file: Path) -> dict[str, str]:
+    """The PBEM_* environment of a `pbem poll` on ``db_file`` with these settings."""
+    return {"PBEM_DATABASE_URL": f"sqlite:///{db_file}", "PBEM_ADDRESS": s.address, "PBEM_IMAP_HOST": s.imap_host,
+            "PBEM_IMAP_PORT": str(s.imap_port), "PBEM_IMAP_USER": s.imap_user, "PBEM_IMAP_PASSWORD": s.imap_password,
+            "PBEM_IMAP_SSL": "0", "PBEM_SMTP_HOST": s.smtp_host, "PBEM_SMTP_PORT": str(s.smtp_port),
+            "PBEM_SMTP_TLS": "0", "PBEM_SECRET": s.secret}
+
+
 def run_server(w: Workload, folder: Path, run: int) -> dict[str, float]:
     """`pbem poll` on a fresh copy of the pristine database; returns timings and checks."""
     db_file = folder / f"run{run}.db"
     shutil.copy(w.db_file, db_file)
-    env = {**os.environ, "PBEM_DATABASE_URL": f"sqlite:///{db_file}", "PBEM_ADDRESS": w.settings.address,
-           "PBEM_IMAP_HOST": w.settings.imap_host, "PBEM_IMAP_PORT": str(w.settings.imap_port),
-           "PBEM_IMAP_USER": w.settings.imap_user, "PBEM_IMAP_PASSWORD": w.settings.imap_password,
-           "PBEM_IMAP_SSL": "0", "PBEM_SMTP_HOST": w.settings.smtp_host,
-           "PBEM_SMTP_PORT": str(w.settings.smtp_port), "PBEM_SMTP_TLS": "0", "PBEM_SECRET": w.settings.secret}
+    env = {**os.environ, **poll_env(w.settings, db_file)}
     out = folder / f"probe{run}.json"
     t = time.perf_counter()
     subprocess.run([sys.executable, str(HERE / "probe.py"), str(out), "poll"], env=env, check=True)

@@ -69,9 +69,12 @@ def _each(g: GameState) -> list[tuple[Effect, EffectRules]]:
     return [(e, EFFECTS[e["id"]]) for e in effs]
 
 
-def any_hook(g: GameState, hook: str) -> bool:
-    """Whether some effect in force provides ``hook`` (lets hot loops skip the hook calls)."""
-    return any(getattr(EFFECTS[e["id"]], hook) is not None for e in g["effects"])
+Hooks = list[tuple[Effect, Callable[..., Any]]]
+
+
+def hooks_of(g: GameState, hook: str) -> Hooks:
+    """The (effect, function) pairs in force for ``hook``: hot loops look them up once."""
+    return [(e, fn) for e in g["effects"] if (fn := getattr(EFFECTS[e["id"]], hook)) is not None]
 
 
 def cp_value(g: GameState, side: str, base: int, kind: str) -> int:
@@ -84,17 +87,20 @@ def cp_value(g: GameState, side: str, base: int, kind: str) -> int:
     return base
 
 
-def campaign_banned(g: GameState, side: str, st: str) -> bool:
-    return any(r.campaign_banned(g, e, side, st) for e, r in _each(g) if r.campaign_banned)
+def campaign_banned(g: GameState, side: str, st: str, hooks: Hooks | None = None) -> bool:
+    """``hooks``: `hooks_of` (g, "campaign_banned"), when the caller has it already."""
+    hs = hooks_of(g, "campaign_banned") if hooks is None else hooks
+    return any(fn(g, e, side, st) for e, fn in hs)
 
 
 def travel_free(g: GameState, side: str) -> bool:
     return any(r.travel_free(g, e, side) for e, r in _each(g) if r.travel_free)
 
 
-def check_mode(g: GameState, side: str, st: str) -> str | None:
-    """``"waive"`` beats ``"force"``; ``None`` means R7.4 decides alone."""
-    modes = {r.check_mode(g, e, side, st) for e, r in _each(g) if r.check_mode}
+def check_mode(g: GameState, side: str, st: str, hooks: Hooks | None = None) -> str | None:
+    """``"waive"`` beats ``"force"``; ``None`` means R7.4 decides alone (``hooks`` as above)."""
+    hs = hooks_of(g, "check_mode") if hooks is None else hooks
+    modes = {fn(g, e, side, st) for e, fn in hs}
     if "waive" in modes:
         return "waive"
     if "force" in modes:

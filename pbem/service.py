@@ -322,32 +322,26 @@ async def _drain(db: Engine, settings: Settings, sender: Sender, now: datetime |
         sender if isinstance(sender, contextlib.AbstractAsyncContextManager) else contextlib.nullcontext())
     async with session:
         while True:
-            with Session(db) as s:
-                ids = [i for i in s.exec(select(OutboxMessage.id).where(
+            with Session(db) as s:  # the rows come out detached, their columns loaded
+                rows = list(s.exec(select(OutboxMessage).where(
                     OutboxMessage.status == "pending", col(OutboxMessage.next_attempt_at) <= now,
-                    col(OutboxMessage.id) > last).order_by(col(OutboxMessage.id)).limit(limit)) if i]
-            await _send_rows(db, settings, sender, ids, now, stats)
-            if len(ids) < limit:
+                    col(OutboxMessage.id) > last).order_by(col(OutboxMessage.id)).limit(limit)))
+            await _send_rows(db, settings, sender, rows, now, stats)
+            if len(rows) < limit:
                 return stats
-            last = ids[-1]
+            last = rows[-1].id or 0
 
 
-async def _send_rows(db: Engine, settings: Settings, sender: Sender, ids: list[int], now: datetime,
-                     stats: SendStats) -> None:
-    for row_id in ids:
-        with Session(db) as s:
-            row = s.get(OutboxMessage, row_id)
-            if row is None or row.status != "pending":
-                continue
-            raw, recipient = raw_message(settings, row), row.recipient
+async def _send_rows(db: Engine, settings: Settings, sender: Sender, rows: list[OutboxMessage],
+                     now: datetime, stats: SendStats) -> None:
+    for row in rows:
+        raw = raw_message(settings, row)
         failure: SendFailure | None = None
         try:  # outside any transaction: a crash after this resends the same Message-ID (C2)
-            await sender.send(raw, settings.address, [recipient])
+            await sender.send(raw, settings.address, [row.recipient])
         except SendFailure as exc:
             failure = exc
-        with transaction(db) as s:
-            row = s.get(OutboxMessage, row_id)
-            assert row is not None
+        with transaction(db) as s:  # one UPDATE of the row read above (no re-read)
             _mark(row, failure, now, stats)
             s.add(row)
 

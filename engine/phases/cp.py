@@ -83,9 +83,11 @@ def _commands(g: GameState, f: Frame, side: str, where: tuple[tuple[str, str], .
     cap = f.get("cap")
     spent: dict[str, int] = f["spent"]
     # effect hooks are consulted only when an effect providing them is in force
-    banned = effects.any_hook(g, "campaign_banned")
-    modes = effects.any_hook(g, "check_mode")
-    free = effects.any_hook(g, "travel_free") and effects.travel_free(g, side)
+    if g["effects"]:
+        banned, modes = effects.hooks_of(g, "campaign_banned"), effects.hooks_of(g, "check_mode")
+        free = effects.travel_free(g, side)
+    else:
+        banned, modes, free = [], [], False
     token: str = g["token"][side]
     costs = TRAVEL[token]
     opp_token = g["token"][other(side)]
@@ -97,7 +99,7 @@ def _commands(g: GameState, f: Frame, side: str, where: tuple[tuple[str, str], .
         return _plain(g, side, cp, token, covered)
     out: list[str] = []
     for st, region in where:
-        if banned and effects.campaign_banned(g, side, st):
+        if banned and effects.campaign_banned(g, side, st, banned):
             continue
         room = cp if free else cp - costs[st]
         if cap is not None:
@@ -107,7 +109,7 @@ def _commands(g: GameState, f: Frame, side: str, where: tuple[tuple[str, str], .
         if region in covered:
             out.append(_SUPPORT[st])
             continue
-        mode = effects.check_mode(g, side, st) if modes else None
+        mode = effects.check_mode(g, side, st, modes) if modes else None
         if mode == "force" or (mode != "waive" and (support[st] * s <= -4 or opp_token == st)):
             out.extend(_checks(st, room))
         else:
@@ -126,7 +128,7 @@ def _plain(g: GameState, side: str, cp: int, token: str, covered: set[str]) -> l
     else:
         need = [st for st, v in support.items() if v >= 4]
     need.append(g["token"][other(side)])  # ... or has its token
-    k = min(cp, _MAX_TRIP + 1)
+    k = max(0, min(cp, _MAX_TRIP + 1))
     out = list(_REACH_SUPPORT[token][k])
     where = _REACH_INDEX[token][k]
     costs = TRAVEL[token]
