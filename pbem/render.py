@@ -22,11 +22,12 @@ from __future__ import annotations
 import re
 import textwrap
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, lru_cache
 from pathlib import Path
 from typing import Any
 
 import jinja2
+from markupsafe import Markup
 
 from pbem import report_model
 
@@ -52,9 +53,33 @@ def render(kind: str, ctx: dict[str, Any]) -> Rendered:
         raise ValueError(f"a {kind!r} mail needs ctx['view'] (engine.view for the recipient)")
     model = report_model.build(kind, ctx)
     env = environment()
+    if model.get("board") is not None:
+        model["board_text"], model["board_html"] = board_parts(model["board"])
     text = env.get_template(f"text/{kind}.txt.j2").render(model)
     html = env.get_template(f"html/{kind}.html.j2").render(model)
     return Rendered(subject=subject(kind, model), text=tidy_text(text), html=html)
+
+
+_BOARD_CACHE: dict[str, tuple[str, Markup]] = {}
+_BOARD_CACHE_SIZE = 64
+
+
+def board_parts(board: dict[str, Any]) -> tuple[str, Markup]:
+    """The board's text and HTML (``_board`` templates), rendered once per distinct board.
+
+    Both seats' reports of a move usually show the same board (R17.1: it is public), so the
+    second render is a lookup. The templates see only ``board``; the key is its full repr.
+    """
+    key = repr(board)
+    hit = _BOARD_CACHE.get(key)
+    if hit is None:
+        env = environment()
+        hit = (env.get_template("text/_board.txt.j2").render(board=board),
+               Markup(env.get_template("html/_board.html.j2").render(board=board)))
+        if len(_BOARD_CACHE) >= _BOARD_CACHE_SIZE:
+            _BOARD_CACHE.clear()  # only the boards of the latest moves ever hit
+        _BOARD_CACHE[key] = hit
+    return hit
 
 
 def subject(kind: str, m: dict[str, Any]) -> str:
@@ -102,6 +127,8 @@ def environment() -> jinja2.Environment:
         trim_blocks=True,
         lstrip_blocks=True,
         keep_trailing_newline=True,
+        auto_reload=False,  # compiled once per process: no stat() of every include per render
+        cache_size=-1,
     )
     env.filters.update(wrap=wrap, ljust=ljust, rjust=rjust, heading=heading, cell=cell,
                        fg=lambda side: SIDE_COLOURS.get(side or "", ("#374151", ""))[0],
@@ -110,8 +137,13 @@ def environment() -> jinja2.Environment:
     return env
 
 
-def wrap(text: str, indent: int = 0, hang: int | None = None, width: int = WIDTH) -> str:
+def wrap(text: Any, indent: int = 0, hang: int | None = None, width: int = WIDTH) -> str:
     """Fill ``text`` to ``width`` columns; continuation lines indented by ``hang``."""
+    return _wrap(str(text), indent, hang, width)
+
+
+@lru_cache(maxsize=4096)  # log lines and prompts recur in both sides' reports and later ones
+def _wrap(text: str, indent: int, hang: int | None, width: int) -> str:
     hang = indent if hang is None else hang
     return textwrap.fill(str(text), width=width, initial_indent=" " * indent,
                          subsequent_indent=" " * hang, break_long_words=False,

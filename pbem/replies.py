@@ -97,10 +97,17 @@ def queue_mail(
     in_reply_to: str | None = None,
     advance_log: bool = True,
     ignored: Sequence[str] = (),
+    seats: dict[str, Seat] | None = None,
 ) -> OutboxMessage:
-    """Render ``kind`` for ``seat`` and add it to the outbox (same transaction as the change)."""
+    """Render ``kind`` for ``seat`` and add it to the outbox (same transaction as the change).
+
+    ``seats`` (the game's seats by side, as `seats_of` returns them) saves a query, and the
+    autoflush it would cause, when the caller already holds them.
+    """
     assert game.id is not None
-    others = [s for s in seats_of(session, game.id).values() if s.side != seat.side]
+    if seats is None:
+        seats = seats_of(session, game.id)
+    others = [s for s in seats.values() if s.side != seat.side]
     ctx = render_context(
         settings, game, seat, state,
         opponent=others[0].email if others else "",

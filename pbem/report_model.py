@@ -8,6 +8,7 @@ holds for its recipient (R17). The templates only arrange these values.
 
 from __future__ import annotations
 
+from functools import cache
 from itertools import zip_longest
 from typing import Any
 
@@ -241,10 +242,15 @@ def final_tally(result: dict[str, Any] | None) -> dict[str, Any] | None:
 
 def help_entries() -> list[dict[str, str]]:
     """The command reference, straight from the registry (`engine.VERBS`)."""
-    return [{"name": v.name,
+    return [dict(e) for e in _help_entries()]
+
+
+@cache
+def _help_entries() -> tuple[dict[str, str], ...]:
+    return tuple({"name": v.name,
              "usage": " ".join([v.name, *(_arg_usage(a) for a in v.args)]),
              "help": v.help, "example": v.example}
-            for v in sorted(engine.VERBS.values(), key=lambda v: v.name)]
+            for v in sorted(engine.VERBS.values(), key=lambda v: v.name))
 
 
 _ARG_WORDS = {"preempt": "preempt", "use": "campaign|advertise|position", "side": "kennedy|nixon"}

@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Any, Protocol
 
+from sqlalchemy import bindparam, update
 from sqlalchemy.engine import Engine
 from sqlmodel import Session, col, select
 
@@ -119,9 +120,10 @@ def new_game(db: Engine, settings: Settings, *, kennedy: str, nixon: str, editio
             refresh_key(seat, state)
             s.add(seat)
         s.flush()
-        for seat in seats_of(s, game.id).values():
+        seats = seats_of(s, game.id)
+        for seat in seats.values():
             queue_mail(s, settings, kind="welcome", game=game, seat=seat, state=state,
-                       cause="v0", now=now)
+                       cause="v0", now=now, seats=seats)
         return game.id
 
 
@@ -332,18 +334,24 @@ async def _drain(db: Engine, settings: Settings, sender: Sender, now: datetime |
             last = rows[-1].id or 0
 
 
+_MARK_COLUMNS = ("attempts", "status", "sent_at", "last_error", "next_attempt_at")
+
+
 async def _send_rows(db: Engine, settings: Settings, sender: Sender, rows: list[OutboxMessage],
                      now: datetime, stats: SendStats) -> None:
-    for row in rows:
-        raw = raw_message(settings, row)
-        failure: SendFailure | None = None
-        try:  # outside any transaction: a crash after this resends the same Message-ID (C2)
-            await sender.send(raw, settings.address, [row.recipient])
-        except SendFailure as exc:
-            failure = exc
-        with transaction(db) as s:  # one UPDATE of the row read above (no re-read)
+    table = OutboxMessage.__table__  # type: ignore[attr-defined]
+    mark = update(table).where(table.c.id == bindparam("row_id"))
+    with db.execution_options(pbem_write=True).connect() as conn:
+        for row in rows:
+            raw = raw_message(settings, row)
+            failure: SendFailure | None = None
+            try:  # outside any transaction: a crash after this resends the same Message-ID (C2)
+                await sender.send(raw, settings.address, [row.recipient])
+            except SendFailure as exc:
+                failure = exc
             _mark(row, failure, now, stats)
-            s.add(row)
+            with conn.begin():  # one UPDATE + commit per sent mail (C2), Core: no ORM flush
+                conn.execute(mark, {"row_id": row.id, **{c: getattr(row, c) for c in _MARK_COLUMNS}})
 
 
 def _mark(row: OutboxMessage, failure: SendFailure | None, now: datetime, stats: SendStats) -> None:

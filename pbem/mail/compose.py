@@ -18,6 +18,7 @@ import re
 from collections.abc import Iterable, Mapping
 from datetime import datetime
 from email.headerregistry import Address
+from functools import lru_cache
 
 from pbem.mail.parse import LOOP_HEADER
 
@@ -72,8 +73,8 @@ def build_message(
     RFC 2047-encoded by the SMTP email policy; each body UTF-8 quoted-printable (``binascii``).
     """
     head: list[tuple[str, str]] = [
-        ("From", str(_address(sender))),
-        ("To", str(_address(to))),
+        ("From", _address_text(sender)),
+        ("To", _address_text(to)),
         ("Subject", _single_line(subject)),
         ("Date", email.utils.format_datetime(date) if date else email.utils.formatdate(localtime=False, usegmt=True)),
         ("Message-ID", _msgid(message_id)),
@@ -86,7 +87,7 @@ def build_message(
     if refs:
         head.append(("References", " ".join(refs)))
     if reply_to:
-        head.append(("Reply-To", str(_address(reply_to))))
+        head.append(("Reply-To", _address_text(reply_to)))
     head += [("Auto-Submitted", "auto-generated"), ("X-Auto-Response-Suppress", "All"),
              (LOOP_HEADER, _loop_value(sender))]
     for name, value in (headers or {}).items():
@@ -107,6 +108,7 @@ def build_message(
     return "".join(out).encode("ascii")
 
 
+@lru_cache(maxsize=2048)  # From, and subjects/addresses that recur, fold once (pure function)
 def _header(name: str, value: str) -> str:
     """One header line; values that are not short ASCII are folded/encoded by the email policy."""
     line = f"{name}: {value}\r\n"
@@ -133,6 +135,11 @@ def _single_line(value: str) -> str:
 def _msgid(value: str) -> str:
     value = _single_line(value.strip())
     return value if value.startswith("<") else f"<{value}>"
+
+
+@lru_cache(maxsize=2048)
+def _address_text(value: str) -> str:
+    return str(_address(value))
 
 
 def _address(value: str) -> Address | str:

@@ -122,13 +122,14 @@ def report(ctx: Context) -> None:
     assert ctx.game is not None and ctx.new_state is not None and ctx.seat is not None
     assert ctx.parsed is not None
     kind = "game_over" if ctx.game.status == "over" else "report"
-    for side, seat in sorted(seats_of(ctx.session, ctx.game.id or 0).items()):
+    seats = seats_of(ctx.session, ctx.game.id or 0)  # loaded once: no autoflush per mail
+    for side, seat in sorted(seats.items()):
         refresh_key(seat, ctx.new_state)
         mine = side == ctx.side
         queue_mail(ctx.session, ctx.settings, kind=kind, game=ctx.game, seat=seat,
                    state=ctx.new_state, cause=f"v{ctx.game.version}", now=ctx.now,
                    results=ctx.results if mine else (), ignored=ctx.ignored if mine else (),
-                   in_reply_to=ctx.parsed.message_id if mine else None)
+                   in_reply_to=ctx.parsed.message_id if mine else None, seats=seats)
     if ctx.meta:
         ctx.state = ctx.new_state
         ctx.seat = seats_of(ctx.session, ctx.game.id or 0)[ctx.side]
