@@ -13,7 +13,7 @@ from engine import commands
 from engine.data import CARDS, SIDES
 from engine.effects import prevented_by
 from engine.errors import GameOverError, IllegalCommandError, NotYourTurnError
-from engine.flow import advance, deciding_sides, step_of, top
+from engine.flow import STEPS, advance, deciding_sides, step_of, top
 from engine.state import GameState, copy_state
 
 
@@ -28,11 +28,12 @@ def legal_commands(g: GameState, side: str) -> list[str]:
     """Every legal command for ``side`` now, as canonical text `apply` accepts."""
     if side not in SIDES:
         raise ValueError(f"unknown side {side!r}: expected 'kennedy' or 'nixon'")
-    f = top(g)
-    if f is None or g["result"] is not None:
+    stack = g["stack"]
+    if not stack or g["result"] is not None:
         return []
-    step = step_of(f)
-    if step.auto or side not in step.sides(g, f):
+    f = stack[-1]
+    step = STEPS[f["step"]]
+    if step.auto or (side != f["side"] if step.one_side else side not in step.sides(g, f)):
         return []
     return step.legal(g, f, side)
 
@@ -71,9 +72,16 @@ def apply_in_place(g: GameState, side: str, text: str) -> None:
         raise GameOverError(text, "the game has ended", decision="nothing: the game is over")
     if side not in SIDES:
         raise ValueError(f"unknown side {side!r}: expected 'kennedy' or 'nixon'")
-    if _is_legal_now(g, side, text):  # fast path: the canonical text of a legal command
-        _act(g, side, text)
-        return
+    stack = g["stack"]
+    if stack:  # fast path: the canonical text of a legal command (as `_is_legal_now`, then `_act`)
+        f = stack[-1]
+        step = STEPS[f["step"]]
+        if (not step.auto and (side == f["side"] if step.one_side else side in step.sides(g, f))
+                and step.is_legal(g, f, side, text)):
+            step.act(g, f, side, text.split())
+            g["seq"] += 1
+            advance(g)
+            return
     legal = legal_commands(g, side)
     if not legal:
         raise NotYourTurnError(text, f"{side.title()} has nothing to decide now", decision=decision(g, side))

@@ -123,12 +123,16 @@ def refill_if_empty(g: GameState) -> None:
 
 def draw_cube(g: GameState) -> str | None:
     """Draw one cube; ``None`` if the bag is empty and may not be refilled (R3.4)."""
-    refill_if_empty(g)
-    k, n = g["bag"]["kennedy"], g["bag"]["nixon"]
+    bag = g["bag"]
+    k, n = bag["kennedy"], bag["nixon"]
     if k + n == 0:
-        return None
+        refill_if_empty(g)
+        bag = g["bag"]
+        k, n = bag["kennedy"], bag["nixon"]
+        if k + n == 0:
+            return None
     colour = "kennedy" if rng.below(g["rng"], k + n) < k else "nixon"
-    g["bag"][colour] -= 1
+    bag[colour] -= 1
     return colour
 
 
@@ -143,7 +147,7 @@ def support_checks(g: GameState, side: str, n: int, purpose: str) -> int:
     draws: list[str] = []
     for _ in range(n):
         cube = draw_cube(g)
-        if cube is not None and cube != side and may_redraw(g, side):
+        if cube is not None and cube != side and g["effects"] and may_redraw(g, side):
             draws.append(f"{cube}→redraw")
             cube = draw_cube(g)
         draws.append(cube or "empty")

@@ -13,6 +13,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from engine.data import CARDS
 from engine.state import GameState
 
 Effect = dict[str, Any]
@@ -79,7 +80,11 @@ def hooks_of(g: GameState, hook: str) -> Hooks:
 
 def cp_value(g: GameState, side: str, base: int, kind: str) -> int:
     """A card's CP after effects: raised never above 5, lowered never below 1."""
-    delta = sum(r.cp_delta(g, e, side, kind) for e, r in _each(g) if r.cp_delta)
+    delta = 0
+    for e in g["effects"]:  # query hooks are pure: loop without building (effect, rules) pairs
+        fn = EFFECTS[e["id"]].cp_delta
+        if fn:
+            delta += fn(g, e, side, kind)
     if delta > 0:
         return max(base, min(5, base + delta))
     if delta < 0:
@@ -94,7 +99,11 @@ def campaign_banned(g: GameState, side: str, st: str, hooks: Hooks | None = None
 
 
 def travel_free(g: GameState, side: str) -> bool:
-    return any(r.travel_free(g, e, side) for e, r in _each(g) if r.travel_free)
+    for e in g["effects"]:
+        fn = EFFECTS[e["id"]].travel_free
+        if fn and fn(g, e, side):
+            return True
+    return False
 
 
 def check_mode(g: GameState, side: str, st: str, hooks: Hooks | None = None) -> str | None:
@@ -109,25 +118,44 @@ def check_mode(g: GameState, side: str, st: str, hooks: Hooks | None = None) -> 
 
 
 def momentum_locked(g: GameState, side: str) -> bool:
-    return any(r.momentum_locked(g, e, side) for e, r in _each(g) if r.momentum_locked)
+    for e in g["effects"]:
+        fn = EFFECTS[e["id"]].momentum_locked
+        if fn and fn(g, e, side):
+            return True
+    return False
 
 
 def play_cost(g: GameState, side: str, kind: str) -> int:
-    return sum(r.play_cost(g, e, side, kind) for e, r in _each(g) if r.play_cost)
+    cost = 0
+    for e in g["effects"]:
+        fn = EFFECTS[e["id"]].play_cost
+        if fn:
+            cost += fn(g, e, side, kind)
+    return cost
 
 
 def on_play(g: GameState, side: str, kind: str) -> None:
+    if not g["effects"]:
+        return
     for e, r in _each(g):
         if r.on_play:
             r.on_play(g, e, side, kind)
 
 
 def free_preempt(g: GameState, side: str) -> bool:
-    return any(r.free_preempt(g, e, side) for e, r in _each(g) if r.free_preempt)
+    for e in g["effects"]:
+        fn = EFFECTS[e["id"]].free_preempt
+        if fn and fn(g, e, side):
+            return True
+    return False
 
 
 def may_redraw(g: GameState, side: str) -> bool:
-    return any(r.redraw(g, e, side) for e, r in _each(g) if r.redraw)
+    for e in g["effects"]:
+        fn = EFFECTS[e["id"]].redraw
+        if fn and fn(g, e, side):
+            return True
+    return False
 
 
 def in_force(g: GameState, card: int) -> bool:
@@ -138,8 +166,6 @@ def in_force(g: GameState, card: int) -> bool:
 
 def prevented_by(g: GameState, card: int) -> int | None:
     """The prevention card in force that makes ``card``'s event unplayable (R6.4)."""
-    from engine.data import CARDS
-
     for p in g["persistent"]["prevention"]:
         if card in CARDS[p].prevents:
             return int(p)

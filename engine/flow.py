@@ -22,6 +22,8 @@ class Step:
 
     name: ClassVar[str] = ""
     auto: ClassVar[bool] = False
+    # set by `register`: the step keeps the default `sides` (only ``f["side"]`` decides)
+    one_side: ClassVar[bool] = True
 
     # automatic steps
     def run(self, g: GameState, f: Frame) -> None:
@@ -29,7 +31,7 @@ class Step:
 
     # decision steps
     def sides(self, g: GameState, f: Frame) -> list[str]:
-        return [str(f["side"])]
+        return [f["side"]]
 
     def legal(self, g: GameState, f: Frame, side: str) -> list[str]:
         raise NotImplementedError(self.name)
@@ -64,6 +66,7 @@ def register(cls: type[Step]) -> type[Step]:
     """Class decorator: add a step to the registry under its persisted name."""
     if cls.name in STEPS:
         raise ValueError(f"step {cls.name!r} registered twice")
+    cls.one_side = cls.sides is Step.sides
     STEPS[cls.name] = cls()
     return cls
 
@@ -93,12 +96,16 @@ def step_of(frame: Frame) -> Step:
 
 
 def deciding_sides(g: GameState) -> list[str]:
-    f = top(g)
-    if f is None:
+    stack: list[Frame] = g["stack"]
+    if not stack:
         return []
-    step = step_of(f)
+    f = stack[-1]
+    step = STEPS[f["step"]]
     if step.auto:
         return []
+    if step.one_side:
+        side: str = f["side"]
+        return [side] if step.has_legal(g, f, side) else []
     return [s for s in step.sides(g, f) if step.has_legal(g, f, s)]
 
 
@@ -114,6 +121,11 @@ def advance(g: GameState) -> None:
         step = STEPS[f["step"]]
         if step.auto:
             step.run(g, f)
+            continue
+        if step.one_side:
+            if step.has_legal(g, f, f["side"]):
+                return
+            step.skip(g, f)
             continue
         for s in step.sides(g, f):
             if step.has_legal(g, f, s):

@@ -24,9 +24,21 @@ def new_rng(seed: int) -> dict[str, Any]:
     return {"key": key, "n": 0}
 
 
+_KEY_BYTES: dict[str, bytes] = {}  # hex key -> bytes (decoded once per game, not per draw)
+
+
+def _key(hexkey: str) -> bytes:
+    key = _KEY_BYTES.get(hexkey)
+    if key is None:
+        if len(_KEY_BYTES) > 4096:
+            _KEY_BYTES.clear()
+        key = _KEY_BYTES[hexkey] = bytes.fromhex(hexkey)
+    return key
+
+
 def _word(rng: dict[str, Any]) -> int:
     n: int = rng["n"]
-    digest = hashlib.sha256(bytes.fromhex(rng["key"]) + n.to_bytes(8, "big")).digest()
+    digest = hashlib.sha256(_key(rng["key"]) + n.to_bytes(8, "big")).digest()
     rng["n"] = n + 1
     return int.from_bytes(digest[:8], "big")
 
@@ -36,9 +48,13 @@ def below(rng: dict[str, Any], n: int) -> int:
     if n <= 0:
         raise ValueError("below() needs a positive bound")
     cutoff = _LIMIT - _LIMIT % n
-    while True:
-        w = _word(rng)
+    key = _key(rng["key"])
+    i: int = rng["n"]
+    while True:  # `_word`, inlined: word i, then i + 1 ...
+        w = int.from_bytes(hashlib.sha256(key + i.to_bytes(8, "big")).digest()[:8], "big")
+        i += 1
         if w < cutoff:
+            rng["n"] = i
             return w % n
 
 

@@ -17,7 +17,7 @@ from typing import Any
 
 from engine.data import CARDS, deck_cards
 from engine.effects import prevented_by
-from engine.flow import Frame, Step, pop, push, register, top
+from engine.flow import Frame, Step, pop, push, register
 from engine.state import GameState
 
 Op = tuple[str, dict[str, Any]]
@@ -84,15 +84,15 @@ class EventStep(Step):
     auto = True
 
     def run(self, g: GameState, f: Frame) -> None:
-        from engine.events.ops import OPS
-
+        fns = _ops.OPS
         d = EVENTS[f["card"]]
         ops = d.election_day if f["source"] == "election_day" else d.ops
+        stack = g["stack"]
         while f["pc"] < len(ops):
             name, args = ops[f["pc"]]
             f["pc"] += 1
-            OPS[name](g, f, **args)
-            if top(g) is not f:
+            fns[name](g, f, **args)
+            if stack is not g["stack"] or not stack or stack[-1] is not f:
                 return
         pop(g)
         self._finish(g, f)
@@ -132,6 +132,6 @@ def _load_cards() -> None:
                 importlib.import_module(f"engine.events.{m.name}")
 
 
-from engine.events import ops as _ops  # noqa: E402,F401  (registers the primitive steps)
+from engine.events import ops as _ops  # noqa: E402  (registers the primitive steps)
 
 _load_cards()

@@ -17,7 +17,7 @@ from collections.abc import Callable
 from typing import Any
 
 from engine import board, effects
-from engine.data import REGIONS, STATES, other
+from engine.data import REGIONS, STATES, other, sign
 from engine.flow import Frame, Step, pop, push, register
 from engine.phases import cp as cp_phase
 from engine.state import GameState, log
@@ -261,6 +261,10 @@ def remove_support(
              "card": f["card"]})
 
 
+_SUPPORT = {st: f"support {st}" for st in STATES}  # canonical texts, built once
+_REMOVE = {st: f"remove {st}" for st in STATES}
+
+
 @register
 class PlaceSupport(Step):
     """Place event support one point at a time: ``support ST``, or ``done`` to stop early."""
@@ -271,8 +275,24 @@ class PlaceSupport(Step):
         if side != f["side"]:
             return []
         per = f["per"]
-        out = [f"support {s}" for s in f["allowed"] if per is None or f["placed"].get(s, 0) < per]
-        return [*out, "done"]
+        if per is None:
+            return [*map(_SUPPORT.__getitem__, f["allowed"]), "done"]
+        placed = f["placed"]
+        if not placed and per > 0:  # nothing placed yet: every allowed state
+            return [*map(_SUPPORT.__getitem__, f["allowed"]), "done"]
+        out = [_SUPPORT[s] for s in f["allowed"] if placed.get(s, 0) < per]
+        out.append("done")
+        return out
+
+    def is_legal(self, g: GameState, f: Frame, side: str, cmd: str) -> bool:
+        if side != f["side"]:
+            return False
+        if cmd == "done":
+            return True
+        st = cmd[8:]  # 'support ST'
+        per = f["per"]
+        return (cmd.startswith("support ") and st in f["allowed"]
+                and (per is None or f["placed"].get(st, 0) < per))
 
     def has_legal(self, g: GameState, f: Frame, side: str) -> bool:
         return bool(side == f["side"])  # 'done' is always legal
@@ -304,10 +324,11 @@ class RemoveSupport(Step):
         if side != f["side"]:
             return []
         per, tgt = f["per"], f["target"]
+        support, sg = g["states"], sign(tgt)
         out = [
-            f"remove {s}"
+            _REMOVE[s]
             for s in f["allowed"]
-            if board.cubes_of(g["states"][s], tgt) > 0 and (per is None or f["removed"].get(s, 0) < per)
+            if support[s] * sg > 0 and (per is None or f["removed"].get(s, 0) < per)  # cubes_of > 0
         ]
         if f["optional"] or not out:
             out.append("done")

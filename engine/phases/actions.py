@@ -62,18 +62,31 @@ class _Plays:
             self.event_ok = True
             self.preempt_ok = g["momentum"][side] >= 2
             self.uses = (True, True, True)
-        self.prevented = {c for p in g["persistent"]["prevention"] for c in CARDS[p].prevents}
+        prevention = g["persistent"]["prevention"]
+        self.prevented = {c for p in prevention for c in CARDS[p].prevents} if prevention else _NONE
+        key = (self.event_ok, self.preempt_ok, self.uses)
+        table = _TABLES.get(key)
+        if table is None:
+            table = _TABLES[key] = _table(*key)
+        # card -> (its commands, its commands while its event is unavailable)
+        self.table = table
 
     def commands(self, card: int) -> tuple[str, ...]:
-        available = card in EVENTS and card not in self.prevented  # event_available (R6.4)
-        key = (card, available and self.event_ok, available and self.preempt_ok, self.uses)
-        found = _LISTS.get(key)
-        if found is None:
-            found = _LISTS[key] = _card_list(*key)
-        return found
+        return self.table[card][card not in EVENTS or card in self.prevented]  # event_available
 
 
-_LISTS: dict[tuple[int, bool, bool, tuple[bool, ...]], tuple[str, ...]] = {}  # memo of `_card_list`
+_NONE: frozenset[int] = frozenset()
+_Table = dict[int, tuple[tuple[str, ...], tuple[str, ...]]]
+_TABLES: dict[tuple[bool, bool, tuple[bool, ...]], _Table] = {}  # memo of `_table` (at most 32)
+
+
+def _table(event_ok: bool, preempt_ok: bool, uses: tuple[bool, ...]) -> _Table:
+    """Every card's command lists for one combination of what the side may pay for."""
+    return {
+        card: (_card_list(card, event_ok, preempt_ok, uses),
+               _card_list(card, False, False, uses))  # event not available (R6.4)
+        for card in CARDS
+    }
 
 
 def _card_list(card: int, event: bool, preempt: bool, uses: tuple[bool, ...]) -> tuple[str, ...]:
@@ -100,8 +113,9 @@ class Action(Step):
         if "only" in f:  # the Vice President card played in place of a discard (R15.1)
             return list(plays.commands(f["only"]))
         out: list[str] = []
+        table, prevented = plays.table, plays.prevented
         for card in sorted(g["hands"][side]):
-            out.extend(plays.commands(card))
+            out.extend(table[card][card not in EVENTS or card in prevented])
         if g["candidate"][side] == "active":
             out.extend(f"candidate {k}" for k, ok in zip(CP_KINDS, plays.uses, strict=True) if ok)
         vp = g["vp"][side]
@@ -226,6 +240,9 @@ class Trigger(Step):
 
     def legal(self, g: GameState, f: Frame, side: str) -> list[str]:
         return ["trigger", "decline"] if side == f["side"] else []
+
+    def is_legal(self, g: GameState, f: Frame, side: str, cmd: str) -> bool:
+        return side == f["side"] and cmd in ("trigger", "decline")
 
     def has_legal(self, g: GameState, f: Frame, side: str) -> bool:
         return bool(side == f["side"])

@@ -30,6 +30,7 @@ _TRAVEL_WITHIN = {
     a: tuple(tuple(f"travel {b}" for b, cost in TRAVEL_AWAY[a] if cost <= cp) for cp in range(_MAX_TRIP + 1))
     for a in STATES
 }
+_TRAVEL_WITHIN_SET = {a: tuple(frozenset(t) for t in within) for a, within in _TRAVEL_WITHIN.items()}
 _TRAVEL = {st: f"travel {st}" for st in STATES}
 _REGION = {st: info.region for st, info in STATES.items()}
 # states where k CP leave room for at least one point after travel (cost < k), k = 0 .. _MAX_TRIP + 1
@@ -37,6 +38,8 @@ _REACH = {a: tuple(tuple(b for b in STATES if TRAVEL[a][b] < k) for k in range(_
 _REACH_INDEX = {a: tuple({b: i for i, b in enumerate(states)} for states in _REACH[a]) for a in STATES}
 _REACH_SUPPORT = {a: tuple(tuple(_SUPPORT[b] for b in states) for states in _REACH[a]) for a in STATES}
 _CHECKS = {st: tuple(f"check {st} {n}" for n in range(1, 11)) for st in STATES}
+_MEDIA = tuple(f"media {r}" for r in REGIONS)
+_ISSUE = {i: f"issue {i}" for i in ISSUES}
 
 
 def _checks(st: str, room: int) -> tuple[str, ...]:
@@ -150,7 +153,9 @@ class Campaign(Step):
     def legal(self, g: GameState, f: Frame, side: str) -> list[str]:
         if side != f["side"]:
             return []
-        return [*_commands(g, f, side, _STATE_REGIONS), "done"]
+        out = _commands(g, f, side, _STATE_REGIONS)  # a fresh list
+        out.append("done")
+        return out
 
     def is_legal(self, g: GameState, f: Frame, side: str, cmd: str) -> bool:
         if side != f["side"]:
@@ -161,7 +166,20 @@ class Campaign(Step):
         st = words[1] if len(words) > 1 else ""
         if st not in STATES:
             return False  # not canonical: the caller lists everything
-        return cmd in _commands(g, f, side, ((st, STATES[st].region),))
+        if g["effects"] or f.get("cap") is not None:
+            return cmd in _commands(g, f, side, ((st, STATES[st].region),))
+        # no hook, no cap: `_commands` for this one state, without building its list
+        cp: int = f["cp"]
+        token: str = g["token"][side]
+        if words[0] == "travel":
+            return cp >= 0 and cmd in _TRAVEL_WITHIN_SET[token][min(cp, _MAX_TRIP)]
+        room = cp - TRAVEL[token][st]
+        if room < 1:
+            return False
+        s = sign(side)
+        if g["media"][_REGION[st]] * s > 0 or not (g["states"][st] * s <= -4 or g["token"][other(side)] == st):
+            return cmd == _SUPPORT[st]
+        return cmd in _checks(st, room)  # R7.4
 
     def has_legal(self, g: GameState, f: Frame, side: str) -> bool:
         return bool(side == f["side"])  # 'done' is always legal
@@ -208,7 +226,10 @@ class Advertise(Step):
     name = "advertise"
 
     def legal(self, g: GameState, f: Frame, side: str) -> list[str]:
-        return [f"media {r}" for r in REGIONS] if side == f["side"] else []
+        return list(_MEDIA) if side == f["side"] else []
+
+    def is_legal(self, g: GameState, f: Frame, side: str, cmd: str) -> bool:
+        return side == f["side"] and cmd in _MEDIA
 
     def has_legal(self, g: GameState, f: Frame, side: str) -> bool:
         return bool(side == f["side"])
@@ -233,11 +254,24 @@ class Position(Step):
     def legal(self, g: GameState, f: Frame, side: str) -> list[str]:
         if side != f["side"]:
             return []
-        out = [f"issue {i}" for i in ISSUES if self._price(f, i) <= f["cp"] and self._allowed(g, f, i)]
-        return [*out, "done"]
+        cp, bought, card = f["cp"], f["bought"], f.get("card")
+        # `_price` and `_allowed`, inlined: R15.2 bars the played card's debate issue
+        barred = CARDS[card].issue if card is not None and "restricted_positioning" in g["options"] else None
+        out = [_ISSUE[i] for i in ISSUES if (2 if bought.get(i) else 1) <= cp and (barred is None or i != barred)]
+        out.append("done")
+        return out
 
     def has_legal(self, g: GameState, f: Frame, side: str) -> bool:
         return bool(side == f["side"])  # 'done' is always legal
+
+    def is_legal(self, g: GameState, f: Frame, side: str, cmd: str) -> bool:
+        if side != f["side"]:
+            return False
+        if cmd == "done":
+            return True
+        issue = cmd[6:]  # 'issue NAME'
+        return (_ISSUE.get(issue) == cmd and self._price(f, issue) <= f["cp"]
+                and self._allowed(g, f, issue))
 
     @staticmethod
     def _price(f: Frame, issue: str) -> int:

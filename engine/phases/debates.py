@@ -146,6 +146,9 @@ class DebatePick(Step):
             return [first]
         return waiting
 
+    def has_legal(self, g: GameState, f: Frame, side: str) -> bool:
+        return side in self.sides(g, f)  # a waiting side holds a card, so `legal` lists it
+
     def legal(self, g: GameState, f: Frame, side: str) -> list[str]:
         if side not in self.sides(g, f):
             return []
@@ -225,6 +228,10 @@ class DebateSide(Step):
         return f"Debates: your two-icon card {card} is placed now — on Kennedy's or Nixon's side? (R12.4)"
 
 
+_BONUS = tuple(f"support {s}" for s in STATES)  # canonical texts, built once
+_BONUS_SET = frozenset(_BONUS)
+
+
 @register
 class DebateBonus(Step):
     """R12.6: place the bonus support in any states, no support checks."""
@@ -232,7 +239,13 @@ class DebateBonus(Step):
     name = "debate_bonus"
 
     def legal(self, g: GameState, f: Frame, side: str) -> list[str]:
-        return [f"support {s}" for s in STATES] if side == f["side"] else []
+        return list(_BONUS) if side == f["side"] else []
+
+    def has_legal(self, g: GameState, f: Frame, side: str) -> bool:
+        return bool(side == f["side"])
+
+    def is_legal(self, g: GameState, f: Frame, side: str, cmd: str) -> bool:
+        return side == f["side"] and cmd in _BONUS_SET
 
     def act(self, g: GameState, f: Frame, side: str, words: list[str]) -> None:
         board.gain(g, "states", words[1], side)

@@ -16,6 +16,9 @@ def valid_for_stack(card: int) -> bool:
     return not CARDS[card].gathering_momentum
 
 
+_STRATEGY = {n: f"strategy {n}" for n in CARDS}  # canonical texts, built once
+
+
 @register
 class Strategy(Step):
     """R11.1: each side puts 1 (turns 1-5) or 2 (turns 7-8) cards face down."""
@@ -30,13 +33,24 @@ class Strategy(Step):
             return []
         # R11.2: with no valid card left the side passes; it still has a decision, so that the
         # opponent cannot learn from who is deciding that the hand holds no valid card (R17.2)
-        return [f"strategy {c}" for c in sorted(g["hands"][side]) if valid_for_stack(c)] or ["pass"]
+        return [_STRATEGY[c] for c in sorted(g["hands"][side]) if valid_for_stack(c)] or ["pass"]
+
+    def has_legal(self, g: GameState, f: Frame, side: str) -> bool:
+        return bool(f["picked"][side] < f["need"] and g["hands"][side])  # then `legal` lists >= 1
+
+    def is_legal(self, g: GameState, f: Frame, side: str, cmd: str) -> bool:
+        words = cmd.split(" ")
+        if len(words) == 2 and words[0] == "strategy" and words[1].isdigit():
+            card = int(words[1])  # one card is enough
+            return (_STRATEGY.get(card) == cmd and card in g["hands"][side] and valid_for_stack(card)
+                    and f["picked"][side] < f["need"])
+        return cmd in self.legal(g, f, side)
 
     def act(self, g: GameState, f: Frame, side: str, words: list[str]) -> None:
         if words[0] == "pass":
             f["picked"][side] = f["need"]
             log(g, f"{side.title()} puts no more cards on the campaign-strategy stack (R11.2).")
-            if not any(self.legal(g, f, s) for s in self.sides(g, f)):
+            if not any(self.has_legal(g, f, s) for s in self.sides(g, f)):
                 self.skip(g, f)
             return
         card = int(words[1])
@@ -45,7 +59,7 @@ class Strategy(Step):
         f["picked"][side] += 1
         log(g, f"{side.title()} puts a card on the campaign-strategy stack.")
         log(g, f"You put {board.card_label(card)} on your campaign-strategy stack.", to=side)
-        if not any(self.legal(g, f, s) for s in self.sides(g, f)):
+        if not any(self.has_legal(g, f, s) for s in self.sides(g, f)):
             self.skip(g, f)
 
     def skip(self, g: GameState, f: Frame) -> None:
