@@ -45,6 +45,17 @@ def action_position(
         if cards is None:
             continue
         _give(g, who, cards)
+    _arrange(g, clear_board, states, overrides)
+    g["stack"] = [{"step": "game"}, {"step": "turn", "stage": "activity", "i": 1},
+                  {"step": "action", "side": side}]
+    advance(g)
+    return g
+
+
+
+def _arrange(g: GameState, clear_board: bool, states: dict[str, int] | None,
+             overrides: dict[str, Any]) -> None:
+    """Empty the board if asked, set signed state support, overwrite top-level keys."""
     if clear_board:
         for st in g["states"]:
             g["states"][st] = 0
@@ -52,11 +63,6 @@ def action_position(
         g["states"][st] = v
     for k, v in overrides.items():
         g[k] = v
-    g["stack"] = [{"step": "game"}, {"step": "turn", "stage": "activity", "i": 1},
-                  {"step": "action", "side": side}]
-    advance(g)
-    return g
-
 
 def _give(g: GameState, side: str, cards: list[int]) -> None:
     """Make ``cards`` exactly ``side``'s hand, keeping every card in one place."""
@@ -144,13 +150,7 @@ def at_step(
     for space, cards in (persistent or {}).items():
         move_cards(g, cards)
         g["persistent"][space] = list(cards)
-    if clear_board:
-        for st in g["states"]:
-            g["states"][st] = 0
-    for st, v in (states or {}).items():
-        g["states"][st] = v
-    for k, v in overrides.items():
-        g[k] = v
+    _arrange(g, clear_board, states, overrides)
     g["stack"] = [{"step": "game"}, *frames]
     advance(g)
     return g
