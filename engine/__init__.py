@@ -6,7 +6,7 @@ docs/ENGINE.md). Rule numbers (R1-R17) refer to the project's rules reference.
 """
 
 from engine.api import active_sides, apply, apply_in_place, decision, legal_commands, result
-from engine.commands import VERBS, parse
+from engine.commands import parse
 from engine.data import CARDS, EDITIONS, ISSUES, OPTIONS, REGIONS, SIDES, STATES
 from engine.errors import (
     AmbiguousCommandError,
@@ -19,6 +19,7 @@ from engine.errors import (
 from engine.events import unimplemented_events
 from engine.state import SCHEMA_VERSION, GameState, copy_state, from_json, new_game, to_json
 from engine.view import card_info, view
+from engine.vocabulary import META_WORDS, SYNONYMS, VERBS, command_words
 
 __all__ = [
     "CARDS",
@@ -29,6 +30,8 @@ __all__ = [
     "SCHEMA_VERSION",
     "SIDES",
     "STATES",
+    "META_WORDS",
+    "SYNONYMS",
     "VERBS",
     "AmbiguousCommandError",
     "CommandError",
@@ -41,6 +44,7 @@ __all__ = [
     "apply",
     "apply_in_place",
     "card_info",
+    "command_words",
     "copy_state",
     "decision",
     "from_json",

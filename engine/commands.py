@@ -21,60 +21,9 @@ from dataclasses import dataclass
 
 from engine.data import CARDS, REGIONS, STATES
 from engine.errors import AmbiguousCommandError, CommandSyntaxError
+from engine.vocabulary import SYNONYMS, VERBS, Verb, verb
 
-
-@dataclass(frozen=True)
-class Verb:
-    """One command word: its argument kinds (``?`` = optional) and help text."""
-
-    name: str
-    args: tuple[str, ...]
-    help: str
-    example: str
-
-
-VERBS: dict[str, Verb] = {}
-SYNONYMS: dict[str, str] = {
-    "ad": "advertise", "advertising": "advertise", "camp": "campaign", "pos": "position",
-    "positioning": "position", "end": "done", "finish": "done", "stop": "done", "place": "support",
-    "endorse": "endorsement", "play": "event", "pre-empt": "preempt", "no": "decline",
-}
-
-
-def verb(name: str, args: str, help_text: str, example: str) -> None:
-    """Register a command word (card modules may add their own)."""
-    VERBS[name] = Verb(name, tuple(args.split()), help_text, example)
-
-
-verb("first", "side", "choose who goes first (initiative, R5.2; debates, R12.1)", "first nixon")
-verb("event", "card", "play a card from your hand as its event (R6.3)", "event 22")
-verb("campaign", "?card ?preempt", "play a card for CP to campaign in states (R7)", "campaign 17: NY 2, PA 1")
-verb("advertise", "?card ?preempt", "play a card for CP to advertise in regions (R8)", "advertise 17")
-verb("position", "?card ?preempt", "play a card for CP to position on issues (R9)", "position 17: defense 2")
-verb("candidate", "use", "play your candidate card for 5 CP (R6.9)", "candidate campaign")
-verb("vp", "card", "discard a card with only your icon and play your Vice President card (R15.1)", "vp 24")
-verb("pass", "", "nothing to play: pass the action", "pass")
-verb("support", "state", "add one state support point (campaign, event or debate bonus)", "support OH")
-verb("check", "state n", "declare N support checks in a state where R7.4 requires them", "check TX 2")
-verb("travel", "state", "move your token to a state in another region, paying borders (R7.3)", "travel PA")
-verb("done", "", "end the current step, leaving what is left unspent", "done")
-verb("media", "region", "place one media point in a region (R8.1)", "media east")
-verb("issue", "issue", "buy one point of issue support (R9.1)", "issue civil rights")
-verb("trigger", "", "spend 1 momentum to trigger the opponent's card event (R6.7)", "trigger")
-verb("decline", "", "decline a trigger or an issue swap", "decline")
-verb("momentum", "", "take momentum as the 2nd-issue award (R10.3)", "momentum")
-verb("endorsement", "", "take an endorsement as the 2nd-issue award (R10.3)", "endorsement")
-verb("region", "region", "choose the region of an 'any region' endorsement (R10.5)", "region south")
-verb("swap", "issue issue", "swap two adjacent issues (R10.6)", "swap defense economy")
-verb("strategy", "card", "put a card on your campaign-strategy stack (R11.1)", "strategy 40")
-verb("debate", "card ?side", "choose your debate card; a two-icon card names its side (R12.4)", "debate 23 kennedy")
-verb("side", "side", "put your revealed two-icon debate card on this side (R12.4)", "side kennedy")
-verb("resolve", "card", "resolve an Election Day card or event next (R13.3, R13.4)", "resolve 7")
-verb("order", "issue issue issue", "put the three issues in this order, 1st to 3rd", "order economy defense civil rights")
-verb("discard", "card", "throw away a card from your hand (an event lets you replace it)", "discard 12")
-verb("take", "card", "take a card (from the discard pile, as an event allows)", "take 42")
-verb("state", "state", "choose a state, as an event asks", "state OH")
-verb("remove", "state", "remove one opposing (or your own, if the event says so) state support", "remove AL")
+__all__ = ["SYNONYMS", "VERBS", "Command", "Spend", "Verb", "parse", "verb"]
 
 
 @dataclass(frozen=True)

@@ -1,29 +1,42 @@
 #!/usr/bin/env bash
 # test.sh — the project's whole test run, as CI runs it (.ci/run calls this).
-# Installs what the tests need (Python packages; as root also Debian's Dovecot, Postfix and
-# PostgreSQL), starts the real mail stack and a PostgreSQL on 127.0.0.1, runs lint, types,
-# the test suite and the benchmark smoke runs, and stops every server it started.
+# Installs what the tests need (the project into .venv, see scripts/venv.sh; as root also Debian's
+# Dovecot, Postfix and PostgreSQL), starts a private mail stack and PostgreSQL on free 127.0.0.1
+# ports in fresh temporary folders (never touching a stack someone else started), runs lint, types,
+# the test suite and the benchmark smoke runs, and stops, by PID, every server it started.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-PY=${PYTHON:-python3}
 
 echo "== install"
-$PY -m pip install -q --disable-pip-version-check -e '.[dev]' 2>&1 | grep -v -E 'WARNING|notice' || true
+source scripts/venv.sh
 
+free_port() { "$PY" -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'; }
 started=()
 cleanup() {
-  for s in "${started[@]:-}"; do [ -n "$s" ] && bash "scripts/$s" stop >/dev/null 2>&1 || true; done
+  local s
+  for s in "${started[@]:-}"; do
+    [ -n "$s" ] || continue
+    case "$s" in
+      mailstack) bash scripts/mailstack.sh stop >/dev/null 2>&1 || true; rm -rf "$MAILSTACK_DIR" ;;
+      pgtest) bash scripts/pgtest.sh stop >/dev/null 2>&1 || true; rm -rf "$PGTEST_DIR" ;;
+    esac
+  done
 }
 trap cleanup EXIT
 
-if [ "$(id -u)" = 0 ]; then
-  echo "== mail stack (Dovecot + Postfix on 127.0.0.1)"
+if [ "$(id -u)" = 0 ] && [ -z "${PBEM_TEST_NO_SERVERS:-}" ]; then
+  echo "== mail stack (Dovecot + Postfix on 127.0.0.1, private folder and ports)"
   export MAILSTACK_ANY_USER=1
+  MAILSTACK_DIR=$(mktemp -d /tmp/pbem-test-mailstack.XXXXXX); export MAILSTACK_DIR
+  IMAP_PORT=$(free_port) LMTP_PORT=$(free_port) SMTP_PORT=$(free_port); export IMAP_PORT LMTP_PORT SMTP_PORT
   bash scripts/mailstack.sh install
-  eval "$(bash scripts/mailstack.sh start)" && started+=(mailstack.sh)
-  echo "== PostgreSQL on 127.0.0.1"
+  started+=(mailstack)
+  eval "$(bash scripts/mailstack.sh start)"
+  echo "== PostgreSQL on 127.0.0.1 (private folder and port)"
+  PGTEST_DIR=$(mktemp -d /tmp/pbem-test-pg.XXXXXX); PGTEST_PORT=$(free_port); export PGTEST_DIR PGTEST_PORT
   bash scripts/pgtest.sh install
-  bash scripts/pgtest.sh start && started+=(pgtest.sh)
+  started+=(pgtest)
+  bash scripts/pgtest.sh start
   eval "$(bash scripts/pgtest.sh env)"
   export PBEM_TEST_POSTGRES_URL
 else
@@ -31,13 +44,13 @@ else
 fi
 
 echo "== lint and types"
-$PY -m ruff check .
-$PY -m mypy engine pbem
+"$PY" -m ruff check .
+"$PY" -m mypy engine pbem
 
 echo "== tests"
-$PY -m pytest -q -p no:cacheprovider "$@"
+"$PY" -m pytest -q -p no:cacheprovider "$@"
 
 if [ -f benchmarks/run_all.py ]; then
   echo "== benchmark smoke runs (figures only, never asserted)"
-  $PY benchmarks/run_all.py --smoke
+  "$PY" benchmarks/run_all.py --smoke
 fi

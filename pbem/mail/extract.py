@@ -8,7 +8,7 @@ underscore rules, the ``-- `` signature delimiter and mobile footers cut the res
 then goes through ``mail-parser-reply`` (header detection in more languages, signatures,
 disclaimers); when in doubt we cut, because reading a quoted example command is worse than
 reading none. Finally only command-looking lines are kept: the first word must be a command
-verb (the engine's verbs plus ``help`` and ``status`` unless *verbs* is given).
+verb (the engine's vocabulary: verbs, synonyms and meta words, unless *verbs* is given).
 """
 
 from __future__ import annotations
@@ -20,7 +20,6 @@ from dataclasses import dataclass, field
 
 MAX_INPUT_CHARS = 64 * 1024  # text beyond this is never looked at
 MAX_IGNORED = 20
-PBEM_VERBS = frozenset({"help", "status"})
 LANGUAGES = ["en", "de", "fr", "es", "it", "nl", "sv", "da", "pl", "cs"]
 
 _ATTRIBUTION_END = re.compile(
@@ -92,11 +91,9 @@ def extract_commands(
 
 
 def _default_verbs() -> set[str]:
-    try:
-        from engine.commands import VERBS
-    except ImportError:  # pragma: no cover - the engine ships with the server
-        return set(PBEM_VERBS)
-    return set(VERBS) | PBEM_VERBS
+    from engine.vocabulary import command_words
+
+    return set(command_words())
 
 
 def _normalise(text: str) -> list[str]:

@@ -19,7 +19,7 @@ from pbem.models import Move
 from pbem.pipeline.base import Answered, Context, RejectMessage, handler
 from pbem.replies import queue_mail, refresh_key, seats_of
 
-META_COMMANDS = ("help", "status")
+META_COMMANDS = tuple(engine.META_WORDS)
 
 
 @handler("extract", "take the command lines from the reply (quotes and signatures stripped)")
