@@ -85,6 +85,10 @@ def meta(name: str, args: str, help_text: str, example: str) -> None:
 
 meta("help", "?topic", "mail back the command reference", "help")
 meta("status", "", "mail back the current report", "status")
+meta("accept", "?words", "accept an invitation to a game; any words after it are your entropy, "
+     "mixed into the committed seed", "accept blue suede shoes 1960")
+meta("observe", "address", "let someone follow the game's public board by mail (no hands)",
+     "observe friend@example.org")
 
 
 def command_words() -> frozenset[str]:

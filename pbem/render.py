@@ -52,6 +52,7 @@ def render(kind: str, ctx: dict[str, Any]) -> Rendered:
     if kind not in ("help", "key_problem") and ctx.get("view") is None:
         raise ValueError(f"a {kind!r} mail needs ctx['view'] (engine.view for the recipient)")
     model = report_model.build(kind, ctx)
+    model["reveal"] = ctx.get("reveal")  # the fair-play reveal of a final mail (pbem.fairplay)
     env = environment()
     if model.get("board") is not None:
         model["board_text"], model["board_html"] = board_parts(model["board"])

@@ -113,6 +113,13 @@ def queue_mail(
         opponent=others[0].email if others else "",
         since=seat.last_log, results=results, error=error, ignored=ignored,
     )
+    attachments: list[dict[str, str]] = []
+    if kind == "game_over":  # a committed game's final mail reveals the seed (pbem.fairplay)
+        from pbem.fairplay.export import reveal_for
+
+        revealed = reveal_for(session, settings, game, now)
+        if revealed is not None:
+            ctx["reveal"], attachments = revealed
     mail = render(kind, ctx)
     key = current_key(settings, seat)
     message_id = keys.message_id(settings.address, key, f"{cause}.{kind}")
@@ -135,6 +142,7 @@ def queue_mail(
         references=" ".join(dict.fromkeys(refs)),
         next_attempt_at=now,
         created_at=now,
+        extras=json.dumps({"attachments": attachments}) if attachments else "",
     )
     session.add(row)
     session.add(seat)

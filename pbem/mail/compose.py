@@ -15,7 +15,7 @@ import email.policy
 import email.utils
 import hashlib
 import re
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from datetime import datetime
 from email.headerregistry import Address
 from functools import lru_cache
@@ -61,6 +61,7 @@ def build_message(
     reply_to: str | None = None,
     headers: Mapping[str, str] | None = None,
     date: datetime | None = None,
+    attachments: Sequence[tuple[str, str, bytes]] = (),
 ) -> bytes:
     """Return the RFC 5322 bytes (CRLF) of a text (+ HTML alternative) message.
 
@@ -71,6 +72,7 @@ def build_message(
     Written out directly rather than through ``EmailMessage`` (7x faster, measured by
     benchmarks/bench_mail.py): short ASCII header lines as they are, anything else folded and
     RFC 2047-encoded by the SMTP email policy; each body UTF-8 quoted-printable (``binascii``).
+    *attachments* (``(filename, content type, bytes)``, base64) make it multipart/mixed.
     """
     head: list[tuple[str, str]] = [
         ("From", _address_text(sender)),
@@ -95,6 +97,8 @@ def build_message(
             raise ValueError(f"header {name!r} cannot be set through headers=")
         head.append((name, _single_line(value)))
     out = [_header(name, value) for name, value in head]
+    if attachments:
+        return _mixed(out, text, html, message_id, attachments)
     if html is None:
         ctype, cte, blank, body = _part("plain", text)
         return "".join([*out, ctype, cte, "MIME-Version: 1.0\r\n", blank, body]).encode("ascii")
@@ -105,6 +109,33 @@ def build_message(
     for subtype, body in (("plain", text), ("html", html)):
         out += [f"--{boundary}\r\n", *_part(subtype, body), "\r\n"]  # the CRLF before a boundary is its own
     out.append(f"--{boundary}--\r\n")
+    return "".join(out).encode("ascii")
+
+
+def _mixed(out: list[str], text: str, html: str | None, message_id: str,
+           attachments: Sequence[tuple[str, str, bytes]]) -> bytes:
+    """multipart/mixed: the body (text, or text + HTML alternative), then each attachment."""
+    seed = hashlib.sha256(_msgid(message_id).encode()).hexdigest()
+    mixed, alt = f"===============m{seed[:18]}==", f"===============a{seed[19:37]}=="
+    out += ["MIME-Version: 1.0\r\n",
+            _header("Content-Type", f'multipart/mixed; boundary="{mixed}"'), "\r\n",
+            f"--{mixed}\r\n"]
+    if html is None:
+        out += [*_part("plain", text), "\r\n"]
+    else:
+        out += [_header("Content-Type", f'multipart/alternative; boundary="{alt}"'), "\r\n"]
+        for subtype, body in (("plain", text), ("html", html)):
+            out += [f"--{alt}\r\n", *_part(subtype, body), "\r\n"]
+        out += [f"--{alt}--\r\n", "\r\n"]
+    for filename, ctype, data in attachments:
+        if not re.fullmatch(r"[A-Za-z0-9._-]{1,100}", filename) or not re.fullmatch(r"[a-z]+/[a-z0-9.+-]+", ctype):
+            raise ValueError(f"attachment {filename!r} ({ctype!r}): unsafe name or type")
+        encoded = binascii.b2a_base64(data, newline=False).decode("ascii")
+        lines = "\r\n".join(encoded[i:i + 76] for i in range(0, len(encoded), 76))
+        out += [f"--{mixed}\r\n", f"Content-Type: {ctype}; name=\"{filename}\"\r\n",
+                f'Content-Disposition: attachment; filename="{filename}"\r\n',
+                "Content-Transfer-Encoding: base64\r\n", "\r\n", lines + "\r\n", "\r\n"]
+    out.append(f"--{mixed}--\r\n")
     return "".join(out).encode("ascii")
 
 

@@ -68,11 +68,12 @@ def test_init_is_idempotent_and_matches_the_models(tmp_path: Path) -> None:
     from alembic.runtime.migration import MigrationContext
     from sqlmodel import SQLModel
 
-    from pbem.db import make_engine, migrate
+    from pbem.db import head_revision, make_engine, migrate
 
     db = make_engine(f"sqlite:///{tmp_path}/x.db")
-    assert migrate(db) == (None, "0001")
-    assert migrate(db) == ("0001", "0001")
+    head = head_revision()
+    assert migrate(db) == (None, head)
+    assert migrate(db) == (head, head)
     with db.connect() as conn:
         assert compare_metadata(MigrationContext.configure(conn), SQLModel.metadata) == []
         assert conn.exec_driver_sql("PRAGMA journal_mode").scalar() == "wal"
