@@ -86,7 +86,7 @@ def _play(h: Harness, records: list[str]) -> Played:
             mails = observer_mails(h, address)
             for msg in mails[seen[address]:]:
                 text = whole_text(msg)
-                assert not [n for n in hidden if n in text], f"observer mail names hidden cards"
+                assert not [n for n in hidden if n in text], "observer mail names hidden cards"
                 assert "only you see this" not in text
                 assert msg["List-Unsubscribe"] is not None
                 checks += 1
