@@ -290,6 +290,7 @@ def build(kind: str, ctx: dict[str, Any]) -> dict[str, Any]:
     m["options"] = [o.replace("_", " ") for o in options]
     if v is not None:
         m.update(_from_view(v, side, int(ctx.get("since") or 0)))
+    m.update(ctx.get("extra") or {})  # summary / orders / log_title (pbem.notify, pbem.summary)
     return m
 
 

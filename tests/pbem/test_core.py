@@ -70,9 +70,15 @@ def test_init_is_idempotent_and_matches_the_models(tmp_path: Path) -> None:
 
     from pbem.db import make_engine, migrate
 
+    from alembic.script import ScriptDirectory
+
+    from pbem.db import alembic_config
+
     db = make_engine(f"sqlite:///{tmp_path}/x.db")
-    assert migrate(db) == (None, "0001")
-    assert migrate(db) == ("0001", "0001")
+    head = ScriptDirectory.from_config(alembic_config(db)).get_current_head()
+    assert head is not None and head.isdigit()  # revisions are numbered 0001, 0002 ... (MERGING.md)
+    assert migrate(db) == (None, head)
+    assert migrate(db) == (head, head)
     with db.connect() as conn:
         assert compare_metadata(MigrationContext.configure(conn), SQLModel.metadata) == []
         assert conn.exec_driver_sql("PRAGMA journal_mode").scalar() == "wal"
