@@ -18,7 +18,7 @@ A decision mail summarises everything since the seat's previous decision (`pbem.
 from __future__ import annotations
 
 import json
-from datetime import datetime, timedelta
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from sqlalchemy.engine import Engine
@@ -35,11 +35,13 @@ __all__ = [
     "apply_mail_orders",
     "digest_pass",
     "mail_seat",
+    "mark_decided",
     "orders_extra",
     "queue_reports",
     "set_notify",
     "set_standing",
     "should_mail",
+    "start_orders",
 ]
 
 
@@ -98,6 +100,14 @@ def mark_decided(row: SeatOrders, before: dict[str, Any]) -> None:
     """The seat decided: its next decision mail summarises from ``before`` (this mail's position)."""
     row.decided_log = len(before["log"])
     row.decided_board = json.dumps(summary.public_board(before), separators=(",", ":"))
+
+
+def start_orders(session: Session, seats: dict[str, Seat], state: dict[str, Any]) -> None:
+    """A new game: every seat's orders row, its summaries starting at the opening position."""
+    for seat in seats.values():
+        row = orders.book_row(session, seat)
+        mark_decided(row, state)
+        session.add(row)
 
 
 def queue_reports(ctx: Any) -> None:
@@ -193,6 +203,7 @@ def last_digest_time(now: datetime, hour: int) -> datetime:
 def digest_pass(db: Engine, settings: Settings, now: datetime) -> int:
     """Queue the digests that are due at ``now`` (the worker calls this every pass); returns how many."""
     sent = 0
+    now = now if now.tzinfo else now.replace(tzinfo=UTC)
     with transaction(db) as s:
         stmt = (select(SeatOrders, Seat, Game).where(SeatOrders.notify == "digest")
                 .where(SeatOrders.seat_id == Seat.id).where(Seat.game_id == Game.id)

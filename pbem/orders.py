@@ -47,6 +47,7 @@ DEFAULT_DIGEST_HOUR = 18
 MAX_QUEUE = 40
 MAX_AUTO = 400  # a safety net: settle never loops for ever
 SETTING_WORDS = ("notify", "standing", "cancel")
+FORCED = True  # apply forced decisions (benchmarks switch it off to measure the old behaviour)
 CP_STEPS = {"campaign": ("support", "check"), "advertise": ("media",), "position": ("issue",)}
 
 
@@ -322,7 +323,7 @@ def _next(g: engine.GameState, book: Book) -> tuple[str, str, engine.GameState] 
             book.queue.pop(0)
             return line, "queued", after
     for cmd, why in ((_standing_command(g, side, book.standing), "standing"),
-                     (forced.forced_command(g, side), "forced")):
+                     (forced.forced_command(g, side) if FORCED else None, "forced")):
         if cmd is not None:
             return cmd, why, engine.apply(g, side, cmd)
     return None

@@ -36,6 +36,7 @@ from pbem.mail import (
     build_message,
 )
 from pbem.models import Game, Move, OutboxMessage, Seat, utcnow
+from pbem.notify import start_orders
 from pbem.pipeline import process_message
 from pbem.render import render
 from pbem.replies import queue_mail, refresh_key, render_context, seats_of
@@ -121,6 +122,7 @@ def new_game(db: Engine, settings: Settings, *, kennedy: str, nixon: str, editio
             s.add(seat)
         s.flush()
         seats = seats_of(s, game.id)
+        start_orders(s, seats, state)
         for seat in seats.values():
             queue_mail(s, settings, kind="welcome", game=game, seat=seat, state=state,
                        cause="v0", now=now, seats=seats)

@@ -66,13 +66,10 @@ def test_keys_are_found_in_our_message_ids() -> None:
 def test_init_is_idempotent_and_matches_the_models(tmp_path: Path) -> None:
     from alembic.autogenerate import compare_metadata
     from alembic.runtime.migration import MigrationContext
+    from alembic.script import ScriptDirectory
     from sqlmodel import SQLModel
 
-    from pbem.db import make_engine, migrate
-
-    from alembic.script import ScriptDirectory
-
-    from pbem.db import alembic_config
+    from pbem.db import alembic_config, make_engine, migrate
 
     db = make_engine(f"sqlite:///{tmp_path}/x.db")
     head = ScriptDirectory.from_config(alembic_config(db)).get_current_head()
