@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import argparse
 import email
+import email.parser
 import email.policy
 import itertools
 import random
@@ -35,7 +36,7 @@ import tempfile
 import time
 from collections import Counter
 from dataclasses import dataclass, field
-from email.message import EmailMessage
+from email.message import EmailMessage, Message
 from pathlib import Path
 from typing import Any
 
@@ -53,6 +54,7 @@ EMAILS = {"kennedy": "jack@players.test", "nixon": "dick@players.test"}
 MAX_LINES = 12
 MAX_MAILS = 4000  # per game: a stalled game is a bug, reported
 _ids = itertools.count(1)
+HEADERS = email.parser.BytesHeaderParser(policy=email.policy.compat32)
 
 
 @dataclass
@@ -116,7 +118,7 @@ class Player:
     answered: str = ""  # Message-ID of the mail last answered
 
 
-def _decides(msg: EmailMessage) -> bool:
+def _decides(msg: Message) -> bool:
     return "your move" in str(msg["Subject"])
 
 
@@ -138,16 +140,16 @@ def play(seed: int, mode: str, folder: Path) -> dict[str, Tally]:
     players = {s: Player(s, random.Random(f"{seed}-{s}")) for s in EMAILS}
     tally = {s: Tally() for s in EMAILS}
     seen = 0
-    inbox_of: dict[str, list[EmailMessage]] = {s: [] for s in EMAILS}
+    inbox_of: dict[str, list[Message]] = {s: [] for s in EMAILS}
     for _ in range(MAX_MAILS):
         for m in sender.sent[seen:]:
-            msg = email.message_from_bytes(m.raw, policy=email.policy.default)
+            msg = HEADERS.parsebytes(m.raw)  # the headers are all a player needs here
             side = "kennedy" if EMAILS["kennedy"] in m.recipients else "nixon"
             t = tally[side]
             t.received += 1
             t.bytes += len(m.raw)
-            t.decisions += _decides(msg)  # type: ignore[arg-type]
-            inbox_of[side].append(msg)  # type: ignore[arg-type]
+            t.decisions += _decides(msg)
+            inbox_of[side].append(msg)
         seen = len(sender.sent)
         state = _state(db, game_id)
         if engine.result(state) is not None:
@@ -191,10 +193,10 @@ def _state(db: Any, game_id: int) -> dict[str, Any]:
 def main(argv: list[str] | None = None) -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--games", type=int, default=20, help="seeded games per behaviour (default 20)")
-    ap.add_argument("--smoke", action="store_true", help="two games (CI)")
+    ap.add_argument("--smoke", action="store_true", help="one game (CI)")
     ap.add_argument("--seed", type=int, default=1, help="first seed")
     a = ap.parse_args(argv)
-    n = 2 if a.smoke else a.games
+    n = 1 if a.smoke else a.games
     modes = ("today", "defaults")
     rows: dict[str, list[Tally]] = {m: [] for m in modes}
     t0 = time.perf_counter()

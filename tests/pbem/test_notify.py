@@ -249,3 +249,23 @@ def test_settings_apply_only_if_the_mails_moves_apply(h: Harness) -> None:
     assert row is None or row.notify == "decisions"
     assert h.reply("kennedy", "notify sometimes").outcomes == {"rejected": 1}
     assert "expected notify decisions | notify every" in h.text_of(h.last_mail("kennedy"))
+
+
+def test_cli_sets_notify_mode_and_standing_orders(h: Harness) -> None:
+    from click.testing import CliRunner
+
+    from pbem.cli import cli
+
+    env = {"PBEM_DATABASE_URL": h.settings.database_url, "PBEM_ADDRESS": "game@pbem.test",
+           "PBEM_SECRET": "test-secret"}
+    run = CliRunner().invoke
+    out = run(cli, ["notify", str(h.game_id), "nixon", "digest", "--hour", "7"], env=env)
+    assert out.exit_code == 0 and "one mail a day at 07:00 UTC" in out.output
+    out = run(cli, ["standing", str(h.game_id), "kennedy", "trigger", "icon"], env=env)
+    assert out.exit_code == 0 and "trigger   icon" in out.output
+    out = run(cli, ["standing", str(h.game_id), "kennedy", "trigger", "sometimes"], env=env)
+    assert out.exit_code == 1 and "expected standing trigger ask|never|always|icon" in out.output
+    out = run(cli, ["notify", "99", "nixon", "every"], env=env)
+    assert out.exit_code == 1 and "game 99 has no nixon seat" in out.output
+    row = orders_row(h, "nixon")
+    assert row is not None and (row.notify, row.digest_hour) == ("digest", 7)
