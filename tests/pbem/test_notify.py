@@ -7,7 +7,7 @@ moves, told to their player), settings lines by mail, all or nothing with the ma
 
 from __future__ import annotations
 
-from datetime import UTC, datetime
+from datetime import UTC, datetime, time, timedelta
 from pathlib import Path
 from typing import Any
 
@@ -15,7 +15,7 @@ import pytest
 from sqlmodel import Session, col, select
 
 import engine
-from pbem import notify
+from pbem import notify, service
 from pbem.models import Game, Move, SeatOrders
 from tests.engine.builders import action_position, at_step
 from tests.pbem.harness import Harness
@@ -123,34 +123,38 @@ def test_every_mode_by_mail_mails_after_every_move(h: Harness) -> None:
 
 def test_digest_mode_sends_one_mail_a_day_at_the_players_hour(h: Harness) -> None:
     kennedy_to_act(h)
-    assert h.reply("nixon", "notify digest 18").outcomes == {"answered": 1}
-    assert "once a day at 18:00 UTC" in h.text_of(h.last_mail("nixon"))
-    with Session(h.db) as s:
-        row = s.get(SeatOrders, h.seat("nixon").id)
-        assert row is not None and row.notify == "digest" and row.digest_hour == 18
-        row.digest_at = datetime(2026, 1, 1, 12, 0, tzinfo=UTC)
-        s.add(row)
-        s.commit()
+    now = datetime.now(UTC)
+    hour = (now.hour + 12) % 24  # far from now: the harness's real-time polls never reach it
+    assert h.reply("nixon", f"notify digest {hour}").outcomes == {"answered": 1}
+    assert f"once a day at {hour:02d}:00 UTC" in h.text_of(h.last_mail("nixon"))
+    row = orders_row(h, "nixon")
+    assert row is not None and row.notify == "digest" and row.digest_hour == hour
     before = len(h.mails_to("nixon"))
     play_ken_air_point_by_point(h)
     assert len(h.mails_to("nixon")) == before  # even the trigger question waits for the digest
+    day = datetime.combine(now.date(), time(hour), tzinfo=UTC)  # the first digest hour after now
+    day += timedelta(days=1) if day <= now else timedelta(0)
 
     def tick(at: datetime) -> int:
         n = notify.digest_pass(h.db, h.settings, at)
-        h.send()
+        service.drain_outbox(h.db, h.settings, h.sender, now=at)
         return n
 
-    assert tick(datetime(2026, 1, 1, 17, 59, tzinfo=UTC)) == 0
-    assert tick(datetime(2026, 1, 1, 18, 0, tzinfo=UTC)) == 1
+    assert tick(day - timedelta(minutes=1)) == 0
+    assert tick(day) == 1
     digest = h.last_mail("nixon")
     text = h.text_of(digest)
     assert "your move" in digest["Subject"] and "Kennedy plays #26 Ken-Air" in text
-    assert tick(datetime(2026, 1, 1, 23, 0, tzinfo=UTC)) == 0  # one a day
-    assert tick(datetime(2026, 1, 2, 18, 5, tzinfo=UTC)) == 0  # nothing new since: no mail
+    assert tick(day + timedelta(hours=5)) == 0  # one a day
+    assert tick(day + timedelta(days=1, minutes=5)) == 0  # nothing new since: no mail
     assert len(h.mails_to("nixon")) == before + 1
-    assert h.reply("nixon", "decline", to_mail=digest).outcomes == {"applied": 1}
+    h.inbox.deliver(h.reply_bytes("nixon", "decline", to_mail=digest))
+    at = day + timedelta(days=1, hours=1)  # the worker's pass also runs the digests due
+    assert service.poll_once(h.db, h.settings, h.inbox, now=at).outcomes == {"applied": 1}
+    service.drain_outbox(h.db, h.settings, h.sender, now=at)
     assert len(h.mails_to("nixon")) == before + 1  # Nixon's next decision waits for the digest too
-    assert tick(datetime(2026, 1, 3, 18, 0, tzinfo=UTC)) == 1
+    assert tick(day + timedelta(days=2)) == 1
+    assert "IT IS YOUR MOVE." in h.text_of(h.last_mail("nixon"))
 
 
 def test_a_digest_player_never_delays_the_opponents_simultaneous_choice(h: Harness) -> None:
