@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import email.utils
 import json
 import re
 import secrets
@@ -303,11 +304,20 @@ def backoff(attempts: int) -> timedelta:
     return timedelta(minutes=min(2 ** max(attempts - 1, 0), 360))
 
 
+def sender_for(address: str, game_id: int | None) -> str:
+    """``"1960 — game #12" <game@…>`` so a mailbox of many games tells them apart at a glance;
+    an address configured with its own display name keeps it."""
+    name, addr = email.utils.parseaddr(address)
+    if name or game_id is None or not addr:
+        return address
+    return f'"1960 \u2014 game #{game_id}" <{addr}>'
+
+
 def raw_message(settings: Settings, row: OutboxMessage,
                 images: Mapping[str, InlineImage] | None = None) -> bytes:
     """The bytes of outbox ``row``; ``images`` (by Content-ID, `mailimages.load`) go inline."""
     return build_message(
-        sender=settings.address, to=row.recipient, subject=row.subject, text=row.text,
+        sender=sender_for(settings.address, row.game_id), to=row.recipient, subject=row.subject, text=row.text,
         html=row.html or None, message_id=row.message_id, in_reply_to=row.in_reply_to or None,
         references=row.references.split(), reply_to=row.reply_to or None,
         images=mailimages.for_html(row.html, dict(images or {})))

@@ -53,6 +53,11 @@ def png(board: MapBoard) -> bytes:
 
 @lru_cache(maxsize=32)
 def _png(board: MapBoard) -> bytes:
+    return draw_png(board)
+
+
+def draw_png(board: MapBoard) -> bytes:
+    """Draw ``board`` afresh: SVG, resvg to RGBA PNG, 64-colour palette PNG (no cache)."""
     import resvg_py
 
     fonts = sorted(str(p) for p in FONT_DIR.glob("*.ttf"))
