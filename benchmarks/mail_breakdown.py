@@ -60,9 +60,9 @@ def instrument() -> None:
     import engine
     import pbem.boardmap
     import pbem.cli
-    import pbem.mailimages
     import pbem.mail.imap
     import pbem.mail.smtp
+    import pbem.mailimages
     import pbem.pipeline.base as base
     import pbem.replies
     import pbem.service

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import email.utils
 import json
 import re
 import secrets
@@ -19,6 +18,7 @@ from collections import Counter
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
+from email.utils import parseaddr
 from typing import Any, Protocol
 
 from sqlalchemy import bindparam, update
@@ -307,7 +307,7 @@ def backoff(attempts: int) -> timedelta:
 def sender_for(address: str, game_id: int | None) -> str:
     """``"1960 — game #12" <game@…>`` so a mailbox of many games tells them apart at a glance;
     an address configured with its own display name keeps it."""
-    name, addr = email.utils.parseaddr(address)
+    name, addr = parseaddr(address)
     if name or game_id is None or not addr:
         return address
     return f'"1960 \u2014 game #{game_id}" <{addr}>'
