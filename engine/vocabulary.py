@@ -89,6 +89,16 @@ meta("accept", "?words", "accept an invitation to a game; any words after it are
      "mixed into the committed seed", "accept blue suede shoes 1960")
 meta("observe", "address", "let someone follow the game's public board by mail (no hands)",
      "observe friend@example.org")
+meta("notify", "decisions|every|digest [HOUR]",
+     "when the server mails you: only when you must decide (default), after every move, or one "
+     "digest a day at HOUR (UTC)", "notify digest 18")
+meta("standing", "ORDER",
+     "a standing order the server applies for you: trigger never|ask|always|icon, preempt "
+     "never|ask, election CARD CARD ...|ask, done auto|ask, swap decline|ask, clear",
+     "standing trigger never")
+meta("then", "", "the lines after it are kept and applied, in order, at your next decisions",
+     "then")
+meta("cancel", "", "clear your queued orders (the lines you sent after 'then')", "cancel")
 
 
 def command_words() -> frozenset[str]:

@@ -308,3 +308,6 @@ cli.add_command(observe)
 
 def main() -> None:  # pragma: no cover
     cli(prog_name="pbem")
+
+
+from pbem import cli_orders as _cli_orders  # noqa: E402, F401  (registers `notify`, `standing`)

@@ -17,7 +17,7 @@ from sqlalchemy import event
 from sqlalchemy.engine import Engine
 from sqlmodel import Session, create_engine, select
 
-__all__ = ["head_revision", "is_sqlite", "lock_game", "make_engine", "migrate", "transaction"]
+__all__ = ["is_sqlite", "lock_game", "make_engine", "migrate", "transaction"]
 
 BUSY_TIMEOUT_MS = 15_000
 
@@ -95,18 +95,6 @@ def alembic_config(engine: Engine) -> Any:
     cfg.set_main_option("script_location", str(Path(__file__).parent / "migrations"))
     cfg.set_main_option("sqlalchemy.url", engine.url.render_as_string(hide_password=False))
     return cfg
-
-
-def head_revision() -> str:
-    """The newest migration's revision id (what `migrate` brings a database to)."""
-    from alembic.config import Config
-    from alembic.script import ScriptDirectory
-
-    cfg = Config()
-    cfg.set_main_option("script_location", str(Path(__file__).parent / "migrations"))
-    head = ScriptDirectory.from_config(cfg).get_current_head()
-    assert head is not None
-    return head
 
 
 def migrate(engine: Engine) -> tuple[str | None, str | None]:

@@ -26,6 +26,7 @@ from pbem.db import transaction
 from pbem.fairplay.mails import Note, queue_note
 from pbem.fairplay.verify import commitment, engine_seed, normalise_entropy
 from pbem.models import Commitment, Game, Invitation, Seat
+from pbem.notify import start_orders
 from pbem.replies import current_key, queue_mail, refresh_key, seats_of
 
 __all__ = [
@@ -95,6 +96,8 @@ def _start(s: Session, settings: Settings, game: Game, commit: Commitment, seats
     s.add(game)
     for seat in seats.values():
         refresh_key(seat, state)
+    s.flush()
+    start_orders(s, seats, state)  # notify preferences, summaries from the opening (pbem.notify)
     for side, seat in sorted(seats.items()):
         queue_mail(s, settings, kind="welcome", game=game, seat=seat, state=state, cause="v0",
                    now=now, seats=seats, in_reply_to=in_reply_to.get(side))

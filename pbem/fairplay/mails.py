@@ -40,6 +40,7 @@ def render_fair(template: str, model: dict[str, Any]) -> tuple[str, str]:
     """(text, html) of ``fair_<template>`` for ``model``."""
     env = environment()
     if model.get("board") is not None:
+        model["board"].setdefault("map", None)  # the map picture, when the caller drew one
         model["board_text"], model["board_html"] = board_parts(model["board"])
     text = env.get_template(f"text/fair_{template}.txt.j2").render(model)
     html = env.get_template(f"html/fair_{template}.html.j2").render(model)

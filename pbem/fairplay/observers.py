@@ -22,7 +22,7 @@ from typing import Any
 from sqlmodel import Session, select
 
 import engine
-from pbem import report_model
+from pbem import boardmap, mailimages, report_model
 from pbem.config import Settings
 from pbem.fairplay.export import reveal_for
 from pbem.fairplay.mails import Note, queue_note, queue_rendered, render_fair
@@ -171,6 +171,9 @@ def _queue_report(session: Session, settings: Settings, game: Game, obs: Observe
         "reveal": revealed[0] if revealed else None,
         "unsubscribe": unsubscribe_address(settings, obs),
     }
+    pic = boardmap.picture(v)  # the same public map picture as the players' reports
+    model["board"]["map"] = {"cid": pic.cid, "alt": pic.alt, "width": pic.width, "height": pic.height}
+    mailimages.store(session, [pic])
     text, html = render_fair("observer", model)
     tag = f"[1960 #{game.id}]"
     subject = (f"{tag} Turn {v['turn']} — game over" if over

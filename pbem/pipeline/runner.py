@@ -24,6 +24,7 @@ from pbem.db import lock_game, transaction
 from pbem.fairplay import handlers as _fairplay  # noqa: F401  (registers handlers)
 from pbem.models import InboundMessage, Quarantine, utcnow
 from pbem.pipeline import commands as _commands  # noqa: F401  (registers handlers)
+from pbem.pipeline import orders as _orders  # noqa: F401  (registers handlers)
 from pbem.pipeline.base import Context, RejectMessage, StopPipeline, run
 from pbem.pipeline.inbound import DuplicateMessage, content_hash, dedupe_key
 from pbem.replies import queue_mail
@@ -44,8 +45,10 @@ PIPELINE = (
     "check-fresh",
     "extract",
     "fair-play-words",
+    "orders",
     "meta-commands",
     "apply",
+    "autoplay",
     "record",
     "report",
     "observers",

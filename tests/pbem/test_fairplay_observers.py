@@ -16,7 +16,7 @@ from pbem.fairplay.export import build_export
 from pbem.fairplay.observers import ObserverError, add_observer
 from pbem.fairplay.verify import verify_export
 from pbem.models import Game, Observer, utcnow
-from tests.pbem.fairplay_helpers import play_out, whole_text
+from tests.pbem.fairplay_helpers import attachment, play_out, whole_text
 from tests.pbem.harness import EMAILS, Harness, player_mail
 
 WATCHER = "watcher@observers.test"
@@ -114,4 +114,4 @@ def test_a_fixed_seed_game_exports_and_replays_without_a_commitment(h: Harness) 
     assert verdict.ok and "fixed seed" in verdict.message
     final = h.last_mail("kennedy")
     assert "game over" in str(final["Subject"])
-    assert all(p.get_filename() is None for p in final.walk())  # nothing to reveal or attach
+    assert attachment(final) is None  # nothing to reveal, no export attached
