@@ -85,6 +85,10 @@ def meta(name: str, args: str, help_text: str, example: str) -> None:
 
 meta("help", "?topic", "mail back the command reference", "help")
 meta("status", "", "mail back the current report", "status")
+meta("undo", "", "as the first line of a mail: take back your last mail's move, while nothing "
+     "was revealed since (no card or cube drawn, no opponent decision)", "undo")
+meta("say", "text", "table talk: the text (and the lines after it, up to the next command) is "
+     "passed to your opponent in their next mail", "say Good luck!")
 
 
 def command_words() -> frozenset[str]:

@@ -11,23 +11,54 @@ from __future__ import annotations
 from typing import Any
 
 from sqlalchemy import func
-from sqlmodel import select
+from sqlmodel import col, select
 
 import engine
-from pbem.mail import extract_commands
-from pbem.models import Move
+from engine.explain import overspend
+from pbem.mail.extract import reply_text
+from pbem.models import Move, OutboxMessage
 from pbem.pipeline.base import Answered, Context, RejectMessage, handler
+from pbem.pipeline.lines import SentReports, did_you_mean, read_reply
 from pbem.replies import queue_mail, refresh_key, seats_of
 
-META_COMMANDS = tuple(engine.META_WORDS)
+META_COMMANDS = tuple(w for w in engine.META_WORDS if w not in ("undo", "say"))  # mailed back
+SENT_REPORTS_READ = 60  # the latest reports to a seat whose lines are never read back as orders
 
 
-@handler("extract", "take the command lines from the reply (quotes and signatures stripped)")
+def sent_reports(ctx: Context) -> SentReports:
+    """The text of the latest mails sent (or queued) to this seat."""
+    assert ctx.seat is not None
+    rows = ctx.session.exec(
+        select(OutboxMessage.text).where(OutboxMessage.game_id == ctx.seat.game_id,
+                                         OutboxMessage.side == ctx.seat.side)
+        .order_by(col(OutboxMessage.id).desc()).limit(SENT_REPORTS_READ)).all()
+    return SentReports(rows)
+
+
+@handler("extract", "sort the reply's own lines into commands, table talk and prose "
+                    "(quotes, the server's own report lines and signatures never read)")
 def extract(ctx: Context) -> None:
     assert ctx.parsed is not None
-    found = extract_commands(ctx.parsed.text, max_lines=ctx.settings.max_lines)
-    ctx.lines, ctx.ignored = list(found.lines), list(found.ignored)
-    if not ctx.lines:
+    sent = sent_reports(ctx)
+    reply = reply_text(ctx.parsed.text, history_starts=sent.starts_history)
+    found = read_reply(reply, sent, max_lines=ctx.settings.max_lines)
+    ctx.lines, ctx.ignored, ctx.talk, ctx.undo = (
+        found.commands, found.ignored, found.talk, found.undo)
+    if found.unreadable:
+        legal = engine.legal_commands(ctx.state, ctx.side) if ctx.state is not None else []
+        for bad in found.unreadable:
+            hints = list(dict.fromkeys([*did_you_mean(bad.line, legal), *bad.suggestions]))[:3]
+            message = bad.reason + (" — did you mean " + " or ".join(f"'{h}'" for h in hints)
+                                    + "?" if hints else "")
+            ctx.results.append({"line": bad.line, "ok": False, "message": message})
+        first = ctx.results[0]
+        raise RejectMessage(
+            f"line {first['line']!r} looks like a command but cannot be read: {first['message']}."
+            " Nothing in your mail was applied")
+    if found.truncated:
+        raise RejectMessage(f"too many command lines ({len(found.commands) + found.truncated}; "
+                            f"at most {ctx.settings.max_lines} in one mail)")
+    if not ctx.lines and not ctx.undo and not ctx.talk:
         raise RejectMessage("no command found in your mail (send 'help' for the command list)")
 
 
@@ -65,6 +96,7 @@ def apply_commands(ctx: Context) -> None:
             engine.apply_in_place(g, ctx.side, line)
         except engine.CommandError as exc:
             why = _safe_reason(exc, i, ctx.state, g)
+            why += _hint(exc, line, i, ctx.state, g, ctx.side)
             ctx.results.append({"line": line, "ok": False, "message": why})
             ctx.results.extend({"line": rest, "ok": False, "message": "not read (after the error)"}
                                for rest in ctx.lines[i + 1:])
@@ -74,6 +106,21 @@ def apply_commands(ctx: Context) -> None:
             raise RejectMessage(f"line {i + 1} {line!r}: {why}") from None
         ctx.results.append({"line": line, "ok": True, "message": "ok"})
     ctx.new_state = g
+
+
+def _hint(exc: engine.CommandError, line: str, i: int, before: dict[str, Any],
+          now: dict[str, Any], side: str) -> str:
+    """Overspend in the one-line form, or "did you mean" (only where R17 allows details)."""
+    if i > 0 and _hidden_drawn(before, now):
+        return ""
+    short = overspend(now, side, line)
+    if short:
+        return f" — {short}"
+    if isinstance(exc, engine.CommandSyntaxError | engine.IllegalCommandError):
+        hints = did_you_mean(line, engine.legal_commands(now, side))
+        if hints:
+            return " — did you mean " + " or ".join(f"'{h}'" for h in hints) + "?"
+    return ""
 
 
 def _hidden_drawn(before: dict[str, Any], after: dict[str, Any]) -> bool:
