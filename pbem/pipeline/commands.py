@@ -90,13 +90,13 @@ def _queue_meta(ctx: Context) -> None:
 @handler("apply", "apply every line to a copy of the position, all or nothing")
 def apply_commands(ctx: Context) -> None:
     assert ctx.state is not None
-    g = engine.copy_state(ctx.state)
+    g = ctx.state
     for i, line in enumerate(ctx.lines):
         try:
-            engine.apply_in_place(g, ctx.side, line)
+            after = engine.copy_state(g)  # g stays the position before the line
+            engine.apply_in_place(after, ctx.side, line)
         except engine.CommandError as exc:
-            why = _safe_reason(exc, i, ctx.state, g)
-            why += _hint(exc, line, i, ctx.state, g, ctx.side)
+            why = _reason(exc, line, i, ctx.state, g, ctx.side)
             ctx.results.append({"line": line, "ok": False, "message": why})
             ctx.results.extend({"line": rest, "ok": False, "message": "not read (after the error)"}
                                for rest in ctx.lines[i + 1:])
@@ -104,23 +104,26 @@ def apply_commands(ctx: Context) -> None:
                 r.update(ok=False, message="fine on its own, but not applied: a mail applies "
                                            "all or nothing")
             raise RejectMessage(f"line {i + 1} {line!r}: {why}") from None
+        g = after
         ctx.results.append({"line": line, "ok": True, "message": "ok"})
-    ctx.new_state = g
+    ctx.new_state = g if g is not ctx.state else engine.copy_state(g)
 
 
-def _hint(exc: engine.CommandError, line: str, i: int, before: dict[str, Any],
-          now: dict[str, Any], side: str) -> str:
-    """Overspend in the one-line form, or "did you mean" (only where R17 allows details)."""
+def _reason(exc: engine.CommandError, line: str, i: int, before: dict[str, Any],
+            now: dict[str, Any], side: str) -> str:
+    """What the player is told: overspend in the one-line form, else the engine's reason with
+    "did you mean" (details only where R17 allows them, see `_safe_reason`)."""
+    why = _safe_reason(exc, i, before, now)
     if i > 0 and _hidden_drawn(before, now):
-        return ""
+        return why
     short = overspend(now, side, line)
     if short:
-        return f" — {short}"
+        return f"{exc.kind}: {line!r}: {short}"
     if isinstance(exc, engine.CommandSyntaxError | engine.IllegalCommandError):
         hints = did_you_mean(line, engine.legal_commands(now, side))
         if hints:
-            return " — did you mean " + " or ".join(f"'{h}'" for h in hints) + "?"
-    return ""
+            return why + " — did you mean " + " or ".join(f"'{h}'" for h in hints) + "?"
+    return why
 
 
 def _hidden_drawn(before: dict[str, Any], after: dict[str, Any]) -> bool:

@@ -246,13 +246,23 @@ def _kind(line: str, words: list[str], report_line: bool) -> str:
         if canonical == "undo":
             return "undo"
         if len(words) > PROSE_AFTER_WORDS or first_raw.endswith(",") or line.endswith("?"):
-            return "prose"  # "First, thanks for the game", "No worries, …", "pass on Tuesday?"
+            return "prose"  # "First, thanks for the game", "pass on Tuesday?"
+        if _takes_nothing(canonical) and len(words) > 2:
+            return "prose"  # "No worries, see you", "Done for today, bye"
         return "command"
     if len(words) > PROSE_AFTER_WORDS:
         return "prose"
     if word == "typo" or _card_attempt(words) or _state_attempt(words, line):
         return "attempt"
     return "prose"
+
+
+def _takes_nothing(word: str) -> bool:
+    verb = VERBS.get(word)
+    meta_word = META_WORDS.get(word)
+    if verb is not None:
+        return not verb.args
+    return meta_word is not None and not meta_word.args
 
 
 def _unreadable(line: str, words: list[str]) -> Unreadable:
@@ -278,36 +288,31 @@ def _card_commands(words: list[str]) -> tuple[str, ...]:
 
 def did_you_mean(line: str, legal: list[str]) -> list[str]:
     """Legal commands close to *line*: misspelt verbs, states, issues, regions, card names."""
-    words = line.lower().replace(",", " , ").replace(":", " : ").split()
+    words = line.replace(",", " , ").replace(":", " : ").split()
     if not words:
         return []
     options: list[list[str]] = []
     for i, word in enumerate(words):
+        low = word.lower()
         choices = [word]
-        if i == 0 and word not in _vocabulary():
+        if i == 0 and low not in _vocabulary():
             choices = [canonical_word(v) for v in
-                       difflib.get_close_matches(word, _verb_words(), n=2, cutoff=0.6)] or choices
-        elif i > 0 and word not in (",", ":") and not word.lstrip("#").isdigit() and (
-                word not in _state_names() and word not in _other_names()):
-            close = difflib.get_close_matches(word, [*_state_names(), *_other_names()], n=2,
+                       difflib.get_close_matches(low, _verb_words(), n=2, cutoff=0.6)] or choices
+        elif i > 0 and low not in (",", ":") and not low.lstrip("#").isdigit() and (
+                low not in _state_names() and low not in _other_names()):
+            close = difflib.get_close_matches(low, [*_state_names(), *_other_names()], n=2,
                                               cutoff=0.75)
             choices = [_state_names().get(c, c) for c in close] or choices
         options.append(choices)
-    candidates = [" ".join(w for w in _product(options) if w)]
-    candidates += [" ".join(c) for c in _combinations(options)]
     found: list[str] = []
     legal_keys = {c.lower(): c for c in legal}
-    for cand in dict.fromkeys(candidates):
-        text = cand.replace(" , ", ", ").replace(" : ", ": ")
+    for combo in _combinations(options):
+        text = " ".join(combo).replace(" , ", ", ").replace(" : ", ": ").replace(" ,", ",")
         if text.lower() != line.lower() and _readable(text, legal):
             found.append(legal_keys.get(text.lower(), text))
     if not found:
         found = difflib.get_close_matches(line, legal, n=3, cutoff=0.6)
-    return found[:3]
-
-
-def _product(options: list[list[str]]) -> list[str]:
-    return [choices[0] for choices in options]
+    return list(dict.fromkeys(found))[:3]
 
 
 def _combinations(options: list[list[str]], limit: int = 16) -> list[list[str]]:
@@ -318,8 +323,9 @@ def _combinations(options: list[list[str]], limit: int = 16) -> list[list[str]]:
 
 
 def _readable(text: str, legal: list[str]) -> bool:
+    """*text* parses, and its first step is legal now (when anything is)."""
     try:
-        engine.parse(text, legal)
+        steps = engine.parse(text, legal)
     except engine.CommandError:
         return False
-    return True
+    return not legal or not isinstance(steps[0], str) or steps[0] in legal
