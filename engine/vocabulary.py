@@ -89,6 +89,16 @@ meta("undo", "", "as the first line of a mail: take back your last mail's move, 
      "was revealed since (no card or cube drawn, no opponent decision)", "undo")
 meta("say", "text", "table talk: the text (and the lines after it, up to the next command) is "
      "passed to your opponent in their next mail", "say Good luck!")
+meta("notify", "decisions|every|digest [HOUR]",
+     "when the server mails you: only when you must decide (default), after every move, or one "
+     "digest a day at HOUR (UTC)", "notify digest 18")
+meta("standing", "ORDER",
+     "a standing order the server applies for you: trigger never|ask|always|icon, preempt "
+     "never|ask, election CARD CARD ...|ask, done auto|ask, swap decline|ask, clear",
+     "standing trigger never")
+meta("then", "", "the lines after it are kept and applied, in order, at your next decisions",
+     "then")
+meta("cancel", "", "clear your queued orders (the lines you sent after 'then')", "cancel")
 
 
 def command_words() -> frozenset[str]:
