@@ -83,8 +83,10 @@ def meta(name: str, args: str, help_text: str, example: str) -> None:
     META_WORDS[name] = MetaWord(name, args, help_text, example)
 
 
-meta("help", "?topic", "mail back the command reference", "help")
+meta("help", "?card", "mail back the command reference and every card; with a card, that card", "help")
 meta("status", "", "mail back the current report", "status")
+meta("card", "card", "mail back one card: what is printed on it and its event", "card 17")
+meta("history", "", "mail back the whole game log so far (as a file when it is long)", "history")
 
 
 def command_words() -> frozenset[str]:

@@ -98,11 +98,13 @@ def queue_mail(
     advance_log: bool = True,
     ignored: Sequence[str] = (),
     seats: dict[str, Seat] | None = None,
+    extra: dict[str, Any] | None = None,
 ) -> OutboxMessage:
     """Render ``kind`` for ``seat`` and add it to the outbox (same transaction as the change).
 
     ``seats`` (the game's seats by side, as `seats_of` returns them) saves a query, and the
-    autoflush it would cause, when the caller already holds them.
+    autoflush it would cause, when the caller already holds them. ``extra`` adds to the render
+    context (e.g. ``card`` for a card mail).
     """
     assert game.id is not None
     if seats is None:
@@ -113,8 +115,8 @@ def queue_mail(
         opponent=others[0].email if others else "",
         since=seat.last_log, results=results, error=error, ignored=ignored,
     )
-    mail = render(kind, ctx)
-    mailimages.store(session, mail.images)
+    mail = render(kind, {**ctx, **(extra or {})})
+    mailimages.store(session, [*mail.images, *mail.attachments])
     key = current_key(settings, seat)
     message_id = keys.message_id(settings.address, key, f"{cause}.{kind}")
     refs = [r for r in (seat.thread_root, in_reply_to) if r]

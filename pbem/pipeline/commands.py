@@ -14,6 +14,7 @@ from sqlalchemy import func
 from sqlmodel import select
 
 import engine
+from pbem import cardtext
 from pbem.mail import extract_commands
 from pbem.models import Move
 from pbem.pipeline.base import Answered, Context, RejectMessage, handler
@@ -31,13 +32,13 @@ def extract(ctx: Context) -> None:
         raise RejectMessage("no command found in your mail (send 'help' for the command list)")
 
 
-@handler("meta-commands", "answer 'help' and 'status' lines; they never change the game")
+@handler("meta-commands", "answer 'help', 'status', 'card N' and 'history' lines; they never change the game")
 def meta_commands(ctx: Context) -> None:
     game_lines = []
     for line in ctx.lines:
-        word = line.strip().lower()
-        if word in META_COMMANDS:
-            ctx.meta.append(word)
+        request = meta_request(line)
+        if request:
+            ctx.meta.append(request)
         else:
             game_lines.append(line)
     ctx.lines = game_lines
@@ -47,13 +48,37 @@ def meta_commands(ctx: Context) -> None:
     raise Answered("answered " + ", ".join(ctx.meta))
 
 
+def meta_request(line: str) -> str:
+    """``help``, ``status``, ``history`` or ``card QUERY`` for a server-word line, else ``""``.
+
+    ``help 17`` / ``help nixon's knee`` ask for one card, as ``card 17`` does.
+    """
+    word, _, arg = line.strip().partition(" ")
+    word, arg = word.lower().rstrip(":"), arg.strip()
+    if word not in META_COMMANDS:
+        return ""
+    if word in ("help", "card") and arg:
+        return f"card {arg}"
+    return word
+
+
 def _queue_meta(ctx: Context) -> None:
     assert ctx.game is not None and ctx.seat is not None and ctx.state is not None
     assert ctx.inbound is not None and ctx.parsed is not None
-    for kind in dict.fromkeys(ctx.meta):
+    for n, request in enumerate(dict.fromkeys(ctx.meta)):
+        kind, _, arg = request.partition(" ")
+        extra: dict[str, Any] = {}
+        cause = f"in{ctx.inbound.id}"
+        if kind == "card":
+            found = cardtext.find(arg)
+            if len(found) == 1:
+                extra = {"card": found[0]}
+            else:
+                extra = {"card_query": arg, "card_matches": found[:8]}
+            cause += f".{n}"  # one mail per card asked for
         queue_mail(ctx.session, ctx.settings, kind=kind, game=ctx.game, seat=ctx.seat,
-                   state=ctx.state, cause=f"in{ctx.inbound.id}", now=ctx.now,
-                   in_reply_to=ctx.parsed.message_id, advance_log=False)
+                   state=ctx.state, cause=cause, now=ctx.now,
+                   in_reply_to=ctx.parsed.message_id, advance_log=False, extra=extra)
 
 
 @handler("apply", "apply every line to a copy of the position, all or nothing")
