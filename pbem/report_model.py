@@ -380,6 +380,7 @@ def build(kind: str, ctx: dict[str, Any]) -> dict[str, Any]:
     if kind == "history" and v is not None:
         m["history"] = log_since(v, 0)
         m["history_entries"] = sum(len(t["entries"]) for t in m["history"])
+    m.update(ctx.get("extra") or {})  # summary / orders / log_title (pbem.notify, pbem.summary)
     return m
 
 
