@@ -86,12 +86,14 @@ def test_history_by_mail_arrives_with_the_log_file(tmp_path: Path) -> None:
     h = Harness(tmp_path)
     h.new_game(seed=3)
     rnd = random.Random(3)
-    while len(engine.view(h.state(), "nixon")["log"]) <= HISTORY_INLINE:
+    while True:
         state = h.state()
         side = sorted(engine.active_sides(state))[0]
+        if len(engine.view(state, side)["log"]) > HISTORY_INLINE:
+            break
         h.reply(side, rnd.choice(engine.legal_commands(state, side)))
-    h.reply("nixon", "history")
-    msg = h.last_mail("nixon")
+    h.reply(side, "history")  # from the seat whose move it is: its key is current
+    msg = h.last_mail(side)
     assert "Game log to turn" in str(msg["Subject"])
     files = _attachments(msg)
     (name,) = files
