@@ -15,6 +15,7 @@ from sqlmodel import col, select
 
 import engine
 from engine.explain import overspend
+from pbem import cardtext
 from pbem.mail.extract import reply_text
 from pbem.models import Move, OutboxMessage
 from pbem.notify import queue_reports
@@ -22,7 +23,8 @@ from pbem.pipeline.base import Answered, Context, RejectMessage, handler
 from pbem.pipeline.lines import SentReports, did_you_mean, read_reply
 from pbem.replies import queue_mail, seats_of
 
-META_COMMANDS = tuple(w for w in engine.META_WORDS if w not in ("undo", "say"))  # mailed back
+META_COMMANDS = tuple(engine.META_WORDS)
+ANSWERED = ("help", "status", "card", "history")  # the server words answered by a mail of their own
 SENT_REPORTS_READ = 60  # the latest reports to a seat whose lines are never read back as orders
 
 
@@ -63,13 +65,13 @@ def extract(ctx: Context) -> None:
         raise RejectMessage("no command found in your mail (send 'help' for the command list)")
 
 
-@handler("meta-commands", "answer 'help' and 'status' lines; they never change the game")
+@handler("meta-commands", "answer 'help', 'status', 'card N' and 'history' lines; they never change the game")
 def meta_commands(ctx: Context) -> None:
     game_lines = []
     for line in ctx.lines:
-        word = line.strip().lower()
-        if word in META_COMMANDS:
-            ctx.meta.append(word)
+        request = meta_request(line)
+        if request:
+            ctx.meta.append(request)
         else:
             game_lines.append(line)
     ctx.lines = game_lines
@@ -79,13 +81,37 @@ def meta_commands(ctx: Context) -> None:
     raise Answered("answered " + ", ".join(ctx.meta))
 
 
+def meta_request(line: str) -> str:
+    """``help``, ``status``, ``history`` or ``card QUERY`` for a server-word line, else ``""``.
+
+    ``help 17`` / ``help nixon's knee`` ask for one card, as ``card 17`` does.
+    """
+    word, _, arg = line.strip().partition(" ")
+    word, arg = word.lower().rstrip(":"), arg.strip()
+    if word not in ANSWERED or (arg and word not in ("help", "card")):
+        return ""
+    if word in ("help", "card") and arg:
+        return f"card {arg}"
+    return word
+
+
 def _queue_meta(ctx: Context) -> None:
     assert ctx.game is not None and ctx.seat is not None and ctx.state is not None
     assert ctx.inbound is not None and ctx.parsed is not None
-    for kind in dict.fromkeys(ctx.meta):
+    for n, request in enumerate(dict.fromkeys(ctx.meta)):
+        kind, _, arg = request.partition(" ")
+        context: dict[str, Any] = {}
+        cause = f"in{ctx.inbound.id}"
+        if kind == "card":
+            found = cardtext.find(arg)
+            if len(found) == 1:
+                context = {"card": found[0]}
+            else:
+                context = {"card_query": arg, "card_matches": found[:8]}
+            cause += f".{n}"  # one mail per card asked for
         queue_mail(ctx.session, ctx.settings, kind=kind, game=ctx.game, seat=ctx.seat,
-                   state=ctx.state, cause=f"in{ctx.inbound.id}", now=ctx.now,
-                   in_reply_to=ctx.parsed.message_id, advance_log=False)
+                   state=ctx.state, cause=cause, now=ctx.now,
+                   in_reply_to=ctx.parsed.message_id, advance_log=False, context=context)
 
 
 @handler("apply", "apply every line to a copy of the position, all or nothing")

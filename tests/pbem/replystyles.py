@@ -335,6 +335,8 @@ def reports() -> list[Report]:
     out.append(_render("help", "help", _ctx(first, side)))
     out.append(_render("key_problem", "key_problem", _ctx(first, side, error="stale key")))
     out.append(_render("game_over", "game_over", _ctx(g, "kennedy")))
+    out.append(_render("card", "card", _ctx(first, side, card=22)))
+    out.append(_render("history", "history", _ctx(stages[-1], side)))
     assert {r.kind for r in out} == set(KINDS)  # every kind the server can send
     return out
 
