@@ -16,7 +16,7 @@ import re
 from pbem.db import lock_game
 from pbem.fairplay import games as fair_games
 from pbem.fairplay.observers import ObserverError, add_observer, find_observer, unsubscribe
-from pbem.mail import extract_commands
+from pbem.mail.extract import reply_text
 from pbem.pipeline.base import Answered, Context, IgnoreMessage, handler
 from pbem.pipeline.inbound import _key_sources
 
@@ -32,14 +32,20 @@ def observer_mail(ctx: Context) -> None:
     if obs is None:
         return
     ctx.inbound.game_id = obs.game_id
-    found = extract_commands(ctx.parsed.text, max_lines=5, verbs=STOP_WORDS)
-    asked = any(w in ctx.parsed.subject.lower().split() for w in STOP_WORDS) or bool(found.lines)
+    _, found = _own_lines(ctx.parsed.text, STOP_WORDS)
+    asked = any(w in ctx.parsed.subject.lower().split() for w in STOP_WORDS) or bool(found)
     if not asked:
         raise IgnoreMessage(f"mail to observer {obs.id}'s address without 'unsubscribe'")
     if not obs.active:
         raise IgnoreMessage(f"observer {obs.id} had already unsubscribed")
     unsubscribe(ctx.session, ctx.settings, obs, ctx.now)
     raise Answered(f"observer {obs.email} unsubscribed from game {obs.game_id}")
+
+
+def _own_lines(text: str, words: tuple[str, ...]) -> tuple[list[str], list[str]]:
+    """(the writer's own non-empty lines, those of them starting with one of ``words``)."""
+    own = [line.strip() for line in reply_text(text).lines if line.strip()]
+    return own, [line for line in own if line.split()[0].lower() in words]
 
 
 def _first_word(lines: list[str]) -> tuple[str, str]:
@@ -56,8 +62,8 @@ def invitation(ctx: Context) -> None:
     game = lock_game(ctx.session, ctx.seat.game_id)
     if game is None or game.status == "over" or (game.status == "active" and not stale_invite):
         return  # a running game's mail: `decline` here is the engine's verb
-    lines = list(extract_commands(ctx.parsed.text, max_lines=ctx.settings.max_lines).lines)
-    word, rest = _first_word(lines)
+    own, answers = _own_lines(ctx.parsed.text, ("accept", "decline"))
+    word, rest = _first_word(answers)
     if game.status == "active":
         if word in ("accept", "decline"):
             ctx.game = game  # an answer to the invitation after the game began
@@ -87,7 +93,7 @@ def invitation(ctx: Context) -> None:
         _note(ctx, "Please accept or decline",
               [f"Game #{game.id} starts when both players have accepted. Reply with 'accept' "
                "(optionally followed by any words: your entropy) or 'decline'."
-               + (f" Your mail began with {lines[0]!r}." if lines else "")])
+               + (f" Your mail began with {own[0]!r}." if own else "")])
         raise Answered("invitation reply without accept/decline")
     raise Answered(answer.detail)
 
