@@ -9,6 +9,7 @@ defined here with the hooks of `engine.effects`.
 
 from __future__ import annotations
 
+from engine import board
 from engine.data import STATES, other
 from engine.effects import EffectRules, define
 from engine.events import event, op
@@ -159,8 +160,7 @@ def _no_checks(g: GameState, e: Effect, side: str, st: str) -> str | None:
     if not _is(e, side):
         return None
     opp = other(side)
-    carried = g["states"][st] * (1 if opp == "kennedy" else -1) >= 4
-    return "waive" if carried or g["token"][opp] == st else None
+    return "waive" if board.carries(g, st, opp) or board.occupies(g, st, opp) else None
 
 
 define("advance_men", EffectRules(travel_free=_free_travel, check_mode=_no_checks))

@@ -80,7 +80,7 @@ def set_side(g: GameState, f: Frame, var: str, states: list[str], rule: str = "m
 StateRule = Callable[[GameState, str, str], bool]
 STATE_RULES: dict[str, StateRule] = {
     # R1.5: the opponent leads (1+ cubes) but does not carry (4+)
-    "opp_leads_not_carries": lambda g, side, st: 1 <= board.cubes_of(g["states"][st], other(side)) <= 3,
+    "opp_leads_not_carries": lambda g, side, st: board.leads(g, st, other(side)) and not board.carries(g, st, other(side)),
 }
 
 
