@@ -16,7 +16,7 @@ from engine.errors import (
     IllegalCommandError,
     NotYourTurnError,
 )
-from engine.events import unimplemented_events
+from engine.events.cards import unimplemented_events
 from engine.state import SCHEMA_VERSION, GameState, copy_state, from_json, new_game, to_json
 from engine.view import card_info, view
 from engine.vocabulary import META_WORDS, SYNONYMS, VERBS, command_words

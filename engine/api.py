@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from typing import Any
 
+import engine.events.cards
+import engine.phases  # noqa: F401  (registers every phase step)
 from engine import commands
 from engine.data import CARDS, SIDES
 from engine.effects import prevented_by
