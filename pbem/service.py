@@ -1,7 +1,8 @@
 """The server's operations; the CLI only parses options and prints what these return.
 
 `new_game` creates a game and queues the welcome mails; `poll_once` processes
-every mail in the inbox (moving each only after its transaction committed);
+every mail in the inbox (moving each only after its transaction committed), then
+queues the daily digests that are due (`pbem.notify.digest_pass`);
 `drain_outbox` sends queued mail with retry and backoff; `replay` rebuilds a
 game from its move log; `show`, `games`, `game_log` are operator views;
 `check` tests the database, IMAP and SMTP settings.
@@ -15,9 +16,10 @@ import json
 import re
 import secrets
 from collections import Counter
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
+from email.utils import parseaddr
 from typing import Any, Protocol
 
 from sqlalchemy import bindparam, update
@@ -25,6 +27,7 @@ from sqlalchemy.engine import Engine
 from sqlmodel import Session, col, select
 
 import engine
+from pbem import mailimages
 from pbem.config import Settings
 from pbem.db import transaction
 from pbem.mail import (
@@ -35,7 +38,8 @@ from pbem.mail import (
     SmtpSender,
     build_message,
 )
-from pbem.models import Game, Move, OutboxMessage, Seat, utcnow
+from pbem.models import Game, MailImage, Move, OutboxMessage, Seat, utcnow
+from pbem.notify import digest_pass, start_orders
 from pbem.pipeline import process_message
 from pbem.render import render
 from pbem.replies import queue_mail, refresh_key, render_context, seats_of
@@ -121,6 +125,7 @@ def new_game(db: Engine, settings: Settings, *, kennedy: str, nixon: str, editio
             s.add(seat)
         s.flush()
         seats = seats_of(s, game.id)
+        start_orders(s, seats, state)
         for seat in seats.values():
             queue_mail(s, settings, kind="welcome", game=game, seat=seat, state=state,
                        cause="v0", now=now, seats=seats)
@@ -272,6 +277,9 @@ def poll_once(db: Engine, settings: Settings, inbox: Inbox, *, mailbox: str = "I
         finally:
             _move(inbox, done)  # each only after its commit (C1); a crash before: dedupe skips it
         if len(batch) < FETCH_BATCH:
+            digests = digest_pass(db, settings, now or utcnow())  # the daily digests now due
+            if digests:
+                stats.outcomes["digest"] += digests
             return stats
 
 
@@ -301,11 +309,25 @@ def backoff(attempts: int) -> timedelta:
     return timedelta(minutes=min(2 ** max(attempts - 1, 0), 360))
 
 
-def raw_message(settings: Settings, row: OutboxMessage) -> bytes:
+def sender_for(address: str, game_id: int | None) -> str:
+    """``"1960 — game #12" <game@…>`` so a mailbox of many games tells them apart at a glance;
+    an address configured with its own display name keeps it."""
+    name, addr = parseaddr(address)
+    if name or game_id is None or not addr:
+        return address
+    return f'"1960 \u2014 game #{game_id}" <{addr}>'
+
+
+def raw_message(settings: Settings, row: OutboxMessage,
+                images: Mapping[str, MailImage] | None = None) -> bytes:
+    """The bytes of outbox ``row``; ``images`` (stored parts by id, `mailimages.load`) go
+    inline or attached, as the row's HTML names them."""
     return build_message(
-        sender=settings.address, to=row.recipient, subject=row.subject, text=row.text,
+        sender=sender_for(settings.address, row.game_id), to=row.recipient, subject=row.subject, text=row.text,
         html=row.html or None, message_id=row.message_id, in_reply_to=row.in_reply_to or None,
-        references=row.references.split(), reply_to=row.reply_to or None)
+        references=row.references.split(), reply_to=row.reply_to or None,
+        images=mailimages.for_html(row.html, dict(images or {})),
+        attachments=mailimages.attachments_for(row.html, dict(images or {})))
 
 
 def drain_outbox(db: Engine, settings: Settings, sender: Sender, *, now: datetime | None = None,
@@ -342,8 +364,10 @@ async def _send_rows(db: Engine, settings: Settings, sender: Sender, rows: list[
     table = OutboxMessage.__table__  # type: ignore[attr-defined]
     mark = update(table).where(table.c.id == bindparam("row_id"))
     with db.execution_options(pbem_write=True).connect() as conn:
+        with db.connect() as read:  # a plain read: no write lock
+            images = mailimages.load(read, (r.html for r in rows))
         for row in rows:
-            raw = raw_message(settings, row)
+            raw = raw_message(settings, row, images)
             failure: SendFailure | None = None
             try:  # outside any transaction: a crash after this resends the same Message-ID (C2)
                 await sender.send(raw, settings.address, [row.recipient])
