@@ -5,7 +5,15 @@ plain JSON-round-trippable data with its seeded RNG inside (see
 docs/ENGINE.md). Rule numbers (R1-R17) refer to the project's rules reference.
 """
 
-from engine.api import active_sides, apply, apply_in_place, apply_logged, decision, legal_commands, result
+from engine.api import (
+    active_sides,
+    apply,
+    apply_in_place,
+    apply_logged,
+    decision,
+    legal_commands,
+    result,
+)
 from engine.commands import parse
 from engine.data import CARDS, EDITIONS, ISSUES, OPTIONS, REGIONS, SIDES, STATES
 from engine.errors import (

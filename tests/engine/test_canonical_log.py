@@ -14,7 +14,7 @@ def test_synonyms_and_names_become_canonical_commands() -> None:
     g = action_position("kennedy", [55], momentum=dict(QUIET), clear_board=True, states={"NY": -4})
     g, applied = engine.apply_logged(g, "kennedy", "camp 55")
     assert applied == ["campaign 55"]
-    g2, applied = engine.apply_logged(g, "kennedy", "place ohio")
+    _, applied = engine.apply_logged(g, "kennedy", "place ohio")
     assert applied == ["support OH"]
     _, applied = engine.apply_logged(g, "kennedy", "support new york 2")  # R7.4: one declaration
     assert applied == ["check NY 2"]

@@ -33,7 +33,7 @@ event(
 # 53 Campaign Headquarters
 event(53, op("replace_cards", who="player"))
 
-# 54 Bobby Kennedy: Kennedy's cards +1 CP (max 5) this turn (the effect of #4, cards_part1).
+# 54 Bobby Kennedy: Kennedy's cards +1 CP (max 5) this turn (the effect of #4, cards_01_24).
 event(54, op("add_effect", effect="cp_plus_one_any_use", who="kennedy"))
 
 # 55 Hostile Press Corps: Nixon makes support checks everywhere, as if Kennedy carried every state.
@@ -75,7 +75,7 @@ event(63, op("momentum", who="nixon", n=-2), op("lose_issue_each", who="nixon", 
 # 64 Stump Speech
 event(64, op("match_momentum", who="player"))
 
-# 65 Joe Kennedy: Nixon may not spend momentum this turn (the effect of #44, cards_part1).
+# 65 Joe Kennedy: Nixon may not spend momentum this turn (the effect of #44, cards_25_48).
 event(65, op("add_effect", effect="no_momentum_spending", who="nixon"))
 
 # 66 Adlai Stevenson
