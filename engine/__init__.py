@@ -5,7 +5,15 @@ plain JSON-round-trippable data with its seeded RNG inside (see
 docs/ENGINE.md). Rule numbers (R1-R17) refer to the project's rules reference.
 """
 
-from engine.api import active_sides, apply, apply_in_place, decision, legal_commands, result
+from engine.api import (
+    active_sides,
+    apply,
+    apply_in_place,
+    apply_logged,
+    decision,
+    legal_commands,
+    result,
+)
 from engine.commands import parse
 from engine.data import CARDS, EDITIONS, ISSUES, OPTIONS, REGIONS, SIDES, STATES
 from engine.errors import (
@@ -16,7 +24,7 @@ from engine.errors import (
     IllegalCommandError,
     NotYourTurnError,
 )
-from engine.events import unimplemented_events
+from engine.events.cards import unimplemented_events
 from engine.state import SCHEMA_VERSION, GameState, copy_state, from_json, new_game, to_json
 from engine.view import card_info, view
 from engine.vocabulary import META_WORDS, SYNONYMS, VERBS, command_words
@@ -43,6 +51,7 @@ __all__ = [
     "active_sides",
     "apply",
     "apply_in_place",
+    "apply_logged",
     "card_info",
     "command_words",
     "copy_state",

@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from typing import Any
 
+import engine.events.cards
+import engine.phases  # noqa: F401  (registers every phase step)
 from engine import commands
 from engine.data import CARDS, SIDES
 from engine.effects import prevented_by
@@ -66,8 +68,17 @@ def apply(g: GameState, side: str, text: str) -> GameState:
     return g2
 
 
-def apply_in_place(g: GameState, side: str, text: str) -> None:
-    """As `apply`, but mutating ``g`` (fast path for playouts)."""
+def apply_logged(g: GameState, side: str, text: str) -> tuple[GameState, list[str]]:
+    """As `apply`, and the canonical commands the line stood for, in the order applied
+    (``campaign 17: NY 2`` -> ``["campaign 17", "check NY 2"]``): what a move log stores, so
+    a later alias or parser change cannot break its replay."""
+    g2 = copy_state(g)
+    return g2, apply_in_place(g2, side, text)
+
+
+def apply_in_place(g: GameState, side: str, text: str) -> list[str]:
+    """As `apply`, but mutating ``g`` (fast path for playouts); returns the canonical commands
+    applied (see `apply_logged`)."""
     if g["result"] is not None:
         raise GameOverError(text, "the game has ended", decision="nothing: the game is over")
     if side not in SIDES:
@@ -81,17 +92,20 @@ def apply_in_place(g: GameState, side: str, text: str) -> None:
             step.act(g, f, side, text.split())
             g["seq"] += 1
             advance(g)
-            return
+            return [text]
     legal = legal_commands(g, side)
     if not legal:
         raise NotYourTurnError(text, f"{side.title()} has nothing to decide now", decision=decision(g, side))
     known: list[str] | None = legal  # still valid for the first step only
+    applied: list[str] = []
     for cmd in commands.parse(text, legal):
         if isinstance(cmd, commands.Spend):
-            _spend(g, side, text, cmd, known)
+            applied.extend(_spend(g, side, text, cmd, known))
         else:
             _apply_one(g, side, text, cmd, known)
+            applied.append(cmd)
         known = None
+    return applied
 
 
 def _is_legal_now(g: GameState, side: str, cmd: str) -> bool:
@@ -123,15 +137,17 @@ def _apply_one(g: GameState, side: str, text: str, cmd: str, legal: list[str] | 
     _act(g, side, cmd)
 
 
-def _spend(g: GameState, side: str, text: str, s: commands.Spend, legal: list[str] | None) -> None:
+def _spend(g: GameState, side: str, text: str, s: commands.Spend, legal: list[str] | None) -> list[str]:
     if legal is None:
         legal = legal_commands(g, side)
     check = f"check {s.state} {s.n}"
     if check in legal:
         _apply_one(g, side, text, check, legal)
-        return
+        return [check]
+    support = f"support {s.state}"
     for i in range(s.n):
-        _apply_one(g, side, text, f"support {s.state}", legal if i == 0 else None)
+        _apply_one(g, side, text, support, legal if i == 0 else None)
+    return [support] * s.n
 
 
 _CARD_VERBS = ("event", "campaign", "advertise", "position", "strategy", "vp")

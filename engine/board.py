@@ -1,4 +1,7 @@
-"""Board primitives: support by R1.4, the bag (R3), leaders, carrying, momentum.
+"""Board primitives and rule predicates: support by R1.4, the bag (R3), leaders,
+carrying and support checks (R1.5, R7.4), momentum, and the rule numbers every phase
+shares (hand sizes R5.1, trigger and preempt costs R6.7/R6.8, strategy cards R11.1,
+the debate and election turns R4.2). Nothing else writes these numbers.
 
 Every change to support goes through `gain`, which applies R1.4 (each point
 first removes one opposing cube). Every draw from the bag goes through
@@ -10,6 +13,29 @@ from __future__ import annotations
 from engine import rng
 from engine.data import CARDS, ISSUES, REGIONS, STATES, STATES_BY_REGION, other, sign
 from engine.state import GameState, log
+
+# -- the numbers of the rules ---------------------------------------------------------------
+
+DEBATE_TURN = 6  # R4.2
+ELECTION_TURN = 9  # R4.2
+TRIGGER_COST = 1  # R6.7: momentum to trigger the opponent's event
+PREEMPT_COST = 2  # R6.8: momentum to preempt one's own event
+
+
+def early(turn: int) -> bool:
+    """Turns 1-5 (before the debates), with smaller hands and stacks (R5.1, R11.1)."""
+    return turn < DEBATE_TURN
+
+
+def hand_size(turn: int) -> int:
+    """R5.1: 6 cards in turns 1-5, 7 in turns 7-8."""
+    return 6 if early(turn) else 7
+
+
+def strategy_cards(turn: int) -> int:
+    """R11.1: one card onto the campaign-strategy stack in turns 1-5, two in turns 7-8."""
+    return 1 if early(turn) else 2
+
 
 # -- support ---------------------------------------------------------------------------------
 

@@ -111,8 +111,6 @@ def deciding_sides(g: GameState) -> list[str]:
 
 def advance(g: GameState) -> None:
     """Run automatic steps until a side must decide or the game is over."""
-    if not _loaded:
-        _load_steps()
     for _ in range(100_000):
         stack: list[Frame] = g["stack"]
         if not stack:
@@ -132,15 +130,3 @@ def advance(g: GameState) -> None:
                 return
         step.skip(g, f)
     raise RuntimeError("flow did not reach a decision (runaway guard)")
-
-
-_loaded = False
-
-
-def _load_steps() -> None:
-    global _loaded
-    if not _loaded:
-        import engine.events
-        import engine.phases  # noqa: F401  (registers every phase step)
-
-        _loaded = True

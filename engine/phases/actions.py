@@ -37,7 +37,7 @@ def can_preempt(g: GameState, side: str, card: int) -> bool:
     """R6.8: two momentum (or free under an effect) to stop the opponent's trigger."""
     if not event_available(g, card):
         return False
-    return effects.free_preempt(g, side) or can_spend_momentum(g, side, 2)
+    return effects.free_preempt(g, side) or can_spend_momentum(g, side, board.PREEMPT_COST)
 
 
 def card_commands(g: GameState, side: str, card: int) -> list[str]:
@@ -56,11 +56,11 @@ class _Plays:
     def __init__(self, g: GameState, side: str) -> None:
         if g["effects"]:
             self.event_ok = can_use_for(g, side, "event")
-            self.preempt_ok = effects.free_preempt(g, side) or can_spend_momentum(g, side, 2)
+            self.preempt_ok = effects.free_preempt(g, side) or can_spend_momentum(g, side, board.PREEMPT_COST)
             self.uses = tuple(can_use_for(g, side, k) for k in CP_KINDS)
         else:  # no effect in force: no play cost, momentum not locked
             self.event_ok = True
-            self.preempt_ok = g["momentum"][side] >= 2
+            self.preempt_ok = g["momentum"][side] >= board.PREEMPT_COST
             self.uses = (True, True, True)
         prevention = g["persistent"]["prevention"]
         self.prevented = {c for p in prevention for c in CARDS[p].prevents} if prevention else _NONE
@@ -168,7 +168,7 @@ class Action(Step):
         preempted = len(words) > 2
         if preempted:
             if not effects.free_preempt(g, side):
-                g["momentum"][side] -= 2
+                g["momentum"][side] -= board.PREEMPT_COST
             log(g, f"{side.title()} preempts the event of {board.card_label(card)} (R6.8).")
         value = effects.cp_value(g, side, CARDS[card].cp, verb)
         log(g, f"{side.title()} plays {board.card_label(card)} for {value} CP to {verb} (R6.5).")
@@ -210,7 +210,7 @@ def triggerable(g: GameState, side: str, card: int) -> bool:
     """R6.7: the opponent may spend one momentum to trigger the event."""
     if not event_available(g, card):
         return False
-    cost = 1 + effects.play_cost(g, side, "event")
+    cost = board.TRIGGER_COST + effects.play_cost(g, side, "event")
     return can_spend_momentum(g, side, cost)
 
 
@@ -253,7 +253,7 @@ class Trigger(Step):
             log(g, f"{side.title()} declines to trigger {board.card_label(f['card'])}.")
             return
         pop(g)  # the after_cp frame: the card does not go to the discard pile
-        g["momentum"][side] -= 1
+        g["momentum"][side] -= board.TRIGGER_COST
         _pay_play_cost(g, side, "event")
         log(g, f"{side.title()} spends 1 momentum to trigger {board.card_label(f['card'])} (R6.7).")
         start_event(g, side, f["card"], "triggered")

@@ -3,36 +3,37 @@
 Steps: ``debates`` (auto stage machine), ``debate_pick`` (simultaneous secret
 choice; sequential while a debate event such as #34 makes one side reveal
 first), ``debate_order`` and ``debate_bonus`` (decisions).
-Debate events in force change totals through `DEBATE_BONUS` / `REVEAL_FIRST`.
+Debate events in force (R12.7) change totals and the order of picks through the hooks
+their `EventDef` declares (``debate_bonus``, ``reveal_first``).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
-
 from engine import board
 from engine.data import CARDS, ISSUES, STATES, other
+from engine.events.script import EVENTS
 from engine.flow import Frame, Step, pop, push, register
 from engine.state import GameState, log
 
-# card number -> function(g, side) giving extra CP for that side on every issue contest
-DEBATE_BONUS: dict[int, Callable[[GameState, str], int]] = {}
-# card number -> the side that must reveal its pick before the other chooses
-REVEAL_FIRST: dict[int, str] = {}
-
 
 def reveal_first(g: GameState) -> str | None:
+    """The side a debate event in force makes reveal its pick first (#34), if any."""
     for card in g["persistent"]["debate"]:
-        if card in REVEAL_FIRST:
-            return REVEAL_FIRST[card]
+        side = EVENTS[card].reveal_first if card in EVENTS else None
+        if side is not None:
+            return side
     return None
 
 
 def contest_total(g: GameState, issue: str, side: str) -> int:
+    """R12.5: the CP of the side's cards on an issue, plus debate events in force (#35)."""
     d = g["debate"]
     base = sum(CARDS[c].cp for c in d["board"][issue][side])
-    extra = sum(DEBATE_BONUS[c](g, side) for c in g["persistent"]["debate"] if c in DEBATE_BONUS)
-    return int(base + extra)
+    for c in g["persistent"]["debate"]:
+        bonus = EVENTS[c].debate_bonus if c in EVENTS else None
+        if bonus is not None:
+            base += bonus(g, side)
+    return int(base)
 
 
 @register

@@ -11,10 +11,6 @@ from engine.effects import clear_turn_effects
 from engine.flow import Frame, Step, pop, push, register
 from engine.state import GameState, log
 
-NORMAL_TURNS = (1, 2, 3, 4, 5, 7, 8)
-DEBATE_TURN = 6
-ELECTION_TURN = 9
-
 
 @register
 class GameStep(Step):
@@ -29,9 +25,9 @@ class GameStep(Step):
             g["phase"] = "over"
             return
         t = g["turn"]
-        if t == DEBATE_TURN:
+        if t == board.DEBATE_TURN:
             push(g, {"step": "debates", "stage": "start"})
-        elif t == ELECTION_TURN:
+        elif t == board.ELECTION_TURN:
             push(g, {"step": "election", "stage": "bonus"})
         else:
             push(g, {"step": "turn", "stage": "start", "i": 0})
@@ -57,7 +53,7 @@ class TurnStep(Step):
         elif stage == "strategy":
             f["stage"] = "end"
             g["phase"] = "strategy"
-            need = 1 if g["turn"] <= 5 else 2
+            need = board.strategy_cards(g["turn"])
             push(g, {"step": "strategy", "need": need, "picked": {"kennedy": 0, "nixon": 0}})
         else:
             clear_turn_effects(g)
@@ -71,7 +67,7 @@ class TurnStep(Step):
         t = g["turn"]
         g["phase"] = "initiative"
         log(g, f"Turn {t} begins.")
-        n = 6 if t <= 5 else 7  # R5.1
+        n = board.hand_size(t)  # R5.1
         for side in ("kennedy", "nixon"):
             board.draw_cards(g, side, n)
         winner = board.initiative_check(g, f"turn {t}")  # R5.2

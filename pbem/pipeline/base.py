@@ -90,6 +90,7 @@ class Context:
     state: dict[str, Any] | None = None  # the position before this mail
     new_state: dict[str, Any] | None = None
     lines: list[str] = field(default_factory=list)
+    applied: list[str] = field(default_factory=list)  # the lines' canonical commands (the move log)
     ignored: list[str] = field(default_factory=list)
     meta: list[str] = field(default_factory=list)  # help / status requests
     talk: list[str] = field(default_factory=list)  # "say …" table talk for the opponent

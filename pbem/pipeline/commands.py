@@ -121,7 +121,7 @@ def apply_commands(ctx: Context) -> None:
     for i, line in enumerate(ctx.lines):
         try:
             after = engine.copy_state(g)  # g stays the position before the line
-            engine.apply_in_place(after, ctx.side, line)
+            canonical = engine.apply_in_place(after, ctx.side, line)
         except engine.CommandError as exc:
             why = _reason(exc, line, i, ctx.state, g, ctx.side)
             ctx.results.append({"line": line, "ok": False, "message": why})
@@ -132,6 +132,7 @@ def apply_commands(ctx: Context) -> None:
                                            "all or nothing")
             raise RejectMessage(f"line {i + 1} {line!r}: {why}") from None
         g = after
+        ctx.applied.extend(canonical)
         ctx.results.append({"line": line, "ok": True, "message": "ok"})
     ctx.new_state = g if g is not ctx.state else engine.copy_state(g)
 
@@ -176,13 +177,15 @@ def _safe_reason(exc: engine.CommandError, i: int, before: dict[str, Any],
     return f"{exc.kind}: {exc.text!r}: {exc.reason}"
 
 
-@handler("record", "append the moves and store the new snapshot")
+@handler("record", "append the canonical moves and store the new snapshot")
 def record(ctx: Context) -> None:
     assert ctx.game is not None and ctx.new_state is not None and ctx.inbound is not None
     game, s = ctx.game, ctx.session
     seq = s.exec(select(func.max(Move.seq)).where(Move.game_id == game.id)).one() or 0
     assert game.id is not None
-    moves = [(ctx.side, line) for line in ctx.lines] + [(a.side, a.command) for a in ctx.auto]
+    # canonical commands, not the lines as written: a later alias or parser change cannot
+    # break `pbem replay` (migration 0004 rewrote the older logs the same way)
+    moves = [(ctx.side, cmd) for cmd in ctx.applied] + [(a.side, a.command) for a in ctx.auto]
     for offset, (side, line) in enumerate(moves):
         s.add(Move(game_id=game.id, seq=seq + offset + 1, side=side, command=line,
                    inbound_id=ctx.inbound.id, created_at=ctx.now))

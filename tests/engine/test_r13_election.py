@@ -87,7 +87,7 @@ def test_r13_4_election_day_event_is_resolved_then_leaves() -> None:
 
 
 def test_r13_4_the_initiative_player_orders_election_day_events(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setitem(EVENTS, 90, EventDef(90, (), (op("state_support", who="nixon", state="TX", n=2),)))
+    monkeypatch.setitem(EVENTS, 90, EventDef(90, (), (op("gain_support", who="nixon", state="TX", n=2),)))
     g = election(bag={"kennedy": 0, "nixon": 20}, clear_board=True,
                  persistent={"election_day": [7, 90]})
     assert top(g)["step"] == "election_event" and top(g)["side"] == "nixon"

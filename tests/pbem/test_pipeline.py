@@ -192,11 +192,11 @@ def test_a_crash_is_quarantined_and_the_worker_carries_on(h: Harness, monkeypatc
     real = engine.apply_in_place
     calls = {"n": 0}
 
-    def explode(g: dict, side: str, text: str) -> None:
+    def explode(g: dict, side: str, text: str) -> list[str]:
         calls["n"] += 1
         if calls["n"] == 1:
             raise RuntimeError("rules bug")
-        real(g, side, text)
+        return real(g, side, text)
 
     monkeypatch.setattr(commands.engine, "apply_in_place", explode)
     cmd = h.legal("kennedy")[0]

@@ -1,51 +1,24 @@
-"""The effect vocabulary of card events: primitives and their choice steps.
+"""Event primitives on state support and candidate tokens: gain, lose, place, remove.
 
-Each primitive is ``fn(g, frame, **args)`` where ``frame`` is the running
-event (``frame["side"]`` is the player resolving it). Sides in arguments are
-*who-specs*, resolved when the op runs: ``"player"``, ``"opponent"``,
-``"kennedy"``, ``"nixon"``, ``"leader:ISSUE"`` or ``"var:NAME"``; a spec that
-resolves to nobody makes the op do nothing. Support gained by events needs no
-checks (R6.10) except in the GMT edition where the opponent carries or
-occupies the state (R16.3); losses are limited to what is on the board (R6.6).
-
-Choice steps: ``place_support``, ``remove_support``, ``cp_choice``.
+Support gained by events needs no checks (R6.10) except in the GMT edition where the
+opponent carries or occupies the state (R16.3: declared once per state per event, ``check
+ST N``); losses are limited to what is on the board (R6.6). Choice steps:
+``place_support``, ``remove_support``.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import Any
-
-from engine import board, effects
-from engine.data import REGIONS, STATES, other, sign
+from engine import board
+from engine.data import STATES, sign
+from engine.events.script import (
+    event_label,
+    primitive,
+    resolve,
+    state_arg,
+)
 from engine.flow import Frame, Step, pop, push, register
 from engine.phases import cp as cp_phase
 from engine.state import GameState, log
-
-OpFn = Callable[..., None]
-OPS: dict[str, OpFn] = {}
-
-
-def primitive(fn: OpFn) -> OpFn:
-    """Register a primitive under its function name."""
-    OPS[fn.__name__] = fn
-    return fn
-
-
-def resolve(g: GameState, f: Frame, spec: str) -> str | None:
-    """Resolve a who-spec to a side, or ``None``."""
-    if spec == "player":
-        return str(f["side"])
-    if spec == "opponent":
-        return other(f["side"])
-    if spec in ("kennedy", "nixon"):
-        return spec
-    if spec.startswith("leader:"):
-        return board.issue_leader(g, spec[7:])
-    if spec.startswith("var:"):
-        v = f["vars"].get(spec[4:])
-        return str(v) if v else None
-    raise ValueError(f"bad who-spec {spec!r}")
 
 
 def event_needs_checks(g: GameState, side: str, st: str) -> bool:
@@ -70,39 +43,17 @@ def states_in(states: list[str] | None = None, regions: list[str] | None = None)
     return list(STATES)
 
 
-# -- simple primitives -------------------------------------------------------------------
-
-
 @primitive
-def momentum(g: GameState, f: Frame, who: str = "player", n: int = 1) -> None:
-    """Gain (n > 0) or lose (n < 0, never below zero) momentum."""
-    side = resolve(g, f, who)
-    if side is None:
+def gain_support(g: GameState, f: Frame, who: str, state: str, n: int) -> None:
+    """Gain ``n`` state support (R6.10; R16.3 in GMT) at a state or ``var:`` state."""
+    side, st = resolve(g, f, who), state_arg(f, state)
+    if st is None:
         return
-    if n >= 0:
-        board.gain_momentum(g, side, n)
-    else:
-        board.lose_momentum(g, side, -n)
-
-
-@primitive
-def move_token(g: GameState, f: Frame, who: str, state: str) -> None:
-    """Move a candidate token at no travel cost."""
-    side = resolve(g, f, who)
     if side is None:
+        log(g, f"{event_label(f)}: nobody qualifies, so no support goes to {STATES[st].name}.")
         return
-    g["token"][side] = state
-    log(g, f"{side.title()}'s token moves to {STATES[state].name} at no cost.")
-
-
-@primitive
-def state_support(g: GameState, f: Frame, who: str, state: str, n: int) -> None:
-    """Gain ``n`` support in a named state (R1.4; R16.3 in GMT)."""
-    side = resolve(g, f, who)
-    if side is None:
-        return
-    got = event_gain(g, side, state, n)
-    log(g, f"{side.title()} gains {got} support in {STATES[state].name}.")
+    got = event_gain(g, side, st, n)
+    log(g, f"{side.title()} gains {got} support in {STATES[st].name}.")
 
 
 @primitive
@@ -116,69 +67,13 @@ def lose_state_support(g: GameState, f: Frame, who: str, state: str, n: int) -> 
 
 
 @primitive
-def issue_up(g: GameState, f: Frame, issue: str, n: int = 1) -> None:
-    board.move_issue_up(g, issue, n)
-
-
-@primitive
-def issue_support(g: GameState, f: Frame, who: str, issue: str, n: int) -> None:
-    """Gain ``n`` issue support (R1.4)."""
-    side = resolve(g, f, who)
-    if side is None:
-        return
-    board.gain(g, "issues", issue, side, n)
-    log(g, f"{side.title()} gains {n} support on {board.issue_name(issue)}.")
-
-
-@primitive
-def lose_issue_support(g: GameState, f: Frame, who: str, issue: str, n: int) -> None:
-    side = resolve(g, f, who)
-    if side is None:
-        return
-    k = board.lose(g, "issues", issue, side, n)
-    log(g, f"{side.title()} loses {k} support on {board.issue_name(issue)} (R6.6).")
-
-
-@primitive
-def media(g: GameState, f: Frame, who: str, region: str, n: int = 1) -> None:
-    side = resolve(g, f, who)
-    if side is None:
-        return
-    board.gain(g, "media", region, side, n)
-    log(g, f"{side.title()} gains {n} media support in the {region.title()}.")
-
-
-@primitive
-def add_effect(g: GameState, f: Frame, effect: str, who: str = "player") -> None:
-    """Put a rest-of-turn effect in force (engine.effects)."""
-    side = resolve(g, f, who)
-    if side is None:
-        return
-    effects.add_effect(g, effect, side, f["card"])
-    log(g, f"{board.card_label(f['card'])} is in force for the rest of the turn.")
-
-
-@primitive
 def support_checks(g: GameState, f: Frame, who: str, state: str, n: int) -> None:
-    """``n`` support checks for support in a state (Election Day events)."""
-    side = resolve(g, f, who)
-    if side is None:
+    """``n`` support checks for support in a state or ``var:`` state, no R7.4 (Election Day, R13.4)."""
+    side, st = resolve(g, f, who), state_arg(f, state)
+    if side is None or st is None:
         return
-    wins = board.support_checks(g, side, n, STATES[state].name)
-    board.gain(g, "states", state, side, wins)
-
-
-@primitive
-def reveal_hand(g: GameState, f: Frame, whose: str, to: str) -> None:
-    """Show a side's whole hand to the other side (from now on in its view)."""
-    a, b = resolve(g, f, whose), resolve(g, f, to)
-    if a is None or b is None:
-        return
-    cards = sorted(g["hands"][a])
-    g["revealed"][b].append({"card": f["card"], "side": a, "cards": cards, "turn": g["turn"], "seq": g["seq"]})
-    log(g, f"{a.title()} reveals the hand to {b.title()}.")
-    shown = ", ".join(board.card_label(c) for c in cards) or "no cards"
-    log(g, f"{a.title()}'s hand: {shown}.", to=b)
+    wins = board.support_checks(g, side, n, STATES[st].name)
+    board.gain(g, "states", st, side, wins)
 
 
 @primitive
@@ -190,6 +85,16 @@ def token_loss(g: GameState, f: Frame, who: str, n: int) -> None:
     st = g["token"][side]
     k = board.lose(g, "states", st, side, n)
     log(g, f"{side.title()} loses {k} support in {STATES[st].name} (R6.6).")
+
+
+@primitive
+def move_token(g: GameState, f: Frame, who: str, state: str) -> None:
+    """Move a candidate token to a state or ``var:`` state at no travel cost."""
+    side, st = resolve(g, f, who), state_arg(f, state)
+    if side is None or st is None:
+        return
+    g["token"][side] = st
+    log(g, f"{side.title()}'s token moves to {STATES[st].name} at no cost.")
 
 
 @primitive
@@ -210,18 +115,6 @@ def gathering_momentum(g: GameState, f: Frame, region: str) -> None:
 
 
 @primitive
-def cp_action(g: GameState, f: Frame, who: str, cp: int) -> None:
-    """One CP action of the side's choice worth ``cp`` (no card: no rest cubes, no trigger)."""
-    side = resolve(g, f, who)
-    if side is None:
-        return
-    push(g, {"step": "cp_choice", "side": side, "cp": cp})
-
-
-# -- choices ------------------------------------------------------------------------------
-
-
-@primitive
 def place_support(
     g: GameState,
     f: Frame,
@@ -237,6 +130,25 @@ def place_support(
         return
     push(g, {"step": "place_support", "side": side, "left": n, "per": per,
              "allowed": states_in(states, regions), "placed": {}, "card": f["card"]})
+
+
+@primitive
+def place_support_var(g: GameState, f: Frame, who: str, n: int, per: int | None, region: str) -> None:
+    """`place_support` within the region stored in the var ``region`` (``"var:NAME"``)."""
+    r = state_arg(f, region)
+    if r is None:
+        return
+    place_support(g, f, who, n, per=per, regions=[r])
+
+
+@primitive
+def place_support_empty(g: GameState, f: Frame, who: str, n: int, per: int | None = None) -> None:
+    """Place up to ``n`` support only in states where neither side has any (#67)."""
+    empty = [s for s in STATES if g["states"][s] == 0]
+    if not empty:
+        log(g, f"{board.card_label(f['card'])}: there is no state without support.")
+        return
+    place_support(g, f, who=who, n=n, per=per, states=empty)
 
 
 @primitive
@@ -260,7 +172,70 @@ def remove_support(
              "card": f["card"]})
 
 
+@primitive
+def must_remove(
+    g: GameState,
+    f: Frame,
+    who: str,
+    n: int,
+    per: int | None = None,
+    states: list[str] | None = None,
+    regions: list[str] | None = None,
+) -> None:
+    """The side must remove ``n`` of its own state cubes there, choosing where (R6.6).
+
+    If it has no more than ``n`` removable cubes there, all go without a choice.
+    """
+    side = resolve(g, f, who)
+    if side is None:
+        log(g, f"{event_label(f)}: nobody qualifies, so nothing happens.")
+        return
+    allowed = states_in(states, regions)
+    room = {s: min(board.cubes_of(g["states"][s], side), per or 99) for s in allowed}
+    if sum(room.values()) <= n:
+        for s, k in room.items():
+            if k:
+                board.lose(g, "states", s, side, k)
+                log(g, f"{side.title()} loses {k} support in {STATES[s].name} (R6.6).")
+        log(g, f"{side.title()} loses {sum(room.values())} support in all (R6.6).")
+        return
+    remove_support(g, f, who, who, n, per=per, states=allowed, optional=False)
+
+
+@primitive
+def remove_up_to(
+    g: GameState,
+    f: Frame,
+    who: str,
+    target: str,
+    n: int,
+    per: int | None = None,
+    states: list[str] | None = None,
+    regions: list[str] | None = None,
+) -> None:
+    """`remove_support` (optional, up to ``n``), skipped with a log line when the target
+    has no cube there to remove (R6.6), so no empty decision is asked."""
+    tgt = resolve(g, f, target)
+    allowed = states_in(states, regions)
+    if tgt is None or not any(board.cubes_of(g["states"][s], tgt) for s in allowed):
+        log(g, f"{event_label(f)}: there is no opposing support there to remove (R6.6).")
+        return
+    remove_support(g, f, who, target, n, per=per, states=allowed)
+
+
+@primitive
+def unpledge(g: GameState, f: Frame, states: list[str]) -> None:
+    """These states give no EV to Kennedy if he wins them with fewer than 4 cubes (R14.1)."""
+    for s in states:
+        if s not in g["unpledged"]:
+            g["unpledged"].append(s)
+    names = ", ".join(STATES[s].name for s in states)
+    log(g, f"{event_label(f)}: {names} give their EV to nobody if Kennedy wins them with fewer than 4 support.")
+
+
 _SUPPORT = {st: f"support {st}" for st in STATES}  # canonical texts, built once
+
+
 _REMOVE = {st: f"remove {st}" for st in STATES}
 
 
@@ -386,25 +361,3 @@ class RemoveSupport(Step):
         cap = f" (max {f['per']} per state)" if f["per"] else ""
         need = "up to " if f["optional"] else ""
         return f"{board.card_label(f['card'])}: remove {need}{f['left']} {f['target'].title()} state support{cap}, 'remove ST' each."
-
-
-@register
-class CPChoice(Step):
-    """Choose the kind of a CP action granted by an event."""
-
-    name = "cp_choice"
-
-    def legal(self, g: GameState, f: Frame, side: str) -> list[str]:
-        return ["campaign", "advertise", "position"] if side == f["side"] else []
-
-    def act(self, g: GameState, f: Frame, side: str, words: list[str]) -> None:
-        pop(g)
-        log(g, f"{side.title()} uses {f['cp']} CP to {words[0]}.")
-        cp_phase.start(g, side, words[0], f["cp"], None)
-
-    def prompt(self, g: GameState, f: Frame, side: str) -> str:
-        return f"Use {f['cp']} CP to 'campaign', 'advertise' or 'position'."
-
-
-ALL_REGIONS = REGIONS
-Args = dict[str, Any]

@@ -1,0 +1,74 @@
+"""The move log holds canonical commands (issue 9): what the player wrote is read once, and
+the log stores the commands it stood for, so a later alias or parser change cannot break
+`pbem replay`. Migration 0004 rewrites older logs (raw lines) the same way."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from sqlmodel import Session, col, select
+
+import engine
+from pbem import service
+from pbem.models import Move
+from tests.pbem.harness import Harness
+
+
+def _log(h: Harness) -> list[tuple[str, str]]:
+    with Session(h.db) as s:
+        return [(m.side, m.command) for m in
+                s.exec(select(Move).where(Move.game_id == h.game_id).order_by(col(Move.seq)))]
+
+
+def _play_first(h: Harness) -> str:
+    """The initiative winner answers in its own words (an alias: 'jfk')."""
+    state = h.state()
+    side = sorted(engine.active_sides(state))[0]
+    assert engine.legal_commands(state, side) == ["first kennedy", "first nixon"]
+    assert h.reply(side, "FIRST JFK").outcomes == {"applied": 1}
+    return side
+
+
+def test_the_log_stores_canonical_commands_not_the_line_written(tmp_path: Path) -> None:
+    h = Harness(tmp_path)
+    h.new_game(seed=4)
+    side = _play_first(h)
+    assert _log(h)[-1] == (side, "first kennedy")
+    assert service.replay(h.db, h.game_id).ok
+
+
+def test_migration_0004_rewrites_raw_lines_as_canonical_commands(tmp_path: Path) -> None:
+    from alembic import command
+
+    from pbem.db import alembic_config, migrate
+
+    h = Harness(tmp_path)
+    h.new_game(seed=4)
+    side = _play_first(h)
+    with Session(h.db) as s:  # as an older server stored it: the raw line
+        m = s.exec(select(Move).where(Move.game_id == h.game_id)).one()
+        m.command = "FIRST JFK"
+        s.add(m)
+        s.commit()
+    cfg = alembic_config(h.db)
+    with h.db.begin() as conn:
+        cfg.attributes["connection"] = conn
+        command.stamp(cfg, "0003")
+    before, _ = migrate(h.db)
+    assert before == "0003"
+    assert _log(h) == [(side, "first kennedy")]
+    assert service.replay(h.db, h.game_id).ok
+
+
+def test_migration_0004_leaves_a_log_that_does_not_replay_as_written() -> None:
+    import importlib
+
+    mod = importlib.import_module("pbem.migrations.versions.0004_canonical_moves")
+    g = engine.new_game(4)
+    snap = engine.to_json(g)
+    assert mod.canonical_log(4, "zman", [], snap, [{"side": "kennedy", "command": "fly to the moon"}]) is None
+    side = sorted(engine.active_sides(g))[0]
+    after = engine.apply(g, side, "first jfk")
+    assert mod.canonical_log(4, "zman", [], engine.to_json(after),
+                             [{"side": side, "command": "first jfk"}]) == [
+        {"side": side, "command": "first kennedy", "seq": 1}]
