@@ -332,11 +332,11 @@ def _next(g: engine.GameState, book: Book) -> tuple[str, str, engine.GameState] 
         else:
             book.queue.pop(0)
             return line, "queued", after
-    for cmd, why in ((_standing_command(g, side, book.standing), "standing"),
-                     (forced.forced_command(g, side) if FORCED else None, "forced")):
-        if cmd is not None:
-            return cmd, why, engine.apply(g, side, cmd)
-    return None
+    cmd = _standing_command(g, side, book.standing)
+    if cmd is not None:
+        return cmd, "standing", engine.apply(g, side, cmd)
+    cmd = forced.forced_command(g, side) if FORCED else None
+    return (cmd, "forced", engine.apply(g, side, cmd)) if cmd is not None else None
 
 
 def settle(g: engine.GameState, books: dict[str, Book]) -> list[Auto]:

@@ -273,3 +273,19 @@ def test_cli_sets_notify_mode_and_standing_orders(h: Harness) -> None:
     assert out.exit_code == 1 and "game 99 has no nixon seat" in out.output
     row = orders_row(h, "nixon")
     assert row is not None and (row.notify, row.digest_hour) == ("digest", 7)
+
+
+@pytest.mark.parametrize(("mode", "over", "deciding", "mine", "unmailed", "mailed"), [
+    ("decisions", False, True, False, True, True),  # a new decision
+    ("decisions", False, True, False, False, False),  # already asked (the other side moved)
+    ("decisions", False, True, True, False, True),  # the mover decides again
+    ("decisions", False, False, True, True, False),  # the mover is done: nothing to decide
+    ("decisions", True, False, False, False, True),  # the game ended
+    ("every", False, False, False, False, True),
+    ("digest", False, True, True, True, False),  # the daily digest carries it
+    ("digest", True, False, False, False, True),  # the end is told at once
+])
+def test_should_mail(mode: str, over: bool, deciding: bool, mine: bool, unmailed: bool,
+                     mailed: bool) -> None:
+    assert notify.should_mail(mode, over=over, deciding=deciding, mine=mine,
+                              unmailed=unmailed) is mailed
