@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import argparse
 import email
+import email.header
 import email.parser
 import email.policy
 import itertools
@@ -130,7 +131,9 @@ class Player:
 
 
 def _decides(msg: Message) -> bool:
-    return "your move" in str(msg["Subject"])
+    """The subject says so (decoded: encoded words may split it anywhere)."""
+    subject = str(email.header.make_header(email.header.decode_header(str(msg["Subject"]))))
+    return "your move" in subject
 
 
 def play(seed: int, mode: str, folder: Path) -> dict[str, Tally]:
