@@ -9,7 +9,9 @@ played twice with the same seed and the same players:
 - ``today``: ``notify every`` (both seats mailed after every applied mail), no standing orders,
   no forced decisions applied by the server (the behaviour before issue 11);
 - ``defaults``: ``notify decisions``, forced decisions applied by the server, no standing or
-  queued orders; the players answer every trigger question (``trigger ask``).
+  queued orders; the players answer every trigger question (``trigger ask``);
+- ``queued``: the defaults, and after each advertising play the player queues one ``media``
+  line per support check (``then`` + lines): the placements it cannot know in advance.
 
 A scripted player answers only a mail that asks it to decide, by replying to its newest mail.
 It writes in one mail everything it can decide without new information: it chooses random
@@ -17,6 +19,7 @@ legal commands (from the legal list, as the mail shows it) and keeps writing whi
 decides and nothing was drawn or shown to it; CP points go in one line (``campaign 17: NY 2,
 PA 1``, ``position 17: defense 2``) when that line means the same moves. It never queues.
 
+The map picture is drawn once and attached to every HTML report (`reuse_one_map_picture`).
 Printed: per game and player, mails received, decision mails received, mails sent, kilobytes
 received, for both behaviours; then medians and the ratio today/defaults. The last line is
 ``round trips per player per game (defaults): received R, sent S`` (medians).
@@ -26,6 +29,7 @@ from __future__ import annotations
 
 import argparse
 import email
+import email.header
 import email.parser
 import email.policy
 import itertools
@@ -90,8 +94,13 @@ def _compact(first: str, rest: list[str]) -> str | None:
     return f"{first}: {', '.join(parts)}"
 
 
-def compose(before: dict[str, Any], side: str, rnd: random.Random) -> list[str]:
-    """The lines of one mail: random legal commands while nothing new is learnt."""
+def compose(before: dict[str, Any], side: str, rnd: random.Random, *, queue: bool = False) -> list[str]:
+    """The lines of one mail: random legal commands while nothing new is learnt.
+
+    With ``queue``, an advertising play is followed by ``then`` and one ``media`` line per
+    support check (the most the checks can win): the server places as many as there are
+    successes and drops the rest when the advertising is over.
+    """
     g = engine.copy_state(before)
     lines: list[str] = []
     while side in engine.active_sides(g) and len(lines) < MAX_LINES:
@@ -105,9 +114,12 @@ def compose(before: dict[str, Any], side: str, rnd: random.Random) -> list[str]:
     if one is not None:
         try:
             if engine.apply(before, side, one) == g:
-                return [one]
+                lines = [one]
         except engine.CommandError:
             pass
+    if queue and lines[-1].startswith("advertise ") and forced.deciding_step(g, side) == "advertise":
+        cp = engine.card_info(int(lines[-1].split()[1]))["cp"] if lines[-1].split()[1].isdigit() else 5
+        lines += ["then", *(f"media {rnd.choice(engine.REGIONS)}" for _ in range(cp))]
     return lines
 
 
@@ -119,11 +131,13 @@ class Player:
 
 
 def _decides(msg: Message) -> bool:
-    return "your move" in str(msg["Subject"])
+    """The subject says so (decoded: encoded words may split it anywhere)."""
+    subject = str(email.header.make_header(email.header.decode_header(str(msg["Subject"]))))
+    return "your move" in subject
 
 
 def play(seed: int, mode: str, folder: Path) -> dict[str, Tally]:
-    """One game in ``mode`` (``today`` / ``defaults``); the tallies per side."""
+    """One game in ``mode`` (``today`` / ``defaults`` / ``queued``); the tallies per side."""
     db_url = f"sqlite:///{folder}/{mode}-{seed}.db"
     settings = Settings(database_url=db_url, address="game@pbem.test", secret="bench")
     db = make_engine(db_url)
@@ -160,7 +174,7 @@ def play(seed: int, mode: str, folder: Path) -> dict[str, Tally]:
             newest = inbox_of[side][-1]
             if not _decides(newest) or str(newest["Message-ID"]) == p.answered:
                 continue
-            lines = compose(state, side, p.rnd)
+            lines = compose(state, side, p.rnd, queue=mode == "queued")
             inbox.deliver(player_mail(EMAILS[side], str(newest["Reply-To"]), "\n".join(lines),
                                       str(newest["Message-ID"])))
             p.answered = str(newest["Message-ID"])
@@ -190,6 +204,25 @@ def _state(db: Any, game_id: int) -> dict[str, Any]:
         return engine.from_json(game.snapshot)
 
 
+def reuse_one_map_picture() -> None:
+    """Draw the map picture once and attach that to every mail.
+
+    A mail's size stays representative (one PNG of the real size per HTML report); drawing a
+    new one per move (~0.3 s, benchmark 2's business) would make this benchmark take an hour.
+    """
+    from pbem import boardmap, render
+
+    first: list[boardmap.Picture] = []
+
+    def picture(view: dict[str, Any]) -> boardmap.Picture:
+        if not first:
+            first.append(real(view))
+        return first[0]
+
+    real = boardmap.picture
+    render.boardmap.picture = picture  # type: ignore[attr-defined]
+
+
 def main(argv: list[str] | None = None) -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--games", type=int, default=20, help="seeded games per behaviour (default 20)")
@@ -197,11 +230,12 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--seed", type=int, default=1, help="first seed")
     a = ap.parse_args(argv)
     n = 1 if a.smoke else a.games
-    modes = ("today", "defaults")
+    reuse_one_map_picture()
+    modes = ("today", "defaults", "queued")
     rows: dict[str, list[Tally]] = {m: [] for m in modes}
     t0 = time.perf_counter()
     print("mails per player per game: received (decision mails) / sent / KB received")
-    print(f"{'game':>5} {'player':8} | {'today: recv (dec) / sent / KB':>32} | {'defaults: recv (dec) / sent / KB':>34}")
+    print(f"{'game':>5} {'player':8} | " + " | ".join(f"{m + ': recv (dec) / sent / KB':>34}" for m in modes))
     with tempfile.TemporaryDirectory(prefix="pbem-roundtrips-") as tmp:
         for seed in range(a.seed, a.seed + n):
             result = {m: play(seed, m, Path(tmp)) for m in modes}
@@ -211,20 +245,22 @@ def main(argv: list[str] | None = None) -> None:
                     t = result[m][side]
                     rows[m].append(t)
                     cells.append(f"{t.received:4d} ({t.decisions:3d}) / {t.sent:3d} / {t.bytes / 1024:7.0f}")
-                print(f"{seed:>5} {side:8} | {cells[0]:>32} | {cells[1]:>34}")
+                print(f"{seed:>5} {side:8} | " + " | ".join(f"{c:>34}" for c in cells))
     orders.FORCED = True
 
     def med(m: str, f: str) -> float:
         return float(statistics.median(getattr(t, f) for t in rows[m]))
 
-    print(f"\n{'median per player per game':28} {'today':>9} {'defaults':>9} {'today/defaults':>15}")
+    print(f"\n{'median per player per game':28} {'today':>9} {'defaults':>9} {'queued':>9} "
+          f"{'today/defaults':>15}")
     for f, label in (("received", "mails received"), ("decisions", "decision mails"),
                      ("sent", "mails sent"), ("bytes", "KB received")):
         scale = 1024 if f == "bytes" else 1
-        t, d = med("today", f) / scale, med("defaults", f) / scale
-        print(f"{label:28} {t:9.0f} {d:9.0f} {t / d if d else float('nan'):15.2f}")
+        t, d, q = (med(m, f) / scale for m in modes)
+        print(f"{label:28} {t:9.0f} {d:9.0f} {q:9.0f} {t / d if d else float('nan'):15.2f}")
     print(f"({n} games per behaviour, {len(rows['defaults'])} player-games each, "
-          f"{time.perf_counter() - t0:.0f} s)")
+          f"{time.perf_counter() - t0:.0f} s; queued = defaults + media points queued after "
+          "each advertising play)")
     print(f"round trips per player per game (defaults): received {med('defaults', 'received'):.0f}, "
           f"sent {med('defaults', 'sent'):.0f}")
 

@@ -274,11 +274,21 @@ class Auto:
     side: str
     command: str
     why: str
+    about: str = ""  # the question it answered: "trigger #19 Old South", "strategy" ...
 
     def note(self) -> str:
-        return {"queued": f"from your queue: {self.command}",
-                "standing": f"by standing order: {self.command}",
-                "forced": f"{self.command} (your only legal choice; nothing to reveal)"}[self.why]
+        where = f" ({self.about})" if self.about else ""
+        return {"queued": f"from your queue: {self.command}{where}",
+                "standing": f"by standing order: {self.command}{where}",
+                "forced": f"{self.command}{where}: your only legal choice, and it showed nothing new"
+                }[self.why]
+
+
+def _about(g: engine.GameState, side: str) -> str:
+    """The question ``side`` faces, in a few words: the step and the card it is about."""
+    step = (forced.deciding_step(g, side) or "").replace("_", " ")
+    card = forced.step_card(g)
+    return f"{step} #{card} {engine.card_info(card)['name']}" if card is not None else step
 
 
 def _standing_command(g: engine.GameState, side: str, st: Standing) -> str | None:
@@ -322,11 +332,11 @@ def _next(g: engine.GameState, book: Book) -> tuple[str, str, engine.GameState] 
         else:
             book.queue.pop(0)
             return line, "queued", after
-    for cmd, why in ((_standing_command(g, side, book.standing), "standing"),
-                     (forced.forced_command(g, side) if FORCED else None, "forced")):
-        if cmd is not None:
-            return cmd, why, engine.apply(g, side, cmd)
-    return None
+    cmd = _standing_command(g, side, book.standing)
+    if cmd is not None:
+        return cmd, "standing", engine.apply(g, side, cmd)
+    cmd = forced.forced_command(g, side) if FORCED else None
+    return (cmd, "forced", engine.apply(g, side, cmd)) if cmd is not None else None
 
 
 def settle(g: engine.GameState, books: dict[str, Book]) -> list[Auto]:
@@ -337,9 +347,9 @@ def settle(g: engine.GameState, books: dict[str, Book]) -> list[Auto]:
             found = _next(g, books[side])
             if found is not None:
                 cmd, why, after = found
+                auto = Auto(side, cmd, why, _about(g, side))
                 g.clear()
                 g.update(after)
-                auto = Auto(side, cmd, why)
                 books[side].notes.append(auto.note())
                 done.append(auto)
                 break

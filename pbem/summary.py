@@ -67,7 +67,9 @@ def group_log(log: Sequence[dict[str, Any]], since: int) -> list[Group]:
         current = groups[-1] if groups else None
         title = _title(e["text"], e["turn"], current)
         if current is None or title is not None or current["turn"] != e["turn"]:
-            current = {"turn": e["turn"], "title": title or f"Turn {e['turn']}", "entries": []}
+            # the first lines of a summary usually carry on an action begun before it
+            fallback = "continued" if not groups and since > 0 else f"Turn {e['turn']}"
+            current = {"turn": e["turn"], "title": title or fallback, "entries": []}
             groups.append(current)
         current["entries"].append({"text": e["text"], "private": e["to"] is not None})
     return groups

@@ -180,7 +180,7 @@ def test_a_forced_decision_is_applied_recorded_and_told(h: Harness) -> None:
     assert h.reply("kennedy", "decline").outcomes == {"applied": 1}
     assert moves(h) == [("kennedy", "decline"), ("nixon", "strategy 27")]
     row = orders_row(h, "nixon")
-    assert row is not None and "strategy 27 (your only legal choice" in row.notes
+    assert row is not None and "strategy 27 (strategy): your only legal choice" in row.notes
     assert engine.active_sides(h.state()) == {"kennedy"}
     told = len(h.mails_to("nixon"))
     h.reply("kennedy", "strategy 36")  # the last pick deals turn 2; Nixon is told in its next mail
@@ -190,7 +190,7 @@ def test_a_forced_decision_is_applied_recorded_and_told(h: Harness) -> None:
         side = sorted(engine.active_sides(h.state()))[0]
         h.reply(side, h.legal(side)[0])
     text = h.text_of(h.last_mail("nixon"))
-    assert "DONE FOR YOU BY THE SERVER" in text and "strategy 27 (your only legal choice" in text
+    assert "DONE FOR YOU BY THE SERVER" in text and "strategy 27 (strategy): your only legal choice" in text
     row = orders_row(h, "nixon")
     assert row is not None and row.notes == "[]"  # told once
 
@@ -273,3 +273,19 @@ def test_cli_sets_notify_mode_and_standing_orders(h: Harness) -> None:
     assert out.exit_code == 1 and "game 99 has no nixon seat" in out.output
     row = orders_row(h, "nixon")
     assert row is not None and (row.notify, row.digest_hour) == ("digest", 7)
+
+
+@pytest.mark.parametrize(("mode", "over", "deciding", "mine", "unmailed", "mailed"), [
+    ("decisions", False, True, False, True, True),  # a new decision
+    ("decisions", False, True, False, False, False),  # already asked (the other side moved)
+    ("decisions", False, True, True, False, True),  # the mover decides again
+    ("decisions", False, False, True, True, False),  # the mover is done: nothing to decide
+    ("decisions", True, False, False, False, True),  # the game ended
+    ("every", False, False, False, False, True),
+    ("digest", False, True, True, True, False),  # the daily digest carries it
+    ("digest", True, False, False, False, True),  # the end is told at once
+])
+def test_should_mail(mode: str, over: bool, deciding: bool, mine: bool, unmailed: bool,
+                     mailed: bool) -> None:
+    assert notify.should_mail(mode, over=over, deciding=deciding, mine=mine,
+                              unmailed=unmailed) is mailed

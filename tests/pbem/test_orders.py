@@ -51,8 +51,8 @@ def test_standing_trigger_order_answers_the_trigger_question(policy: str, card: 
     if expected is None:
         assert done == [] and top(g)["step"] == "trigger"  # asked: the player decides
         return
-    assert done[0] == orders.Auto("nixon", expected, "standing")
-    assert b["nixon"].notes[0] == f"by standing order: {expected}"
+    assert done[0] == orders.Auto("nixon", expected, "standing", f"trigger #{card} {engine.card_info(card)['name']}")
+    assert b["nixon"].notes[0] == f"by standing order: {expected} (trigger #{card} {engine.card_info(card)['name']})"
     assert any(f"Nixon {'declines' if expected == 'decline' else 'spends 1 momentum'}" in e["text"]
                for e in g["log"][-6:])
 
@@ -68,7 +68,7 @@ def test_standing_swap_decline() -> None:
     assert orders.settle(g, books()) == []  # asked by default
     g = at_step([{"step": "issue_swap", "side": "kennedy"}], phase="momentum")
     done = orders.settle(g, books(kennedy=orders.Standing(swap="decline")))
-    assert done[0] == orders.Auto("kennedy", "decline", "standing")
+    assert done[0] == orders.Auto("kennedy", "decline", "standing", "issue swap")
     assert "Kennedy does not swap issues." in [e["text"] for e in g["log"]]
 
 
@@ -202,5 +202,5 @@ def test_forced_first_strategy_pick_is_taken_for_the_player() -> None:
                 hands={"nixon": [27], "kennedy": [36, 38]})
     assert engine.legal_commands(g, "nixon") == ["strategy 27"]
     done = orders.settle(g, books())
-    assert orders.Auto("nixon", "strategy 27", "forced") in done
+    assert orders.Auto("nixon", "strategy 27", "forced", "strategy") in done
     assert "kennedy" in engine.active_sides(g)  # Kennedy still chooses
