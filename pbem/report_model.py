@@ -16,6 +16,7 @@ import engine
 from pbem import cardtext
 
 SIDE_LETTER = {"kennedy": "K", "nixon": "N"}
+ICON_NAME = {"kennedy": "Kennedy", "nixon": "Nixon", "both": "both"}
 ISSUE_LABEL = {"defense": "Defense", "economy": "Economy", "civil_rights": "Civil rights"}
 EDITION_LABEL = {"zman": "Z-Man 2nd edition", "gmt": "GMT edition (2017)"}
 CARD_VERBS = {name for name, v in engine.VERBS.items() if v.args and v.args[0].lstrip("?") == "card"}
@@ -52,10 +53,14 @@ def card_row(n: int, cp_now: dict[str, int] | None = None) -> dict[str, Any]:
         "cp_note": cp_note(c["cp"], cp_now),
         "rest": c["rest"],
         "icon": icon,
-        "icon_name": {"kennedy": "Kennedy", "nixon": "Nixon", "both": "both"}.get(c["icon"], c["icon"]),
+        "icon_name": ICON_NAME.get(c["icon"], c["icon"]),
         "issue": issue_label(c["issue"]) if c["issue"] else "—",
         "state": c["state"] or "—",
         "text": cardtext.event_text(n),
+        "facts": " · ".join(x for x in (
+            f"{c['cp']} CP", f"{c['rest']} rest", f"icon {ICON_NAME.get(c['icon'], c['icon'])}",
+            f"debate {issue_label(c['issue'])}" if c["issue"] else "",
+            f"Election Day state {c['state']}" if c["state"] else "") if x),
     }
 
 

@@ -18,6 +18,7 @@ from collections.abc import Sequence
 from typing import Any, TypedDict
 
 import engine
+from pbem.report_model import explained
 
 __all__ = ["Group", "board_changes", "build", "group_log", "notify_text", "public_board"]
 
@@ -58,8 +59,10 @@ def _title(text: str, turn: int, current: Group | None) -> str | None:
     return None
 
 
-def group_log(log: Sequence[dict[str, Any]], since: int) -> list[Group]:
-    """The view's log entries from index ``since`` on, grouped by action."""
+def group_log(log: Sequence[dict[str, Any]], since: int, side: str | None = None) -> list[Group]:
+    """The view's log entries from index ``since`` on, grouped by action; each line with its
+    cause (`report_model.explained`). ``private``: the reader's (``side``) own line; once the
+    game is over the view also holds the other side's, marked ``(was private to …)``."""
     groups: list[Group] = []
     for e in log:
         if e["i"] < since:
@@ -71,7 +74,10 @@ def group_log(log: Sequence[dict[str, Any]], since: int) -> list[Group]:
             fallback = "continued" if not groups and since > 0 else f"Turn {e['turn']}"
             current = {"turn": e["turn"], "title": title or fallback, "entries": []}
             groups.append(current)
-        current["entries"].append({"text": e["text"], "private": e["to"] is not None})
+        to = e["to"]
+        mine = to is not None and (side is None or to == side)
+        current["entries"].append({"text": explained(e), "private": mine,
+                                   "was_private": to.title() if to and not mine else ""})
     return groups
 
 
@@ -155,7 +161,7 @@ def build(
     return {
         "log_title": "Since your last decision" if decision else "Since your last report",
         "summary": {
-            "groups": group_log(v["log"], since),
+            "groups": group_log(v["log"], since, v.get("side")),
             "changes": board_changes(before, public_board(state)) if decision else [],
         },
         "orders": {

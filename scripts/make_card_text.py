@@ -49,6 +49,13 @@ def main(path: str) -> None:
         if n in rule:
             text = (text + " Ruling: " + rule[n]).strip()
         cards[str(n)] = {"name": m.group(2).strip(), "text": text}
+    for entry in cards.values():  # "Same as #14 for the East": the event itself, for that region
+        same = re.match(r"Same as #14 for the (East|Midwest|West)\b(.*)$", entry["text"])
+        if same:
+            adjective = {"East": "Eastern", "Midwest": "Midwestern", "West": "Western"}[same.group(1)]
+            base = cards["14"]["text"].replace("Southern", adjective)
+            rest = same.group(2).strip(" .")
+            entry["text"] = f"{base} {rest}." if rest else base
     for entry in cards.values():  # "Same event as X (#84)": give the event itself
         twin = re.match(r"Ruling: Same event as (.+) \(#(\d+)\)\.$", entry["text"])
         if twin:

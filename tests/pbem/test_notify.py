@@ -86,12 +86,12 @@ def test_a_silent_player_gets_every_step_of_the_opponents_card_play(h: Harness) 
     assert "SINCE YOUR LAST DECISION" in text
     assert "Kennedy's action" in text
     assert "Kennedy plays #26 Ken-Air for 2 CP to campaign (R6.5)." in text
-    assert text.count("Kennedy campaigns in Massachusetts.") == 2
+    assert text.count("Kennedy campaigns in Massachusetts (R7).") == 2
     assert "What changed on the board:" in text
     assert "Massachusetts:" in text and "-> Kennedy" in text
     assert "spend 1 momentum to trigger" in text.lower() or "trigger" in text
     html = h.last_mail("nixon").get_body(("html",)).get_content()
-    assert html.count("Kennedy campaigns in Massachusetts.") == 2
+    assert html.count("Kennedy campaigns in Massachusetts (R7).") == 2
 
 
 def test_the_summary_reaches_back_to_the_players_own_previous_decision(h: Harness) -> None:
