@@ -63,7 +63,7 @@ def test_migration_0004_rewrites_raw_lines_as_canonical_commands(tmp_path: Path)
 def test_migration_0004_leaves_a_log_that_does_not_replay_as_written() -> None:
     import importlib
 
-    mod = importlib.import_module("pbem.migrations.versions.0004_canonical_moves")
+    mod = importlib.import_module("pbem.migrations.versions.0005_canonical_moves")
     g = engine.new_game(4)
     snap = engine.to_json(g)
     assert mod.canonical_log(4, "zman", [], snap, [{"side": "kennedy", "command": "fly to the moon"}]) is None

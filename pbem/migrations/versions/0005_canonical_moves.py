@@ -10,8 +10,8 @@ time. A game whose log does not replay to its snapshot (e.g. one move illegal un
 R16.3 rulings of this release) keeps its raw log untouched and is named in the output; `pbem
 replay GAME` reports it too.
 
-Revision ID: 0004
-Revises: 0003
+Revision ID: 0005
+Revises: 0004
 Create Date: 2026-12-01
 """
 
@@ -20,8 +20,8 @@ from __future__ import annotations
 import sqlalchemy as sa
 from alembic import op
 
-revision = "0004"
-down_revision = "0003"
+revision = "0005"
+down_revision = "0004"
 branch_labels = None
 depends_on = None
 
