@@ -37,7 +37,7 @@ def test_the_log_stores_canonical_commands_not_the_line_written(tmp_path: Path) 
     assert service.replay(h.db, h.game_id).ok
 
 
-def test_migration_0004_rewrites_raw_lines_as_canonical_commands(tmp_path: Path) -> None:
+def test_migration_0005_rewrites_raw_lines_as_canonical_commands(tmp_path: Path) -> None:
     from alembic import command
 
     from pbem.db import alembic_config, migrate
@@ -53,14 +53,14 @@ def test_migration_0004_rewrites_raw_lines_as_canonical_commands(tmp_path: Path)
     cfg = alembic_config(h.db)
     with h.db.begin() as conn:
         cfg.attributes["connection"] = conn
-        command.stamp(cfg, "0003")
+        command.stamp(cfg, "0004")
     before, _ = migrate(h.db)
-    assert before == "0003"
+    assert before == "0004"
     assert _log(h) == [(side, "first kennedy")]
     assert service.replay(h.db, h.game_id).ok
 
 
-def test_migration_0004_leaves_a_log_that_does_not_replay_as_written() -> None:
+def test_migration_0005_leaves_a_log_that_does_not_replay_as_written() -> None:
     import importlib
 
     mod = importlib.import_module("pbem.migrations.versions.0005_canonical_moves")
