@@ -31,6 +31,7 @@ __all__ = ["Heuristic", "choose"]
 _SIGN = {"kennedy": 1, "nixon": -1}
 _STATE_INFO = {st: (info.ev, info.region, 1 if info.border == "kennedy" else -1)
                for st, info in engine.STATES.items()}
+_REGION_EV = {r: sum(ev for ev, region, _ in _STATE_INFO.values() if region == r) for r in engine.REGIONS}
 _ZONE = {st: info.zone for st, info in engine.STATES.items()}
 _ISSUE_WEIGHT = (6.0, 4.0, 2.0)
 CP_USES = ("campaign", "advertise", "position")
@@ -95,10 +96,7 @@ class Heuristic:
         step = g["stack"][-1]["step"]
         b = _Board(g, side)
         scorer = _STEP_SCORERS.get(step)
-        if scorer is not None:
-            scores = scorer(self, b, legal)
-        else:
-            scores = self._lookahead(b, legal)
+        scores = scorer(self, b, legal) if scorer is not None else self._lookahead(b, legal)
         noise = [self.rnd.random() * 1e-6 for _ in legal]
         return sorted(((sc + n, c) for sc, n, c in zip(scores, noise, legal, strict=True)), reverse=True)
 
@@ -314,8 +312,8 @@ def _card_value(side: str, card: int) -> float:
 
 
 def _media_gain(b: _Board, region: str) -> float:
-    x = b.g["media"][region] * b.s
-    weight = sum(ev for ev, r, _ in _STATE_INFO.values() if r == region) / 30.0
+    x: int = b.g["media"][region] * b.s
+    weight = _REGION_EV[region] / 30.0
     if x < 0:
         return 2.0 + weight  # takes one of the opponent's cubes (R1.4)
     if x == 0:
@@ -328,7 +326,7 @@ def _issue_gain(b: _Board, issue: str, points: int) -> float:
     if g["turn"] >= 9:
         return 0.0
     pos = g["issue_order"].index(issue)
-    x = g["issues"][issue] * b.s
+    x: int = g["issues"][issue] * b.s
     w = _ISSUE_WEIGHT[pos]
     before = (w if x > 0 else -w if x < 0 else 0.0) + 0.5 * max(-4, min(4, x))
     y = x + points

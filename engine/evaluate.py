@@ -49,7 +49,7 @@ def _spread(turns_left: int) -> float:
     return 1.2 + 0.45 * turns_left
 
 
-def carry_probability(support: int, tilt: float, spread: float) -> float:
+def carry_probability(support: float, tilt: float, spread: float) -> float:
     """Kennedy's chance of carrying a state with signed ``support`` (+ Kennedy, - Nixon).
 
     ``tilt`` leans an empty state toward its Election Day owner (R13.5): + Kennedy.
@@ -88,13 +88,15 @@ def _expected_kennedy_ev(g: GameState) -> float:
 
 def _kennedy_margin(g: GameState) -> float:
     """The evaluation from Kennedy's side (Nixon's is its negative)."""
-    margin = 2.0 * (_expected_kennedy_ev(g) - _HALF)
-    if g["turn"] >= 9:  # Election Day: media and issues become bag cubes, momentum too (R13.1)
-        return margin + 1.0 * (g["momentum"]["kennedy"] - g["momentum"]["nixon"])
-    margin += MOMENTUM * (g["momentum"]["kennedy"] - g["momentum"]["nixon"])
+    margin: float = 2.0 * (_expected_kennedy_ev(g) - _HALF)
+    momentum: int = g["momentum"]["kennedy"] - g["momentum"]["nixon"]
+    stacks: int = len(g["stacks"]["kennedy"]) - len(g["stacks"]["nixon"])
+    if g["turn"] >= 9:  # Election Day: momentum becomes bag cubes (R13.1), stacks checks (R13.3)
+        return margin + 1.0 * momentum + STRATEGY_CARD * stacks
+    margin += MOMENTUM * momentum
     margin += MEDIA * sum(g["media"].values())
     margin += ENDORSEMENT * sum(g["endorsements"].values())
-    issues = g["issues"]
+    issues: dict[str, int] = g["issues"]
     for pos, issue in enumerate(g["issue_order"]):
         x = issues[issue]
         if x:
@@ -103,7 +105,7 @@ def _kennedy_margin(g: GameState) -> float:
     cand = g["candidate"]
     margin += CANDIDATE_CARD * ((cand["kennedy"] == "active") - (cand["nixon"] == "active"))
     margin += CARD_IN_HAND * (len(g["hands"]["kennedy"]) - len(g["hands"]["nixon"]))
-    margin += STRATEGY_CARD * (len(g["stacks"]["kennedy"]) - len(g["stacks"]["nixon"]))
+    margin += STRATEGY_CARD * stacks
     return margin
 
 
@@ -115,7 +117,7 @@ def evaluate(g: GameState, side: str) -> float:
 
 def win_probability(g: GameState, side: str) -> float:
     """``side``'s chance of winning as this evaluation sees it; exact once the game is over."""
-    r = g["result"]
+    r: dict[str, object] | None = g["result"]
     if r is not None:
         w = r.get("winner")
         return 1.0 if w == side else 0.5 if w is None else 0.0

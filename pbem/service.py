@@ -25,6 +25,7 @@ from sqlalchemy.engine import Engine
 from sqlmodel import Session, col, select
 
 import engine
+from pbem.bot_seats import catch_up, is_bot, parse_bot, play_bots, store
 from pbem.config import Settings
 from pbem.db import transaction
 from pbem.mail import (
@@ -96,12 +97,25 @@ def make_sender(settings: Settings) -> SmtpSender:
 def new_game(db: Engine, settings: Settings, *, kennedy: str, nixon: str, edition: str = "zman",
              options: Iterable[str] = (), seed: int | None = None,
              now: datetime | None = None) -> int:
-    """Create a game, seat both players and queue their welcome mails; returns the game id."""
+    """Create a game, seat both players and queue their welcome mails; returns the game id.
+
+    A seat may be a computer player, ``bot:heuristic`` or ``bot:search[:SECONDS]`` (not both
+    seats: bots play each other with `pbem tournament`); if it is to move first, it moves now.
+    """
     now = now or utcnow()
     emails = {"kennedy": kennedy.strip().lower(), "nixon": nixon.strip().lower()}
     for side, email in emails.items():
-        if not EMAIL_RE.match(email):
-            raise ServiceError(f"--{side}: {email!r} is not an email address")
+        if is_bot(email):
+            try:
+                parse_bot(email)
+            except ValueError as exc:
+                raise ServiceError(f"--{side}: {exc}") from None
+        elif not EMAIL_RE.match(email):
+            raise ServiceError(f"--{side}: {email!r} is not an email address "
+                               "(or bot:heuristic, bot:search for a computer player)")
+    if all(is_bot(e) for e in emails.values()):
+        raise ServiceError("both seats are bots: a game by email needs a human "
+                           "(to watch bots play each other, use `pbem tournament`)")
     if emails["kennedy"] == emails["nixon"]:
         raise ServiceError("the two players need different addresses (the address identifies the side)")
     seed = secrets.randbelow(2**31) if seed is None else seed
@@ -121,6 +135,10 @@ def new_game(db: Engine, settings: Settings, *, kennedy: str, nixon: str, editio
             s.add(seat)
         s.flush()
         seats = seats_of(s, game.id)
+        if play_bots(s, settings, game, state, seats, now):  # the bot moves first
+            store(game, state, now)
+            for seat in seats.values():
+                refresh_key(seat, state)
         for seat in seats.values():
             queue_mail(s, settings, kind="welcome", game=game, seat=seat, state=state,
                        cause="v0", now=now, seats=seats)
@@ -272,7 +290,11 @@ def poll_once(db: Engine, settings: Settings, inbox: Inbox, *, mailbox: str = "I
         finally:
             _move(inbox, done)  # each only after its commit (C1); a crash before: dedupe skips it
         if len(batch) < FETCH_BATCH:
-            return stats
+            break
+    made = catch_up(db, settings, now or utcnow())  # bot seats left to move (after an error, say)
+    if made:
+        stats.outcomes["bot moves"] += made
+    return stats
 
 
 def _move(inbox: Inbox, done: dict[str, list[int]]) -> None:

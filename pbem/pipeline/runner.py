@@ -22,6 +22,7 @@ import engine
 from pbem.config import Settings
 from pbem.db import lock_game, transaction
 from pbem.models import InboundMessage, Quarantine, utcnow
+from pbem.pipeline import bot_moves as _bot_moves  # noqa: F401  (registers handlers)
 from pbem.pipeline import commands as _commands  # noqa: F401  (registers handlers)
 from pbem.pipeline.base import Context, RejectMessage, StopPipeline, run
 from pbem.pipeline.inbound import DuplicateMessage, content_hash, dedupe_key
@@ -43,6 +44,7 @@ PIPELINE = (
     "meta-commands",
     "apply",
     "record",
+    "bot-moves",
     "report",
 )
 MAX_ERROR_REPLIES_PER_HOUR = 5
