@@ -98,8 +98,10 @@ def catch_up(db: Engine, settings: Settings, now: datetime) -> int:
     from pbem.replies import queue_mail, refresh_key, seats_of
 
     with Session(db) as s:
+        # a range on the indexed address column ('bot:' <= email < 'bot;'), not a LIKE scan
         ids = sorted(set(s.exec(select(Seat.game_id).join(Game, col(Game.id) == Seat.game_id).where(
-            col(Seat.email).startswith(BOT_PREFIX), Game.status == "active")).all()))
+            col(Seat.email) >= BOT_PREFIX, col(Seat.email) < BOT_PREFIX[:-1] + ";",
+            Game.status == "active")).all()))
     made = 0
     for game_id in ids:
         with transaction(db) as s:
