@@ -80,8 +80,10 @@ def init(app: App) -> None:
 
 
 @cli.command()
-@click.option("--kennedy", required=True, envvar="PBEM_KENNEDY", help="Kennedy's email address.")
-@click.option("--nixon", required=True, envvar="PBEM_NIXON", help="Nixon's email address.")
+@click.option("--kennedy", required=True, envvar="PBEM_KENNEDY",
+              help="Kennedy's email address, or bot:heuristic / bot:search[:SECONDS].")
+@click.option("--nixon", required=True, envvar="PBEM_NIXON",
+              help="Nixon's email address, or bot:heuristic / bot:search[:SECONDS].")
 @click.option("--edition", type=click.Choice(["zman", "gmt"]), default="zman", show_default=True,
               envvar="PBEM_EDITION")
 @click.option("--option", "options", multiple=True, envvar="PBEM_OPTIONS",
