@@ -128,6 +128,9 @@ class Heuristic:
             w = c.split()
             if w[0] == "support":
                 out.append(b.gain(w[1], 1))
+            elif w[0] == "check":  # event points declared as checks (R16.3), per point
+                n = int(w[2])
+                out.append(b.gain(w[1], n * b.p_check) / n)
             elif w[0] == "remove":  # toward nothing: the opponent's cube, or (if asked) our own
                 x = b.g["states"][w[1]]
                 out.append(b.gain(w[1], -b.s * (1 if x > 0 else -1) if x else 0))

@@ -14,7 +14,7 @@ from datetime import UTC, datetime
 from sqlalchemy import Column, LargeBinary, Text, UniqueConstraint
 from sqlmodel import Field, SQLModel
 
-__all__ = ["Game", "InboundMessage", "Move", "OutboxMessage", "Quarantine", "Seat", "utcnow"]
+__all__ = ["Game", "InboundMessage", "MailImage", "Move", "OutboxMessage", "Quarantine", "Seat", "utcnow"]
 
 
 def utcnow() -> datetime:
@@ -126,4 +126,18 @@ class Quarantine(SQLModel, table=True):
     stage: str = Field(default="", max_length=64)
     error: str = Field(sa_column=Column(Text, nullable=False))
     raw: bytes = Field(sa_column=Column(LargeBinary, nullable=False))
+    created_at: datetime = Field(default_factory=utcnow)
+
+
+class MailImage(SQLModel, table=True):
+    """An inline picture of outbound mail (the map), stored once by content hash.
+
+    An outbox row's HTML names it as ``cid:board-<sha256[:24]>@1960.pbem``; both players'
+    reports of one move share one row, and a resend after a crash finds the same bytes.
+    """
+
+    cid: str = Field(primary_key=True, max_length=200)
+    content_type: str = Field(default="image/png", max_length=64)
+    filename: str = Field(default="board.png", max_length=100)
+    data: bytes = Field(sa_column=Column(LargeBinary, nullable=False))
     created_at: datetime = Field(default_factory=utcnow)
