@@ -43,10 +43,13 @@ def _other(side: str) -> str:
     return "nixon" if side == "kennedy" else "kennedy"
 
 
-def _travel(a: str, b: str) -> int:
+def _travel_table() -> dict[str, dict[str, int]]:
     from engine.data import ZONE_DISTANCE  # the board's printed borders (R7.3)
 
-    return ZONE_DISTANCE[(_ZONE[a], _ZONE[b])]
+    return {a: {b: ZONE_DISTANCE[(_ZONE[a], _ZONE[b])] for b in _ZONE} for a in _ZONE}
+
+
+_TRAVEL = _travel_table()  # CP to cross from a state's zone to another's (R7.3)
 
 
 class _Board:
@@ -104,19 +107,23 @@ class Heuristic:
 
     def _campaign(self, b: _Board, legal: list[str]) -> list[float]:
         g, side = b.g, b.side
-        token = g["token"][side]
+        costs = _TRAVEL[g["token"][side]]
         cp = g["stack"][-1]["cp"]
         out = []
+        gains: dict[str, float] = {}
         for c in legal:
-            w = c.split()
-            if w[0] == "support":
-                cost = 1 + _travel(token, w[1])
-                out.append(b.gain(w[1], 1) / cost if cost <= cp else -1.0)
-            elif w[0] == "check":
+            if c.startswith("support "):
+                st = c[8:]
+                cost = 1 + costs[st]
+                if st not in gains:
+                    gains[st] = b.gain(st, 1)
+                out.append(gains[st] / cost if cost <= cp else -1.0)
+            elif c.startswith("check "):
+                w = c.split()
                 n = int(w[2])
-                cost = n + _travel(token, w[1])
+                cost = n + costs[w[1]]
                 out.append(b.gain(w[1], n * b.p_check) / cost)
-            elif w[0] == "travel":
+            elif c.startswith("travel "):
                 out.append(-0.5)
             else:  # done: CP left are lost (R6.5)
                 out.append(0.0)
@@ -359,29 +366,32 @@ def _use_value(b: _Board, kind: str, cp: int) -> float:
 def _campaign_value(b: _Board, cp: int) -> float:
     """Greedy campaign of ``cp`` CP on a scratch copy of the support (R7.1-R7.4)."""
     g, side, s = b.g, b.side, b.s
-    support = dict(g["states"])
-    token = g["token"][side]
-    opp = _other(side)
-    opp_token = g["token"][opp]
+    support: dict[str, int] = g["states"]
+    token: str = g["token"][side]
+    opp_token = g["token"][_other(side)]
     media = g["media"]
+    points: dict[str, float] = {}
+    gains: dict[str, float] = {}
+    for st, (_, region, _) in _STATE_INFO.items():
+        x = support[st]
+        checked = (x * s <= -4 or st == opp_token) and media[region] * s <= 0  # R7.4
+        points[st] = b.p_check if checked else 1.0
+        gains[st] = b.gain(st, points[st], x)
+    added: dict[str, int] = {}
     total, left = 0.0, cp
     while left > 0:
-        best, best_st, best_cost, best_pts = 0.0, "", 0, 0.0
-        for st, (_, region, _) in _STATE_INFO.items():
-            cost = 1 + _travel(token, st)
-            if cost > left:
-                continue
-            x = support[st]
-            checked = (x * s <= -4 or st == opp_token) and media[region] * s <= 0
-            pts = b.p_check if checked else 1.0
-            gain = b.gain(st, pts, x) / cost
-            if gain > best:
-                best, best_st, best_cost, best_pts = gain, st, cost, pts
+        best, best_st, best_cost = 0.0, "", 0
+        costs = _TRAVEL[token]
+        for st, gain in gains.items():
+            cost = 1 + costs[st]
+            if cost <= left and gain > best * cost:
+                best, best_st, best_cost = gain / cost, st, cost
         if not best_st:
             break
-        total += best * best_cost
-        if best_pts >= 1:  # a check's point is only expected: its value counted, the board kept
-            support[best_st] += s
+        total += gains[best_st]
+        if points[best_st] >= 1:  # a check's point is only expected: its value counted, the board kept
+            added[best_st] = added.get(best_st, 0) + 1
+            gains[best_st] = b.gain(best_st, 1.0, support[best_st] + s * added[best_st])
         token = best_st
         left -= best_cost
     return total

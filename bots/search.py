@@ -32,6 +32,7 @@ __all__ = ["Budget", "choose"]
 CANDIDATES = 5
 EXPLORATION = 0.5
 MAX_PLAYOUT_MOVES = 600
+HORIZON_ACTIONS = 4  # a playout stops after this many further actions (R6.1), or at the turn's end
 
 
 @dataclass(frozen=True)
@@ -91,15 +92,22 @@ def _search(state: engine.GameState, side: str, candidates: list[str], budget: B
     return candidates[best]
 
 
-def _playout(g: engine.GameState, side: str, cmd: str, fast: Heuristic) -> float:
-    """Play ``cmd`` and then both sides with the fast heuristic to the end of the turn."""
+def _playout(g: engine.GameState, side: str, cmd: str, fast: Heuristic,
+             horizon: int = HORIZON_ACTIONS) -> float:
+    """Play ``cmd``, then both sides with the fast heuristic for ``horizon`` more actions (to
+    the end of the turn at most; to the end of the game on Election Day), and evaluate."""
     turn = g["turn"]
     engine.apply_in_place(g, side, cmd)
     rnd = fast.rnd
+    actions = 0
     for _ in range(MAX_PLAYOUT_MOVES):
         active = engine.active_sides(g)
         if not active or (g["turn"] != turn and turn < 9):
             break
+        if g["stack"][-1]["step"] == "action":
+            actions += 1
+            if actions > horizon and turn < 9:
+                break
         who = min(active) if len(active) == 1 else rnd.choice(sorted(active))
         engine.apply_in_place(g, who, fast.choose(g, who))
     return win_probability(g, side)
