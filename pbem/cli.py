@@ -339,3 +339,6 @@ def tournament(app: App, player_a: str, player_b: str, games: int, edition: str,
 
 def main() -> None:  # pragma: no cover
     cli(prog_name="pbem")
+
+
+from pbem import cli_orders as _cli_orders  # noqa: E402, F401  (registers `notify`, `standing`)

@@ -24,6 +24,7 @@ from pbem.db import lock_game, transaction
 from pbem.models import InboundMessage, Quarantine, utcnow
 from pbem.pipeline import bot_moves as _bot_moves  # noqa: F401  (registers handlers)
 from pbem.pipeline import commands as _commands  # noqa: F401  (registers handlers)
+from pbem.pipeline import orders as _orders  # noqa: F401  (registers handlers)
 from pbem.pipeline.base import Context, RejectMessage, StopPipeline, run
 from pbem.pipeline.inbound import DuplicateMessage, content_hash, dedupe_key
 from pbem.replies import queue_mail
@@ -41,8 +42,10 @@ PIPELINE = (
     "load-game",
     "check-fresh",
     "extract",
+    "orders",
     "meta-commands",
     "apply",
+    "autoplay",
     "record",
     "bot-moves",
     "report",
