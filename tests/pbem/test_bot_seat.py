@@ -47,11 +47,12 @@ def test_a_whole_game_against_the_heuristic_bot(tmp_path: Path) -> None:
         assert mails < 1500
     log = moves(h)
     assert {m.side for m in log} == {"kennedy", "nixon"}
-    assert all(m.inbound_id is None for m in log if m.side == bot)
+    # the bot's own decisions come with no mail (standing orders may play forced ones)
+    assert sum(m.inbound_id is None for m in log if m.side == bot) > 50
     assert all(m.inbound_id is not None for m in log if m.side == human)
     assert [m.seq for m in log] == list(range(1, len(log) + 1))
     assert {r.recipient for r in h.outbox()} == {EMAILS[human]}
-    assert len(h.mails_to(human)) == mails + 1
+    assert mails < len(h.mails_to(human)) <= mails + 1
     assert "game over" in str(h.last_mail(human)["Subject"]).lower()
     assert service.replay(h.db, h.game_id).ok
     assert h.seat(bot).email == "bot:heuristic"
