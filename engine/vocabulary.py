@@ -85,6 +85,13 @@ def meta(name: str, args: str, help_text: str, example: str) -> None:
 
 meta("help", "?topic", "mail back the command reference", "help")
 meta("status", "", "mail back the current report", "status")
+# clocks and seats (pbem.clocks): answered by the server, never sent to the rules engine
+meta("vacation", "DAYS|DATE|end", "pause the game clocks: for N days or until a date (UTC); "
+     "your next game command ends it early", "vacation 5d")
+meta("resign", "?CODE", "resign the game; the server mails a code to confirm with", "resign")
+meta("address", "add|use|remove ADDRESS | confirm CODE", "add another address you may send "
+     "from (confirmed from that address), or make one your mailing address", "address add me@example.org")
+meta("claim", "", "claim the win when your opponent is out of time and grace", "claim")
 
 
 def command_words() -> frozenset[str]:

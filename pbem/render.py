@@ -31,7 +31,7 @@ from markupsafe import Markup
 
 from pbem import report_model
 
-KINDS = ("welcome", "report", "rejected", "help", "game_over", "key_problem", "status")
+KINDS = ("welcome", "report", "rejected", "help", "game_over", "key_problem", "status", "notice")
 WIDTH = 72
 SIDE_COLOURS = {"kennedy": ("#1d4ed8", "#dbeafe"), "nixon": ("#b91c1c", "#fee2e2")}
 
@@ -89,11 +89,15 @@ def subject(kind: str, m: dict[str, Any]) -> str:
         return f"{tag} Command reference"
     if kind == "key_problem":
         return f"{tag} Reply not accepted — reply key problem"
+    if kind == "notice":
+        return f"{tag} {m['notice']['subject']}"
     turn = f"Turn {m['turn']}"
     if kind == "rejected":
         return f"{tag} {turn} — error in your orders"
     if kind == "game_over" or m["over"]:
-        tally = m.get("tally")
+        tally, ending = m.get("tally"), m.get("ending")
+        if ending:
+            return f"{tag} {turn} — game over: {ending['winner']} wins ({ending['why']})"
         return f"{tag} {turn} — game over" + (f": {tally['winner']} wins" if tally else "")
     state = "your move" if m["my_move"] else f"waiting for {m['waiting_for']}"
     if kind == "welcome":

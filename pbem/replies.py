@@ -65,9 +65,13 @@ def render_context(
     results: Sequence[dict[str, Any]] = (),
     error: str | None = None,
     ignored: Sequence[str] = (),
+    now: datetime | None = None,
 ) -> dict[str, Any]:
     """The ``ctx`` dict `pbem.render.render` takes."""
+    from pbem.clocks.report import clock_context
+
     return {
+        **clock_context(game, seat.side, now),  # "clock", "ending" (pbem.clocks)
         "game_id": game.id,
         "side": seat.side,
         "view": engine.view(state, seat.side),
@@ -98,6 +102,7 @@ def queue_mail(
     advance_log: bool = True,
     ignored: Sequence[str] = (),
     seats: dict[str, Seat] | None = None,
+    extra: dict[str, Any] | None = None,
 ) -> OutboxMessage:
     """Render ``kind`` for ``seat`` and add it to the outbox (same transaction as the change).
 
@@ -111,8 +116,9 @@ def queue_mail(
     ctx = render_context(
         settings, game, seat, state,
         opponent=others[0].email if others else "",
-        since=seat.last_log, results=results, error=error, ignored=ignored,
+        since=seat.last_log, results=results, error=error, ignored=ignored, now=now,
     )
+    ctx.update(extra or {})
     mail = render(kind, ctx)
     key = current_key(settings, seat)
     message_id = keys.message_id(settings.address, key, f"{cause}.{kind}")

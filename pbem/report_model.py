@@ -13,6 +13,7 @@ from itertools import zip_longest
 from typing import Any
 
 import engine
+from pbem.clocks.report import clock_model
 
 SIDE_LETTER = {"kennedy": "K", "nixon": "N"}
 ISSUE_LABEL = {"defense": "Defense", "economy": "Economy", "civil_rights": "Civil rights"}
@@ -290,6 +291,7 @@ def build(kind: str, ctx: dict[str, Any]) -> dict[str, Any]:
     m["options"] = [o.replace("_", " ") for o in options]
     if v is not None:
         m.update(_from_view(v, side, int(ctx.get("since") or 0)))
+    m.update(clock_model(m, ctx))  # clocks, a timeout or resignation, a notice (pbem.clocks)
     return m
 
 

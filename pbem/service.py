@@ -25,6 +25,8 @@ from sqlalchemy.engine import Engine
 from sqlmodel import Session, col, select
 
 import engine
+from pbem.clocks import service as _clocks
+from pbem.clocks.control import TimeControl
 from pbem.config import Settings
 from pbem.db import transaction
 from pbem.mail import (
@@ -95,9 +97,13 @@ def make_sender(settings: Settings) -> SmtpSender:
 
 def new_game(db: Engine, settings: Settings, *, kennedy: str, nixon: str, edition: str = "zman",
              options: Iterable[str] = (), seed: int | None = None,
-             now: datetime | None = None) -> int:
-    """Create a game, seat both players and queue their welcome mails; returns the game id."""
+             now: datetime | None = None, clock: TimeControl | None = None) -> int:
+    """Create a game, seat both players and queue their welcome mails; returns the game id.
+
+    ``clock`` is the game's time control (default: the site's, `pbem.clocks`).
+    """
     now = now or utcnow()
+    control = clock if clock is not None else _clocks.site_control(settings)
     emails = {"kennedy": kennedy.strip().lower(), "nixon": nixon.strip().lower()}
     for side, email in emails.items():
         if not EMAIL_RE.match(email):
@@ -112,6 +118,7 @@ def new_game(db: Engine, settings: Settings, *, kennedy: str, nixon: str, editio
     with transaction(db) as s:
         game = Game(seed=seed, edition=edition, options=",".join(state["options"]),
                     snapshot=engine.to_json(state), created_at=now, updated_at=now)
+        _clocks.start_clock(game, control, state, now.timestamp())
         s.add(game)
         s.flush()
         assert game.id is not None
@@ -154,7 +161,7 @@ def show(db: Engine, settings: Settings, game_id: int, as_: str = "public") -> s
         game, state = _load(s, game_id)
         seats = seats_of(s, game_id)
         if side is None:
-            return _public_text(game, state)
+            return _public_text(game, state) + _clocks.show_text(game, utcnow())
         seat = seats[side]
         other = seats["nixon" if side == "kennedy" else "kennedy"]
         ctx = render_context(settings, game, seat, state, opponent=other.email, since=seat.last_log)
@@ -187,6 +194,7 @@ class GameRow:
     nixon: str
     moves: int
     updated_at: datetime
+    clocks: str = ""  # who is on the move and for how long (pbem.clocks)
 
 
 def games(db: Engine) -> list[GameRow]:
@@ -197,9 +205,11 @@ def games(db: Engine) -> list[GameRow]:
             state = engine.from_json(game.snapshot)
             seats = seats_of(s, game.id or 0)
             n = len(s.exec(select(Move.id).where(Move.game_id == game.id)).all())
+            waiting = "" if game.status != "active" else ", ".join(sorted(engine.active_sides(state)))
             out.append(GameRow(game.id or 0, game.edition, game.status, state["turn"],
-                               state["phase"], ", ".join(sorted(engine.active_sides(state))),
-                               seats["kennedy"].email, seats["nixon"].email, n, game.updated_at))
+                               state["phase"], waiting, seats["kennedy"].email,
+                               seats["nixon"].email, n, game.updated_at,
+                               _clocks.clock_line(game, utcnow())))
     return out
 
 

