@@ -244,4 +244,4 @@ def test_autopilot_picks_a_legal_low_risk_command_and_plays_the_whole_decision()
         if {"pass", "decline", "done"} & set(engine.legal_commands(g, side)):
             assert cmd in ("pass", "decline", "done")
         g, played = play_for(g, side)
-        assert played and side not in engine.active_sides(g) or engine.result(g) is not None
+        assert (played and side not in engine.active_sides(g)) or engine.result(g) is not None
