@@ -14,8 +14,8 @@ from datetime import UTC, datetime
 from sqlalchemy import Column, LargeBinary, Text, UniqueConstraint
 from sqlmodel import Field, SQLModel
 
-__all__ = ["Game", "GameEvent", "InboundMessage", "Move", "OutboxMessage", "Quarantine", "Seat",
-           "WorkerState", "utcnow"]
+__all__ = ["Game", "GameEvent", "InboundMessage", "MailImage", "Move", "OutboxMessage", "Quarantine",
+           "Seat", "WorkerState", "utcnow"]
 
 
 def utcnow() -> datetime:
@@ -160,3 +160,17 @@ class WorkerState(SQLModel, table=True):
 
     name: str = Field(primary_key=True, max_length=32)
     at: float  # epoch seconds
+
+
+class MailImage(SQLModel, table=True):
+    """An inline picture of outbound mail (the map), stored once by content hash.
+
+    An outbox row's HTML names it as ``cid:board-<sha256[:24]>@1960.pbem``; both players'
+    reports of one move share one row, and a resend after a crash finds the same bytes.
+    """
+
+    cid: str = Field(primary_key=True, max_length=200)
+    content_type: str = Field(default="image/png", max_length=64)
+    filename: str = Field(default="board.png", max_length=100)
+    data: bytes = Field(sa_column=Column(LargeBinary, nullable=False))
+    created_at: datetime = Field(default_factory=utcnow)

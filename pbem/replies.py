@@ -17,7 +17,7 @@ from typing import Any
 from sqlmodel import Session, select
 
 import engine
-from pbem import keys
+from pbem import keys, mailimages
 from pbem.config import Settings
 from pbem.models import Game, OutboxMessage, Seat
 from pbem.render import render
@@ -120,6 +120,7 @@ def queue_mail(
     )
     ctx.update(extra or {})
     mail = render(kind, ctx)
+    mailimages.store(session, mail.images)
     key = current_key(settings, seat)
     message_id = keys.message_id(settings.address, key, f"{cause}.{kind}")
     refs = [r for r in (seat.thread_root, in_reply_to) if r]

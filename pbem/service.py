@@ -15,9 +15,10 @@ import json
 import re
 import secrets
 from collections import Counter
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
+from email.utils import parseaddr
 from typing import Any, Protocol
 
 from sqlalchemy import bindparam, update
@@ -25,6 +26,7 @@ from sqlalchemy.engine import Engine
 from sqlmodel import Session, col, select
 
 import engine
+from pbem import mailimages
 from pbem.clocks import service as _clocks
 from pbem.clocks.control import TimeControl
 from pbem.config import Settings
@@ -32,6 +34,7 @@ from pbem.db import transaction
 from pbem.mail import (
     Fetched,
     ImapMailbox,
+    InlineImage,
     PermanentFailure,
     SendFailure,
     SmtpSender,
@@ -311,11 +314,23 @@ def backoff(attempts: int) -> timedelta:
     return timedelta(minutes=min(2 ** max(attempts - 1, 0), 360))
 
 
-def raw_message(settings: Settings, row: OutboxMessage) -> bytes:
+def sender_for(address: str, game_id: int | None) -> str:
+    """``"1960 — game #12" <game@…>`` so a mailbox of many games tells them apart at a glance;
+    an address configured with its own display name keeps it."""
+    name, addr = parseaddr(address)
+    if name or game_id is None or not addr:
+        return address
+    return f'"1960 \u2014 game #{game_id}" <{addr}>'
+
+
+def raw_message(settings: Settings, row: OutboxMessage,
+                images: Mapping[str, InlineImage] | None = None) -> bytes:
+    """The bytes of outbox ``row``; ``images`` (by Content-ID, `mailimages.load`) go inline."""
     return build_message(
-        sender=settings.address, to=row.recipient, subject=row.subject, text=row.text,
+        sender=sender_for(settings.address, row.game_id), to=row.recipient, subject=row.subject, text=row.text,
         html=row.html or None, message_id=row.message_id, in_reply_to=row.in_reply_to or None,
-        references=row.references.split(), reply_to=row.reply_to or None)
+        references=row.references.split(), reply_to=row.reply_to or None,
+        images=mailimages.for_html(row.html, dict(images or {})))
 
 
 def drain_outbox(db: Engine, settings: Settings, sender: Sender, *, now: datetime | None = None,
@@ -352,8 +367,10 @@ async def _send_rows(db: Engine, settings: Settings, sender: Sender, rows: list[
     table = OutboxMessage.__table__  # type: ignore[attr-defined]
     mark = update(table).where(table.c.id == bindparam("row_id"))
     with db.execution_options(pbem_write=True).connect() as conn:
+        with db.connect() as read:  # a plain read: no write lock
+            images = mailimages.load(read, (r.html for r in rows))
         for row in rows:
-            raw = raw_message(settings, row)
+            raw = raw_message(settings, row, images)
             failure: SendFailure | None = None
             try:  # outside any transaction: a crash after this resends the same Message-ID (C2)
                 await sender.send(raw, settings.address, [row.recipient])
