@@ -83,8 +83,20 @@ def meta(name: str, args: str, help_text: str, example: str) -> None:
     META_WORDS[name] = MetaWord(name, args, help_text, example)
 
 
-meta("help", "?topic", "mail back the command reference", "help")
+meta("help", "?card", "mail back the command reference and every card; with a card, that card", "help")
 meta("status", "", "mail back the current report", "status")
+meta("card", "card", "mail back one card: what is printed on it and its event", "card 17")
+meta("history", "", "mail back the whole game log so far (as a file when it is long)", "history")
+meta("notify", "decisions|every|digest [HOUR]",
+     "when the server mails you: only when you must decide (default), after every move, or one "
+     "digest a day at HOUR (UTC)", "notify digest 18")
+meta("standing", "ORDER",
+     "a standing order the server applies for you: trigger never|ask|always|icon, preempt "
+     "never|ask, election CARD CARD ...|ask, done auto|ask, swap decline|ask, clear",
+     "standing trigger never")
+meta("then", "", "the lines after it are kept and applied, in order, at your next decisions",
+     "then")
+meta("cancel", "", "clear your queued orders (the lines you sent after 'then')", "cancel")
 # clocks and seats (pbem.clocks): answered by the server, never sent to the rules engine
 meta("vacation", "DAYS|DATE|end", "pause the game clocks: for N days or until a date (UTC); "
      "your next game command ends it early", "vacation 5d")

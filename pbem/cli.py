@@ -376,3 +376,6 @@ def demo(app: App, seed: int, edition: str, folder: str | None, max_moves: int,
 
 def main() -> None:  # pragma: no cover
     cli(prog_name="pbem")
+
+
+from pbem import cli_orders as _cli_orders  # noqa: E402, F401  (registers `notify`, `standing`)

@@ -15,7 +15,7 @@ from sqlalchemy import Column, LargeBinary, Text, UniqueConstraint
 from sqlmodel import Field, SQLModel
 
 __all__ = ["Game", "GameEvent", "InboundMessage", "MailImage", "Move", "OutboxMessage", "Quarantine",
-           "Seat", "WorkerState", "utcnow"]
+           "Seat", "SeatOrders", "WorkerState", "utcnow"]
 
 
 def utcnow() -> datetime:
@@ -174,3 +174,18 @@ class MailImage(SQLModel, table=True):
     filename: str = Field(default="board.png", max_length=100)
     data: bytes = Field(sa_column=Column(LargeBinary, nullable=False))
     created_at: datetime = Field(default_factory=utcnow)
+
+
+class SeatOrders(SQLModel, table=True):
+    """A seat's mail preference, standing orders and queued orders (pbem.orders, pbem.notify)."""
+
+    seat_id: int = Field(foreign_key="seat.id", primary_key=True)
+    notify: str = Field(default="decisions", max_length=16)  # decisions | every | digest
+    digest_hour: int = 18  # UTC hour of the daily digest
+    digest_at: datetime | None = None  # when the last digest was queued
+    standing: str = Field(default="{}", sa_column=Column(Text, nullable=False, default="{}"))
+    queue: str = Field(default="[]", sa_column=Column(Text, nullable=False, default="[]"))
+    notes: str = Field(default="[]", sa_column=Column(Text, nullable=False, default="[]"))
+    decided_log: int = 0  # log index before the seat's last own decision
+    decided_board: str = Field(default="", sa_column=Column(Text, nullable=False, default=""))
+    mailed_sig: str = Field(default="", max_length=64)  # the decision last mailed to the seat

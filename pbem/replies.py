@@ -102,12 +102,16 @@ def queue_mail(
     advance_log: bool = True,
     ignored: Sequence[str] = (),
     seats: dict[str, Seat] | None = None,
+    since: int | None = None,
     extra: dict[str, Any] | None = None,
+    context: dict[str, Any] | None = None,
 ) -> OutboxMessage:
     """Render ``kind`` for ``seat`` and add it to the outbox (same transaction as the change).
 
     ``seats`` (the game's seats by side, as `seats_of` returns them) saves a query, and the
-    autoflush it would cause, when the caller already holds them.
+    autoflush it would cause, when the caller already holds them. ``since`` (default: the
+    seat's last reported log index) starts the log; ``extra`` adds template data (pbem.notify);
+    ``context`` adds to the render context (e.g. ``card`` for a card mail).
     """
     assert game.id is not None
     if seats is None:
@@ -116,11 +120,17 @@ def queue_mail(
     ctx = render_context(
         settings, game, seat, state,
         opponent=others[0].email if others else "",
-        since=seat.last_log, results=results, error=error, ignored=ignored, now=now,
+        since=seat.last_log if since is None else since, results=results, error=error,
+        ignored=ignored, now=now,
     )
-    ctx.update(extra or {})
-    mail = render(kind, ctx)
-    mailimages.store(session, mail.images)
+    if extra is None:
+        from pbem.notify import orders_extra  # a late import: pbem.notify builds on this module
+
+        extra = orders_extra(session, seat)
+    if extra:
+        ctx["extra"] = extra
+    mail = render(kind, {**ctx, **(context or {})})
+    mailimages.store(session, [*mail.images, *mail.attachments])
     key = current_key(settings, seat)
     message_id = keys.message_id(settings.address, key, f"{cause}.{kind}")
     refs = [r for r in (seat.thread_root, in_reply_to) if r]

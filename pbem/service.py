@@ -1,7 +1,8 @@
 """The server's operations; the CLI only parses options and prints what these return.
 
 `new_game` creates a game and queues the welcome mails; `poll_once` processes
-every mail in the inbox (moving each only after its transaction committed);
+every mail in the inbox (moving each only after its transaction committed), then
+queues the daily digests that are due (`pbem.notify.digest_pass`);
 `drain_outbox` sends queued mail with retry and backoff; `replay` rebuilds a
 game from its move log; `show`, `games`, `game_log` are operator views;
 `check` tests the database, IMAP and SMTP settings.
@@ -34,13 +35,13 @@ from pbem.db import transaction
 from pbem.mail import (
     Fetched,
     ImapMailbox,
-    InlineImage,
     PermanentFailure,
     SendFailure,
     SmtpSender,
     build_message,
 )
-from pbem.models import Game, Move, OutboxMessage, Seat, utcnow
+from pbem.models import Game, MailImage, Move, OutboxMessage, Seat, utcnow
+from pbem.notify import digest_pass, start_orders
 from pbem.pipeline import process_message
 from pbem.render import render
 from pbem.replies import queue_mail, refresh_key, render_context, seats_of
@@ -131,6 +132,7 @@ def new_game(db: Engine, settings: Settings, *, kennedy: str, nixon: str, editio
             s.add(seat)
         s.flush()
         seats = seats_of(s, game.id)
+        start_orders(s, seats, state)
         for seat in seats.values():
             queue_mail(s, settings, kind="welcome", game=game, seat=seat, state=state,
                        cause="v0", now=now, seats=seats)
@@ -285,6 +287,9 @@ def poll_once(db: Engine, settings: Settings, inbox: Inbox, *, mailbox: str = "I
         finally:
             _move(inbox, done)  # each only after its commit (C1); a crash before: dedupe skips it
         if len(batch) < FETCH_BATCH:
+            digests = digest_pass(db, settings, now or utcnow())  # the daily digests now due
+            if digests:
+                stats.outcomes["digest"] += digests
             return stats
 
 
@@ -324,13 +329,15 @@ def sender_for(address: str, game_id: int | None) -> str:
 
 
 def raw_message(settings: Settings, row: OutboxMessage,
-                images: Mapping[str, InlineImage] | None = None) -> bytes:
-    """The bytes of outbox ``row``; ``images`` (by Content-ID, `mailimages.load`) go inline."""
+                images: Mapping[str, MailImage] | None = None) -> bytes:
+    """The bytes of outbox ``row``; ``images`` (stored parts by id, `mailimages.load`) go
+    inline or attached, as the row's HTML names them."""
     return build_message(
         sender=sender_for(settings.address, row.game_id), to=row.recipient, subject=row.subject, text=row.text,
         html=row.html or None, message_id=row.message_id, in_reply_to=row.in_reply_to or None,
         references=row.references.split(), reply_to=row.reply_to or None,
-        images=mailimages.for_html(row.html, dict(images or {})))
+        images=mailimages.for_html(row.html, dict(images or {})),
+        attachments=mailimages.attachments_for(row.html, dict(images or {})))
 
 
 def drain_outbox(db: Engine, settings: Settings, sender: Sender, *, now: datetime | None = None,

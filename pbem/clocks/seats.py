@@ -25,6 +25,7 @@ from pbem.clocks import service as clocks
 from pbem.clocks.control import ClockSpecError, fmt_duration, parse_duration
 from pbem.config import Settings
 from pbem.db import lock_game, transaction
+from pbem.mail import extract_commands
 from pbem.models import Game, Seat, utcnow
 from pbem.pipeline.base import Answered, Context, IgnoreMessage, RejectMessage, handler
 from pbem.replies import queue_mail, refresh_key, seats_of
@@ -43,6 +44,17 @@ def accepts_sender(seat: Seat, sender: str) -> bool:
     """True if ``sender`` may write for ``seat`` besides its address (an alias, or pending)."""
     sender = sender.lower()
     return sender in aliases_of(seat) or (bool(seat.pending_email) and sender == seat.pending_email)
+
+
+def only_seat_words(ctx: Context) -> bool:
+    """True if every command line of the mail is a seat word: fine on a stale reply key.
+
+    These lines never touch the position (a resignation still needs its code), so a
+    waiting player may answer any earlier mail of the game with them.
+    """
+    assert ctx.parsed is not None
+    found = extract_commands(ctx.parsed.text, max_lines=ctx.settings.max_lines)
+    return bool(found.lines) and all(line.split()[0].lower() in SEAT_WORDS for line in found.lines)
 
 
 def confirm_code(settings: Settings, seat: Seat, purpose: str) -> str:
@@ -236,7 +248,7 @@ def _address(ctx: Context, args: list[str]) -> list[str]:
         code = confirm_code(ctx.settings, seat, "addr:" + arg)
         row = queue_mail(ctx.session, ctx.settings, kind="notice", game=ctx.game, seat=seat,
                          state=ctx.state, cause=f"ev{ev.id}", now=ctx.now, advance_log=False,
-                         extra={"notice": {"subject": "Confirm your address", "full": False, "lines": [
+                         context={"notice": {"subject": "Confirm your address", "full": False, "lines": [
                              f"{seat.email} asked to add this address to {ctx.side.title()}'s "
                              f"seat in game #{ctx.game.id}.",
                              f"To confirm, reply from this address with the line: address confirm {code}",

@@ -98,7 +98,7 @@ def notify(s: Session, settings: Settings, game: Game, state: dict[str, Any], si
     seats = seats if seats is not None else seats_of(s, game.id)
     queue_mail(s, settings, kind="notice", game=game, seat=seats[side], state=state,
                cause=f"ev{event.id}", now=now, advance_log=full, seats=seats,
-               extra={"notice": {"subject": subject, "lines": lines, "full": full}})
+               context={"notice": {"subject": subject, "lines": lines, "full": full}})
 
 
 # --- moves -------------------------------------------------------------------------------------

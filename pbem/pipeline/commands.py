@@ -14,12 +14,15 @@ from sqlalchemy import func
 from sqlmodel import select
 
 import engine
+from pbem import cardtext
 from pbem.mail import extract_commands
 from pbem.models import Move
+from pbem.notify import queue_reports
 from pbem.pipeline.base import Answered, Context, RejectMessage, handler
-from pbem.replies import queue_mail, refresh_key, seats_of
+from pbem.replies import queue_mail, seats_of
 
 META_COMMANDS = tuple(engine.META_WORDS)
+ANSWERED = ("help", "status", "card", "history")  # the server words answered by a mail of their own
 
 
 @handler("extract", "take the command lines from the reply (quotes and signatures stripped)")
@@ -31,13 +34,13 @@ def extract(ctx: Context) -> None:
         raise RejectMessage("no command found in your mail (send 'help' for the command list)")
 
 
-@handler("meta-commands", "answer 'help' and 'status' lines; they never change the game")
+@handler("meta-commands", "answer 'help', 'status', 'card N' and 'history' lines; they never change the game")
 def meta_commands(ctx: Context) -> None:
     game_lines = []
     for line in ctx.lines:
-        word = line.strip().lower()
-        if word in META_COMMANDS:
-            ctx.meta.append(word)
+        request = meta_request(line)
+        if request:
+            ctx.meta.append(request)
         else:
             game_lines.append(line)
     ctx.lines = game_lines
@@ -47,13 +50,37 @@ def meta_commands(ctx: Context) -> None:
     raise Answered("answered " + ", ".join(ctx.meta))
 
 
+def meta_request(line: str) -> str:
+    """``help``, ``status``, ``history`` or ``card QUERY`` for a server-word line, else ``""``.
+
+    ``help 17`` / ``help nixon's knee`` ask for one card, as ``card 17`` does.
+    """
+    word, _, arg = line.strip().partition(" ")
+    word, arg = word.lower().rstrip(":"), arg.strip()
+    if word not in ANSWERED or (arg and word not in ("help", "card")):
+        return ""
+    if word in ("help", "card") and arg:
+        return f"card {arg}"
+    return word
+
+
 def _queue_meta(ctx: Context) -> None:
     assert ctx.game is not None and ctx.seat is not None and ctx.state is not None
     assert ctx.inbound is not None and ctx.parsed is not None
-    for kind in dict.fromkeys(ctx.meta):
+    for n, request in enumerate(dict.fromkeys(ctx.meta)):
+        kind, _, arg = request.partition(" ")
+        context: dict[str, Any] = {}
+        cause = f"in{ctx.inbound.id}"
+        if kind == "card":
+            found = cardtext.find(arg)
+            if len(found) == 1:
+                context = {"card": found[0]}
+            else:
+                context = {"card_query": arg, "card_matches": found[:8]}
+            cause += f".{n}"  # one mail per card asked for
         queue_mail(ctx.session, ctx.settings, kind=kind, game=ctx.game, seat=ctx.seat,
-                   state=ctx.state, cause=f"in{ctx.inbound.id}", now=ctx.now,
-                   in_reply_to=ctx.parsed.message_id, advance_log=False)
+                   state=ctx.state, cause=cause, now=ctx.now,
+                   in_reply_to=ctx.parsed.message_id, advance_log=False, context=context)
 
 
 @handler("apply", "apply every line to a copy of the position, all or nothing")
@@ -105,8 +132,9 @@ def record(ctx: Context) -> None:
     game, s = ctx.game, ctx.session
     seq = s.exec(select(func.max(Move.seq)).where(Move.game_id == game.id)).one() or 0
     assert game.id is not None
-    for offset, line in enumerate(ctx.lines):
-        s.add(Move(game_id=game.id, seq=seq + offset + 1, side=ctx.side, command=line,
+    moves = [(ctx.side, line) for line in ctx.lines] + [(a.side, a.command) for a in ctx.auto]
+    for offset, (side, line) in enumerate(moves):
+        s.add(Move(game_id=game.id, seq=seq + offset + 1, side=side, command=line,
                    inbound_id=ctx.inbound.id, created_at=ctx.now))
     game.snapshot = engine.to_json(ctx.new_state)
     game.version += 1
@@ -117,19 +145,10 @@ def record(ctx: Context) -> None:
     ctx.inbound.outcome = "applied"
 
 
-@handler("report", "queue a report to both seats (new keys where the decision changed)")
+@handler("report", "queue reports to the seats that should hear of this mail (pbem.notify)")
 def report(ctx: Context) -> None:
     assert ctx.game is not None and ctx.new_state is not None and ctx.seat is not None
-    assert ctx.parsed is not None
-    kind = "game_over" if ctx.game.status == "over" else "report"
-    seats = seats_of(ctx.session, ctx.game.id or 0)  # loaded once: no autoflush per mail
-    for side, seat in sorted(seats.items()):
-        refresh_key(seat, ctx.new_state)
-        mine = side == ctx.side
-        queue_mail(ctx.session, ctx.settings, kind=kind, game=ctx.game, seat=seat,
-                   state=ctx.new_state, cause=f"v{ctx.game.version}", now=ctx.now,
-                   results=ctx.results if mine else (), ignored=ctx.ignored if mine else (),
-                   in_reply_to=ctx.parsed.message_id if mine else None, seats=seats)
+    queue_reports(ctx)
     if ctx.meta:
         ctx.state = ctx.new_state
         ctx.seat = seats_of(ctx.session, ctx.game.id or 0)[ctx.side]

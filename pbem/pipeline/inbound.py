@@ -149,7 +149,9 @@ def load_game(ctx: Context) -> None:
 @handler("check-fresh", "a key of an older generation is stale: the decision has changed")
 def check_fresh(ctx: Context) -> None:
     assert ctx.key is not None and ctx.seat is not None
-    if ctx.key.gen != ctx.seat.key_gen:
+    from pbem.clocks.seats import only_seat_words  # vacation/resign/claim/address never move
+
+    if ctx.key.gen != ctx.seat.key_gen and not only_seat_words(ctx):
         raise RejectMessage(
             f"your mail answers an older report (reply key generation {ctx.key.gen}, "
             f"now {ctx.seat.key_gen}); the position has changed since, so nothing was applied",

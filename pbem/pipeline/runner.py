@@ -24,6 +24,7 @@ from pbem.config import Settings
 from pbem.db import lock_game, transaction
 from pbem.models import InboundMessage, Quarantine, utcnow
 from pbem.pipeline import commands as _commands  # noqa: F401  (registers handlers)
+from pbem.pipeline import orders as _orders  # noqa: F401  (registers handlers)
 from pbem.pipeline.base import Context, RejectMessage, StopPipeline, run
 from pbem.pipeline.inbound import DuplicateMessage, content_hash, dedupe_key
 from pbem.replies import queue_mail
@@ -42,8 +43,10 @@ PIPELINE = (
     "check-fresh",
     "extract",
     "seat-commands",
+    "orders",
     "meta-commands",
     "apply",
+    "autoplay",
     "record",
     "clock",
     "report",
