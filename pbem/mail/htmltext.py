@@ -1,12 +1,9 @@
 """Turn an HTML mail body into plain text for command extraction (beautifulsoup4).
 
 Quoted history is not thrown away but rendered as ``> ``-prefixed lines, so the HTML path and
-the text/plain path look the same to :mod:`pbem.mail.extract` (which drops quoted lines):
-
-* ``div.gmail_quote`` / ``blockquote`` (Gmail, Apple Mail, Thunderbird ``type=cite``),
-  ``div.moz-cite-prefix``, ``div.yahoo_quoted``;
-* Outlook: ``div#divRplyFwdMsg`` / ``#appendonsend`` and everything after them, and the
-  ``border-top`` "From:/Sent:" header block of Outlook 2007/2010 and everything after it.
+the text/plain path look the same to :mod:`pbem.mail.extract` (which drops quoted lines). Which
+elements are quotes, and which start the history (everything after them quoted too), is decided
+by :mod:`pbem.mail.htmlquote`.
 """
 
 from __future__ import annotations
@@ -16,13 +13,12 @@ import re
 from bs4 import BeautifulSoup
 from bs4.element import NavigableString, PreformattedString, Tag
 
-_QUOTE_CLASSES = ("gmail_quote", "moz-cite-prefix", "yahoo_quoted", "OutlookQuote")
-_OUTLOOK_MARKERS = ("divRplyFwdMsg", "appendonsend", "x_divRplyFwdMsg")
+from pbem.mail import htmlquote
+
 _BLOCK_TAGS = {
     "p", "div", "br", "li", "tr", "table", "h1", "h2", "h3", "h4", "h5", "h6",
     "pre", "blockquote", "ul", "ol", "hr", "section", "article",
 }
-_OUTLOOK_BORDER = re.compile(r"border-top:\s*solid", re.IGNORECASE)
 _QUOTE_MARK = "\u0000Q\u0000"  # placeholder prefix, turned into "> " after get_text
 
 
@@ -59,12 +55,9 @@ def _mark_quotes(soup: BeautifulSoup) -> None:
     for tag in soup.find_all(True):
         if not isinstance(tag, Tag):
             continue
-        classes: list[str] = list(tag.get("class") or [])
-        tag_id = str(tag.get("id") or "")
-        style = str(tag.get("style") or "")
-        if tag.name == "blockquote" or any(c in _QUOTE_CLASSES for c in classes):
+        if htmlquote.is_quote(tag):
             roots.append(tag)
-        elif tag_id in _OUTLOOK_MARKERS or (tag.name == "div" and _OUTLOOK_BORDER.search(style)):
+        elif htmlquote.is_history_start(tag):
             roots.append(tag)
             roots.extend(t for t in tag.find_all_next() if isinstance(t, Tag))
             break
