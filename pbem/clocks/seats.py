@@ -25,7 +25,7 @@ from pbem.clocks import service as clocks
 from pbem.clocks.control import ClockSpecError, fmt_duration, parse_duration
 from pbem.config import Settings
 from pbem.db import lock_game, transaction
-from pbem.mail import extract_commands
+from pbem.mail.extract import reply_text
 from pbem.models import Game, Seat, utcnow
 from pbem.pipeline.base import Answered, Context, IgnoreMessage, RejectMessage, handler
 from pbem.replies import queue_mail, refresh_key, seats_of
@@ -53,8 +53,11 @@ def only_seat_words(ctx: Context) -> bool:
     waiting player may answer any earlier mail of the game with them.
     """
     assert ctx.parsed is not None
-    found = extract_commands(ctx.parsed.text, max_lines=ctx.settings.max_lines)
-    return bool(found.lines) and all(line.split()[0].lower() in SEAT_WORDS for line in found.lines)
+    from pbem.pipeline.lines import read_reply
+
+    found = read_reply(reply_text(ctx.parsed.text), max_lines=ctx.settings.max_lines)
+    return bool(found.commands) and all(line.split()[0].lower() in SEAT_WORDS
+                                        for line in found.commands)
 
 
 def confirm_code(settings: Settings, seat: Seat, purpose: str) -> str:
