@@ -86,7 +86,10 @@ def init(app: App) -> None:
               envvar="PBEM_EDITION")
 @click.option("--option", "options", multiple=True, envvar="PBEM_OPTIONS",
               help="Rules option (GMT): vice_presidents, restricted_positioning.")
-@click.option("--seed", type=int, envvar="PBEM_SEED", help="Random seed (default: random).")
+@click.option("--start", is_flag=True, envvar="PBEM_START",
+              help="Start at once, without invitations (for scripts; no player entropy).")
+@click.option("--seed", type=int, envvar="PBEM_SEED",
+              help="Fixed seed, no commitment (implies --start; for tests and reproductions).")
 @click.option("--clock", "clock_spec", envvar="PBEM_NEW_CLOCK",
               help="Time control: INITIAL+INCREMENT/CAP (72h+36h/240h), TIME/move (3d/move) "
                    "or none. Default: the site's PBEM_CLOCK.")
@@ -103,10 +106,14 @@ def init(app: App) -> None:
               help="Vacation days per player and calendar year (default: site's).")
 @pass_app
 def new(app: App, kennedy: str, nixon: str, edition: str, options: tuple[str, ...],
-        seed: int | None, clock_spec: str | None, expiry: str | None, grace: str | None,
-        reminders: str | None, weekend_pause: bool | None, no_vacation: bool,
+        start: bool, seed: int | None, clock_spec: str | None, expiry: str | None,
+        grace: str | None, reminders: str | None, weekend_pause: bool | None, no_vacation: bool,
         vacation_days: int | None) -> None:
-    """Create a game and queue both players' welcome mail (send with `pbem send`)."""
+    """Invite both players to a game with a committed seed (send with `pbem send`).
+
+    The game starts when both reply `accept`; with --start it starts at once. Its clock
+    (--clock and friends, default the site's) starts with the game.
+    """
     from pbem.clocks.control import ClockSpecError, parse_control
 
     s = app.settings
@@ -120,11 +127,13 @@ def new(app: App, kennedy: str, nixon: str, edition: str, options: tuple[str, ..
     except ClockSpecError as exc:
         raise click.UsageError(str(exc)) from None
     migrate(app.db)
+    invite = not start and seed is None
     game_id = _user(lambda: service.new_game(app.db, app.settings, kennedy=kennedy, nixon=nixon,
                                              edition=edition, options=options, seed=seed,
-                                             clock=control))
+                                             invite=invite, clock=control))
     app.say(f"game #{game_id} created: Kennedy {kennedy}, Nixon {nixon} ({edition}); "
-            f"clock {control.spec}, expiry {control.expiry}; welcome mails queued")
+            f"clock {control.spec}, expiry {control.expiry}; "
+            + ("invitations queued" if invite else "welcome mails queued"))
 
 
 def _user(fn: Any) -> Any:
@@ -372,6 +381,13 @@ def demo(app: App, seed: int, edition: str, folder: str | None, max_moves: int,
     result = run_demo(seed=seed, edition=edition, folder=folder, max_moves=max_moves,
                       keep_running=keep_running)
     sys.exit(0 if result.finished else EXIT_ATTENTION)
+
+
+from pbem.fairplay.commands import export, observe, verify  # noqa: E402  (they use App)
+
+cli.add_command(export)
+cli.add_command(verify)
+cli.add_command(observe)
 
 
 def main() -> None:  # pragma: no cover

@@ -50,6 +50,7 @@ class Settings:
     clock_weekend_pause: bool = False
     vacation_days: int = 21  # per player and calendar year
     outage_threshold: str = "2h"  # no tick for longer: credit the gap, no expiry in that pass
+    invitation_hours: int = 168  # an unanswered game invitation expires after this (pbem.fairplay)
 
     @property
     def address_local(self) -> str:

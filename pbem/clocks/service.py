@@ -59,7 +59,29 @@ def site_control(settings: Settings) -> TimeControl:
 
 
 def load(game: Game) -> ClockState | None:
-    return json.loads(game.clock) if game.clock else None
+    """The running clock, or None (no clock yet, or one waiting for the game to start)."""
+    c = json.loads(game.clock) if game.clock else None
+    return None if c is None or c.get("pending") else c
+
+
+def pending_control(game: Game) -> TimeControl | None:
+    """The control chosen for a game that has not started yet (invitations)."""
+    c = json.loads(game.clock) if game.clock else None
+    return TimeControl.from_dict(c["control"]) if c and c.get("pending") else None
+
+
+def set_control(db: Engine, game_id: int, control: TimeControl, now: datetime) -> None:
+    """Give a just-created game its time control: started now if it runs, else kept pending."""
+    with transaction(db) as s:
+        game = lock_game(s, game_id)
+        if game is None:
+            return
+        if game.status == "active" and game.snapshot:
+            start_clock(game, control, engine.from_json(game.snapshot), now.timestamp())
+        else:
+            game.clock = json.dumps({"control": control.to_dict(), "pending": True})
+            game.clock_due = None
+        s.add(game)
 
 
 def store(game: Game, c: ClockState, now: float) -> None:
@@ -77,7 +99,9 @@ def start_clock(game: Game, control: TimeControl, state: dict[str, Any], now: fl
 def ensure_clock(game: Game, settings: Settings, state: dict[str, Any], now: float) -> ClockState:
     """The game's clock; a game from before clocks gets the site default, from ``now``."""
     c = load(game)
-    return c if c is not None else start_clock(game, site_control(settings), state, now)
+    if c is not None:
+        return c
+    return start_clock(game, pending_control(game) or site_control(settings), state, now)
 
 
 def record_event(s: Session, game: Game, side: str, kind: str, detail: str, now: datetime,
@@ -209,14 +233,14 @@ def tick(db: Engine, settings: Settings, *, now: datetime | None = None) -> Tick
     report = TickReport()
     _mark_tick(settings, db, t, report)
     with Session(db) as s:
-        fresh = [i for i in s.exec(select(Game.id).where(
-            Game.status == "active", col(Game.clock).is_(None))) if i is not None]
+        fresh = [i for i in s.exec(select(Game.id).where(  # no clock yet, or a pending one
+            Game.status == "active", col(Game.clock_due).is_(None))) if i is not None]
         due_ids = [i for i in s.exec(select(Game.id).where(
             Game.status == "active", col(Game.clock_due) <= t).order_by(col(Game.id))) if i is not None]
     for game_id in fresh:
         with transaction(db) as s:
             game = lock_game(s, game_id)
-            if game is not None and game.clock is None:
+            if game is not None and game.snapshot and load(game) is None:
                 ensure_clock(game, settings, engine.from_json(game.snapshot), t)
                 s.add(game)
                 report.started += 1

@@ -22,6 +22,7 @@ import engine
 from pbem.clocks import seats as _seats  # noqa: F401  (registers seat-commands, clock)
 from pbem.config import Settings
 from pbem.db import lock_game, transaction
+from pbem.fairplay import handlers as _fairplay  # noqa: F401  (registers handlers)
 from pbem.models import InboundMessage, Quarantine, utcnow
 from pbem.pipeline import commands as _commands  # noqa: F401  (registers handlers)
 from pbem.pipeline import orders as _orders  # noqa: F401  (registers handlers)
@@ -37,11 +38,14 @@ PIPELINE = (
     "parse",
     "dedupe",
     "filter-loops",
+    "observer-mail",
     "identify-seat",
     "check-sender",
+    "invitation",
     "load-game",
     "check-fresh",
     "extract",
+    "fair-play-words",
     "seat-commands",
     "orders",
     "meta-commands",
@@ -50,6 +54,7 @@ PIPELINE = (
     "record",
     "clock",
     "report",
+    "observers",
 )
 MAX_ERROR_REPLIES_PER_HOUR = 5
 MESSAGE_ID = re.compile(rb"^message-id:\s*(<[^>\r\n]{1,400}>)", re.I | re.M)

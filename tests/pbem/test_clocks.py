@@ -262,7 +262,7 @@ def test_games_from_before_clocks_get_the_site_default(tmp_path: Path) -> None:
     cfg = alembic_config(db)
     with db.begin() as conn:
         cfg.attributes["connection"] = conn
-        command.upgrade(cfg, "0003")
+        command.upgrade(cfg, "0004")
     snap = engine.to_json(engine.new_game(4))
     with db.begin() as conn:
         conn.execute(text("INSERT INTO game (seed, edition, options, status, snapshot, version, "
@@ -273,7 +273,7 @@ def test_games_from_before_clocks_get_the_site_default(tmp_path: Path) -> None:
                               "decision_sig, last_log, thread_root) VALUES (1, :side, :a, 'ab', 1, "
                               "'', 0, '')"), {"side": side, "a": addr})
     before, after = migrate(db)
-    assert before == "0003" and after != "0003"
+    assert before == "0004" and after != "0004"
     h = Harness(tmp_path)
     settings = h.settings.with_(database_url=str(db.url), clock="5d+1d/10d", clock_expiry="forfeit")
     report = tick(db, settings, now=MONDAY + timedelta(days=1))

@@ -4,8 +4,8 @@ Existing games keep ``clock`` NULL: the first tick after the upgrade starts the
 site default clock for every active one (`pbem.clocks.service.ensure_clocks`),
 counting from that moment.
 
-Revision ID: 0004
-Revises: 0003
+Revision ID: 0005
+Revises: 0004
 Create Date: 2026-12-01
 """
 
@@ -14,8 +14,8 @@ from __future__ import annotations
 import sqlalchemy as sa
 from alembic import op
 
-revision = "0004"
-down_revision = "0003"
+revision = "0005"
+down_revision = "0004"
 branch_labels = None
 depends_on = None
 
