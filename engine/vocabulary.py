@@ -105,6 +105,13 @@ meta("standing", "ORDER",
 meta("then", "", "the lines after it are kept and applied, in order, at your next decisions",
      "then")
 meta("cancel", "", "clear your queued orders (the lines you sent after 'then')", "cancel")
+# clocks and seats (pbem.clocks): answered by the server, never sent to the rules engine
+meta("vacation", "DAYS|DATE|end", "pause the game clocks: for N days or until a date (UTC); "
+     "your next game command ends it early", "vacation 5d")
+meta("resign", "?CODE", "resign the game; the server mails a code to confirm with", "resign")
+meta("address", "add|use|remove ADDRESS | confirm CODE", "add another address you may send "
+     "from (confirmed from that address), or make one your mailing address", "address add me@example.org")
+meta("claim", "", "claim the win when your opponent is out of time and grace", "claim")
 
 
 def command_words() -> frozenset[str]:

@@ -92,19 +92,49 @@ def init(app: App) -> None:
               help="Start at once, without invitations (for scripts; no player entropy).")
 @click.option("--seed", type=int, envvar="PBEM_SEED",
               help="Fixed seed, no commitment (implies --start; for tests and reproductions).")
+@click.option("--clock", "clock_spec", envvar="PBEM_NEW_CLOCK",
+              help="Time control: INITIAL+INCREMENT/CAP (72h+36h/240h), TIME/move (3d/move) "
+                   "or none. Default: the site's PBEM_CLOCK.")
+@click.option("--expiry", type=click.Choice(["forfeit", "claim", "autopilot"]),
+              envvar="PBEM_NEW_EXPIRY", help="When a clock and its grace run out (default: site's).")
+@click.option("--grace", envvar="PBEM_NEW_GRACE", help="Grace after a clock runs out, e.g. 24h.")
+@click.option("--reminders", envvar="PBEM_NEW_REMINDERS",
+              help="Reminder ladder, e.g. 50%,90%,24h,2h (or none).")
+@click.option("--weekend-pause/--no-weekend-pause", default=None, envvar="PBEM_NEW_WEEKEND_PAUSE",
+              help="Stop the clocks on Saturdays and Sundays (UTC).")
+@click.option("--no-vacation", is_flag=True, envvar="PBEM_NEW_NO_VACATION",
+              help="Players may not take vacation in this game.")
+@click.option("--vacation-days", type=int, envvar="PBEM_NEW_VACATION_DAYS",
+              help="Vacation days per player and calendar year (default: site's).")
 @pass_app
 def new(app: App, kennedy: str, nixon: str, edition: str, options: tuple[str, ...],
-        start: bool, seed: int | None) -> None:
+        start: bool, seed: int | None, clock_spec: str | None, expiry: str | None,
+        grace: str | None, reminders: str | None, weekend_pause: bool | None, no_vacation: bool,
+        vacation_days: int | None) -> None:
     """Invite both players to a game with a committed seed (send with `pbem send`).
 
-    The game starts when both reply `accept`; with --start it starts at once.
+    The game starts when both reply `accept`; with --start it starts at once. Its clock
+    (--clock and friends, default the site's) starts with the game.
     """
+    from pbem.clocks.control import ClockSpecError, parse_control
+
+    s = app.settings
+    try:
+        control = parse_control(
+            clock_spec or s.clock, expiry=expiry or s.clock_expiry, grace=grace or s.clock_grace,
+            reminders=s.clock_reminders if reminders is None else reminders,
+            weekend_pause=s.clock_weekend_pause if weekend_pause is None else weekend_pause,
+            vacation=not no_vacation,
+            vacation_days=s.vacation_days if vacation_days is None else vacation_days)
+    except ClockSpecError as exc:
+        raise click.UsageError(str(exc)) from None
     migrate(app.db)
     invite = not start and seed is None
     game_id = _user(lambda: service.new_game(app.db, app.settings, kennedy=kennedy, nixon=nixon,
                                              edition=edition, options=options, seed=seed,
-                                             invite=invite))
+                                             invite=invite, clock=control))
     app.say(f"game #{game_id} created: Kennedy {kennedy}, Nixon {nixon} ({edition}); "
+            f"clock {control.spec}, expiry {control.expiry}; "
             + ("invitations queued" if invite else "welcome mails queued"))
 
 
@@ -131,7 +161,7 @@ def poll(app: App, no_send: bool) -> None:
 
 def _poll(app: App, no_send: bool) -> int:
     migrate(app.db)
-    code = 0
+    code = _tick(app)  # the clock work first: the outage guard acts before any move is read
     try:
         with service.open_mailbox(app.settings) as inbox:
             inbox.ensure_folders()
@@ -141,7 +171,7 @@ def _poll(app: App, no_send: bool) -> int:
         return EXIT_UNREACHABLE
     if stats.total:
         app.say("in: " + stats.summary())
-    code = EXIT_ATTENTION if stats.outcomes["quarantined"] else 0
+    code = max(code, EXIT_ATTENTION if stats.outcomes["quarantined"] else 0)
     if not no_send:
         code = max(code, _send(app))
     return code
@@ -154,6 +184,52 @@ def _send(app: App) -> int:
     if sent.failed:
         return EXIT_ATTENTION
     return EXIT_UNREACHABLE if sent.retrying and not sent.sent else 0
+
+
+def _tick(app: App) -> int:
+    from pbem.clocks.service import tick as run_tick
+
+    report = run_tick(app.db, app.settings)
+    if report.summary() != "nothing due":
+        app.say("clocks: " + report.summary())
+    return EXIT_ATTENTION if report.outage or report.failed else 0
+
+
+@cli.command()
+@click.option("--no-send", is_flag=True, envvar="PBEM_NO_SEND", help="Queue the mails, don't send.")
+@pass_app
+def tick(app: App, no_send: bool) -> None:
+    """The clock work for cron: reminders, timeouts, vacations ending; then send the outbox.
+
+    Idempotent: overlapping or repeated runs record each reminder and timeout once.
+    `pbem poll` and `pbem serve` do the same work on every pass. Exit 3 after an outage
+    (the gap was credited to every clock) or when a game failed.
+    """
+    try:
+        with RunLock(app.settings.lock_path):
+            migrate(app.db)
+            code = _tick(app)
+            if not no_send:
+                code = max(code, _send(app))
+    except Locked as exc:
+        app.note(str(exc))
+        sys.exit(EXIT_LOCKED)
+    sys.exit(code)
+
+
+@cli.command()
+@click.argument("game", type=int)
+@click.argument("side", type=click.Choice(["kennedy", "nixon"]))
+@click.option("--address", required=True, envvar="PBEM_SEAT_ADDRESS",
+              help="The seat's new address (a new player, or the same player's new address).")
+@pass_app
+def seat(app: App, game: int, side: str, address: str) -> None:
+    """Give a side's seat to ADDRESS with a fresh reply key; both players are mailed."""
+    from pbem.clocks.seats import change_seat
+
+    migrate(app.db)
+    app.say(_user(lambda: change_seat(app.db, app.settings, game, side, address)))
+    app.say("mails queued (send with `pbem send`)")
 
 
 @cli.command()
@@ -228,7 +304,7 @@ def games(app: App) -> None:
     for r in rows:
         app.say(f"#{r.id:<4} {r.status:6} {r.edition:4} turn {r.turn} {r.phase:10} "
                 f"waiting for {r.waiting_for or '-':14} moves {r.moves:<4} "
-                f"K {r.kennedy}  N {r.nixon}")
+                f"K {r.kennedy}  N {r.nixon}" + (f"  clocks: {r.clocks}" if r.clocks else ""))
 
 
 @cli.command()
@@ -251,8 +327,16 @@ def show(app: App, game: int, as_: str, as_json: bool) -> None:
 @pass_app
 def log_(app: App, game: int) -> None:
     """Print a game's move log (sequence, side, command)."""
+    from pbem.clocks.service import events_of
+
     for m in _user(lambda: service.game_log(app.db, game)):
-        app.say(f"{m.seq:5} {m.created_at:%Y-%m-%d %H:%M} {m.side:8} {m.command}")
+        app.say(f"{m.seq:5} {m.created_at:%Y-%m-%d %H:%M} {m.side:8} {m.command}"
+                + ("   (autopilot)" if m.source == "autopilot" else ""))
+    events = events_of(app.db, game)
+    if events:
+        app.say("clock and seat events:")
+    for e in events:
+        app.say(f"      {e.created_at:%Y-%m-%d %H:%M} {e.side or '-':8} {e.kind}: {e.detail}")
 
 
 @cli.command()

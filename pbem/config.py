@@ -42,6 +42,14 @@ class Settings:
     lock_file: str = ""
     max_lines: int = 40
     max_bytes: int = 2_000_000
+    # game clocks (pbem.clocks): the site default time control and the worker's outage guard
+    clock: str = "72h+36h/240h"  # INITIAL+INCREMENT/CAP, TIME/move, or none
+    clock_expiry: str = "claim"  # forfeit | claim | autopilot
+    clock_grace: str = "24h"
+    clock_reminders: str = "50%,90%,24h,2h"
+    clock_weekend_pause: bool = False
+    vacation_days: int = 21  # per player and calendar year
+    outage_threshold: str = "2h"  # no tick for longer: credit the gap, no expiry in that pass
     invitation_hours: int = 168  # an unanswered game invitation expires after this (pbem.fairplay)
 
     @property

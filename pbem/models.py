@@ -17,6 +17,7 @@ from sqlmodel import Field, SQLModel
 __all__ = [
     "Commitment",
     "Game",
+    "GameEvent",
     "InboundMessage",
     "Invitation",
     "MailImage",
@@ -26,6 +27,7 @@ __all__ = [
     "Quarantine",
     "Seat",
     "SeatOrders",
+    "WorkerState",
     "utcnow",
 ]
 
@@ -47,6 +49,10 @@ class Game(SQLModel, table=True):
     version: int = 0  # number of applied mails
     created_at: datetime = Field(default_factory=utcnow)
     updated_at: datetime = Field(default_factory=utcnow)
+    clock: str | None = Field(default=None, sa_column=Column(Text, nullable=True))  # pbem.clocks
+    clock_due: float | None = Field(default=None, index=True)  # epoch s: next clock work due
+    ended: str = Field(default="", max_length=16)  # "" | timeout | resigned (not by the rules)
+    winner: str = Field(default="", max_length=8)  # the winner of an `ended` game
 
     @property
     def option_list(self) -> list[str]:
@@ -67,6 +73,8 @@ class Seat(SQLModel, table=True):
     decision_sig: str = Field(default="", max_length=64)
     last_log: int = 0  # log index already reported to this seat
     thread_root: str = Field(default="", max_length=300)  # Message-ID of the welcome mail
+    aliases: str = Field(default="", max_length=1000)  # more confirmed sender addresses, comma-separated
+    pending_email: str = Field(default="", max_length=320)  # `address add` awaiting confirmation
 
 
 class Move(SQLModel, table=True):
@@ -81,6 +89,7 @@ class Move(SQLModel, table=True):
     command: str = Field(max_length=500)
     inbound_id: int | None = Field(default=None, foreign_key="inboundmessage.id")
     created_at: datetime = Field(default_factory=utcnow)
+    source: str = Field(default="mail", max_length=16)  # mail | autopilot
 
 
 class InboundMessage(SQLModel, table=True):
@@ -142,6 +151,31 @@ class Quarantine(SQLModel, table=True):
     error: str = Field(sa_column=Column(Text, nullable=False))
     raw: bytes = Field(sa_column=Column(LargeBinary, nullable=False))
     created_at: datetime = Field(default_factory=utcnow)
+
+
+class GameEvent(SQLModel, table=True):
+    """A clock or seat event of a game (reminder, timeout, vacation, resignation, seat change).
+
+    ``key`` is unique per game when set: the event is recorded once even under
+    overlapping ticks (the second insert fails and its transaction rolls back).
+    """
+
+    __table_args__ = (UniqueConstraint("game_id", "key"),)
+
+    id: int | None = Field(default=None, primary_key=True)
+    game_id: int = Field(foreign_key="game.id", index=True)
+    side: str = Field(default="", max_length=8)
+    kind: str = Field(max_length=24)
+    key: str | None = Field(default=None, max_length=120)
+    detail: str = Field(default="", sa_column=Column(Text, nullable=False, default=""))
+    created_at: datetime = Field(default_factory=utcnow)
+
+
+class WorkerState(SQLModel, table=True):
+    """Named worker marks, e.g. ``tick``: when the clock work last ran (the outage guard)."""
+
+    name: str = Field(primary_key=True, max_length=32)
+    at: float  # epoch seconds
 
 
 class MailImage(SQLModel, table=True):

@@ -35,7 +35,7 @@ from markupsafe import Markup
 from pbem import boardmap, report_model
 
 KINDS = ("welcome", "report", "rejected", "help", "game_over", "key_problem", "status", "card",
-         "history")
+         "history", "notice")
 NO_VIEW_KINDS = ("help", "key_problem", "card")  # kinds that render without a view
 HISTORY_INLINE = 150  # a longer history goes in an attached file, the mail shows the latest turn
 WIDTH = 72
@@ -147,11 +147,15 @@ def subject(kind: str, m: dict[str, Any]) -> str:
         return f"{tag} Game log to turn {m['turn']}"
     if kind == "key_problem":
         return f"{tag} Reply not accepted — reply key problem"
+    if kind == "notice":
+        return f"{tag} {m['notice']['subject']}"
     turn = f"Turn {m['turn']}"
     if kind == "rejected":
         return f"{tag} {turn} — error in your orders"
     if kind == "game_over" or m["over"]:
-        tally = m.get("tally")
+        tally, ending = m.get("tally"), m.get("ending")
+        if ending:
+            return f"{tag} {turn} — game over: {ending['winner']} wins ({ending['why']})"
         return f"{tag} {turn} — game over" + (f": {tally['winner']} wins" if tally else "")
     state = "your move" if m["my_move"] else f"waiting for {m['waiting_for']}"
     if kind == "welcome":

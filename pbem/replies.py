@@ -66,9 +66,13 @@ def render_context(
     results: Sequence[dict[str, Any]] = (),
     error: str | None = None,
     ignored: Sequence[str] = (),
+    now: datetime | None = None,
 ) -> dict[str, Any]:
     """The ``ctx`` dict `pbem.render.render` takes."""
+    from pbem.clocks.report import clock_context
+
     return {
+        **clock_context(game, seat.side, now),  # "clock", "ending" (pbem.clocks)
         "game_id": game.id,
         "side": seat.side,
         "view": engine.view(state, seat.side),
@@ -125,7 +129,7 @@ def queue_mail(
         settings, game, seat, state,
         opponent=others[0].email if others else "",
         since=seat.last_log if since is None else since, results=results, error=error,
-        ignored=ignored,
+        ignored=ignored, now=now,
     )
     if extra is None:
         from pbem.notify import orders_extra  # a late import: pbem.notify builds on this module

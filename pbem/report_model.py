@@ -14,6 +14,7 @@ from typing import Any
 
 import engine
 from pbem import cardtext
+from pbem.clocks.report import clock_model
 
 SIDE_LETTER = {"kennedy": "K", "nixon": "N"}
 ICON_NAME = {"kennedy": "Kennedy", "nixon": "Nixon", "both": "both"}
@@ -386,6 +387,7 @@ def build(kind: str, ctx: dict[str, Any]) -> dict[str, Any]:
         m["history"] = log_since(v, 0)
         m["history_entries"] = sum(len(t["entries"]) for t in m["history"])
     m.update(ctx.get("extra") or {})  # summary / orders / log_title (pbem.notify, pbem.summary)
+    m.update(clock_model(m, ctx))  # clocks, a timeout or resignation, a notice (pbem.clocks)
     return m
 
 

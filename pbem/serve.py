@@ -84,9 +84,12 @@ def serve(
 
 
 def _one_pass(db: Engine, settings: Settings, inbox: Any, sender: Any) -> str:
+    from pbem.clocks.service import tick  # the clock work first (outage guard, reminders)
+
+    clocks = tick(db, settings)
     stats = poll_once(db, settings, inbox)
     sent = drain_outbox(db, settings, sender)
-    return f"in: {stats.summary()}; out: {sent.summary()}"
+    return f"clocks: {clocks.summary()}; in: {stats.summary()}; out: {sent.summary()}"
 
 
 def _wait(inbox: Any, stopper: Stopper, timeout: float) -> None:

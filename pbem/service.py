@@ -29,6 +29,8 @@ from sqlmodel import Session, col, select
 import engine
 from pbem import mailimages
 from pbem.bot_seats import catch_up, is_bot, parse_bot, play_bots, store
+from pbem.clocks import service as _clocks
+from pbem.clocks.control import TimeControl
 from pbem.config import Settings
 from pbem.db import transaction
 from pbem.mail import (
@@ -101,7 +103,8 @@ def make_sender(settings: Settings) -> SmtpSender:
 
 def new_game(db: Engine, settings: Settings, *, kennedy: str, nixon: str, edition: str = "zman",
              options: Iterable[str] = (), seed: int | None = None, invite: bool = False,
-             expires_in: timedelta | None = None, now: datetime | None = None) -> int:
+             expires_in: timedelta | None = None, now: datetime | None = None,
+             clock: TimeControl | None = None) -> int:
     """Create a game, seat both players and queue their first mails; returns the game id.
 
     With ``invite`` both players are invited (`pbem.fairplay.games`): the game starts when both
@@ -110,8 +113,11 @@ def new_game(db: Engine, settings: Settings, *, kennedy: str, nixon: str, editio
     A seat may be a computer player, ``bot:heuristic`` or ``bot:search[:SECONDS]`` (not both
     seats: bots play each other with `pbem tournament`); if it is to move first, it moves at
     once (with a committed seed: in the next worker pass).
+
+    ``clock`` is the game's time control (default: the site's, `pbem.clocks`).
     """
     now = now or utcnow()
+    control = clock if clock is not None else _clocks.site_control(settings)
     emails = {"kennedy": kennedy.strip().lower(), "nixon": nixon.strip().lower()}
     for side, email in emails.items():
         if is_bot(email):
@@ -139,12 +145,15 @@ def new_game(db: Engine, settings: Settings, *, kennedy: str, nixon: str, editio
     if seed is None:
         from pbem.fairplay.games import new_committed_game
 
-        return new_committed_game(db, settings, emails=emails, edition=edition,
-                                  options=list(state["options"]), invite=invite, now=now,
-                                  expires_in=expires_in)
+        game_id = new_committed_game(db, settings, emails=emails, edition=edition,
+                                     options=list(state["options"]), invite=invite, now=now,
+                                     expires_in=expires_in)
+        _clocks.set_control(db, game_id, control, now)  # runs from the start (pbem.clocks)
+        return game_id
     with transaction(db) as s:
         game = Game(seed=seed, edition=edition, options=",".join(state["options"]),
                     snapshot=engine.to_json(state), created_at=now, updated_at=now)
+        _clocks.start_clock(game, control, state, now.timestamp())
         s.add(game)
         s.flush()
         assert game.id is not None
@@ -195,7 +204,7 @@ def show(db: Engine, settings: Settings, game_id: int, as_: str = "public") -> s
         game, state = _load(s, game_id)
         seats = seats_of(s, game_id)
         if side is None:
-            return _public_text(game, state)
+            return _public_text(game, state) + _clocks.show_text(game, utcnow())
         seat = seats[side]
         other = seats["nixon" if side == "kennedy" else "kennedy"]
         ctx = render_context(settings, game, seat, state, opponent=other.email, since=seat.last_log)
@@ -228,6 +237,7 @@ class GameRow:
     nixon: str
     moves: int
     updated_at: datetime
+    clocks: str = ""  # who is on the move and for how long (pbem.clocks)
 
 
 def games(db: Engine) -> list[GameRow]:
@@ -241,9 +251,11 @@ def games(db: Engine) -> list[GameRow]:
                 continue
             state = engine.from_json(game.snapshot)
             n = len(s.exec(select(Move.id).where(Move.game_id == game.id)).all())
+            waiting = "" if game.status != "active" else ", ".join(sorted(engine.active_sides(state)))
             out.append(GameRow(game.id or 0, game.edition, game.status, state["turn"],
-                               state["phase"], ", ".join(sorted(engine.active_sides(state))),
-                               seats["kennedy"].email, seats["nixon"].email, n, game.updated_at))
+                               state["phase"], waiting, seats["kennedy"].email,
+                               seats["nixon"].email, n, game.updated_at,
+                               _clocks.clock_line(game, utcnow())))
     return out
 
 

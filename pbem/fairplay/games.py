@@ -92,6 +92,9 @@ def _start(s: Session, settings: Settings, game: Game, commit: Commitment, seats
     state = engine.new_game(seed, edition=game.edition, options=game.option_list)
     commit.engine_seed = str(seed)
     game.snapshot, game.status, game.updated_at = engine.to_json(state), "active", now
+    from pbem.clocks.service import ensure_clock  # the clocks start with the game
+
+    ensure_clock(game, settings, state, now.timestamp())
     s.add(commit)
     s.add(game)
     for seat in seats.values():

@@ -1,8 +1,8 @@
 """Inbound mail pipeline: small named handlers run in order, one transaction per mail.
 
     parse -> dedupe -> filter-loops -> identify-seat -> check-sender -> load-game
-          -> check-fresh -> extract -> orders -> meta-commands -> apply -> autoplay
-          -> record -> bot-moves -> report
+          -> check-fresh -> extract -> seat-commands -> orders -> meta-commands -> apply
+          -> autoplay -> record -> bot-moves -> clock -> report
 
 See `pbem.pipeline.base` for the control-flow exceptions and
 `pbem.pipeline.runner.process_message` for the transaction and quarantine.

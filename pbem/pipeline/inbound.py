@@ -124,7 +124,10 @@ def identify_seat(ctx: Context) -> None:
 @handler("check-sender", "From must be the seat's registered address; a forgery gets no reply")
 def check_sender(ctx: Context) -> None:
     assert ctx.parsed is not None and ctx.seat is not None
-    if ctx.parsed.from_addr.lower() != ctx.seat.email.lower():
+    from pbem.clocks.seats import accepts_sender  # confirmed extra addresses (pbem.clocks)
+
+    sender = ctx.parsed.from_addr.lower()
+    if sender != ctx.seat.email.lower() and not accepts_sender(ctx.seat, sender):
         seat, ctx.seat = ctx.seat, None  # never answer a forgery, not even the seat
         raise IgnoreMessage(
             f"From {ctx.parsed.from_addr!r} is not the address of game {seat.game_id} "
@@ -146,7 +149,9 @@ def load_game(ctx: Context) -> None:
 @handler("check-fresh", "a key of an older generation is stale: the decision has changed")
 def check_fresh(ctx: Context) -> None:
     assert ctx.key is not None and ctx.seat is not None
-    if ctx.key.gen != ctx.seat.key_gen:
+    from pbem.clocks.seats import only_seat_words  # vacation/resign/claim/address never move
+
+    if ctx.key.gen != ctx.seat.key_gen and not only_seat_words(ctx):
         raise RejectMessage(
             f"your mail answers an older report (reply key generation {ctx.key.gen}, "
             f"now {ctx.seat.key_gen}); the position has changed since, so nothing was applied",

@@ -19,6 +19,7 @@ from sqlalchemy.engine import Engine
 from sqlmodel import col, func, select
 
 import engine
+from pbem.clocks import seats as _seats  # noqa: F401  (registers seat-commands, clock)
 from pbem.config import Settings
 from pbem.db import lock_game, transaction
 from pbem.fairplay import handlers as _fairplay  # noqa: F401  (registers handlers)
@@ -46,12 +47,14 @@ PIPELINE = (
     "check-fresh",
     "extract",
     "fair-play-words",
+    "seat-commands",
     "orders",
     "meta-commands",
     "apply",
     "autoplay",
     "record",
     "bot-moves",
+    "clock",
     "report",
     "observers",
 )

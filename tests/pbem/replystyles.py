@@ -337,6 +337,10 @@ def reports() -> list[Report]:
     out.append(_render("game_over", "game_over", _ctx(g, "kennedy")))
     out.append(_render("card", "card", _ctx(first, side, card=22)))
     out.append(_render("history", "history", _ctx(stages[-1], side)))
+    out.append(_render("notice", "notice", {**_ctx(first, side), "notice": {  # pbem.clocks
+        "subject": "resign: done", "full": True,
+        "lines": ["To resign game #1, reply with this line: resign ABCDEF",
+                  "Nothing has changed yet; ignore this mail to play on."]}}))
     assert {r.kind for r in out} == set(KINDS)  # every kind the server can send
     return out
 

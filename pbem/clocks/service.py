@@ -1,0 +1,450 @@
+"""The clocks' database side: start, hand over, and `tick` (reminders, expiry, outage guard).
+
+`tick` is idempotent: every act (a reminder, an out-of-time notice, an expiry)
+is recorded in the clock JSON's ``done`` list, as a `GameEvent` with a unique
+key, and as outbox rows — all in the one transaction of its game, which holds
+the game row (``BEGIN IMMEDIATE`` on SQLite, ``FOR UPDATE`` on PostgreSQL).
+A second tick running at the same time waits, then finds nothing due; a crash
+before the commit records nothing, a crash after it leaves the mails in the
+outbox with their deterministic Message-IDs for the next drain.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any
+
+from sqlalchemy.engine import Engine
+from sqlmodel import Session, col, select
+
+import engine
+from pbem.clocks import model
+from pbem.clocks.autopilot import play_for
+from pbem.clocks.control import TimeControl, fmt_duration, parse_control, parse_duration
+from pbem.clocks.model import ClockState, Due
+from pbem.config import Settings
+from pbem.db import lock_game, transaction
+from pbem.models import Game, GameEvent, Move, Seat, WorkerState, utcnow
+from pbem.replies import queue_mail, refresh_key, seats_of
+
+__all__ = [
+    "TickReport",
+    "after_move",
+    "end_game",
+    "ensure_clock",
+    "load",
+    "record_event",
+    "site_control",
+    "start_clock",
+    "store",
+    "tick",
+]
+
+log = logging.getLogger("pbem.clocks")
+SIDES = model.SIDES
+
+
+def other(side: str) -> str:
+    return "nixon" if side == "kennedy" else "kennedy"
+
+
+def site_control(settings: Settings) -> TimeControl:
+    """The site default time control (``PBEM_CLOCK`` and friends)."""
+    return parse_control(settings.clock, weekend_pause=settings.clock_weekend_pause,
+                         vacation_days=settings.vacation_days, expiry=settings.clock_expiry,
+                         grace=settings.clock_grace, reminders=settings.clock_reminders)
+
+
+def load(game: Game) -> ClockState | None:
+    """The running clock, or None (no clock yet, or one waiting for the game to start)."""
+    c = json.loads(game.clock) if game.clock else None
+    return None if c is None or c.get("pending") else c
+
+
+def pending_control(game: Game) -> TimeControl | None:
+    """The control chosen for a game that has not started yet (invitations)."""
+    c = json.loads(game.clock) if game.clock else None
+    return TimeControl.from_dict(c["control"]) if c and c.get("pending") else None
+
+
+def set_control(db: Engine, game_id: int, control: TimeControl, now: datetime) -> None:
+    """Give a just-created game its time control: started now if it runs, else kept pending."""
+    with transaction(db) as s:
+        game = lock_game(s, game_id)
+        if game is None:
+            return
+        if game.status == "active" and game.snapshot:
+            start_clock(game, control, engine.from_json(game.snapshot), now.timestamp())
+        else:
+            game.clock = json.dumps({"control": control.to_dict(), "pending": True})
+            game.clock_due = None
+        s.add(game)
+
+
+def store(game: Game, c: ClockState, now: float) -> None:
+    """Write the clock back with the time its next work is due (None when over)."""
+    game.clock = json.dumps(c, sort_keys=True)
+    game.clock_due = model.next_due(c, now) if game.status == "active" else None
+
+
+def start_clock(game: Game, control: TimeControl, state: dict[str, Any], now: float) -> ClockState:
+    c = model.start(control, now, engine.active_sides(state))
+    store(game, c, now)
+    return c
+
+
+def ensure_clock(game: Game, settings: Settings, state: dict[str, Any], now: float) -> ClockState:
+    """The game's clock; a game from before clocks gets the site default, from ``now``."""
+    c = load(game)
+    if c is not None:
+        return c
+    return start_clock(game, pending_control(game) or site_control(settings), state, now)
+
+
+def record_event(s: Session, game: Game, side: str, kind: str, detail: str, now: datetime,
+                 key: str | None = None) -> GameEvent:
+    """Add a game-log event (flushed: a repeated ``key`` fails here, inside the transaction)."""
+    assert game.id is not None
+    ev = GameEvent(game_id=game.id, side=side, kind=kind, key=key, detail=detail, created_at=now)
+    s.add(ev)
+    s.flush()
+    return ev
+
+
+def notify(s: Session, settings: Settings, game: Game, state: dict[str, Any], side: str,
+           event: GameEvent, now: datetime, *, subject: str, lines: list[str],
+           full: bool = False, seats: dict[str, Seat] | None = None) -> None:
+    """Queue a ``notice`` mail for ``side`` about ``event``."""
+    assert game.id is not None
+    seats = seats if seats is not None else seats_of(s, game.id)
+    queue_mail(s, settings, kind="notice", game=game, seat=seats[side], state=state,
+               cause=f"ev{event.id}", now=now, advance_log=full, seats=seats,
+               context={"notice": {"subject": subject, "lines": lines, "full": full}})
+
+
+# --- moves -------------------------------------------------------------------------------------
+
+def after_move(s: Session, settings: Settings, game: Game, before: dict[str, Any],
+               after: dict[str, Any], mover: str, now: datetime, *,
+               autopilot: bool = False) -> list[str]:
+    """Run the clocks for a move of ``mover``; returns notes for the game log.
+
+    A player's own move ends their vacation early (the unused days go back).
+    """
+    t = now.timestamp()
+    c = ensure_clock(game, settings, before, t)
+    notes = []
+    if not autopilot and model.on_vacation(c, mover, t):
+        refund = model.end_vacation(c, mover, t)
+        notes.append(f"{mover.title()} is back from vacation ({fmt_duration(refund)} returned)")
+        record_event(s, game, mover, "vacation_end", notes[-1], now)
+    model.handover(c, engine.active_sides(before), engine.active_sides(after), mover, t,
+                   autopilot=autopilot)
+    if engine.result(after) is not None:
+        model.stop_all(c, t)
+    store(game, c, t)
+    return notes
+
+
+def end_game(s: Session, settings: Settings, game: Game, state: dict[str, Any], *, winner: str,
+             reason: str, detail: str, now: datetime) -> None:
+    """End the game outside the rules (timeout or resignation) and mail both the result."""
+    game.status, game.ended, game.winner = "over", reason, winner
+    game.updated_at = now
+    c = load(game)
+    if c is not None:
+        model.stop_all(c, now.timestamp())
+        store(game, c, now.timestamp())
+    s.add(game)
+    ev = record_event(s, game, other(winner), reason, detail, now, key="end")
+    assert game.id is not None
+    seats = seats_of(s, game.id)
+    for seat in seats.values():
+        queue_mail(s, settings, kind="game_over", game=game, seat=seat, state=state,
+                   cause=f"ev{ev.id}", now=now, seats=seats)
+
+
+# --- tick --------------------------------------------------------------------------------------
+
+@dataclass
+class TickReport:
+    """What one tick did."""
+
+    started: int = 0  # games given the site default clock
+    reminders: int = 0
+    out_of_time: int = 0
+    expired: dict[str, int] = field(default_factory=dict)  # policy -> count
+    vacations_over: int = 0
+    outage: tuple[float, float] | None = None  # (last tick, this tick) when the guard acted
+    credited: int = 0  # games credited the outage gap
+    failed: list[str] = field(default_factory=list)
+
+    def summary(self) -> str:
+        parts = []
+        if self.outage:
+            gap = fmt_duration(self.outage[1] - self.outage[0])
+            parts.append(f"OUTAGE: no tick for {gap}; {self.credited} game(s) credited the gap, "
+                         "no expiry in this pass")
+        for name, n in (("clocks started", self.started), ("reminders", self.reminders),
+                        ("out of time", self.out_of_time), ("vacations over", self.vacations_over)):
+            if n:
+                parts.append(f"{n} {name}")
+        parts += [f"{n} expired ({policy})" for policy, n in sorted(self.expired.items())]
+        parts += [f"game {f}" for f in self.failed]
+        return "; ".join(parts) or "nothing due"
+
+
+def _mark_tick(settings: Settings, db: Engine, t: float, report: TickReport) -> None:
+    """Record this tick; if the last one is too old, credit every running clock the gap."""
+    threshold = parse_duration(settings.outage_threshold, what="PBEM_OUTAGE_THRESHOLD")
+    with transaction(db) as s:
+        mark = s.get(WorkerState, "tick")
+        last = mark.at if mark is not None else None
+        if mark is None:
+            s.add(WorkerState(name="tick", at=t))
+        else:
+            mark.at = max(mark.at, t)
+            s.add(mark)
+        if last is None or t - last <= threshold:
+            return
+        report.outage = (last, t)
+        now = datetime.fromtimestamp(t, utcnow().tzinfo)
+        for game in s.exec(select(Game).where(Game.status == "active",
+                                              col(Game.clock).is_not(None))).all():
+            c = load(game)
+            assert c is not None
+            model.credit_gap(c, last, t)
+            store(game, c, t)
+            s.add(game)
+            record_event(s, game, "", "outage", f"worker outage of {fmt_duration(t - last)}: "
+                         "the gap was not charged to any clock", now, key=f"outage:{int(last)}")
+            report.credited += 1
+        log.warning("outage guard: no tick for %s; %d game(s) credited", fmt_duration(t - last),
+                    report.credited)
+
+
+def tick(db: Engine, settings: Settings, *, now: datetime | None = None) -> TickReport:
+    """The clock work: start missing clocks, then send what is due, game by game."""
+    now = now or utcnow()
+    t = now.timestamp()
+    report = TickReport()
+    _mark_tick(settings, db, t, report)
+    with Session(db) as s:
+        fresh = [i for i in s.exec(select(Game.id).where(  # no clock yet, or a pending one
+            Game.status == "active", col(Game.clock_due).is_(None))) if i is not None]
+        due_ids = [i for i in s.exec(select(Game.id).where(
+            Game.status == "active", col(Game.clock_due) <= t).order_by(col(Game.id))) if i is not None]
+    for game_id in fresh:
+        with transaction(db) as s:
+            game = lock_game(s, game_id)
+            if game is not None and game.snapshot and load(game) is None:
+                ensure_clock(game, settings, engine.from_json(game.snapshot), t)
+                s.add(game)
+                report.started += 1
+    if report.outage is not None:
+        return report  # the guard: nothing expires in the first pass after an outage
+    for game_id in due_ids:
+        try:
+            with transaction(db) as s:
+                game = lock_game(s, game_id)
+                if game is not None and game.status == "active":
+                    _game_due(s, settings, game, now, report)
+        except Exception as exc:  # one broken game must not stop the others' clocks
+            log.exception("tick: game %s failed", game_id)
+            report.failed.append(f"#{game_id}: {exc}")
+    return report
+
+
+def _game_due(s: Session, settings: Settings, game: Game, now: datetime, report: TickReport) -> None:
+    t = now.timestamp()
+    c = load(game)
+    if c is None:
+        return
+    for _ in range(20):  # each act may make the next one due (an autopilot move starts a period)
+        items = model.due(c, t)
+        if not items or game.status != "active":
+            break
+        for d in items:
+            _act(s, settings, game, c, d, now, report)
+            if game.status != "active":
+                break
+    if game.status == "active":
+        store(game, c, t)
+    s.add(game)
+
+
+def _act(s: Session, settings: Settings, game: Game, c: ClockState, d: Due, now: datetime,
+         report: TickReport) -> None:
+    state = engine.from_json(game.snapshot)
+    sc = c["sides"][d.side]
+    control = model.control_of(c)
+    seats = seats_of(s, game.id or 0)
+    decision = engine.decision(state, d.side)
+    if d.kind == "vacation_over":
+        until = sc["vac_until"] or 0.0
+        model.end_vacation(c, d.side, now.timestamp())
+        ev = record_event(s, game, d.side, "vacation_end", f"{d.side.title()}'s vacation is over",
+                          now, key=f"vacend:{d.side}:{int(until)}")
+        for side in SIDES:
+            who = "Your" if side == d.side else f"{d.side.title()}'s"
+            notify(s, settings, game, state, side, ev, now, seats=seats,
+                   subject=f"{who} vacation is over: the clocks run again",
+                   lines=[f"{who} vacation ended on {model.fmt_time(until)}; the clocks run again."])
+        report.vacations_over += 1
+        return
+    key = f"{d.label}:{d.side}:{sc['period']}"
+    if d.kind == "reminder":
+        ev = record_event(s, game, d.side, "reminder", f"{d.label} reminder: "
+                          f"{fmt_duration(d.left)} left", now, key="remind:" + key)
+        notify(s, settings, game, state, d.side, ev, now, seats=seats,
+               subject=f"Reminder: {fmt_duration(d.left)} left on your clock",
+               lines=[f"You have {fmt_duration(d.left)} left on your clock to decide: {decision}",
+                      _after_zero(control)])
+        report.reminders += 1
+    elif d.kind == "out_of_time":
+        ev = record_event(s, game, d.side, "out_of_time", "out of time; grace "
+                          f"{fmt_duration(control.grace)}", now, key="out:" + key)
+        grace_left = fmt_duration(control.grace + d.left)
+        notify(s, settings, game, state, d.side, ev, now, seats=seats,
+               subject=f"Your time is up: {grace_left} of grace left",
+               lines=[f"Your clock has run out. You have {grace_left} of grace to decide: "
+                      f"{decision}", _after_zero(control)])
+        notify(s, settings, game, state, other(d.side), ev, now, seats=seats,
+               subject=f"{d.side.title()} is out of time",
+               lines=[f"{d.side.title()}'s clock has run out; {grace_left} of grace are left. "
+                      + _after_zero(control, opponent=True)])
+        report.out_of_time += 1
+    else:
+        _expire(s, settings, game, c, d, state, now, seats, key)
+        report.expired[control.expiry] = report.expired.get(control.expiry, 0) + 1
+    model.mark(c, d)
+
+
+def _after_zero(control: TimeControl, opponent: bool = False) -> str:
+    grace = f"after {fmt_duration(control.grace)} of grace " if control.grace else ""
+    if opponent:
+        return {"forfeit": f"If they do not move, they lose the game on time {grace}.",
+                "claim": f"If they do not move, you may claim the win {grace}.",
+                "autopilot": f"If they do not move, the server plays a safe move for them {grace}.",
+                }[control.expiry].replace("  ", " ")
+    return {"forfeit": f"When your clock is out, {grace}you lose the game on time.",
+            "claim": f"When your clock is out, {grace}your opponent may claim the win.",
+            "autopilot": f"When your clock is out, {grace}the server plays a safe move for you.",
+            }[control.expiry]
+
+
+def _expire(s: Session, settings: Settings, game: Game, c: ClockState, d: Due,
+            state: dict[str, Any], now: datetime, seats: dict[str, Seat], key: str) -> None:
+    control = model.control_of(c)
+    late, opp = d.side, other(d.side)
+    if control.expiry == "forfeit":
+        end_game(s, settings, game, state, winner=opp, reason="timeout",
+                 detail=f"{late.title()} ran out of time; {opp.title()} wins", now=now)
+        return
+    if control.expiry == "claim":
+        ev = record_event(s, game, late, "claim_offered", f"{late.title()} out of time and grace; "
+                          f"{opp.title()} may claim the win", now, key="expire:" + key)
+        notify(s, settings, game, state, opp, ev, now, seats=seats,
+               subject=f"{late.title()} is out of time: you may claim the win",
+               lines=[f"{late.title()}'s clock and grace have run out. Reply with the line "
+                      "'claim' to win the game on time, or do nothing and wait: the claim stays "
+                      f"open until {late.title()} moves."])
+        notify(s, settings, game, state, late, ev, now, seats=seats,
+               subject="Out of time: your opponent may claim the win",
+               lines=[f"Your clock and grace have run out: {opp.title()} may now claim the win "
+                      f"at any moment. Move now to play on: {engine.decision(state, late)}"])
+        return
+    _autopilot(s, settings, game, c, late, state, now, seats, key)
+
+
+def _autopilot(s: Session, settings: Settings, game: Game, c: ClockState, side: str,
+               state: dict[str, Any], now: datetime, seats: dict[str, Seat], key: str) -> None:
+    """Play ``side``'s decision with the autopilot, record the moves, report to both."""
+    after, played = play_for(state, side)
+    from sqlalchemy import func
+
+    seq = s.exec(select(func.max(Move.seq)).where(Move.game_id == game.id)).one() or 0
+    assert game.id is not None
+    for i, cmd in enumerate(played):
+        s.add(Move(game_id=game.id, seq=seq + i + 1, side=side, command=cmd, created_at=now,
+                   source="autopilot"))
+    detail = f"autopilot for {side.title()}: " + ("; ".join(played) or "nothing legal")
+    ev = record_event(s, game, side, "autopilot", detail, now, key="expire:" + key)
+    t = now.timestamp()
+    model.handover(c, engine.active_sides(state), engine.active_sides(after), side, t, autopilot=True)
+    game.snapshot = engine.to_json(after)
+    game.version += 1
+    game.updated_at = now
+    if engine.result(after) is not None:
+        game.status = "over"
+        model.stop_all(c, t)
+    store(game, c, t)
+    for seat in seats.values():
+        refresh_key(seat, after)
+    for target in SIDES:
+        mine = target == side
+        lines = [("Your clock and grace ran out, so the server played for you: " if mine
+                  else f"{side.title()}'s clock and grace ran out; the autopilot played for them: ")
+                 + ("; ".join(played) or "nothing") + "."]
+        if mine:
+            lines.append("Your next decisions get only the increment of time each; any mail "
+                         "of yours takes the seat back.")
+        if game.status == "over":
+            queue_mail(s, settings, kind="game_over", game=game, seat=seats[target], state=after,
+                       cause=f"ev{ev.id}", now=now, seats=seats)
+        else:
+            notify(s, settings, game, after, target, ev, now, seats=seats, full=True,
+                   subject=f"Autopilot played for {'you' if mine else side.title()}", lines=lines)
+
+
+def clocks_of(game: Game, now: float) -> dict[str, dict[str, Any]] | None:
+    """Per side: seconds left, running, on vacation until — for `pbem games` / `pbem show`."""
+    c = load(game)
+    if c is None or not model.control_of(c).enabled:
+        return None
+    return {side: {"left": model.left(c, side, now), "running": sc["since"] is not None,
+                   "vacation": sc["vac_until"] if model.on_vacation(c, side, now) else None,
+                   "vacation_left": model.vacation_left(c, side, now)}
+            for side, sc in c["sides"].items()}
+
+
+def clock_line(game: Game, now: datetime) -> str:
+    """``kennedy on the move 1 d 2 h, 2 d 4 h left; nixon 5 d left`` for `pbem games`."""
+    c = load(game)
+    if c is None or not model.control_of(c).enabled:
+        return "" if c is None else "none"
+    t = now.timestamp()
+    parts = []
+    for side, sc in c["sides"].items():
+        remaining = model.left(c, side, t)
+        text = f"{fmt_duration(remaining)} left" if remaining > 0 else \
+            f"OVER by {fmt_duration(-remaining)}"
+        if sc["since"] is not None and sc.get("started") is not None:
+            text = f"on the move {fmt_duration(t - float(sc['started'] or t))}, {text}"
+        if model.on_vacation(c, side, t):
+            text += f", on vacation until {model.fmt_time(sc['vac_until'] or t)}"
+        parts.append(f"{side} {text}")
+    return "; ".join(parts)
+
+
+def show_text(game: Game, now: datetime) -> str:
+    """The clock block of `pbem show`: control, both clocks, the latest clock and seat events."""
+    c = load(game)
+    if c is None:
+        return "\nClock: not started yet (the next tick starts the site default)"
+    lines = ["", "Clock: " + model.control_of(c).describe()]
+    line = clock_line(game, now)
+    lines += [f"  {part}" for part in line.split("; ")] if line != "none" else []
+    if game.ended:
+        lines.append(f"Ended: {game.ended}, {game.winner} wins")
+    return "\n".join(lines)
+
+
+def events_of(db: Engine, game_id: int) -> list[GameEvent]:
+    """The game's clock and seat events in order (for `pbem log`)."""
+    with Session(db) as s:
+        return list(s.exec(select(GameEvent).where(GameEvent.game_id == game_id)
+                           .order_by(col(GameEvent.id))))

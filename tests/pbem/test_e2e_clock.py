@@ -1,0 +1,87 @@
+"""End to end over real SMTP and IMAP with a compressed clock (seconds): a silent player gets the
+reminders, the game ends by the chosen policy, both players get the result mail.
+
+Runs against the embedded servers and (marked ``mailstack``) the real Dovecot + Postfix stack.
+The worker loop is the one `pbem serve` runs: tick, poll, drain — every 0.3 s here.
+"""
+
+from __future__ import annotations
+
+import email
+import email.policy
+import time
+from pathlib import Path
+
+import pytest
+from sqlmodel import Session
+
+from pbem import service
+from pbem.clocks.control import parse_control
+from pbem.clocks.service import tick
+from pbem.config import Settings
+from pbem.db import make_engine, migrate
+from pbem.models import Game
+from tests.pbem.mailtools import MailServer, player_mail
+
+
+def _subjects(server: MailServer, address: str, count: int) -> list[str]:
+    found = server.wait_for(address, count, timeout=20)
+    return [str(email.message_from_bytes(f.raw, policy=email.policy.default)["Subject"]) for f in found]
+
+
+@pytest.mark.timeout(300)
+@pytest.mark.parametrize("policy", ["forfeit", "claim"])
+def test_a_silent_player_is_reminded_and_loses_by_the_chosen_policy(
+        mail_server: MailServer, tmp_path: Path, policy: str) -> None:
+    game_address = mail_server.fresh_address("game")
+    settings = Settings(database_url=f"sqlite:///{tmp_path}/clock.db", address=game_address,
+                        imap_host=mail_server.host, imap_port=mail_server.imap_port,
+                        imap_user=game_address, imap_password=mail_server.password,
+                        imap_ssl=False, smtp_host=mail_server.host, smtp_port=mail_server.smtp_port,
+                        smtp_tls=False, secret="e2e-clock")
+    db = make_engine(settings.database_url)
+    migrate(db)
+    addr = {side: mail_server.fresh_address(side) for side in ("kennedy", "nixon")}
+    control = parse_control("20s", expiry=policy, grace="6s", reminders="50%,80%")
+    game_id = service.new_game(db, settings, kennedy=addr["kennedy"], nixon=addr["nixon"],
+                               seed=7, clock=control)
+    sender = service.make_sender(settings)
+
+    def worker_pass() -> None:  # as `pbem serve` does it (the poll only when mail is expected)
+        tick(db, settings)
+        if policy == "claim":
+            with service.open_mailbox(settings) as inbox:
+                inbox.ensure_folders()
+                service.poll_once(db, settings, inbox)
+        service.drain_outbox(db, settings, sender)
+
+    worker_pass()  # the welcome mails; Nixon (who won the initiative) stays silent
+    deadline = time.monotonic() + 60
+    claimed = False
+    while time.monotonic() < deadline:
+        worker_pass()
+        with Session(db) as s:
+            game = s.get(Game, game_id)
+            assert game is not None
+            over = game.status == "over"
+        if over:
+            break
+        if policy == "claim" and not claimed:
+            mails = [email.message_from_bytes(f.raw, policy=email.policy.default)
+                     for f in mail_server.wait_for(addr["kennedy"], 1, timeout=0.1)]
+            offers = [m for m in mails if "you may claim the win" in str(m["Subject"])]
+            if offers:
+                offer = offers[-1]
+                mail_server.send(player_mail(addr["kennedy"], str(offer["Reply-To"]), "claim",
+                                             in_reply_to=str(offer["Message-ID"])),
+                                 addr["kennedy"], [str(offer["Reply-To"])])
+                claimed = True
+        time.sleep(0.3)
+    assert over, "the game did not end on time"
+    nixon = _subjects(mail_server, addr["nixon"], 5)  # welcome, 2 reminders, time is up, result
+    kennedy = _subjects(mail_server, addr["kennedy"], 3)  # welcome, Nixon out of time, result
+    assert sum("Reminder" in s for s in nixon) == 2, nixon
+    assert sum("Your time is up" in s for s in nixon) == 1, nixon
+    assert any("Nixon is out of time" in s for s in kennedy), kennedy
+    for subjects in (kennedy, nixon):
+        assert sum("game over: Kennedy wins (on time)" in s for s in subjects) == 1, subjects
