@@ -24,6 +24,7 @@ from pbem.db import lock_game, transaction
 from pbem.models import InboundMessage, Quarantine, utcnow
 from pbem.pipeline import commands as _commands  # noqa: F401  (registers handlers)
 from pbem.pipeline import orders as _orders  # noqa: F401  (registers handlers)
+from pbem.pipeline import undo as _undo  # noqa: F401  (registers handlers)
 from pbem.pipeline.base import Context, RejectMessage, StopPipeline, run
 from pbem.pipeline.inbound import DuplicateMessage, content_hash, dedupe_key
 from pbem.replies import queue_mail
@@ -41,11 +42,13 @@ PIPELINE = (
     "load-game",
     "check-fresh",
     "extract",
+    "undo",
     "orders",
     "meta-commands",
     "apply",
     "autoplay",
     "record",
+    "table-talk",
     "report",
 )
 MAX_ERROR_REPLIES_PER_HOUR = 5
