@@ -80,22 +80,32 @@ def init(app: App) -> None:
 
 
 @cli.command()
-@click.option("--kennedy", required=True, envvar="PBEM_KENNEDY", help="Kennedy's email address.")
-@click.option("--nixon", required=True, envvar="PBEM_NIXON", help="Nixon's email address.")
+@click.option("--kennedy", required=True, envvar="PBEM_KENNEDY",
+              help="Kennedy's email address, or bot:heuristic / bot:search[:SECONDS].")
+@click.option("--nixon", required=True, envvar="PBEM_NIXON",
+              help="Nixon's email address, or bot:heuristic / bot:search[:SECONDS].")
 @click.option("--edition", type=click.Choice(["zman", "gmt"]), default="zman", show_default=True,
               envvar="PBEM_EDITION")
 @click.option("--option", "options", multiple=True, envvar="PBEM_OPTIONS",
               help="Rules option (GMT): vice_presidents, restricted_positioning.")
-@click.option("--seed", type=int, envvar="PBEM_SEED", help="Random seed (default: random).")
+@click.option("--start", is_flag=True, envvar="PBEM_START",
+              help="Start at once, without invitations (for scripts; no player entropy).")
+@click.option("--seed", type=int, envvar="PBEM_SEED",
+              help="Fixed seed, no commitment (implies --start; for tests and reproductions).")
 @pass_app
 def new(app: App, kennedy: str, nixon: str, edition: str, options: tuple[str, ...],
-        seed: int | None) -> None:
-    """Create a game and queue both players' welcome mail (send with `pbem send`)."""
+        start: bool, seed: int | None) -> None:
+    """Invite both players to a game with a committed seed (send with `pbem send`).
+
+    The game starts when both reply `accept`; with --start it starts at once.
+    """
     migrate(app.db)
+    invite = not start and seed is None
     game_id = _user(lambda: service.new_game(app.db, app.settings, kennedy=kennedy, nixon=nixon,
-                                             edition=edition, options=options, seed=seed))
+                                             edition=edition, options=options, seed=seed,
+                                             invite=invite))
     app.say(f"game #{game_id} created: Kennedy {kennedy}, Nixon {nixon} ({edition}); "
-            "welcome mails queued")
+            + ("invitations queued" if invite else "welcome mails queued"))
 
 
 def _user(fn: Any) -> Any:
@@ -289,6 +299,57 @@ def demo(app: App, seed: int, edition: str, folder: str | None, max_moves: int,
     result = run_demo(seed=seed, edition=edition, folder=folder, max_moves=max_moves,
                       keep_running=keep_running)
     sys.exit(0 if result.finished else EXIT_ATTENTION)
+
+
+@cli.command()
+@click.argument("player_a", metavar="A")
+@click.argument("player_b", metavar="B")
+@click.option("--games", type=click.IntRange(min=1), default=20, show_default=True,
+              envvar="PBEM_TOURNAMENT_GAMES", help="Games in all; A and B take each side alternately.")
+@click.option("--edition", type=click.Choice(["zman", "gmt"]), default="zman", show_default=True,
+              envvar="PBEM_EDITION")
+@click.option("--workers", type=click.IntRange(min=1), envvar="PBEM_TOURNAMENT_WORKERS",
+              help="Parallel processes (default: one per CPU).")
+@click.option("--seed", type=int, default=1, show_default=True, envvar="PBEM_TOURNAMENT_SEED",
+              help="First game seed (games 2k and 2k+1 share seed+k).")
+@click.option("--json", "json_file", type=click.Path(dir_okay=False), envvar="PBEM_TOURNAMENT_JSON",
+              help="Also write every game's record to this JSON file.")
+@pass_app
+def tournament(app: App, player_a: str, player_b: str, games: int, edition: str,
+               workers: int | None, seed: int, json_file: str | None) -> None:
+    """Let two computer players play each other: random, heuristic, search[:SECONDS|:Ni].
+
+    Prints wins per player and side with 95% intervals, mean electoral votes and decision
+    times. Example: pbem tournament --games 100 search:0.5 heuristic
+    """
+    import time
+    from dataclasses import asdict
+
+    from bots import tournament as t
+
+    started = time.perf_counter()
+
+    def progress(r: t.GameRecord) -> None:
+        app.note(f"game {r.index + 1}/{games}: {r.players['kennedy']} (K) vs "
+                 f"{r.players['nixon']} (N): {r.winner} wins {r.electoral_votes}")
+
+    try:
+        records = t.run(player_a, player_b, games=games, edition=edition, workers=workers,
+                        seed=seed, on_game=progress)
+    except ValueError as exc:
+        raise click.UsageError(str(exc)) from None
+    summary = t.summarise(records, player_a, player_b, time.perf_counter() - started)
+    app.say(t.format_table(summary))
+    if json_file:
+        with open(json_file, "w", encoding="utf-8") as fh:
+            json.dump([asdict(r) for r in records], fh)
+
+
+from pbem.fairplay.commands import export, observe, verify  # noqa: E402  (they use App)
+
+cli.add_command(export)
+cli.add_command(verify)
+cli.add_command(observe)
 
 
 def main() -> None:  # pragma: no cover

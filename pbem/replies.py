@@ -19,6 +19,7 @@ from sqlmodel import Session, select
 import engine
 from engine.question import question
 from pbem import keys, mailimages, tabletalk
+from pbem.bot_seats import is_bot
 from pbem.config import Settings
 from pbem.models import Game, OutboxMessage, Seat
 from pbem.render import render
@@ -102,8 +103,10 @@ def queue_mail(
     since: int | None = None,
     extra: dict[str, Any] | None = None,
     context: dict[str, Any] | None = None,
-) -> OutboxMessage:
+) -> OutboxMessage | None:
     """Render ``kind`` for ``seat`` and add it to the outbox (same transaction as the change).
+
+    A computer-played seat (``bot:…``) is never mailed: None, and its log mark still advances.
 
     ``seats`` (the game's seats by side, as `seats_of` returns them) saves a query, and the
     autoflush it would cause, when the caller already holds them. ``since`` (default: the
@@ -111,6 +114,11 @@ def queue_mail(
     ``context`` adds to the render context (e.g. ``card`` for a card mail).
     """
     assert game.id is not None
+    if is_bot(seat.email):
+        if advance_log:
+            seat.last_log = len(state["log"])
+            session.add(seat)
+        return None
     if seats is None:
         seats = seats_of(session, game.id)
     others = [s for s in seats.values() if s.side != seat.side]
@@ -132,6 +140,13 @@ def queue_mail(
             extra = {**(extra or {}), "talk": talk}
     if extra:
         ctx["extra"] = extra
+    attachments: list[dict[str, str]] = []
+    if kind == "game_over":  # a committed game's final mail reveals the seed (pbem.fairplay)
+        from pbem.fairplay.export import reveal_for
+
+        revealed = reveal_for(session, settings, game, now)
+        if revealed is not None:
+            ctx["reveal"], attachments = revealed
     mail = render(kind, {**ctx, **(context or {})})
     mailimages.store(session, [*mail.images, *mail.attachments])
     key = current_key(settings, seat)
@@ -155,6 +170,7 @@ def queue_mail(
         references=" ".join(dict.fromkeys(refs)),
         next_attempt_at=now,
         created_at=now,
+        extras=json.dumps({"attachments": attachments}) if attachments else "",
     )
     session.add(row)
     session.add(seat)

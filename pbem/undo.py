@@ -40,9 +40,9 @@ class Replayed:
     error: str = ""
 
 
-def replay_moves(game: Game, moves: Sequence[Move]) -> Replayed:
+def replay_moves(game: Game, moves: Sequence[Move], *, seed: int | None = None) -> Replayed:
     """Rebuild the game from (seed, edition, options) and the log, ``undo`` moves included."""
-    state = engine.new_game(game.seed, edition=game.edition, options=game.option_list)
+    state = engine.new_game(game.seed if seed is None else seed, edition=game.edition, options=game.option_list)
     mails: list[Mail] = []
     current: Mail | None = None
     for m in moves:

@@ -1,7 +1,7 @@
 """Inbound mail pipeline: small named handlers run in order, one transaction per mail.
 
     parse -> dedupe -> filter-loops -> identify-seat -> check-sender -> load-game
-          -> check-fresh -> extract -> meta-commands -> apply -> record -> report
+          -> check-fresh -> extract -> meta-commands -> apply -> record -> bot-moves -> report
 
 See `pbem.pipeline.base` for the control-flow exceptions and
 `pbem.pipeline.runner.process_message` for the transaction and quarantine.

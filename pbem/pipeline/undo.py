@@ -41,7 +41,9 @@ def undo(ctx: Context) -> None:
         return
     moves = ctx.session.exec(select(Move).where(Move.game_id == ctx.game.id)
                              .order_by(col(Move.seq))).all()
-    replayed = replay_moves(ctx.game, moves)
+    from pbem.fairplay.games import engine_seed_of
+
+    replayed = replay_moves(ctx.game, moves, seed=engine_seed_of(ctx.session, ctx.game))
     if replayed.error or replayed.state != ctx.state:
         raise RejectMessage("'undo': the move log cannot rebuild this game, so nothing can be "
                             "taken back (an operator can check it with 'pbem replay')")
