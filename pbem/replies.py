@@ -17,7 +17,8 @@ from typing import Any
 from sqlmodel import Session, select
 
 import engine
-from pbem import keys, mailimages
+from engine.question import question
+from pbem import keys, mailimages, tabletalk
 from pbem.bot_seats import is_bot
 from pbem.config import Settings
 from pbem.models import Game, OutboxMessage, Seat
@@ -135,6 +136,12 @@ def queue_mail(
         from pbem.notify import orders_extra  # a late import: pbem.notify builds on this module
 
         extra = orders_extra(session, seat)
+    tabletalk.remember_question(session, game.id, seat.side, seat.key_gen,
+                                question(state, seat.side))
+    if kind not in ("help", "key_problem", "card"):  # kinds that show table talk
+        talk = tabletalk.take(session, game.id, seat.side, now)
+        if talk:
+            extra = {**(extra or {}), "talk": talk}
     if extra:
         ctx["extra"] = extra
     attachments: list[dict[str, str]] = []

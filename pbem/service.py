@@ -47,6 +47,7 @@ from pbem.notify import digest_pass, start_orders
 from pbem.pipeline import process_message
 from pbem.render import render
 from pbem.replies import queue_mail, refresh_key, render_context, seats_of
+from pbem.undo import replay_moves
 
 __all__ = [
     "GameNotFound",
@@ -294,12 +295,10 @@ def replay(db: Engine, game_id: int) -> ReplayReport:
         game, snapshot = _load(s, game_id)
         moves = list(s.exec(select(Move).where(Move.game_id == game_id).order_by(col(Move.seq))))
         seed = engine_seed_of(s, game)
-    state = engine.new_game(seed, edition=game.edition, options=game.option_list)
-    for m in moves:
-        try:
-            engine.apply_in_place(state, m.side, m.command)
-        except engine.CommandError as exc:
-            return ReplayReport(game_id, len(moves), False, f"move {m.seq} ({m.side}: {m.command!r}): {exc}")
+    replayed = replay_moves(game, moves, seed=seed)  # 'undo' moves restore a mail's position
+    if replayed.error:
+        return ReplayReport(game_id, len(moves), False, replayed.error)
+    state = replayed.state
     if state != snapshot:
         diff = sorted(k for k in set(state) | set(snapshot) if state.get(k) != snapshot.get(k))
         return ReplayReport(game_id, len(moves), False, "snapshot differs in: " + ", ".join(diff))

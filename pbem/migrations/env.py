@@ -6,7 +6,8 @@ from alembic import context
 from sqlalchemy.engine import Connection
 from sqlmodel import SQLModel
 
-import pbem.models  # noqa: F401  (registers the tables on SQLModel.metadata)
+import pbem.models
+import pbem.tabletalk  # noqa: F401
 
 target_metadata = SQLModel.metadata
 

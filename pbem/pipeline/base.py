@@ -95,6 +95,8 @@ class Context:
     meta: list[str] = field(default_factory=list)  # help / status requests
     talk: list[str] = field(default_factory=list)  # "say …" table talk for the opponent
     undo: bool = False  # the mail's first line is "undo"
+    stale: str = ""  # the mail answers an older report's question (rejected unless 'undo')
+    undone: dict[str, Any] | None = None  # after an accepted undo: the position it took back
     results: list[dict[str, Any]] = field(default_factory=list)
     stage: str = ""
     trace: list[str] = field(default_factory=list)

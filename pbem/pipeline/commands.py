@@ -75,7 +75,7 @@ def meta_commands(ctx: Context) -> None:
         else:
             game_lines.append(line)
     ctx.lines = game_lines
-    if ctx.lines:
+    if ctx.lines or ctx.undo:
         return
     _queue_meta(ctx)
     raise Answered("answered " + ", ".join(ctx.meta))
@@ -118,6 +118,7 @@ def _queue_meta(ctx: Context) -> None:
 def apply_commands(ctx: Context) -> None:
     assert ctx.state is not None
     g = ctx.state
+    start = len(ctx.results)  # an accepted 'undo' is already there
     for i, line in enumerate(ctx.lines):
         try:
             after = engine.copy_state(g)  # g stays the position before the line
@@ -127,9 +128,11 @@ def apply_commands(ctx: Context) -> None:
             ctx.results.append({"line": line, "ok": False, "message": why})
             ctx.results.extend({"line": rest, "ok": False, "message": "not read (after the error)"}
                                for rest in ctx.lines[i + 1:])
-            for r in ctx.results[:i]:
+            for r in ctx.results[:start + i]:
                 r.update(ok=False, message="fine on its own, but not applied: a mail applies "
                                            "all or nothing")
+            if ctx.undone is not None:
+                ctx.state = ctx.undone  # nothing applied, not even the undo (R17)
             raise RejectMessage(f"line {i + 1} {line!r}: {why}") from None
         g = after
         ctx.applied.extend(canonical)
@@ -184,8 +187,9 @@ def record(ctx: Context) -> None:
     seq = s.exec(select(func.max(Move.seq)).where(Move.game_id == game.id)).one() or 0
     assert game.id is not None
     # canonical commands, not the lines as written: a later alias or parser change cannot
-    # break `pbem replay` (migration 0004 rewrote the older logs the same way)
-    moves = [(ctx.side, cmd) for cmd in ctx.applied] + [(a.side, a.command) for a in ctx.auto]
+    # break `pbem replay` (migration 0005 rewrote the older logs the same way)
+    moves = ([(ctx.side, "undo")] if ctx.undone is not None else []) + [
+        (ctx.side, cmd) for cmd in ctx.applied] + [(a.side, a.command) for a in ctx.auto]
     for offset, (side, line) in enumerate(moves):
         s.add(Move(game_id=game.id, seq=seq + offset + 1, side=side, command=line,
                    inbound_id=ctx.inbound.id, created_at=ctx.now))

@@ -15,7 +15,8 @@ from sqlalchemy.exc import IntegrityError
 from sqlmodel import col, select
 
 import engine
-from pbem import keys
+from engine.question import question
+from pbem import keys, tabletalk
 from pbem.db import lock_game
 from pbem.mail import MalformedMessage, parse_message
 from pbem.models import Game, InboundMessage, Seat
@@ -146,13 +147,19 @@ def load_game(ctx: Context) -> None:
         raise RejectMessage("the game is over", kind="game_over")
 
 
-@handler("check-fresh", "a key of an older generation is stale: the decision has changed")
+@handler("check-fresh", "an older key is accepted while its question is still being asked")
 def check_fresh(ctx: Context) -> None:
-    assert ctx.key is not None and ctx.seat is not None
+    assert ctx.key is not None and ctx.seat is not None and ctx.state is not None
+    if ctx.key.gen == ctx.seat.key_gen:
+        return
     from pbem.clocks.seats import only_seat_words  # vacation/resign/claim/address never move
 
-    if ctx.key.gen != ctx.seat.key_gen and not only_seat_words(ctx):
-        raise RejectMessage(
-            f"your mail answers an older report (reply key generation {ctx.key.gen}, "
-            f"now {ctx.seat.key_gen}); the position has changed since, so nothing was applied",
-            kind="key_problem")
+    if only_seat_words(ctx):
+        return
+    asked = tabletalk.asked_under(ctx.session, ctx.seat.game_id, ctx.seat.side, ctx.key.gen)
+    if asked is not None and asked == question(ctx.state, ctx.seat.side):
+        return  # e.g. 'support OH' one point at a time: still the same step and card
+    ctx.stale = (  # decided after `extract`: an 'undo' answers no question and passes
+        "your mail answers an older report whose question is no longer the one being asked "
+        f"(reply key generation {ctx.key.gen}, now {ctx.seat.key_gen}), so nothing was applied;"
+        " the current position is below")

@@ -27,6 +27,7 @@ from pbem.models import InboundMessage, Quarantine, utcnow
 from pbem.pipeline import bot_moves as _bot_moves  # noqa: F401  (registers handlers)
 from pbem.pipeline import commands as _commands  # noqa: F401  (registers handlers)
 from pbem.pipeline import orders as _orders  # noqa: F401  (registers handlers)
+from pbem.pipeline import undo as _undo  # noqa: F401  (registers handlers)
 from pbem.pipeline.base import Context, RejectMessage, StopPipeline, run
 from pbem.pipeline.inbound import DuplicateMessage, content_hash, dedupe_key
 from pbem.replies import queue_mail
@@ -46,6 +47,7 @@ PIPELINE = (
     "load-game",
     "check-fresh",
     "extract",
+    "undo",
     "fair-play-words",
     "seat-commands",
     "orders",
@@ -53,6 +55,7 @@ PIPELINE = (
     "apply",
     "autoplay",
     "record",
+    "table-talk",
     "bot-moves",
     "clock",
     "report",

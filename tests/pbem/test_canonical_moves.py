@@ -58,8 +58,6 @@ def test_migration_0005_rewrites_raw_lines_as_canonical_commands(tmp_path: Path)
         cfg.attributes["connection"] = conn
         command.upgrade(cfg, "0005")
         command.stamp(cfg, "head")
-    before, _ = migrate(h.db)
-    assert before == "0006"
     assert _log(h) == [(side, "first kennedy")]
     assert service.replay(h.db, h.game_id).ok
 

@@ -92,3 +92,20 @@ def test_command_attempts(line: str) -> None:
 def test_prose(line: str) -> None:
     found = read_text(line)
     assert found.commands == [] and found.unreadable == [] and found.ignored == [line]
+
+
+def test_a_reply_to_an_older_report_applies_while_its_question_is_still_asked(h: Harness) -> None:
+    h.reply("kennedy", "position 27")
+    older = h.last_mail("kennedy")  # "Positioning with 3 CP left"
+    assert h.reply("kennedy", "issue economy").outcomes == {"applied": 1}
+    assert h.last_mail("kennedy")["Reply-To"] != older["Reply-To"]  # a new key generation
+    assert h.reply("kennedy", "issue defense", to_mail=older).outcomes == {"applied": 1}
+    assert h.state()["stack"][-1]["cp"] == 1  # both points bought: 2 of the card's 3 CP
+
+
+def test_a_reply_to_an_older_report_whose_question_is_gone_is_rejected(h: Harness) -> None:
+    welcome = h.mails_to("kennedy")[0]  # asked 'first kennedy / first nixon'
+    before = h.state()
+    assert h.reply("kennedy", "position 27", to_mail=welcome).outcomes == {"rejected": 1}
+    assert h.state() == before
+    assert "no longer the one being asked" in " ".join(h.text_of(h.last_mail("kennedy")).split())

@@ -1,0 +1,113 @@
+"""``undo`` and ``say`` through the real pipeline (harness): taken back while nothing was
+revealed, refused precisely otherwise; the log replays; table talk reaches the opponent."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+import engine
+from engine.undo import undo_refusal
+from pbem import service
+from tests.pbem.harness import Harness
+
+
+@pytest.fixture
+def h(tmp_path: Path) -> Harness:
+    harness = Harness(tmp_path)
+    harness.new_game(seed=2)  # Kennedy won the initiative; hand 27 50 39 48 68 45
+    harness.reply("kennedy", "first kennedy")
+    return harness
+
+
+def _text(h: Harness, side: str) -> str:
+    return " ".join(h.text_of(h.last_mail(side)).split())
+
+
+def test_undo_restores_the_position_before_the_last_mail(h: Harness) -> None:
+    before = h.state()
+    assert h.reply("kennedy", "position 27: civil rights 1, economy 1").outcomes == {"applied": 1}
+    assert h.state() != before
+    assert h.reply("kennedy", "undo").outcomes == {"applied": 1}
+    assert h.state() == before
+    assert "your last mail was taken back" in _text(h, "kennedy")
+    assert service.replay(h.db, h.game_id).ok  # the log with its 'undo' rebuilds the snapshot
+
+
+def test_undo_then_a_new_move_in_the_same_mail(h: Harness) -> None:
+    h.reply("kennedy", "position 27: civil rights 1, economy 1")
+    expected = engine.apply(engine.apply(engine.apply(engine.new_game(2), "kennedy", "first kennedy"),
+                                         "kennedy", "position 45"), "kennedy", "issue defense")
+    assert h.reply("kennedy", "undo\nposition 45\nissue defense").outcomes == {"applied": 1}
+    assert h.state()["issues"] == expected["issues"]
+    assert 27 in h.state()["hands"]["kennedy"] and 45 not in h.state()["hands"]["kennedy"]
+    assert service.replay(h.db, h.game_id).ok
+
+
+def test_undo_with_a_failing_line_applies_nothing(h: Harness) -> None:
+    h.reply("kennedy", "position 27: civil rights 1, economy 1")
+    after = h.state()
+    assert h.reply("kennedy", "undo\nevent 99").outcomes == {"rejected": 1}
+    assert h.state() == after  # not even the undo
+
+
+def test_undo_is_refused_once_the_opponent_decided(h: Harness) -> None:
+    h.reply("kennedy", "position 27: economy 2")  # 3 CP spent: Nixon may trigger #27
+    assert "nixon" in engine.active_sides(h.state())
+    h.reply("nixon", "decline")
+    now = h.state()
+    assert h.reply("kennedy", "undo").outcomes == {"rejected": 1}
+    assert h.state() == now
+    assert "Nixon has decided since" in _text(h, "kennedy")
+
+
+def test_undo_is_refused_after_a_draw(h: Harness) -> None:
+    h.reply("kennedy", "advertise 39")  # support checks draw from the bag (R8.1)
+    now = h.state()
+    assert h.reply("kennedy", "undo").outcomes == {"rejected": 1}
+    assert h.state() == now
+    assert "drew cards, cubes or endorsements" in _text(h, "kennedy")
+
+
+def test_undo_as_a_later_line_is_refused(h: Harness) -> None:
+    assert h.reply("kennedy", "position 27\nundo").outcomes == {"rejected": 1}
+    assert "'undo' must be the first line" in _text(h, "kennedy")
+
+
+def test_the_opponent_hears_of_the_undo_only_if_they_had_been_sent_the_move(h: Harness) -> None:
+    h.reply("kennedy", "position 27: economy 2")  # Nixon is asked about the trigger
+    sent = len(h.mails_to("nixon"))
+    h.reply("kennedy", "undo")
+    mails = h.mails_to("nixon")
+    assert len(mails) > sent
+    assert "Kennedy took back their last move" in " ".join(h.text_of(mails[-1]).split())
+
+
+def test_say_reaches_the_opponent_in_their_next_mail(h: Harness) -> None:
+    assert h.reply("kennedy", "say Good luck, Dick!\nMay the best man win.\n"
+                              "position 27: economy 2").outcomes == {"applied": 1}
+    text = " ".join(h.text_of(h.mails_to("nixon")[-1]).split())  # asked about the trigger
+    assert "Kennedy says:" in text and "Good luck, Dick!" in text
+    assert "May the best man win." in text
+    h.reply("nixon", "decline")
+    assert "Good luck" not in " ".join(h.text_of(h.mails_to("nixon")[-1]).split())  # once
+
+
+def test_say_alone_is_passed_on_without_a_move(h: Harness) -> None:
+    before = h.state()
+    assert h.reply("kennedy", "say Thinking it over, back tomorrow").outcomes == {"answered": 1}
+    assert h.state() == before
+    h.reply("kennedy", "position 27: economy 2")
+    assert "Thinking it over" in " ".join(h.text_of(h.mails_to("nixon")[-1]).split())
+
+
+def test_engine_undo_refusal_is_decided_from_the_state() -> None:
+    g = engine.apply(engine.new_game(2), "kennedy", "first kennedy")
+    after = engine.apply(g, "kennedy", "position 27: economy 1")
+    assert undo_refusal(g, after, after, "kennedy") is None
+    drawn = engine.apply(g, "kennedy", "advertise 39")
+    assert "drew" in (undo_refusal(g, drawn, drawn, "kennedy") or "")
+    later = engine.copy_state(after)
+    later["seq"] += 1
+    assert "moved on" in (undo_refusal(g, after, later, "kennedy") or "")
