@@ -40,7 +40,7 @@ def test_the_log_stores_canonical_commands_not_the_line_written(tmp_path: Path) 
 def test_migration_0005_rewrites_raw_lines_as_canonical_commands(tmp_path: Path) -> None:
     from alembic import command
 
-    from pbem.db import alembic_config, migrate
+    from pbem.db import alembic_config
 
     h = Harness(tmp_path)
     h.new_game(seed=4)
