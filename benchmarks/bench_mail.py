@@ -14,6 +14,12 @@ The mails are made on a scratch copy of the database (each one answers the repor
 would have sent, with its reply key), then the pristine copy is what the timed poll runs on.
 Needs the mail stack: a running one (MAILSTACK_* from `scripts/mailstack.sh start`) or root.
 Targets (issue 6): server >= 0.5 × wire; engine <= 10 % of the server's per-move time.
+
+First, without the mail stack, the rendering breakdown per report (`render_cost`): a seeded game
+replayed in process, both seats' reports rendered after every move, timed three ways — the
+templates alone, templates + map picture with the per-move picture cache (what the server does:
+the public board is drawn once for both seats), and, as the baseline in the same run, templates +
+picture drawn afresh for every recipient (cache cleared).
 """
 
 from __future__ import annotations
@@ -42,7 +48,7 @@ from sqlmodel import Session, col, select
 import engine
 from benchmarks.common import Row, print_table
 from benchmarks.mailenv import NoMailStack, mail_stack
-from pbem import keys, service
+from pbem import keys, mailimages, service
 from pbem.config import Settings
 from pbem.db import make_engine, migrate
 from pbem.mail import MemorySender
@@ -102,7 +108,8 @@ def make_workload(server: MailServer, folder: Path, moves: int, games: int) -> W
     with Session(sdb) as s:
         rows = s.exec(select(OutboxMessage).where(OutboxMessage.status == "pending")
                       .order_by(col(OutboxMessage.id))).all()
-        replies = [(r.recipient, service.raw_message(ssettings, r)) for r in rows]
+        images = mailimages.load(s.connection(), (r.html for r in rows))  # the map pictures
+        replies = [(r.recipient, service.raw_message(ssettings, r, images)) for r in rows]
     sdb.dispose()
     return Workload(pristine, settings, mails, replies)
 
@@ -204,11 +211,57 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--smoke", action="store_true", help="tiny sizes, for CI")
     a = ap.parse_args(argv)
     moves, games, runs = (6, 3, 1) if a.smoke else (a.moves, a.games, a.runs)
+    render_cost(10 if a.smoke else 120, runs)
     try:
         with mail_stack() as server, tempfile.TemporaryDirectory(prefix="pbem-bench-mail-") as tmp:
             bench(server, Path(tmp), moves, games, runs)
     except NoMailStack as exc:
         print(f"mail benchmark skipped: {exc}")
+
+
+def render_cost(moves: int, runs: int) -> None:
+    """Per-report rendering cost: templates, + picture with the per-move cache, + picture uncached."""
+    from pbem import boardmap
+    from pbem.render import render
+
+    rnd = random.Random(5)
+    g = engine.new_game(5)
+    views = []
+    for _ in range(moves):
+        if not engine.active_sides(g):
+            break
+        side = rnd.choice(sorted(engine.active_sides(g)))
+        engine.apply_in_place(g, side, rnd.choice(engine.legal_commands(g, side)))
+        views.append({s: engine.view(g, s) for s in engine.SIDES})
+
+    def ctx(v: dict[str, object], side: str, picture: bool) -> dict[str, object]:
+        return {"game_id": 1, "side": side, "view": v, "since": max(0, len(v["log"]) - 10),  # type: ignore[arg-type]
+                "results": [], "error": None, "opponent": "o@example.test",
+                "reply_to": "game+x@example.test", "picture": picture}
+
+    def one_run(picture: bool, cache: bool) -> float:
+        boardmap._png.cache_clear()
+        t = time.perf_counter()
+        for pair in views:
+            for side, v in pair.items():
+                if not cache:
+                    boardmap._png.cache_clear()
+                render("report", ctx(v, side, picture))
+        return (time.perf_counter() - t) / (2 * len(views))
+
+    plain = [one_run(False, True) for _ in range(runs)]
+    before = dict(boardmap.STATS)
+    cached = [one_run(True, True) for _ in range(runs)]
+    drawn = boardmap.STATS["drawn"] - before["drawn"]
+    fresh = [one_run(True, False) for _ in range(runs)]
+    n = 2 * len(views)
+    rows = [
+        Row("render per report: templates only", n, "s", plain, f"{statistics.median(plain) / statistics.median(fresh):.2f}"),
+        Row("render per report: + picture, per-move cache", n, "s", cached,
+            f"{statistics.median(cached) / statistics.median(fresh):.2f} ({drawn} draws for {n * runs} reports)"),
+        Row("render per report: + picture drawn per recipient", n, "s", fresh, "1.00 (baseline)"),
+    ]
+    print_table(f"Rendering per report ({len(views)} moves, both seats' reports each)", rows)
 
 
 def bench(server: MailServer, folder: Path, moves: int, games: int, runs: int) -> None:

@@ -58,9 +58,11 @@ def wrap(owner: Any, name: str, label: str) -> None:
 
 def instrument() -> None:
     import engine
+    import pbem.boardmap
     import pbem.cli
     import pbem.mail.imap
     import pbem.mail.smtp
+    import pbem.mailimages
     import pbem.pipeline.base as base
     import pbem.replies
     import pbem.service
@@ -78,7 +80,10 @@ def instrument() -> None:
                 spent[label] += time.perf_counter() - t
                 calls[label] += 1
         base.HANDLERS[name] = dataclasses.replace(h, process=stage)
-    wrap(pbem.replies, "render", "      render (Jinja2, text + HTML)")
+    wrap(pbem.replies, "render", "      render (Jinja2, text + HTML, map picture)")
+    wrap(pbem.boardmap, "picture", "        map picture (cached per board)")
+    wrap(pbem.boardmap, "draw_png", "          map picture drawn (SVG -> PNG, palette)")
+    wrap(pbem.mailimages, "store", "      store map picture (once per board)")
     wrap(pbem.mail.imap.ImapMailbox, "fetch_new", "  IMAP fetch")
     wrap(pbem.mail.imap.ImapMailbox, "move_many", "  IMAP move (per batch)")
     wrap(pbem.service, "drain_outbox", "drain_outbox (send every report)")

@@ -16,7 +16,8 @@ import time
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
-BENCHMARKS = ("bench_engine.py", "bench_mail.py", "bench_idle.py", "bench_replay.py")
+BENCHMARKS = ("bench_engine.py", "bench_mail.py", "bench_idle.py", "bench_replay.py",
+              "bench_roundtrips.py")
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -163,6 +163,15 @@ def _why(g: GameState, side: str, cmd: str, legal: list[str]) -> str:
             return f"preempting {label} needs 2 momentum you may spend, and an event to preempt (R6.8)"
         if words[0] == "strategy":
             return f"{label} is a Gathering Momentum card and may not go on the stack (R11.2)"
+    if words[0] in ("support", "check") and len(words) > 1 and f is not None:
+        st = words[1]
+        if st in (f.get("checked") or ()):
+            return (f"support checks were already drawn in {st} in this action: no more points may go "
+                    "there (R7.4, R16.3 rulings: one declaration per state)")
+        declare = [c for c in legal if c.startswith(f"check {st} ")]
+        if words[0] == "support" and declare:
+            return (f"{st} needs support checks (R7.4, R16.3): declare every point for it at once, "
+                    f"'check {st} N' (N from 1 to {len(declare)})")
     if words[0] in ("support", "check", "travel") and len(words) > 1:
         return f"'{cmd}' is not possible now (CP, travel cost, support-check rule R7.4, caps or restrictions)"
     return f"'{cmd}' is not legal now"

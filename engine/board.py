@@ -47,9 +47,27 @@ def leads(g: GameState, st: str, side: str) -> bool:
     return cubes_of(g["states"][st], side) >= 1
 
 
+CARRY = 4  # R1.5: a side with this many cubes or more in a state carries it
+
+
 def carries(g: GameState, st: str, side: str) -> bool:
     """R1.5: four or more cubes."""
-    return cubes_of(g["states"][st], side) >= 4
+    return cubes_of(g["states"][st], side) >= CARRY
+
+
+def occupies(g: GameState, st: str, side: str) -> bool:
+    """The side's candidate token stands in the state (R7.4)."""
+    return bool(g["token"][side] == st)
+
+
+def checks_required(g: GameState, side: str, st: str) -> bool:
+    """R7.4 / R16.3: support for ``side`` in ``st`` is drawn, not placed.
+
+    The opponent carries or occupies the state and ``side`` has no media support in its
+    region. Campaigning also consults the effects in force (`engine.phases.cp.needs_check`).
+    """
+    opp = other(side)
+    return (carries(g, st, opp) or occupies(g, st, opp)) and not has_media(g, side, STATES[st].region)
 
 
 def issue_leader(g: GameState, issue: str) -> str | None:

@@ -9,9 +9,11 @@ and regions by name, all case-insensitive.
 
 A compact form expands to steps: ``campaign 17: NY 2, PA 1`` is the card play
 followed by two points in New York and one in Pennsylvania, travel costed
-along the way; ``support NY 2`` is two ``support NY``. A ``Spend`` is resolved
-against the position when it is reached: ``check ST N`` where R7.4 needs
-support checks, otherwise N × ``support ST``.
+along the way; ``support NY 2`` spends two points in New York (a bare
+``support NY`` is the one canonical point). A counted ``Spend``
+is resolved against the position when it is reached: ``check ST N`` where
+support checks are required (R7.4, R16.3: the whole number declared at once),
+otherwise N × ``support ST``.
 """
 
 from __future__ import annotations
@@ -198,10 +200,11 @@ def _compact(r: _Reader, name: str, first: str) -> list[Command]:
     while r.more():
         kind = {"support": "state", "remove": "state", "media": "region", "issue": "issue"}[step]
         target = _read(r, kind)
-        n = r.number() if r.more() and r.peek().isdigit() else 1
+        counted = r.more() and r.peek().isdigit()
+        n = r.number() if counted else 1
         if n < 1 or n > 20:
             raise CommandSyntaxError(r.text, f"{n} is not a sensible count (1-20)", legal=r.legal)
-        if step == "support" and name == "campaign":
+        if step == "support" and (name == "campaign" or counted):
             out.append(Spend(target, n))
         else:
             out.extend([f"{step} {target}"] * n)

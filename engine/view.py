@@ -10,10 +10,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from engine import board
+from engine import board, effects
 from engine.api import active_sides, decision, legal_commands
 from engine.data import CARDS, ISSUES, SIDES, STATES
+from engine.phases import debates
 from engine.state import GameState
+
+CP_USES = ("campaign", "advertise", "position")
 
 
 def _space(v: int) -> dict[str, Any]:
@@ -68,6 +71,9 @@ def view(g: GameState, side: str | None) -> dict[str, Any]:
     }
     if side is not None:
         v["hand"] = sorted(g["hands"][side])
+        # each hand card's CP for each use now, after the effects in force (R6.5)
+        v["hand_cp"] = {str(n): {use: effects.cp_value(g, side, CARDS[n].cp, use) for use in CP_USES}
+                        for n in v["hand"]}
         v["stack"] = list(g["stacks"][side])
         v["revealed"] = [dict(r) for r in g["revealed"][side]]
     return v
@@ -83,6 +89,8 @@ def _debate(g: GameState, side: str | None) -> dict[str, Any] | None:
         "resolved": list(d["resolved"]),
         "hand_sizes": {s: len(d["hands"][s]) for s in SIDES},
         "revealed": list(d["revealed"]),
+        # each side's total per issue with the debate events in force (R12.5, R12.7)
+        "totals": {i: {s: debates.contest_total(g, i, s) for s in SIDES} for i in ISSUES},
     }
     if side is not None:
         out["hand"] = sorted(d["hands"][side])

@@ -85,6 +85,16 @@ def meta(name: str, args: str, help_text: str, example: str) -> None:
 
 meta("help", "?topic", "mail back the command reference", "help")
 meta("status", "", "mail back the current report", "status")
+meta("notify", "decisions|every|digest [HOUR]",
+     "when the server mails you: only when you must decide (default), after every move, or one "
+     "digest a day at HOUR (UTC)", "notify digest 18")
+meta("standing", "ORDER",
+     "a standing order the server applies for you: trigger never|ask|always|icon, preempt "
+     "never|ask, election CARD CARD ...|ask, done auto|ask, swap decline|ask, clear",
+     "standing trigger never")
+meta("then", "", "the lines after it are kept and applied, in order, at your next decisions",
+     "then")
+meta("cancel", "", "clear your queued orders (the lines you sent after 'then')", "cancel")
 
 
 def command_words() -> frozenset[str]:

@@ -8,6 +8,7 @@ replay mismatch, a failed check), 4 a mail server could not be reached,
 
 from __future__ import annotations
 
+import imaplib
 import json
 import logging
 import sys
@@ -19,7 +20,7 @@ import click
 from sqlalchemy.engine import Engine
 
 from pbem import service
-from pbem.config import ConfigError, Settings, load_settings
+from pbem.config import ConfigError, Settings, identity_problem, load_settings
 from pbem.db import make_engine, migrate
 from pbem.lock import Locked, RunLock
 
@@ -45,6 +46,12 @@ class App:
     def note(self, text: str) -> None:
         if self.verbose:
             click.echo(text, err=True)
+
+    def require_identity(self) -> None:
+        """Refuse to handle games or mail on a default or example secret/address (exit 1)."""
+        problem = identity_problem(self.settings)
+        if problem:
+            raise click.ClickException(f"refusing to run: {problem}")
 
 
 pass_app = click.make_pass_decorator(App)
@@ -91,6 +98,7 @@ def init(app: App) -> None:
 def new(app: App, kennedy: str, nixon: str, edition: str, options: tuple[str, ...],
         seed: int | None) -> None:
     """Create a game and queue both players' welcome mail (send with `pbem send`)."""
+    app.require_identity()
     migrate(app.db)
     game_id = _user(lambda: service.new_game(app.db, app.settings, kennedy=kennedy, nixon=nixon,
                                              edition=edition, options=options, seed=seed))
@@ -110,6 +118,7 @@ def _user(fn: Any) -> Any:
 @pass_app
 def poll(app: App, no_send: bool) -> None:
     """One pass for cron: fetch and process new mail, send the outbox, exit."""
+    app.require_identity()
     try:
         with RunLock(app.settings.lock_path):
             code = _poll(app, no_send)
@@ -126,12 +135,15 @@ def _poll(app: App, no_send: bool) -> int:
         with service.open_mailbox(app.settings) as inbox:
             inbox.ensure_folders()
             stats = service.poll_once(app.db, app.settings, inbox)
-    except OSError as exc:
-        click.echo(f"IMAP {app.settings.imap_host}:{app.settings.imap_port}: {exc}", err=True)
+    except (OSError, imaplib.IMAP4.error) as exc:  # refused, timed out, login refused, garbage
+        click.echo(f"IMAP {app.settings.imap_host}:{app.settings.imap_port}: "
+                   f"{type(exc).__name__}: {exc}", err=True)
         return EXIT_UNREACHABLE
     if stats.total:
         app.say("in: " + stats.summary())
     code = EXIT_ATTENTION if stats.outcomes["quarantined"] else 0
+    if stats.outcomes["deferred"]:  # the database was busy or unreachable: the next run retries
+        code = max(code, EXIT_UNREACHABLE)
     if not no_send:
         code = max(code, _send(app))
     return code
@@ -143,13 +155,14 @@ def _send(app: App) -> int:
         app.say("out: " + sent.summary())
     if sent.failed:
         return EXIT_ATTENTION
-    return EXIT_UNREACHABLE if sent.retrying and not sent.sent else 0
+    return EXIT_UNREACHABLE if sent.unreachable or (sent.retrying and not sent.sent) else 0
 
 
 @cli.command()
 @pass_app
 def send(app: App) -> None:
     """Send the outbox only (retrying earlier temporary failures that are due)."""
+    app.require_identity()
     try:
         with RunLock(app.settings.lock_path):
             migrate(app.db)
@@ -173,6 +186,7 @@ def serve(app: App, embedded: bool, idle_timeout: float, smtp_port: int, imap_po
     from pbem.serve import Stopper
     from pbem.serve import serve as run_serve
 
+    app.require_identity()
     stopper = Stopper()
     stopper.install()
     try:
@@ -293,3 +307,6 @@ def demo(app: App, seed: int, edition: str, folder: str | None, max_moves: int,
 
 def main() -> None:  # pragma: no cover
     cli(prog_name="pbem")
+
+
+from pbem import cli_orders as _cli_orders  # noqa: E402, F401  (registers `notify`, `standing`)

@@ -14,7 +14,8 @@ from datetime import UTC, datetime
 from sqlalchemy import Column, LargeBinary, Text, UniqueConstraint
 from sqlmodel import Field, SQLModel
 
-__all__ = ["Game", "InboundMessage", "Move", "OutboxMessage", "Quarantine", "Seat", "utcnow"]
+__all__ = ["Game", "HeldMessage", "InboundMessage", "MailImage", "Move", "OutboxMessage", "Quarantine", "Seat",
+           "SeatOrders", "utcnow"]
 
 
 def utcnow() -> datetime:
@@ -125,5 +126,51 @@ class Quarantine(SQLModel, table=True):
     uid: int | None = None
     stage: str = Field(default="", max_length=64)
     error: str = Field(sa_column=Column(Text, nullable=False))
+    raw: bytes = Field(sa_column=Column(LargeBinary, nullable=False))
+    created_at: datetime = Field(default_factory=utcnow)
+
+
+class MailImage(SQLModel, table=True):
+    """An inline picture of outbound mail (the map), stored once by content hash.
+
+    An outbox row's HTML names it as ``cid:board-<sha256[:24]>@1960.pbem``; both players'
+    reports of one move share one row, and a resend after a crash finds the same bytes.
+    """
+
+    cid: str = Field(primary_key=True, max_length=200)
+    content_type: str = Field(default="image/png", max_length=64)
+    filename: str = Field(default="board.png", max_length=100)
+    data: bytes = Field(sa_column=Column(LargeBinary, nullable=False))
+    created_at: datetime = Field(default_factory=utcnow)
+
+
+class SeatOrders(SQLModel, table=True):
+    """A seat's mail preference, standing orders and queued orders (pbem.orders, pbem.notify)."""
+
+    seat_id: int = Field(foreign_key="seat.id", primary_key=True)
+    notify: str = Field(default="decisions", max_length=16)  # decisions | every | digest
+    digest_hour: int = 18  # UTC hour of the daily digest
+    digest_at: datetime | None = None  # when the last digest was queued
+    standing: str = Field(default="{}", sa_column=Column(Text, nullable=False, default="{}"))
+    queue: str = Field(default="[]", sa_column=Column(Text, nullable=False, default="[]"))
+    notes: str = Field(default="[]", sa_column=Column(Text, nullable=False, default="[]"))
+    decided_log: int = 0  # log index before the seat's last own decision
+    decided_board: str = Field(default="", sa_column=Column(Text, nullable=False, default=""))
+    mailed_sig: str = Field(default="", max_length=64)  # the decision last mailed to the seat
+
+
+class HeldMessage(SQLModel, table=True):
+    """A move held because our receiving server's DMARC/DKIM verdict for its From was ``fail``.
+
+    Nothing of it was applied; the operator releases it (`pbem held release`) or drops it.
+    """
+
+    id: int | None = Field(default=None, primary_key=True)
+    inbound_id: int | None = Field(default=None, foreign_key="inboundmessage.id", index=True)
+    game_id: int | None = Field(default=None, index=True)
+    side: str | None = Field(default=None, max_length=8)
+    from_addr: str = Field(default="", max_length=320)
+    reason: str = Field(default="", max_length=500)
+    mailbox: str = Field(default="", max_length=200)
     raw: bytes = Field(sa_column=Column(LargeBinary, nullable=False))
     created_at: datetime = Field(default_factory=utcnow)

@@ -9,7 +9,9 @@
 - ``since`` (log index of the first entry not yet reported),
 - ``results``: ``[{"line", "ok", "message"}]`` for the lines of the player's
   mail, ``error`` (str or None), ``opponent`` (str), ``reply_to`` (address),
-  ``edition`` and ``options`` (default: the view's).
+  ``edition`` and ``options`` (default: the view's),
+- ``picture`` (default True): draw the map picture (`pbem.boardmap`) for mails that show the
+  board; the HTML then refers to it as ``cid:`` and `Rendered.images` carries it.
 
 Templates live in the top-level ``templates/`` folder (``text/*.txt.j2``,
 ``html/*.html.j2``); an installed package carries them as ``pbem/templates``.
@@ -29,20 +31,25 @@ from typing import Any
 import jinja2
 from markupsafe import Markup
 
-from pbem import report_model
+from pbem import boardmap, report_model
 
-KINDS = ("welcome", "report", "rejected", "help", "game_over", "key_problem", "status")
+KINDS = ("welcome", "report", "rejected", "help", "game_over", "key_problem", "status", "held")
 WIDTH = 72
 SIDE_COLOURS = {"kennedy": ("#1d4ed8", "#dbeafe"), "nixon": ("#b91c1c", "#fee2e2")}
 
 
 @dataclass(frozen=True)
 class Rendered:
-    """One rendered mail: subject line, text/plain body and text/html body."""
+    """One rendered mail: subject line, text/plain body, text/html body, inline pictures.
+
+    ``images`` are what the HTML shows as ``<img src="cid:...">`` (the map picture); the mail
+    layer sends them inside a ``multipart/related`` with the HTML.
+    """
 
     subject: str
     text: str
     html: str
+    images: tuple[boardmap.Picture, ...] = ()
 
 
 def render(kind: str, ctx: dict[str, Any]) -> Rendered:
@@ -53,11 +60,20 @@ def render(kind: str, ctx: dict[str, Any]) -> Rendered:
         raise ValueError(f"a {kind!r} mail needs ctx['view'] (engine.view for the recipient)")
     model = report_model.build(kind, ctx)
     env = environment()
+    images: tuple[boardmap.Picture, ...] = ()
     if model.get("board") is not None:
+        if ctx.get("picture", True):
+            pic = boardmap.picture(ctx["view"])  # public keys of the view only (R17.1)
+            images = (pic,)
+            model["board"]["map"] = {"cid": pic.cid, "alt": pic.alt, "width": pic.width,
+                                     "height": pic.height}
+        else:
+            model["board"]["map"] = None
         model["board_text"], model["board_html"] = board_parts(model["board"])
     text = env.get_template(f"text/{kind}.txt.j2").render(model)
     html = env.get_template(f"html/{kind}.html.j2").render(model)
-    return Rendered(subject=subject(kind, model), text=tidy_text(text), html=html)
+    images = tuple(p for p in images if f"cid:{p.cid}" in html)  # only what the HTML shows
+    return Rendered(subject=subject(kind, model), text=tidy_text(text), html=html, images=images)
 
 
 _BOARD_CACHE: dict[str, tuple[str, Markup]] = {}
@@ -92,6 +108,8 @@ def subject(kind: str, m: dict[str, Any]) -> str:
     turn = f"Turn {m['turn']}"
     if kind == "rejected":
         return f"{tag} {turn} — error in your orders"
+    if kind == "held":
+        return f"{tag} {turn} — your orders are held for a check"
     if kind == "game_over" or m["over"]:
         tally = m.get("tally")
         return f"{tag} {turn} — game over" + (f": {tally['winner']} wins" if tally else "")

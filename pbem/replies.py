@@ -17,7 +17,7 @@ from typing import Any
 from sqlmodel import Session, select
 
 import engine
-from pbem import keys
+from pbem import keys, mailimages
 from pbem.config import Settings
 from pbem.models import Game, OutboxMessage, Seat
 from pbem.render import render
@@ -98,11 +98,14 @@ def queue_mail(
     advance_log: bool = True,
     ignored: Sequence[str] = (),
     seats: dict[str, Seat] | None = None,
+    since: int | None = None,
+    extra: dict[str, Any] | None = None,
 ) -> OutboxMessage:
     """Render ``kind`` for ``seat`` and add it to the outbox (same transaction as the change).
 
     ``seats`` (the game's seats by side, as `seats_of` returns them) saves a query, and the
-    autoflush it would cause, when the caller already holds them.
+    autoflush it would cause, when the caller already holds them. ``since`` (default: the
+    seat's last reported log index) starts the log; ``extra`` adds template data (pbem.notify).
     """
     assert game.id is not None
     if seats is None:
@@ -111,9 +114,17 @@ def queue_mail(
     ctx = render_context(
         settings, game, seat, state,
         opponent=others[0].email if others else "",
-        since=seat.last_log, results=results, error=error, ignored=ignored,
+        since=seat.last_log if since is None else since, results=results, error=error,
+        ignored=ignored,
     )
+    if extra is None:
+        from pbem.notify import orders_extra  # a late import: pbem.notify builds on this module
+
+        extra = orders_extra(session, seat)
+    if extra:
+        ctx["extra"] = extra
     mail = render(kind, ctx)
+    mailimages.store(session, mail.images)
     key = current_key(settings, seat)
     message_id = keys.message_id(settings.address, key, f"{cause}.{kind}")
     refs = [r for r in (seat.thread_root, in_reply_to) if r]

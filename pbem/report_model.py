@@ -13,6 +13,7 @@ from itertools import zip_longest
 from typing import Any
 
 import engine
+from pbem import cardtext
 
 SIDE_LETTER = {"kennedy": "K", "nixon": "N"}
 ISSUE_LABEL = {"defense": "Defense", "economy": "Economy", "civil_rights": "Civil rights"}
@@ -37,8 +38,10 @@ def issue_label(issue: str) -> str:
     return ISSUE_LABEL.get(issue, issue.replace("_", " ").capitalize())
 
 
-def card_row(n: int) -> dict[str, Any]:
-    """A card as printed (R1.7): number, name, CP, rest cubes, icon, debate issue, state."""
+def card_row(n: int, cp_now: dict[str, int] | None = None) -> dict[str, Any]:
+    """A card as printed (R1.7): number, name, CP, rest cubes, icon, debate issue, state,
+    its event text (short form) and, from ``cp_now`` (the view's ``hand_cp``), what it is worth
+    this turn when effects in force change that (R6.5)."""
     c = engine.card_info(n)
     icon = {"kennedy": "K", "nixon": "N", "both": "K/N"}.get(c["icon"], c["icon"])
     return {
@@ -46,11 +49,24 @@ def card_row(n: int) -> dict[str, Any]:
         "name": c["name"],
         "label": f"#{n} {c['name']}",
         "cp": c["cp"],
+        "cp_note": cp_note(c["cp"], cp_now),
         "rest": c["rest"],
         "icon": icon,
+        "icon_name": {"kennedy": "Kennedy", "nixon": "Nixon", "both": "both"}.get(c["icon"], c["icon"]),
         "issue": issue_label(c["issue"]) if c["issue"] else "—",
         "state": c["state"] or "—",
+        "text": cardtext.event_text(n),
     }
+
+
+def cp_note(printed: int, now: dict[str, int] | None) -> str:
+    """``"4 CP this turn"`` / ``"campaign 4, position 2 this turn"``; empty when as printed."""
+    if not now or all(v == printed for v in now.values()):
+        return ""
+    values = set(now.values())
+    if len(values) == 1:
+        return f"{values.pop()} CP this turn"
+    return ", ".join(f"{use} {v}" for use, v in now.items()) + " CP this turn"
 
 
 def phase_label(v: dict[str, Any]) -> str:
@@ -123,6 +139,7 @@ def debate(d: dict[str, Any] | None) -> dict[str, Any] | None:
         sides = d["board"][issue]
         rows.append({"name": issue_label(issue),
                      "cards": {s: [card_row(n)["label"] for n in cards] for s, cards in sides.items()},
+                     "totals": d.get("totals", {}).get(issue, {}),
                      "resolved": issue in d["resolved"]})
     return {
         "initiative": (d.get("initiative") or "").title(),
@@ -130,6 +147,7 @@ def debate(d: dict[str, Any] | None) -> dict[str, Any] | None:
         "hand": [card_row(n) for n in d.get("hand", [])],
         "hand_sizes": d.get("hand_sizes", {}),
         "my_pick": " ".join(str(x) for x in d["my_pick"]) if d.get("my_pick") else "",
+        "revealed": [card_row(n)["label"] for n in d.get("revealed", []) if n in engine.CARDS],
     }
 
 
@@ -197,6 +215,19 @@ def _card_arg(arg: str, own_cards: set[int]) -> str:
     if first.isdigit() and int(first) in engine.CARDS and int(first) not in own_cards:
         return f"{arg} ({engine.card_info(int(first))['name']})"
     return arg
+
+
+def decision_cards(v: dict[str, Any], own: set[int]) -> list[dict[str, Any]]:
+    """The cards a decision is about, quoted (a trigger or preempt question names the card):
+    those written as ``#N`` in the prompt and cards in legal commands that are not the
+    player's own (theirs are listed with their text under the hand)."""
+    numbers = cardtext.cards_named(v.get("decision", ""))
+    for cmd in v.get("legal", []):
+        verb, _, rest = cmd.partition(" ")
+        first = rest.partition(" ")[0]
+        if verb in CARD_VERBS and first.isdigit() and int(first) in engine.CARDS:
+            numbers.append(int(first))
+    return [card_row(n) for n in dict.fromkeys(numbers) if n not in own][:6]
 
 
 def examples(legal: list[str], limit: int = 3) -> list[str]:
@@ -290,6 +321,7 @@ def build(kind: str, ctx: dict[str, Any]) -> dict[str, Any]:
     m["options"] = [o.replace("_", " ") for o in options]
     if v is not None:
         m.update(_from_view(v, side, int(ctx.get("since") or 0)))
+    m.update(ctx.get("extra") or {})  # summary / orders / log_title (pbem.notify, pbem.summary)
     return m
 
 
@@ -315,7 +347,8 @@ def _from_view(v: dict[str, Any], side: str, since: int) -> dict[str, Any]:
         "legal_groups": group_legal(legal, own),
         "examples": examples(legal),
         "board": board(v),
-        "hand": [card_row(n) for n in v.get("hand", [])],
+        "hand": [card_row(n, v.get("hand_cp", {}).get(str(n))) for n in v.get("hand", [])],
+        "decision_cards": decision_cards(v, own),
         "stack": [card_row(n) for n in v.get("stack", [])],
         "revealed": revealed,
         "log": log_since(v, since),

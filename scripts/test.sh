@@ -4,6 +4,8 @@
 # Dovecot, Postfix and PostgreSQL), starts a private mail stack and PostgreSQL on free 127.0.0.1
 # ports in fresh temporary folders (never touching a stack someone else started), runs lint, types,
 # the test suite and the benchmark smoke runs, and stops, by PID, every server it started.
+# As root it also installs Debian's chromium for the screenshot tests; their PNGs are kept in
+# artifacts/screenshots/ (the CI artifacts folder).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -39,6 +41,10 @@ if [ "$(id -u)" = 0 ] && [ -z "${PBEM_TEST_NO_SERVERS:-}" ]; then
   bash scripts/pgtest.sh start
   eval "$(bash scripts/pgtest.sh env)"
   export PBEM_TEST_POSTGRES_URL
+  if ! command -v chromium >/dev/null; then
+    echo "== headless Chromium for the screenshot tests (Debian package)"
+    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium fonts-dejavu-core >/dev/null
+  fi
 else
   echo "(not root: the real-server tests start what they can or skip)"
 fi

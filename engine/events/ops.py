@@ -48,18 +48,17 @@ def resolve(g: GameState, f: Frame, spec: str) -> str | None:
     raise ValueError(f"bad who-spec {spec!r}")
 
 
+def event_needs_checks(g: GameState, side: str, st: str) -> bool:
+    """R6.10: events place support outright — except R16.3 (GMT), as R7.4 when campaigning."""
+    return g["edition"] == "gmt" and board.checks_required(g, side, st)
+
+
 def event_gain(g: GameState, side: str, st: str, n: int = 1) -> int:
-    """State support from an event: no checks (R6.10), except under R16.3 (GMT)."""
-    if g["edition"] == "gmt" and _gmt_needs_check(g, side, st):
+    """``n`` state support from an event, as one declaration (R16.3 ruling: drawn together)."""
+    if event_needs_checks(g, side, st):
         n = board.support_checks(g, side, n, f"{STATES[st].name} (R16.3)")
     board.gain(g, "states", st, side, n)
     return n
-
-
-def _gmt_needs_check(g: GameState, side: str, st: str) -> bool:
-    opp = other(side)
-    occupied = board.carries(g, st, opp) or g["token"][opp] == st
-    return occupied and not board.has_media(g, side, STATES[st].region)
 
 
 def states_in(states: list[str] | None = None, regions: list[str] | None = None) -> list[str]:
@@ -267,13 +266,20 @@ _REMOVE = {st: f"remove {st}" for st in STATES}
 
 @register
 class PlaceSupport(Step):
-    """Place event support one point at a time: ``support ST``, or ``done`` to stop early."""
+    """Place event support one point at a time: ``support ST``, or ``done`` to stop early.
+
+    GMT (R16.3 ruling): where the opponent carries or occupies the state the player
+    declares at once how many of the event's points go there, ``check ST N``, drawn
+    together; that state then takes no more of this event's points.
+    """
 
     name = "place_support"
 
     def legal(self, g: GameState, f: Frame, side: str) -> list[str]:
         if side != f["side"]:
             return []
+        if g["edition"] == "gmt":
+            return self._gmt_legal(g, f, side)
         per = f["per"]
         if per is None:
             return [*map(_SUPPORT.__getitem__, f["allowed"]), "done"]
@@ -284,11 +290,29 @@ class PlaceSupport(Step):
         out.append("done")
         return out
 
+    @staticmethod
+    def _gmt_legal(g: GameState, f: Frame, side: str) -> list[str]:
+        per, placed, left = f["per"], f["placed"], f["left"]
+        checked = cp_phase.checked_states(f)
+        out: list[str] = []
+        for st in f["allowed"]:
+            room = left if per is None else min(left, per - placed.get(st, 0))
+            if room < 1 or st in checked:
+                continue
+            if event_needs_checks(g, side, st):
+                out.extend(cp_phase.check_commands(st, room))
+            else:
+                out.append(_SUPPORT[st])
+        out.append("done")
+        return out
+
     def is_legal(self, g: GameState, f: Frame, side: str, cmd: str) -> bool:
         if side != f["side"]:
             return False
         if cmd == "done":
             return True
+        if g["edition"] == "gmt":
+            return cmd in self._gmt_legal(g, f, side)
         st = cmd[8:]  # 'support ST'
         per = f["per"]
         return (cmd.startswith("support ") and st in f["allowed"]
@@ -302,16 +326,25 @@ class PlaceSupport(Step):
             pop(g)
             return
         st = words[1]
-        got = event_gain(g, side, st)
-        log(g, f"{side.title()} places support in {STATES[st].name}" + ("" if got else " (check failed)") + ".")
-        f["placed"][st] = f["placed"].get(st, 0) + 1
-        f["left"] -= 1
+        n = int(words[2]) if words[0] == "check" else 1
+        if words[0] == "check":
+            f.setdefault("checked", []).append(st)  # R16.3 ruling: once per state per event
+        got = event_gain(g, side, st, n)
+        if words[0] == "check":
+            log(g, f"{side.title()} places {got} of {n} declared support in {STATES[st].name} (R16.3).")
+        else:
+            log(g, f"{side.title()} places support in {STATES[st].name}.")
+        f["placed"][st] = f["placed"].get(st, 0) + n
+        f["left"] -= n
         if f["left"] <= 0 or self.legal(g, f, side) == ["done"]:
             pop(g)
 
     def prompt(self, g: GameState, f: Frame, side: str) -> str:
         cap = f" (max {f['per']} per state)" if f["per"] else ""
-        return f"{board.card_label(f['card'])}: place up to {f['left']} more state support{cap}, 'support ST' each, or 'done'."
+        checks = " ('check ST N' declares N points at once where R16.3 requires support checks)" if (
+            g["edition"] == "gmt") else ""
+        return (f"{board.card_label(f['card'])}: place up to {f['left']} more state support{cap}, "
+                f"'support ST' each{checks}, or 'done'.")
 
 
 @register

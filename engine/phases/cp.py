@@ -2,11 +2,16 @@
 
 Each action is a decision step spent one point at a time; ``done`` ends it and
 unspent CP are lost (R6.5). Steps: ``campaign``, ``advertise``, ``position``.
+
+R7.4 [ruling]: where support checks are required the player declares the whole number
+of CP for that state at once (``check ST N``), and after those draws the state takes
+no more CP in the same action (the frame's ``checked`` list), whatever the draws did.
 """
 
 from __future__ import annotations
 
 from engine import board, effects
+from engine.board import CARRY
 from engine.data import (
     CARDS,
     ISSUES,
@@ -42,8 +47,8 @@ _MEDIA = tuple(f"media {r}" for r in REGIONS)
 _ISSUE = {i: f"issue {i}" for i in ISSUES}
 
 
-def _checks(st: str, room: int) -> tuple[str, ...]:
-    """``check ST 1`` … ``check ST room``."""
+def check_commands(st: str, room: int) -> tuple[str, ...]:
+    """``check ST 1`` … ``check ST room``: every declaration ``room`` points allow (R7.4)."""
     if room <= 10:
         return _CHECKS[st][:room]
     return tuple(f"check {st} {n}" for n in range(1, room + 1))
@@ -62,16 +67,19 @@ def start(g: GameState, side: str, kind: str, cp: int, card: int | None, **extra
 
 
 def needs_check(g: GameState, side: str, st: str) -> bool:
-    """R7.4 (and effects that force or waive checks)."""
+    """R7.4 when campaigning: `board.checks_required`, unless an effect forces or waives checks."""
     if board.has_media(g, side, STATES[st].region):
         return False
     mode = effects.check_mode(g, side, st)
-    if mode == "waive":
-        return False
-    if mode == "force":
-        return True
-    opp = other(side)
-    return board.carries(g, st, opp) or g["token"][opp] == st
+    if mode is not None:
+        return mode == "force"
+    return board.checks_required(g, side, st)
+
+
+def checked_states(f: Frame) -> list[str]:
+    """The states where checks were drawn in this action: closed to more CP (R7.4 ruling)."""
+    checked: list[str] = f.get("checked") or []
+    return checked
 
 
 def travel(g: GameState, side: str, st: str) -> int:
@@ -98,10 +106,13 @@ def _commands(g: GameState, f: Frame, side: str, where: tuple[tuple[str, str], .
     s = sign(side)
     media: dict[str, int] = g["media"]
     covered = {r for r in REGIONS if media[r] * s > 0}  # R7.4: own media there, no checks
-    if where is _STATE_REGIONS and cap is None and not (banned or modes or free):
+    checked = checked_states(f)
+    if where is _STATE_REGIONS and cap is None and not (banned or modes or free or checked):
         return _plain(g, side, cp, token, covered)
     out: list[str] = []
     for st, region in where:
+        if st in checked:  # R7.4 ruling: declared and drawn once per action
+            continue
         if banned and effects.campaign_banned(g, side, st, banned):
             continue
         room = cp if free else cp - costs[st]
@@ -113,8 +124,8 @@ def _commands(g: GameState, f: Frame, side: str, where: tuple[tuple[str, str], .
             out.append(_SUPPORT[st])
             continue
         mode = effects.check_mode(g, side, st, modes) if modes else None
-        if mode == "force" or (mode != "waive" and (support[st] * s <= -4 or opp_token == st)):
-            out.extend(_checks(st, room))
+        if mode == "force" or (mode != "waive" and (support[st] * s <= -CARRY or opp_token == st)):
+            out.extend(check_commands(st, room))
         else:
             out.append(_SUPPORT[st])
     if not free:  # R7.3: travel to another zone
@@ -127,9 +138,9 @@ def _plain(g: GameState, side: str, cp: int, token: str, covered: set[str]) -> l
     """`_commands` for every state when no effect hook or cap applies (the common case, fast)."""
     support: dict[str, int] = g["states"]
     if side == "kennedy":  # R7.4: where the opponent carries the state ...
-        need = [st for st, v in support.items() if v <= -4]
+        need = [st for st, v in support.items() if v <= -CARRY]
     else:
-        need = [st for st, v in support.items() if v >= 4]
+        need = [st for st, v in support.items() if v >= CARRY]
     need.append(g["token"][other(side)])  # ... or has its token
     k = max(0, min(cp, _MAX_TRIP + 1))
     out = list(_REACH_SUPPORT[token][k])
@@ -138,7 +149,7 @@ def _plain(g: GameState, side: str, cp: int, token: str, covered: set[str]) -> l
     # replace 'support ST' by the 'check ST n' list, last position first so indices hold
     for i, st in sorted(((where[st], st) for st in set(need) if st in where and _REGION[st] not in covered),
                         reverse=True):
-        out[i:i + 1] = _checks(st, cp - costs[st])
+        out[i:i + 1] = check_commands(st, cp - costs[st])
     if cp >= 0:
         out.extend(_TRAVEL_WITHIN[token][min(cp, _MAX_TRIP)])
     return out
@@ -166,6 +177,8 @@ class Campaign(Step):
         st = words[1] if len(words) > 1 else ""
         if st not in STATES:
             return False  # not canonical: the caller lists everything
+        if words[0] != "travel" and st in checked_states(f):
+            return False  # R7.4 ruling: no more CP where checks were drawn this action
         if g["effects"] or f.get("cap") is not None:
             return cmd in _commands(g, f, side, ((st, STATES[st].region),))
         # no hook, no cap: `_commands` for this one state, without building its list
@@ -177,9 +190,9 @@ class Campaign(Step):
         if room < 1:
             return False
         s = sign(side)
-        if g["media"][_REGION[st]] * s > 0 or not (g["states"][st] * s <= -4 or g["token"][other(side)] == st):
+        if g["media"][_REGION[st]] * s > 0 or not (g["states"][st] * s <= -CARRY or g["token"][other(side)] == st):
             return cmd == _SUPPORT[st]
-        return cmd in _checks(st, room)  # R7.4
+        return cmd in check_commands(st, room)  # R7.4
 
     def has_legal(self, g: GameState, f: Frame, side: str) -> bool:
         return bool(side == f["side"])  # 'done' is always legal
@@ -203,6 +216,7 @@ class Campaign(Step):
             f["spent"][st] = f["spent"].get(st, 0) + n
             note = f" after {cost} CP of travel" if cost else ""
             if verb == "check":
+                f.setdefault("checked", []).append(st)  # closed for this action (R7.4 ruling)
                 wins = board.support_checks(g, side, n, f"{STATES[st].name} (R7.4)")
             else:
                 wins = 1
@@ -214,8 +228,9 @@ class Campaign(Step):
     def prompt(self, g: GameState, f: Frame, side: str) -> str:
         return (
             f"Campaigning with {f['cp']} CP left, token in {STATES[g['token'][side]].name}: "
-            "'support ST' adds a point (travel costed), 'check ST N' declares N support checks where "
-            "R7.4 requires them, 'travel ST' moves your token, 'done' ends (R7)."
+            "'support ST' adds a point (travel costed), 'check ST N' declares all N support checks "
+            "where R7.4 requires them (once per state: no more CP there this action), "
+            "'travel ST' moves your token, 'done' ends (R7)."
         )
 
 

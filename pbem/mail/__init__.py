@@ -11,7 +11,7 @@ Public interface (other packages code against these names):
 * :class:`EmbeddedMailServers` (import from ``pbem.mail.embedded``; it pulls in the servers)
 """
 
-from pbem.mail.compose import build_message, make_message_id
+from pbem.mail.compose import InlineImage, build_message, make_message_id
 from pbem.mail.extract import Extraction, extract_commands
 from pbem.mail.imap import Fetched, ImapMailbox, Mailbox, MemoryMailbox
 from pbem.mail.parse import MalformedMessage, ParsedMessage, parse_message
@@ -28,6 +28,7 @@ __all__ = [
     "Extraction",
     "Fetched",
     "ImapMailbox",
+    "InlineImage",
     "MailSender",
     "Mailbox",
     "MalformedMessage",

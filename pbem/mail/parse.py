@@ -66,6 +66,7 @@ class ParsedMessage:
     text: str = ""
     size: int = 0
     problems: list[str] = field(default_factory=list)
+    auth_results: list[str] = field(default_factory=list)  # Authentication-Results values
 
 
 def parse_message(raw: bytes, own_address: str) -> ParsedMessage:
@@ -114,6 +115,7 @@ def _build(msg: EmailMessage, raw: bytes, own: str) -> ParsedMessage:
         text=text,
         size=len(raw),
         problems=problems,
+        auth_results=_all_headers(msg, "Authentication-Results")[:20],
     )
 
 

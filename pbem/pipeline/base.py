@@ -95,6 +95,8 @@ class Context:
     results: list[dict[str, Any]] = field(default_factory=list)
     stage: str = ""
     trace: list[str] = field(default_factory=list)
+    orders: Any = None  # pbem.orders.MailOrders: notify/standing/then/cancel lines of this mail
+    auto: list[Any] = field(default_factory=list)  # pbem.orders.Auto: moves the server applied
 
     @property
     def side(self) -> str:

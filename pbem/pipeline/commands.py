@@ -16,8 +16,9 @@ from sqlmodel import select
 import engine
 from pbem.mail import extract_commands
 from pbem.models import Move
+from pbem.notify import queue_reports
 from pbem.pipeline.base import Answered, Context, RejectMessage, handler
-from pbem.replies import queue_mail, refresh_key, seats_of
+from pbem.replies import queue_mail, seats_of
 
 META_COMMANDS = tuple(engine.META_WORDS)
 
@@ -105,8 +106,9 @@ def record(ctx: Context) -> None:
     game, s = ctx.game, ctx.session
     seq = s.exec(select(func.max(Move.seq)).where(Move.game_id == game.id)).one() or 0
     assert game.id is not None
-    for offset, line in enumerate(ctx.lines):
-        s.add(Move(game_id=game.id, seq=seq + offset + 1, side=ctx.side, command=line,
+    moves = [(ctx.side, line) for line in ctx.lines] + [(a.side, a.command) for a in ctx.auto]
+    for offset, (side, line) in enumerate(moves):
+        s.add(Move(game_id=game.id, seq=seq + offset + 1, side=side, command=line,
                    inbound_id=ctx.inbound.id, created_at=ctx.now))
     game.snapshot = engine.to_json(ctx.new_state)
     game.version += 1
@@ -117,19 +119,10 @@ def record(ctx: Context) -> None:
     ctx.inbound.outcome = "applied"
 
 
-@handler("report", "queue a report to both seats (new keys where the decision changed)")
+@handler("report", "queue reports to the seats that should hear of this mail (pbem.notify)")
 def report(ctx: Context) -> None:
     assert ctx.game is not None and ctx.new_state is not None and ctx.seat is not None
-    assert ctx.parsed is not None
-    kind = "game_over" if ctx.game.status == "over" else "report"
-    seats = seats_of(ctx.session, ctx.game.id or 0)  # loaded once: no autoflush per mail
-    for side, seat in sorted(seats.items()):
-        refresh_key(seat, ctx.new_state)
-        mine = side == ctx.side
-        queue_mail(ctx.session, ctx.settings, kind=kind, game=ctx.game, seat=seat,
-                   state=ctx.new_state, cause=f"v{ctx.game.version}", now=ctx.now,
-                   results=ctx.results if mine else (), ignored=ctx.ignored if mine else (),
-                   in_reply_to=ctx.parsed.message_id if mine else None, seats=seats)
+    queue_reports(ctx)
     if ctx.meta:
         ctx.state = ctx.new_state
         ctx.seat = seats_of(ctx.session, ctx.game.id or 0)[ctx.side]

@@ -20,6 +20,7 @@ from pbem.db import lock_game
 from pbem.mail import MalformedMessage, parse_message
 from pbem.models import Game, InboundMessage, Seat
 from pbem.pipeline.base import Context, IgnoreMessage, RejectMessage, handler
+from pbem.sanitize import bounded
 
 TRACE_HEADERS = re.compile(
     rb"^(received|return-path|delivered-to|x-original-to):.*(\r?\n[ \t].*)*\r?\n", re.I | re.M
@@ -75,9 +76,9 @@ def dedupe(ctx: Context) -> None:
     if s.exec(dup).first() is not None:
         raise DuplicateMessage(f"duplicate of an earlier mail ({key})")
     ctx.inbound = InboundMessage(
-        dedupe_key=key, message_id=p.message_id or "", mailbox=ctx.mailbox,
+        dedupe_key=key, message_id=bounded(p.message_id, 400), mailbox=bounded(ctx.mailbox, 200),
         uidvalidity=ctx.uidvalidity, uid=ctx.uid, content_hash=content_hash(ctx.raw),
-        from_addr=p.from_addr[:320], subject=p.subject[:500], outcome="processing",
+        from_addr=bounded(p.from_addr, 320), subject=bounded(p.subject, 500), outcome="processing",
         received_at=ctx.now)
     s.add(ctx.inbound)
     try:

@@ -24,6 +24,7 @@ from pbem.config import Settings
 from pbem.db import is_transient, lock_game, transaction
 from pbem.models import InboundMessage, Quarantine, utcnow
 from pbem.pipeline import commands as _commands  # noqa: F401  (registers handlers)
+from pbem.pipeline import orders as _orders  # noqa: F401  (registers handlers)
 from pbem.pipeline.auth import HoldMessage, hold
 from pbem.pipeline.base import Context, RejectMessage, StopPipeline, run
 from pbem.pipeline.inbound import DuplicateMessage, content_hash, dedupe_key
@@ -44,8 +45,10 @@ PIPELINE = (
     "load-game",
     "check-fresh",
     "extract",
+    "orders",
     "meta-commands",
     "apply",
+    "autoplay",
     "record",
     "report",
 )

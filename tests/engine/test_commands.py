@@ -35,7 +35,8 @@ PARSES: list[tuple[str, list[object]]] = [
     ("first rmn", ["first nixon"]),
     ("support ny", ["support NY"]),
     ("support New York", ["support NY"]),
-    ("support new york 2", ["support NY", "support NY"]),
+    ("support new york 2", [Spend("NY", 2)]),  # counted: one declaration where R7.4 applies
+    ("support NY 1, OH", [Spend("NY", 1), "support OH"]),
     ("place ohio", ["support OH"]),
     ("support north carolina, south carolina", ["support NC", "support SC"]),
     ("check TX 2", ["check TX 2"]),

@@ -33,6 +33,9 @@ class Checker:
         self.deck = sorted(deck_cards(edition))
         self.log_seen = 0
         self.got: dict[tuple[str, int], int] = {}  # (side, turn) -> cards drawn or taken
+        self.decision: tuple[int, str, str | None] | None = None  # (depth, step, side) decided next
+        self.action: tuple[int, str, str | None] | None = None
+        self.drawn: set[str] = set()  # states where checks were drawn in the current action
 
     def __call__(self, g: GameState, move: Move, i: int) -> GameState | None:
         where = f"seed {self.seed}, command {i} {move}"
@@ -43,6 +46,7 @@ class Checker:
             assert type(n) is int and n >= 0, f"bag {g['bag']}: {where}"  # R3
             assert g["momentum"][side] >= 0 and g["rest"][side] >= 0, where
         self._hands(g, where)
+        self._declared_once(g, move, where)
         if i % JSON_EVERY == 0:
             h = engine.from_json(engine.to_json(g))
             assert h == g, f"JSON round trip differs: {where}"
@@ -59,6 +63,20 @@ class Checker:
             assert all(type(v) is int for v in d.values()), f"{space} values: {where}"
         assert sorted(g["issue_order"]) == ISSUE_KEYS, where
         assert set(g["token"].values()) <= set(STATE_KEYS), where
+
+    def _declared_once(self, g: GameState, move: Move, where: str) -> None:
+        """R7.4 / R16.3 [rulings]: once checks were drawn in a state, the same campaign
+        action (or event placement) puts no more points there."""
+        words = move[1].split()
+        if self.decision != self.action:  # a new decision point: a new action
+            self.action, self.drawn = self.decision, set()
+        if (self.action is not None and self.action[1] in ("campaign", "place_support")
+                and words[0] in ("support", "check")):
+            assert words[1] not in self.drawn, f"points to {words[1]} after its checks were drawn: {where}"
+            if words[0] == "check":
+                self.drawn.add(words[1])
+        stack = g["stack"]
+        self.decision = (len(stack), stack[-1]["step"], stack[-1].get("side")) if stack else None
 
     def _hands(self, g: GameState, where: str) -> None:
         """R5.1: a hand never holds more than was dealt plus drawn or taken by events."""

@@ -134,11 +134,12 @@ def test_r7_4_failed_checks_still_cost_the_cp() -> None:
     assert g["bag"] == {"kennedy": 0, "nixon": 7}
 
 
-def test_r7_4_after_breaking_the_carry_points_are_placed_directly() -> None:
+def test_r7_4_after_breaking_the_carry_the_state_stays_closed_this_action() -> None:
+    """R7.4 [ruling] (more in test_r07_declared_checks): one declaration per state per action."""
     g = _campaign(cp_card=55, states={"NY": -4}, bag={"kennedy": 9, "nixon": 0})
     g = play(g, "kennedy", "check NY 1")
     assert g["states"]["NY"] == -3
-    assert "support NY" in legal(g, "kennedy")
+    assert not [c for c in legal(g, "kennedy") if c.endswith(" NY") or " NY " in c]
 
 
 def test_r7_4_nixon_campaigning_against_kennedy() -> None:

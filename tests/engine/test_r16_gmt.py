@@ -56,7 +56,7 @@ def _event6(edition: str, **kw: Any) -> Any:
 
 def test_r16_3_event_support_where_the_opponent_carries_needs_a_check() -> None:
     g = _event6("gmt", states={"NY": -4}, bag={"kennedy": 0, "nixon": 5})
-    g = play(g, "kennedy", "support NY")
+    g = play(g, "kennedy", "check NY 1")  # R16.3 [ruling]: a declared number, drawn together
     assert g["states"]["NY"] == -4  # the check failed
     assert g["bag"] == {"kennedy": 0, "nixon": 4}
     g = play(g, "kennedy", "support CT")  # no Nixon carry or token: no check
@@ -65,7 +65,7 @@ def test_r16_3_event_support_where_the_opponent_carries_needs_a_check() -> None:
 
 def test_r16_3_event_support_where_the_opponent_token_stands_needs_a_check() -> None:
     g = _event6("gmt", token={"kennedy": "MA", "nixon": "VT"}, bag={"kennedy": 3, "nixon": 0})
-    g = play(g, "kennedy", "support VT")
+    g = play(g, "kennedy", "support VT 1")  # counted support: the R16.3 declaration
     assert g["states"]["VT"] == 1 and g["bag"] == {"kennedy": 2, "nixon": 0}
 
 

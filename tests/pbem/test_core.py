@@ -66,13 +66,16 @@ def test_keys_are_found_in_our_message_ids() -> None:
 def test_init_is_idempotent_and_matches_the_models(tmp_path: Path) -> None:
     from alembic.autogenerate import compare_metadata
     from alembic.runtime.migration import MigrationContext
+    from alembic.script import ScriptDirectory
     from sqlmodel import SQLModel
 
-    from pbem.db import make_engine, migrate
+    from pbem.db import alembic_config, make_engine, migrate
 
     db = make_engine(f"sqlite:///{tmp_path}/x.db")
-    assert migrate(db) == (None, "0001")
-    assert migrate(db) == ("0001", "0001")
+    head = ScriptDirectory.from_config(alembic_config(db)).get_current_head()
+    assert head is not None and head.isdigit() and head >= "0002"  # numbered (MERGING.md)
+    assert migrate(db) == (None, head)
+    assert migrate(db) == (head, head)
     with db.connect() as conn:
         assert compare_metadata(MigrationContext.configure(conn), SQLModel.metadata) == []
         assert conn.exec_driver_sql("PRAGMA journal_mode").scalar() == "wal"

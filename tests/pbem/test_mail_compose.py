@@ -8,7 +8,7 @@ from datetime import UTC, datetime
 
 import pytest
 
-from pbem.mail import build_message, make_message_id, parse_message
+from pbem.mail import InlineImage, build_message, make_message_id, parse_message
 from pbem.mail.parse import OWN_MESSAGE
 
 
@@ -90,3 +90,28 @@ def test_our_mail_round_trips_through_the_parser_as_our_own() -> None:
 def test_header_injection_and_bad_addresses_are_refused(overrides: dict[str, object]) -> None:
     with pytest.raises(ValueError):
         build(**overrides)
+
+
+def test_inline_images_go_in_a_related_part_with_their_content_id() -> None:
+    png = b"\x89PNG\r\n\x1a\n" + bytes(range(256)) * 40
+    raw = build(html='<p>Board</p><img src="cid:board-abc@1960.pbem" alt="map">',
+                images=[InlineImage("board-abc@1960.pbem", png, filename="board.png")])
+    assert all(len(line) <= 78 for line in raw.split(b"\r\n"))
+    msg = email.message_from_bytes(raw, policy=email.policy.default)
+    assert msg.get_content_type() == "multipart/alternative"
+    plain, related = msg.get_payload()  # type: ignore[misc]
+    assert plain.get_content_type() == "text/plain"
+    assert related.get_content_type() == "multipart/related"
+    assert related.get_param("type") == "text/html"
+    html, image = related.get_payload()
+    assert html.get_content_type() == "text/html" and 'src="cid:board-abc@1960.pbem"' in html.get_content()
+    assert image.get_content_type() == "image/png"
+    assert image["Content-ID"] == "<board-abc@1960.pbem>"
+    assert image.get_content_disposition() == "inline" and image.get_filename() == "board.png"
+    assert image.get_payload(decode=True) == png
+    assert msg.get_body(("html",)).get_content() == html.get_content()  # clients find the HTML
+
+
+def test_without_images_the_html_stays_a_plain_alternative() -> None:
+    msg = email.message_from_bytes(build(images=[]), policy=email.policy.default)
+    assert [p.get_content_type() for p in msg.get_payload()] == ["text/plain", "text/html"]  # type: ignore[union-attr]

@@ -34,13 +34,14 @@ def test_welcome_mail_carries_a_reply_key_threading_and_auto_submitted(h: Harnes
         assert h.seat(side).thread_root == mail["Message-ID"]
 
 
-def test_a_legal_command_is_applied_and_both_sides_get_a_report(h: Harness) -> None:
-    cmd = h.legal("kennedy")[0]
+def test_a_legal_command_is_applied_and_the_deciding_side_gets_a_report(h: Harness) -> None:
+    cmd = "first kennedy"
     stats = h.reply("kennedy", cmd)
     assert stats.outcomes == {"applied": 1}
     assert [(m.side, m.command, m.seq) for m in _moves(h)] == [("kennedy", cmd, 1)]
     assert h.state() == engine.apply(engine.new_game(2), "kennedy", cmd)
-    assert len(h.mails_to("kennedy")) == 2 and len(h.mails_to("nixon")) == 2
+    # notify decisions (default): Kennedy plays first and is mailed; Nixon has nothing to decide
+    assert len(h.mails_to("kennedy")) == 2 and len(h.mails_to("nixon")) == 1
     report = h.last_mail("kennedy")
     assert cmd in h.text_of(report)  # the results section echoes the line
     assert report["In-Reply-To"] and "player." in report["In-Reply-To"]

@@ -21,9 +21,11 @@ import markupsafe
 import pytest
 
 import engine
+from pbem import cardtext
 from pbem import render as render_mod
 from pbem.render import KINDS, Rendered, render
 from pbem.report_model import examples, group_legal
+from tests.pbem.data.golden.regenerate import stable_html
 
 GOLDEN = Path(__file__).parent / "data" / "golden"
 MAX_COLUMNS = 78
@@ -334,14 +336,21 @@ def test_examples_come_from_the_legal_list() -> None:
 # -- hidden information ------------------------------------------------------------------
 
 
+@pytest.fixture
+def no_card_texts(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Card event texts are fixed rules text (they name other cards, e.g. #1 names #73), the
+    same in every position: the leak checks look at everything else."""
+    monkeypatch.setattr(cardtext, "event_text", lambda n: "")
+
+
 @pytest.mark.parametrize("seed", [21, 22, 23])
-def test_no_report_names_the_opponents_private_cards(seed: int) -> None:
+def test_no_report_names_the_opponents_private_cards(seed: int, no_card_texts: None) -> None:
     since = dict.fromkeys(SIDES, 0)
     checked = 0
     for i, g in enumerate(playout(seed, edition="gmt" if seed == 22 else "zman")):
         for side in SIDES:
             opp = "nixon" if side == "kennedy" else "kennedy"
-            ctx = ctx_for(g, side, since=since[side])
+            ctx = ctx_for(g, side, since=since[side], picture=False)  # pictures: test_boardmap
             kind = "welcome" if i == 0 else ("game_over" if engine.result(g) else "report")
             mail = render(kind, ctx)
             secret = private_cards(g, opp) - public_to(ctx["view"])
@@ -377,7 +386,7 @@ def test_golden_rendering(name: str) -> None:
     mail = render(kind, golden_ctx(name))
     assert mail.subject == (GOLDEN / f"{name}.subject").read_text(encoding="utf-8").strip()
     assert mail.text == (GOLDEN / f"{name}.txt").read_text(encoding="utf-8")
-    assert mail.html == (GOLDEN / f"{name}.html").read_text(encoding="utf-8")
+    assert stable_html(mail.html) == (GOLDEN / f"{name}.html").read_text(encoding="utf-8")
 
 
 def test_lines_not_read_as_commands_are_listed_in_reports_and_rejections() -> None:

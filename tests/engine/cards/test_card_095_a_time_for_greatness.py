@@ -20,7 +20,9 @@ def test_issues_and_placement() -> None:
 def test_gmt_check_where_nixon_carries() -> None:
     g = played("kennedy", 95, edition="gmt", clear_board=True, states={"OH": -4},
                bag={"kennedy": 0, "nixon": 3})
-    g = play(g, "kennedy", "support OH")
+    assert "support OH" not in engine.legal_commands(g, "kennedy")
+    assert "check OH 1" in engine.legal_commands(g, "kennedy")  # max 1 per state
+    g = play(g, "kennedy", "support OH 1")  # R16.3 ruling: one declaration, drawn at once
     assert g["states"]["OH"] == -4 and g["bag"]["nixon"] == 2  # R16.3 check failed
 
 

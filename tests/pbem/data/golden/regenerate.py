@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import random
+import re
 import sys
 from pathlib import Path
 from typing import Any
@@ -46,6 +47,12 @@ def fresh_contexts() -> dict[str, dict[str, Any]]:
     return out
 
 
+def stable_html(html: str) -> str:
+    """The HTML with the map picture's Content-ID (a hash of its pixels) made constant: the
+    picture has its own golden test (tests/pbem/test_boardmap.py)."""
+    return re.sub(r"cid:board-[0-9a-f]+@", "cid:board@", html)
+
+
 def main() -> None:
     if "--keep-ctx" in sys.argv:
         contexts = {p.name.removesuffix(".ctx.json"): json.loads(p.read_text(encoding="utf-8"))
@@ -58,7 +65,7 @@ def main() -> None:
         (HERE / f"{name}.ctx.json").write_text(json.dumps(ctx, indent=1, sort_keys=True) + "\n", encoding="utf-8")
         (HERE / f"{name}.subject").write_text(mail.subject + "\n", encoding="utf-8")
         (HERE / f"{name}.txt").write_text(mail.text, encoding="utf-8")
-        (HERE / f"{name}.html").write_text(mail.html, encoding="utf-8")
+        (HERE / f"{name}.html").write_text(stable_html(mail.html), encoding="utf-8")
         print(f"wrote {name}: {mail.subject}")
 
 

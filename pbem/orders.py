@@ -1,0 +1,348 @@
+"""Standing orders, queued orders and forced decisions: what the server answers for a player.
+
+A player's mail may carry, besides game commands:
+
+- ``notify decisions|every|digest [HOUR]``: when the server mails them (pbem.notify);
+- ``standing ...``: standing orders, applied by the server when the question arises
+  (``trigger never|ask|always|icon``, ``preempt never|ask``, ``election N N ...|ask``,
+  ``done auto|ask``, ``swap decline|ask``, ``clear``);
+- ``then``: the lines after it are queued and applied, in order, at the player's next
+  decisions while each is legal; the first that is not legal cancels the rest;
+- ``cancel``: clears the queue.
+
+`read_mail` splits a mail's lines into these; `settle` runs after every applied mail and applies,
+for each side that must decide, its queued order, else a standing order, else a forced command
+(`engine.forced`), until nobody's decision can be taken for them. Every command applied this way
+is a real move (recorded and replayed like any other) and leaves a note for its player.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+from sqlmodel import Session
+
+import engine
+from engine import forced
+from pbem.models import Seat, SeatOrders
+
+__all__ = [
+    "NOTIFY_MODES",
+    "Auto",
+    "Book",
+    "MailOrders",
+    "OrdersError",
+    "Standing",
+    "book_row",
+    "read_mail",
+    "settle",
+]
+
+NOTIFY_MODES = ("decisions", "every", "digest")
+TRIGGER_POLICIES = ("ask", "never", "always", "icon")
+DEFAULT_DIGEST_HOUR = 18
+MAX_QUEUE = 40
+MAX_AUTO = 400  # a safety net: settle never loops for ever
+SETTING_WORDS = ("notify", "standing", "cancel")
+FORCED = True  # apply forced decisions (benchmarks switch it off to measure the old behaviour)
+CP_STEPS = {"campaign": ("support", "check"), "advertise": ("media",), "position": ("issue",)}
+
+
+class OrdersError(ValueError):
+    """A notify/standing/then/cancel line that cannot be read; the message says what is legal."""
+
+
+@dataclass
+class Standing:
+    """A player's standing orders (the defaults ask every question)."""
+
+    trigger: str = "ask"  # ask | never | always | icon
+    preempt: str = "ask"  # ask | never
+    election: list[int] = field(default_factory=list)  # preferred Election Day order
+    done: str = "ask"  # ask | auto: end a CP step when no useful point is left
+    swap: str = "ask"  # ask | decline
+
+    @classmethod
+    def from_json(cls, text: str) -> Standing:
+        data = json.loads(text or "{}")
+        known = {k: v for k, v in data.items() if k in cls.__dataclass_fields__}
+        return cls(**known)
+
+    def to_json(self) -> str:
+        return json.dumps(asdict(self), sort_keys=True)
+
+    def describe(self) -> list[str]:
+        """One line per order, as the player would write it."""
+        trig = {"ask": "ask me", "never": "never trigger", "always": "trigger whenever I can",
+                "icon": "trigger only cards with my icon, decline the rest"}[self.trigger]
+        elect = (" ".join(f"#{n}" for n in self.election) + ", then ask") if self.election else "ask me"
+        return [
+            f"trigger   {self.trigger:8} {trig}",
+            f"preempt   {self.preempt:8} {'never preempt' if self.preempt == 'never' else 'ask me'}",
+            f"election  {'list' if self.election else 'ask':8} {elect}",
+            f"done      {self.done:8} "
+            + ("end campaign/advertise/position when no point is left to place"
+               if self.done == "auto" else "ask me"),
+            f"swap      {self.swap:8} {'decline issue swaps' if self.swap == 'decline' else 'ask me'}",
+        ]
+
+    def is_default(self) -> bool:
+        return self == Standing()
+
+
+@dataclass
+class Book:
+    """One seat's orders in memory: standing orders, the queue, notes for the next mail."""
+
+    side: str
+    standing: Standing = field(default_factory=Standing)
+    queue: list[str] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
+
+
+def book_row(session: Session, seat: Seat) -> SeatOrders:
+    """The seat's `SeatOrders` row (created with the defaults on first use)."""
+    assert seat.id is not None
+    row = session.get(SeatOrders, seat.id)
+    if row is None:
+        row = SeatOrders(seat_id=seat.id)
+        session.add(row)
+    return row
+
+
+def book_of(row: SeatOrders, side: str) -> Book:
+    return Book(side, Standing.from_json(row.standing), list(json.loads(row.queue or "[]")),
+                list(json.loads(row.notes or "[]")))
+
+
+def store_book(row: SeatOrders, book: Book) -> None:
+    row.standing = book.standing.to_json()
+    row.queue = json.dumps(book.queue)
+    row.notes = json.dumps(book.notes)
+
+
+# --- reading a mail -------------------------------------------------------------------------------
+
+@dataclass
+class MailOrders:
+    """What a mail says besides its game lines; applied only if the mail applies (all or nothing)."""
+
+    now: list[str] = field(default_factory=list)  # game lines to apply now
+    queue: list[str] | None = None  # lines after 'then' (None: no 'then' line)
+    cancel: bool = False
+    notify: tuple[str, int | None] | None = None
+    standing: list[tuple[str, list[str]]] = field(default_factory=list)  # (order, values)
+    answers: list[dict[str, Any]] = field(default_factory=list)  # {"line", "ok", "message"}
+
+    @property
+    def anything(self) -> bool:
+        return bool(self.queue is not None or self.cancel or self.notify or self.standing)
+
+
+def _words(line: str) -> list[str]:
+    return re.sub(r"[,:;]+", " ", line.strip().lower()).split()
+
+
+def read_mail(lines: list[str]) -> MailOrders:
+    """Split a mail's command lines (raises `OrdersError` naming the bad line)."""
+    out = MailOrders()
+    queued: list[str] | None = None
+    for line in lines:
+        words = _words(line)
+        word = words[0] if words else ""
+        if word == "then" and len(words) == 1:
+            queued = [] if queued is None else queued
+            continue
+        if word in SETTING_WORDS:
+            _read_setting(out, line, words)
+        elif queued is not None:
+            _check_queued(line, word)
+            queued.append(line.strip())
+        else:
+            out.now.append(line)
+    if queued is not None:
+        if len(queued) > MAX_QUEUE:
+            raise OrdersError(f"{len(queued)} lines after 'then': at most {MAX_QUEUE} may be queued")
+        out.queue = queued
+        out.answers.append({"line": "then", "ok": True, "message": (
+            f"{len(queued)} line(s) queued for your next decisions" if queued
+            else "nothing after 'then': your queue is now empty")})
+    return out
+
+
+def _check_queued(line: str, word: str) -> None:
+    verb = engine.SYNONYMS.get(word, word)
+    if verb not in engine.VERBS:
+        raise OrdersError(f"{line.strip()!r} after 'then': {word!r} is not a game command "
+                          f"(commands: {', '.join(sorted(engine.VERBS))})")
+
+
+def _read_setting(out: MailOrders, line: str, words: list[str]) -> None:
+    word, args = words[0], words[1:]
+    if word == "cancel":
+        if args:
+            raise OrdersError(f"{line.strip()!r}: 'cancel' takes nothing after it (it clears your queue)")
+        out.cancel = True
+        out.answers.append({"line": "cancel", "ok": True, "message": "your queued orders are cleared"})
+    elif word == "notify":
+        out.notify = _read_notify(line, args)
+        mode, hour = out.notify
+        msg = {"decisions": "you are mailed only when you must decide",
+               "every": "you are mailed after every move",
+               "digest": f"one mail a day at {hour if hour is not None else DEFAULT_DIGEST_HOUR:02d}:00 UTC"}[mode]
+        out.answers.append({"line": line.strip(), "ok": True, "message": msg})
+    else:
+        order, values = _read_standing(line, args)
+        out.standing.append((order, values))
+        out.answers.append({"line": line.strip(), "ok": True, "message": "standing order set"
+                            if order not in ("show", "clear") else
+                            ("standing orders cleared" if order == "clear" else "your standing orders are below")})
+
+
+def _read_notify(line: str, args: list[str]) -> tuple[str, int | None]:
+    legal = "notify decisions | notify every | notify digest [HOUR 0-23, UTC]"
+    if not args or args[0] not in NOTIFY_MODES:
+        raise OrdersError(f"{line.strip()!r}: expected {legal}")
+    hour: int | None = None
+    if args[0] == "digest" and len(args) > 1:
+        m = re.fullmatch(r"(\d{1,2})(?:[:h.]00)?", args[1])
+        if m is None or not 0 <= int(m.group(1)) <= 23 or len(args) > 2:
+            raise OrdersError(f"{line.strip()!r}: the digest hour is a whole hour 0-23 (UTC), "
+                              "e.g. 'notify digest 18'")
+        hour = int(m.group(1))
+    elif len(args) > 1:
+        raise OrdersError(f"{line.strip()!r}: expected {legal}")
+    return args[0], hour
+
+
+_STANDING_VALUES = {
+    "trigger": TRIGGER_POLICIES,
+    "preempt": ("ask", "never"),
+    "done": ("ask", "auto"),
+    "swap": ("ask", "decline"),
+}
+_STANDING_HELP = ("standing trigger never|ask|always|icon, standing preempt never|ask, "
+                  "standing election N N ...|ask, standing done auto|ask, standing swap decline|ask, "
+                  "standing clear, or 'standing' alone to see them")
+
+
+def _read_standing(line: str, args: list[str]) -> tuple[str, list[str]]:
+    if not args:
+        return "show", []
+    order, values = args[0], args[1:]
+    if order == "clear" and not values:
+        return "clear", []
+    if order in _STANDING_VALUES:
+        if len(values) != 1 or values[0] not in _STANDING_VALUES[order]:
+            raise OrdersError(f"{line.strip()!r}: expected standing {order} "
+                              f"{'|'.join(_STANDING_VALUES[order])}")
+        return order, values
+    if order == "election":
+        if values == ["ask"]:
+            return order, []
+        cards = [v.lstrip("#") for v in values]
+        if not cards or not all(c.isdigit() and int(c) in engine.CARDS for c in cards):
+            raise OrdersError(f"{line.strip()!r}: expected card numbers in the order to resolve "
+                              "them on Election Day (R13.3, R13.4), e.g. 'standing election 7 12', "
+                              "or 'standing election ask'")
+        return order, cards
+    raise OrdersError(f"{line.strip()!r}: unknown standing order; expected {_STANDING_HELP}")
+
+
+def apply_standing(standing: Standing, order: str, values: list[str]) -> Standing:
+    """The standing orders after one ``standing`` line."""
+    if order == "clear":
+        return Standing()
+    if order == "show":
+        return standing
+    if order == "election":
+        standing.election = [int(v) for v in values]
+    else:
+        setattr(standing, order, values[0])
+    return standing
+
+
+# --- applying orders for the players --------------------------------------------------------------
+
+@dataclass(frozen=True)
+class Auto:
+    """A command the server applied for ``side``, and why (``queued``/``standing``/``forced``)."""
+
+    side: str
+    command: str
+    why: str
+
+    def note(self) -> str:
+        return {"queued": f"from your queue: {self.command}",
+                "standing": f"by standing order: {self.command}",
+                "forced": f"{self.command} (your only legal choice; nothing to reveal)"}[self.why]
+
+
+def _standing_command(g: engine.GameState, side: str, st: Standing) -> str | None:
+    step = forced.deciding_step(g, side)
+    legal = engine.legal_commands(g, side)
+    if step == "trigger":
+        card = forced.step_card(g)
+        icon = engine.card_info(card)["icon"] if card is not None else ""
+        want = {"never": "decline", "always": "trigger",
+                "icon": "trigger" if icon in (side, "both") else "decline"}.get(st.trigger)
+        return want if want in legal else None
+    if step == "issue_swap" and st.swap == "decline" and "decline" in legal:
+        return "decline"
+    if step in ("election_card", "election_event") and st.election:
+        for card in st.election:
+            if f"resolve {card}" in legal:
+                return f"resolve {card}"
+        return None
+    if step in CP_STEPS and st.done == "auto" and "done" in legal:
+        useful = CP_STEPS[step]
+        if not any(c.split()[0] in useful for c in legal):
+            return "done"
+    if st.preempt == "never":
+        plain = [c for c in legal if not c.endswith(" preempt")]
+        if len(plain) == 1 and len(legal) > 1 and not forced.reveals(g, side, plain[0]):
+            return plain[0]
+    return None
+
+
+def _next(g: engine.GameState, book: Book) -> tuple[str, str, engine.GameState] | None:
+    """What the server applies for ``book.side`` now: (command, why, new state), or None."""
+    side = book.side
+    if book.queue:
+        line = book.queue[0]
+        after, why = forced.try_apply(g, side, line)
+        if after is None:
+            rest = len(book.queue) - 1
+            book.notes.append(f"your queue stopped at {line!r}: not legal now ({why})"
+                              + (f"; the {rest} line(s) after it were cancelled" if rest else ""))
+            book.queue = []
+        else:
+            book.queue.pop(0)
+            return line, "queued", after
+    for cmd, why in ((_standing_command(g, side, book.standing), "standing"),
+                     (forced.forced_command(g, side) if FORCED else None, "forced")):
+        if cmd is not None:
+            return cmd, why, engine.apply(g, side, cmd)
+    return None
+
+
+def settle(g: engine.GameState, books: dict[str, Book]) -> list[Auto]:
+    """Apply queued, standing and forced commands in place until every side must be asked."""
+    done: list[Auto] = []
+    while len(done) < MAX_AUTO:
+        for side in sorted(engine.active_sides(g)):
+            found = _next(g, books[side])
+            if found is not None:
+                cmd, why, after = found
+                g.clear()
+                g.update(after)
+                auto = Auto(side, cmd, why)
+                books[side].notes.append(auto.note())
+                done.append(auto)
+                break
+        else:
+            return done
+    return done

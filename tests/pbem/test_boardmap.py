@@ -1,0 +1,141 @@
+"""The map picture (`pbem.boardmap`): golden render, colours that follow support, no hidden input.
+
+The golden position is built by hand on a fresh game (support in every shade for both
+sides, media, endorsements, issues, momentum, tokens), drawn and compared pixel by pixel
+with ``data/golden/board_map.png`` within a small tolerance (anti-aliasing may differ a
+little between resvg or Pillow versions; a moved tile or a wrong colour does not pass).
+After a deliberate change: ``python tests/pbem/test_boardmap.py --regenerate``.
+"""
+
+from __future__ import annotations
+
+import io
+import sys
+from pathlib import Path
+from typing import Any
+
+from PIL import Image
+
+import engine
+from pbem import boardmap
+from pbem.boardmap import draw, layout
+from pbem.render import render
+from tests.pbem import mailview
+
+GOLDEN = Path(__file__).parent / "data" / "golden" / "board_map.png"
+SUPPORT = {"NY": 4, "PA": -3, "CA": -2, "TX": 1, "RI": 2, "DE": -1, "MA": 3, "HI": -4, "AK": 2,
+           "IL": -1, "OH": 5, "VT": -2}
+
+
+def golden_state() -> dict[str, Any]:
+    g = engine.new_game(42)
+    for st in g["states"]:
+        g["states"][st] = SUPPORT.get(st, 0)
+    g["media"].update({"east": 2, "west": -1})
+    g["endorsements"].update({"south": 1, "midwest": -1})
+    g["issues"].update({"defense": -2, "economy": 1})
+    g["momentum"].update({"kennedy": 3, "nixon": 1})
+    g["token"].update({"kennedy": "NY", "nixon": "OH"})
+    return g
+
+
+def pixels(png: bytes) -> Image.Image:
+    with Image.open(io.BytesIO(png)) as im:
+        return im.convert("RGB")
+
+
+def test_golden_render_of_a_set_position() -> None:
+    png = boardmap.picture(engine.view(golden_state(), "kennedy")).png
+    got, want = pixels(png), pixels(GOLDEN.read_bytes())
+    assert got.size == want.size == (boardmap.WIDTH, draw.height())
+    a, b = got.tobytes(), want.tobytes()
+    diffs = [abs(x - y) for x, y in zip(a, b, strict=True)]
+    far = sum(d > 64 for d in diffs)
+    assert sum(diffs) / len(diffs) < 1.5, "the picture drifted from the golden render"
+    assert far < len(diffs) * 0.003, f"{far} channel values differ a lot from the golden render"
+
+
+def _tile_colour(img: Image.Image, st: str) -> tuple[int, int, int]:
+    row, col = layout.GRID[st]
+    x, y = draw.LEFT + col * draw.PITCH, draw.TOP + row * draw.PITCH
+    px = img.getpixel((int(x + 6), int(y + 22)))  # left edge, between the code and the token
+    assert isinstance(px, tuple)
+    return px[0], px[1], px[2]
+
+
+def _hex(c: str) -> tuple[int, int, int]:
+    return int(c[1:3], 16), int(c[3:5], 16), int(c[5:7], 16)
+
+
+def test_each_state_colour_follows_its_support_sign() -> None:
+    g = golden_state()
+    img = pixels(boardmap.picture(engine.view(g, "nixon")).png)
+    shades = {(side, n): _hex(layout.fill(side, n)) for side in ("kennedy", "nixon") for n in (1, 2, 3, 4)}
+    shades[(None, 0)] = _hex(layout.EMPTY)
+    for st, v in g["states"].items():
+        r, gr, b = _tile_colour(img, st)
+        side = "kennedy" if v > 0 else "nixon" if v < 0 else None
+        if side == "kennedy":
+            assert b > r, f"{st} {v:+d}: expected blue, got {(r, gr, b)}"
+        elif side == "nixon":
+            assert r > b, f"{st} {v:+d}: expected red, got {(r, gr, b)}"
+        else:
+            assert max(r, gr, b) - min(r, gr, b) < 12, f"{st}: expected grey, got {(r, gr, b)}"
+        nearest = min(shades, key=lambda k: sum((p - q) ** 2 for p, q in zip(shades[k], (r, gr, b),
+                                                                              strict=True)))
+        assert nearest == (side, min(abs(v), 4) if side else 0), (st, v, nearest)
+
+
+def test_colour_is_never_the_only_signal() -> None:
+    svg = boardmap.svg(boardmap.from_view(engine.view(golden_state(), "kennedy")))
+    for st, v in SUPPORT.items():
+        letter = "K" if v > 0 else "N"
+        assert f">{letter}{abs(v)}</text>" in svg, st  # the letter and count are written
+    assert ">K</text>" in svg and ">N</text>" in svg  # token markers carry letters
+
+
+def test_the_picture_is_drawn_from_public_keys_only() -> None:
+    """R17: the picture's inputs are the public keys of the view; hidden facts change nothing."""
+    g = mailview.position(9, 60)
+    view = engine.view(g, "kennedy")
+
+    class Guarded(dict):  # type: ignore[type-arg]
+        def __getitem__(self, key: str) -> Any:
+            assert key in boardmap.PUBLIC_KEYS, f"the picture read {key!r}"
+            return super().__getitem__(key)
+
+    pic = boardmap.picture(Guarded(view))
+    assert not {"hand", "stack", "revealed", "debate", "log", "hand_cp"} & set(boardmap.PUBLIC_KEYS)
+    # both seats' views give the same picture; so does a game whose hidden cards differ
+    assert boardmap.picture(engine.view(g, "nixon")).png == pic.png
+    other = engine.from_json(engine.to_json(g))
+    other["hands"]["kennedy"], other["hands"]["nixon"] = other["hands"]["nixon"], other["hands"]["kennedy"]
+    other["deck"].reverse()
+    assert boardmap.picture(engine.view(other, "kennedy")).png == pic.png
+    # and a public change does change it
+    other["states"]["NY"] = 5 if other["states"]["NY"] <= 0 else -5
+    assert boardmap.picture(engine.view(other, "kennedy")).png != pic.png
+
+
+def test_reports_carry_the_picture_with_alt_text_and_it_is_drawn_once_per_board() -> None:
+    g = mailview.position(11, 40)
+    before = dict(boardmap.STATS)
+    mails = [render("report", mailview.context(g, side)) for side in ("kennedy", "nixon")]
+    assert boardmap.STATS["drawn"] - before["drawn"] <= 1  # the second seat's report is a cache hit
+    assert boardmap.STATS["cached"] - before["cached"] >= 1
+    for mail in mails:
+        (pic,) = mail.images
+        assert pic.png.startswith(b"\x89PNG") and len(pic.png) < 60_000
+        assert f'src="cid:{pic.cid}"' in mail.html
+        assert 'alt="Map of the board, turn' in mail.html
+    assert mails[0].images[0].cid == mails[1].images[0].cid
+    assert render("help", {"game_id": 1, "side": "kennedy"}).images == ()
+
+
+def regenerate() -> None:
+    GOLDEN.write_bytes(boardmap.picture(engine.view(golden_state(), "kennedy")).png)
+    print(f"wrote {GOLDEN}")
+
+
+if __name__ == "__main__" and "--regenerate" in sys.argv:
+    regenerate()

@@ -1,0 +1,86 @@
+"""The HTML report in a real browser: headless Chromium at phone and desktop width.
+
+Each mail is built as sent (MIME bytes), opened as a mail client does (`mailview.open_html`:
+``cid:`` pictures resolved from the ``multipart/related`` part) and loaded in Chromium with
+a 390 px and a 1200 px viewport. The page must not scroll sideways and the map picture must
+have loaded. Screenshots go to ``artifacts/screenshots/`` (CI keeps that folder).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+import engine
+from tests.pbem import mailview
+from tests.pbem.browser import Browser, chromium_path
+
+ROOT = Path(__file__).resolve().parents[2]
+SHOTS = ROOT / "artifacts" / "screenshots"
+CHECK = """JSON.stringify({
+  client: document.documentElement.clientWidth,
+  scroll: document.documentElement.scrollWidth,
+  images: Array.from(document.images).map(i => ({src: i.getAttribute('src'), complete: i.complete,
+          natural: i.naturalWidth, shown: Math.round(i.getBoundingClientRect().width)}))
+})"""
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Browser]:
+    binary = chromium_path()
+    if binary is None:
+        pytest.skip("no chromium (scripts/test.sh installs Debian's package as root)")
+    b = Browser(binary)
+    try:
+        yield b
+    finally:
+        b.close()
+
+
+def _look(browser: Browser, html: Path, width: int, shot: str) -> dict[str, object]:
+    out = browser.page(html, width, CHECK, SHOTS / f"{shot}-{width}.png")
+    assert isinstance(out, str)
+    return dict(json.loads(out))
+
+
+def _mails(tmp: Path) -> dict[str, Path]:
+    g = mailview.position(5, 120)
+    mover = sorted(engine.active_sides(g))[0]
+    debate = mailview.position(3, 10_000)  # a whole game: the game-over report
+    mails = {
+        "report": mailview.build_report_mail("report", g, mover, since=max(0, len(g["log"]) - 12)),
+        "status": mailview.build_report_mail("status", g, "nixon" if mover == "kennedy" else "kennedy"),
+        "game_over": mailview.build_report_mail("game_over", debate, "kennedy",
+                                                since=max(0, len(debate["log"]) - 20)),
+    }
+    return {name: mailview.open_html(raw, tmp, name) for name, raw in mails.items()}
+
+
+@pytest.mark.timeout(300)
+def test_reports_fit_a_phone_and_a_desktop_with_the_map_loaded(browser: Browser, tmp_path: Path) -> None:
+    for name, html in _mails(tmp_path).items():
+        for width in (390, 1200):
+            got = _look(browser, html, width, name)
+            assert got["client"] == width, got
+            assert got["scroll"] <= width, f"{name} at {width} px scrolls sideways: {got}"
+            images = got["images"]
+            assert isinstance(images, list) and images, f"{name}: no picture in the HTML"
+            for img in images:
+                assert img["complete"] and img["natural"] == 600, f"{name}: picture not loaded {img}"
+                assert 0 < img["shown"] <= width
+    assert (SHOTS / "report-390.png").stat().st_size > 10_000
+
+
+def test_the_check_sees_overflow_and_a_missing_picture(browser: Browser, tmp_path: Path) -> None:
+    """The assertions above can fail: a too-wide page and a broken image are caught."""
+    page = tmp_path / "bad.html"
+    page.write_text('<!DOCTYPE html><html lang="en"><head><meta name="viewport" '
+                    'content="width=device-width, initial-scale=1"></head><body>'
+                    '<img src="cid:missing@x" alt="x"><table style="width:800px"><tr><td>wide'
+                    '</td></tr></table></body></html>', encoding="utf-8")
+    got = _look(browser, page, 390, "negative-control")
+    assert got["scroll"] > 390
+    assert got["images"][0]["natural"] == 0  # type: ignore[index]
