@@ -222,6 +222,53 @@ def _serve_embedded(app: App, stopper: Any, idle_timeout: float, smtp_port: int,
                   on_pass=app.note)
 
 
+@cli.group(invoke_without_command=True)
+@click.pass_context
+def held(ctx: click.Context) -> None:
+    """Moves held because the sender failed DMARC/DKIM (list; `release ID`, `drop ID`)."""
+    if ctx.invoked_subcommand is not None:
+        return
+    from pbem.held import list_held
+
+    app = ctx.find_object(App)
+    assert app is not None
+    migrate(app.db)
+    rows = list_held(app.db)
+    if not rows:
+        app.say("no held moves")
+    for r in rows:
+        app.say(f"#{r.id:<4} {r.created_at:%Y-%m-%d %H:%M} game #{r.game_id} {r.side or '-':8} "
+                f"{r.from_addr}  {r.reason}")
+
+
+@held.command("release")
+@click.argument("held_id", type=int)
+@pass_app
+def held_release(app: App, held_id: int) -> None:
+    """Apply a held move now (you vouch for its sender); the reports go out on the next send."""
+    from pbem.held import HeldNotFound, release
+
+    try:
+        out = release(app.db, app.settings, held_id)
+    except HeldNotFound as exc:
+        raise click.ClickException(str(exc)) from None
+    app.say(f"held move #{held_id}: {out.outcome}{': ' + out.reason if out.reason else ''}")
+
+
+@held.command("drop")
+@click.argument("held_id", type=int)
+@pass_app
+def held_drop(app: App, held_id: int) -> None:
+    """Discard a held move (its record stays in the inbound table as `dropped`)."""
+    from pbem.held import HeldNotFound, drop
+
+    try:
+        drop(app.db, held_id)
+    except HeldNotFound as exc:
+        raise click.ClickException(str(exc)) from None
+    app.say(f"held move #{held_id} dropped")
+
+
 @cli.command()
 @pass_app
 def games(app: App) -> None:

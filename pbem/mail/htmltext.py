@@ -46,7 +46,7 @@ _SPACE = re.compile(r"\s+")
 
 def default_quote_rule(tag: Tag) -> Literal["quote", "rest"] | None:
     """The quoting conventions of the common mail clients (see the module docstring)."""
-    classes = tag.get("class") or []
+    classes: list[str] = list(tag.get("class") or [])
     if tag.name == "blockquote" or any(c in _QUOTE_CLASSES for c in classes):
         return "quote"
     if str(tag.get("id") or "") in _OUTLOOK_MARKERS:

@@ -16,6 +16,7 @@ from sqlmodel import col, select
 
 import engine
 from pbem import keys
+from pbem.config import accepted_secrets
 from pbem.db import lock_game
 from pbem.mail import MalformedMessage, parse_message
 from pbem.models import Game, InboundMessage, Seat
@@ -109,7 +110,8 @@ def identify_seat(ctx: Context) -> None:
     for key in keys.find_keys(*_key_sources(ctx)):
         seat = ctx.session.exec(
             select(Seat).where(Seat.game_id == key.game_id, Seat.side == key.side)).first()
-        if seat is not None and keys.verify(ctx.settings.secret, key, seat.key_salt):
+        if seat is not None and any(keys.verify(secret, key, seat.key_salt)
+                                    for secret in accepted_secrets(ctx.settings)):
             ctx.key, ctx.seat = key, seat
             return
     sender = ctx.parsed.from_addr.lower()

@@ -382,3 +382,32 @@ def test_outbox_rows_from_mail_are_bounded(h: Harness) -> None:
         assert all(len(r.in_reply_to) <= 400 for r in s.exec(select(OutboxMessage)))
     h.inbox.deliver(raw)
     assert h.poll().outcomes == {"duplicate": 1}
+
+
+def test_a_rotated_secret_still_accepts_keys_signed_with_the_previous_one(h: Harness) -> None:
+    old = h.settings.secret
+    h.settings = h.settings.with_(secret="new-long-secret", previous_secrets=f"{old}")
+    side = _active(h)
+    assert h.reply(side, h.legal(side)[0]).outcomes == {"applied": 1}  # old key, old secret
+    h.settings = h.settings.with_(previous_secrets="")
+    side = _active(h)
+    stale_mail = h.last_mail(side)  # signed with the new secret: still fine
+    assert h.reply(side, h.legal(side)[0], to_mail=stale_mail).outcomes == {"applied": 1}
+
+
+def test_11_pbem_held_lists_releases_and_drops_from_the_command_line(tmp_path: Path) -> None:
+    h = Harness(tmp_path)
+    h.new_game()
+    _held_setup(h)
+    env = {"PBEM_DATABASE_URL": h.settings.database_url, "PBEM_ADDRESS": h.settings.address,
+           "PBEM_SECRET": h.settings.secret, "PBEM_AUTHSERV_ID": AUTHSERV}
+    fail = _auth(h, "dmarc=fail header.from=players.test")
+    side = _active(h)
+    assert h.reply(side, h.legal(side)[0], headers=fail).outcomes == {"held": 1}
+    listing = _cli(env, "held")
+    assert listing.exit_code == 0 and "#1" in listing.output and "dmarc=fail" in listing.output
+    released = _cli(env, "held", "release", "1")
+    assert released.exit_code == 0 and "applied" in released.output, released.output
+    assert len(_moves(h)) == 1
+    assert "no held moves" in _cli(env, "held").output
+    assert _cli(env, "held", "drop", "7").exit_code == 1
