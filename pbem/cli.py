@@ -131,10 +131,18 @@ def poll(app: App, no_send: bool) -> None:
 def _poll(app: App, no_send: bool) -> int:
     migrate(app.db)
     code = 0
+    from pbem.leader import ImapLeader
+
+    st = app.settings
     try:
-        with service.open_mailbox(app.settings) as inbox:
-            inbox.ensure_folders()
-            stats = service.poll_once(app.db, app.settings, inbox)
+        with ImapLeader(app.db, f"{st.imap_user}@{st.imap_host}:{st.imap_port}/INBOX") as lead:
+            if not lead.is_leader:  # PostgreSQL: another worker reads the mailbox now
+                app.note("another worker leads the IMAP fetch; sending only")
+                stats = service.PollStats()
+            else:
+                with service.open_mailbox(st) as inbox:
+                    inbox.ensure_folders()
+                    stats = service.poll_once(app.db, st, inbox)
     except (OSError, imaplib.IMAP4.error) as exc:  # refused, timed out, login refused, garbage
         click.echo(f"IMAP {app.settings.imap_host}:{app.settings.imap_port}: "
                    f"{type(exc).__name__}: {exc}", err=True)
