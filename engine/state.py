@@ -15,6 +15,7 @@ from typing import Any
 
 from engine import rng
 from engine.data import (
+    CARDS,
     EDITIONS,
     ENDORSEMENT_DECK,
     ISSUES,
@@ -136,5 +137,35 @@ def _copy(x: Any) -> Any:
 
 
 def log(g: GameState, text: str, to: str | None = None) -> None:
-    """Append to the game log; ``to`` limits the entry to one side (R17.2)."""
-    g["log"].append({"seq": g["seq"], "turn": g["turn"], "to": to, "text": text})
+    """Append to the game log; ``to`` limits the entry to one side (R17.2).
+
+    Each entry also records ``why``: the card whose event is resolving or the rule of the step in
+    progress (e.g. ``#5 Volunteers``, ``leads Defense, the 1st issue, R10.3``), so reports can
+    say why a line happened even when its text does not.
+    """
+    g["log"].append({"seq": g["seq"], "turn": g["turn"], "to": to, "text": text, "why": _cause(g)})
+
+
+_STEP_CAUSE = {
+    "award_choice": "2nd-issue award, R10.3", "debate_bonus": "debate won, R12.6",
+    "strategy": "R11.1", "campaign": "R7", "advertise": "R8", "position": "R9",
+    "endorse_region": "endorsement, R10.5", "issue_swap": "R10.6",
+}
+_MOMENTUM_CAUSE = {"award3": "3rd issue", "award1": "1st issue"}
+
+
+def _cause(g: GameState) -> str:
+    """Why the current line happens: the innermost event's card, or the step's rule."""
+    for f in reversed(g["stack"]):
+        step = f.get("step")
+        if step == "event" and f.get("card") in CARDS:
+            return f"#{f['card']} {CARDS[f['card']].name}"
+        if step == "momentum" and f.get("doing") in _MOMENTUM_CAUSE:
+            place = _MOMENTUM_CAUSE[f["doing"]]
+            issue = g["issue_order"][0 if place == "1st issue" else 2].replace("_", " ").title()
+            return f"leads {issue}, the {place}, R10.3"
+        if step in _STEP_CAUSE:
+            return _STEP_CAUSE[step]
+        if step == "turn" and f.get("stage") == "start":
+            return "R5.1"
+    return ""

@@ -66,7 +66,9 @@ def view(g: GameState, side: str | None) -> dict[str, Any]:
         "active": sorted(active_sides(g)),
         "decision": decision(g, side),
         "legal": legal_commands(g, side) if side else [],
-        "log": [dict(e, i=i) for i, e in enumerate(g["log"]) if e["to"] is None or e["to"] == side],
+        # once the game is over nothing is secret any more: every private line is shown
+        "log": [dict(e, i=i) for i, e in enumerate(g["log"])
+                if e["to"] is None or e["to"] == side or g["result"] is not None],
         "result": g["result"],
     }
     if side is not None:

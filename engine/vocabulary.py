@@ -83,8 +83,14 @@ def meta(name: str, args: str, help_text: str, example: str) -> None:
     META_WORDS[name] = MetaWord(name, args, help_text, example)
 
 
-meta("help", "?topic", "mail back the command reference", "help")
+meta("help", "?card", "mail back the command reference and every card; with a card, that card", "help")
 meta("status", "", "mail back the current report", "status")
+meta("undo", "", "as the first line of a mail: take back your last mail's move, while nothing "
+     "was revealed since (no card or cube drawn, no opponent decision)", "undo")
+meta("say", "text", "table talk: the text (and the lines after it, up to the next command) is "
+     "passed to your opponent in their next mail", "say Good luck!")
+meta("card", "card", "mail back one card: what is printed on it and its event", "card 17")
+meta("history", "", "mail back the whole game log so far (as a file when it is long)", "history")
 meta("notify", "decisions|every|digest [HOUR]",
      "when the server mails you: only when you must decide (default), after every move, or one "
      "digest a day at HOUR (UTC)", "notify digest 18")

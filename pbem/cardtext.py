@@ -14,7 +14,7 @@ from pathlib import Path
 
 import engine
 
-__all__ = ["cards_named", "event_text"]
+__all__ = ["cards_named", "event_text", "find"]
 
 DATA = Path(__file__).resolve().parent / "data" / "card_text.json"
 _CARD_REF = re.compile(r"#(\d{1,3})\b")
@@ -34,3 +34,31 @@ def event_text(n: int) -> str:
 def cards_named(text: str) -> list[int]:
     """Card numbers written as ``#N`` in ``text`` (prompts, log lines), in order, no repeats."""
     return list(dict.fromkeys(int(m) for m in _CARD_REF.findall(text) if int(m) in engine.CARDS))
+
+
+def _norm(s: str) -> str:
+    s = s.lower().replace("&", " and ").replace("\u2019", "'")
+    s = re.sub(r"['\".!?#]", "", s)
+    return re.sub(r"[^a-z0-9]+", " ", s).strip()
+
+
+@cache
+def _names() -> tuple[tuple[str, int], ...]:
+    return tuple(sorted({(_norm(n), c.number) for c in engine.CARDS.values()
+                         for n in (c.name, *c.aliases)}))
+
+
+def find(query: str) -> list[int]:
+    """Cards matching ``query``: a number (``17``, ``#17``), a name, the start of a name, or
+    failing those, words found in a name; a unique match is a list of one."""
+    q = _norm(query)
+    if not q:
+        return []
+    if q.isdigit():
+        return [int(q)] if int(q) in engine.CARDS else []
+    for test in (lambda name: name == q, lambda name: name.startswith(q),
+                 lambda name: all(w in name.split() for w in q.split())):
+        found = sorted({n for name, n in _names() if test(name)})
+        if found:
+            return found
+    return []

@@ -1,59 +1,88 @@
-"""Inline pictures of outbound mail: stored once by Content-ID, attached when a row is sent.
+"""Parts of outbound mail stored beside the outbox: inline pictures and attached files.
 
-`queue_mail` renders a report whose HTML shows ``<img src="cid:...">`` and hands the
-pictures to `store` (same transaction as the outbox row). The sender finds the
-Content-IDs an outbox row's HTML names (`cids_in`) and loads their bytes (`load`), so a
-resend after a crash carries the very same picture. Both players' reports of one move
-name the same picture (the public board, R17.1): one row serves both.
+`queue_mail` renders a mail whose HTML shows ``<img src="cid:...">`` (the map picture) or
+carries ``data-pbem-attachment="..."`` (a file sent with it, e.g. a long game log) and hands
+those parts to `store` (same transaction as the outbox row), keyed by Content-ID, which is
+derived from the bytes. The sender finds the IDs an outbox row's HTML names (`cids_in`,
+`attachment_ids_in`) and loads the bytes (`load`), so a resend after a crash carries the very
+same parts. Both players' reports of one move show the same picture (the public board,
+R17.1): one row serves both.
 """
 
 from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Sequence
-from typing import Any
+from typing import Any, Protocol
 
 from sqlalchemy import select
 from sqlmodel import Session
 
-from pbem.boardmap import Picture
-from pbem.mail import InlineImage
+from pbem.mail import FileAttachment, InlineImage
 from pbem.models import MailImage
 
-__all__ = ["cids_in", "load", "store"]
+__all__ = ["StoredPart", "attachment_ids_in", "attachments_for", "cids_in", "for_html", "load",
+           "store"]
 
 _CID = re.compile(r"""\bsrc=["']cid:([^"'\s>]+)["']""")
+_ATTACHED = re.compile(r"""\bdata-pbem-attachment=["']([^"'\s>]+)["']""")
+
+
+class StoredPart(Protocol):
+    """What `store` keeps: an id, the bytes, their type and a file name."""
+
+    @property
+    def cid(self) -> str: ...
+    @property
+    def data(self) -> bytes: ...
+    @property
+    def content_type(self) -> str: ...
+    @property
+    def filename(self) -> str: ...
 
 
 def cids_in(html: str) -> list[str]:
-    """The Content-IDs an HTML body shows, in order, without repeats."""
+    """The Content-IDs an HTML body shows inline, in order, without repeats."""
     return list(dict.fromkeys(_CID.findall(html or "")))
 
 
-def store(session: Session, pictures: Sequence[Picture]) -> None:
-    """Add each picture not stored yet (a per-session memo spares the lookups)."""
+def attachment_ids_in(html: str) -> list[str]:
+    """The ids of the files an HTML body says are attached, in order, without repeats."""
+    return list(dict.fromkeys(_ATTACHED.findall(html or "")))
+
+
+def store(session: Session, parts: Sequence[StoredPart]) -> None:
+    """Add each part not stored yet (a per-session memo spares the lookups)."""
     known: set[str] = session.info.setdefault("pbem_mail_images", set())
-    for pic in pictures:
-        if pic.cid in known:
+    for part in parts:
+        if part.cid in known:
             continue
-        known.add(pic.cid)
-        if session.get(MailImage, pic.cid) is None:
-            session.add(MailImage(cid=pic.cid, content_type="image/png", filename=pic.filename,
-                                  data=pic.png))
+        known.add(part.cid)
+        if session.get(MailImage, part.cid) is None:
+            session.add(MailImage(cid=part.cid, content_type=part.content_type,
+                                  filename=part.filename, data=part.data))
 
 
-def load(conn: Any, htmls: Iterable[str]) -> dict[str, InlineImage]:
-    """The stored images named by ``htmls``, by Content-ID (``conn``: a Connection or Session)."""
-    wanted = sorted({cid for html in htmls for cid in cids_in(html)})
+def load(conn: Any, htmls: Iterable[str]) -> dict[str, MailImage]:
+    """The stored parts named by ``htmls``, by id (``conn``: a Connection or Session)."""
+    wanted = sorted({i for html in htmls for i in (*cids_in(html), *attachment_ids_in(html))})
     if not wanted:
         return {}
     table = MailImage.__table__  # type: ignore[attr-defined]
     rows = conn.execute(select(table.c.cid, table.c.content_type, table.c.filename, table.c.data)
                         .where(table.c.cid.in_(wanted)))
-    return {r.cid: InlineImage(cid=r.cid, data=bytes(r.data), content_type=r.content_type,
-                               filename=r.filename) for r in rows}
+    return {r.cid: MailImage(cid=r.cid, content_type=r.content_type, filename=r.filename,
+                             data=bytes(r.data)) for r in rows}
 
 
-def for_html(html: str, images: dict[str, InlineImage]) -> list[InlineImage]:
-    """The images of one body, in the order it shows them (missing ones are left out)."""
-    return [images[c] for c in cids_in(html) if c in images]
+def for_html(html: str, parts: dict[str, MailImage]) -> list[InlineImage]:
+    """The inline images of one body, in the order it shows them (missing ones left out)."""
+    return [InlineImage(cid=c, data=parts[c].data, content_type=parts[c].content_type,
+                        filename=parts[c].filename) for c in cids_in(html) if c in parts]
+
+
+def attachments_for(html: str, parts: dict[str, MailImage]) -> list[FileAttachment]:
+    """The files one body says are attached (missing ones left out)."""
+    return [FileAttachment(filename=parts[i].filename, data=parts[i].data,
+                           content_type=parts[i].content_type)
+            for i in attachment_ids_in(html) if i in parts]

@@ -21,6 +21,7 @@ loudly (StrictUndefined). Plain text is laid out for 72 columns.
 
 from __future__ import annotations
 
+import hashlib
 import re
 import textwrap
 from dataclasses import dataclass
@@ -33,7 +34,10 @@ from markupsafe import Markup
 
 from pbem import boardmap, report_model
 
-KINDS = ("welcome", "report", "rejected", "help", "game_over", "key_problem", "status", "held")
+KINDS = ("welcome", "report", "rejected", "help", "game_over", "key_problem", "status", "card",
+         "history", "held")
+NO_VIEW_KINDS = ("help", "key_problem", "card")  # kinds that render without a view
+HISTORY_INLINE = 150  # a longer history goes in an attached file, the mail shows the latest turn
 WIDTH = 72
 SIDE_COLOURS = {"kennedy": ("#1d4ed8", "#dbeafe"), "nixon": ("#b91c1c", "#fee2e2")}
 
@@ -50,13 +54,27 @@ class Rendered:
     text: str
     html: str
     images: tuple[boardmap.Picture, ...] = ()
+    attachments: tuple[Attachment, ...] = ()
+
+
+@dataclass(frozen=True)
+class Attachment:
+    """A file sent with a mail (the game log); the HTML names it by `cid`."""
+
+    filename: str
+    data: bytes
+    content_type: str = "text/plain; charset=utf-8"
+
+    @property
+    def cid(self) -> str:
+        return f"file-{hashlib.sha256(self.data).hexdigest()[:24]}@1960.pbem"
 
 
 def render(kind: str, ctx: dict[str, Any]) -> Rendered:
     """Render mail ``kind`` (one of `KINDS`) for ``ctx`` (see the module docstring)."""
     if kind not in KINDS:
         raise ValueError(f"unknown mail kind {kind!r}: expected one of {', '.join(KINDS)}")
-    if kind not in ("help", "key_problem") and ctx.get("view") is None:
+    if kind not in NO_VIEW_KINDS and ctx.get("view") is None:
         raise ValueError(f"a {kind!r} mail needs ctx['view'] (engine.view for the recipient)")
     model = report_model.build(kind, ctx)
     env = environment()
@@ -70,10 +88,28 @@ def render(kind: str, ctx: dict[str, Any]) -> Rendered:
         else:
             model["board"]["map"] = None
         model["board_text"], model["board_html"] = board_parts(model["board"])
+    attachments = _attachments(kind, model, env)
+    model["attachments"] = [{"cid": a.cid, "filename": a.filename, "size": len(a.data)}
+                            for a in attachments]
     text = env.get_template(f"text/{kind}.txt.j2").render(model)
     html = env.get_template(f"html/{kind}.html.j2").render(model)
     images = tuple(p for p in images if f"cid:{p.cid}" in html)  # only what the HTML shows
-    return Rendered(subject=subject(kind, model), text=tidy_text(text), html=html, images=images)
+    return Rendered(subject=subject(kind, model), text=tidy_text(text), html=html, images=images,
+                    attachments=attachments)
+
+
+def _attachments(kind: str, model: dict[str, Any], env: jinja2.Environment) -> tuple[Attachment, ...]:
+    """The whole log as a text file: with a long ``history``, and at the game's end (when the
+    view shows every line, nothing being secret any more)."""
+    if kind == "history" and model.get("history_entries", 0) > HISTORY_INLINE:
+        log = model["history"]
+    elif kind == "game_over" and model.get("view"):
+        log = model["full_log"]
+    else:
+        return ()
+    text = tidy_text(env.get_template("text/log_file.txt.j2").render({**model, "file_log": log}))
+    name = f"1960-game-{model['game_id']}-{'final-log' if kind == 'game_over' else 'log'}.txt"
+    return (Attachment(filename=name, data=text.encode("utf-8")),)
 
 
 _BOARD_CACHE: dict[str, tuple[str, Markup]] = {}
@@ -102,7 +138,12 @@ def subject(kind: str, m: dict[str, Any]) -> str:
     """``[1960 #12] Turn 3 — your move`` and its variants."""
     tag = f"[1960 #{m['game_id']}]" if m.get("game_id") is not None else "[1960]"
     if kind == "help":
-        return f"{tag} Command reference"
+        return f"{tag} Command reference and cards"
+    if kind == "card":
+        card = m.get("card")
+        return f"{tag} Card #{card['number']} {card['name']}" if card else f"{tag} No such card"
+    if kind == "history":
+        return f"{tag} Game log to turn {m['turn']}"
     if kind == "key_problem":
         return f"{tag} Reply not accepted — reply key problem"
     turn = f"Turn {m['turn']}"

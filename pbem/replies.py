@@ -100,12 +100,14 @@ def queue_mail(
     seats: dict[str, Seat] | None = None,
     since: int | None = None,
     extra: dict[str, Any] | None = None,
+    context: dict[str, Any] | None = None,
 ) -> OutboxMessage:
     """Render ``kind`` for ``seat`` and add it to the outbox (same transaction as the change).
 
     ``seats`` (the game's seats by side, as `seats_of` returns them) saves a query, and the
     autoflush it would cause, when the caller already holds them. ``since`` (default: the
-    seat's last reported log index) starts the log; ``extra`` adds template data (pbem.notify).
+    seat's last reported log index) starts the log; ``extra`` adds template data (pbem.notify);
+    ``context`` adds to the render context (e.g. ``card`` for a card mail).
     """
     assert game.id is not None
     if seats is None:
@@ -123,8 +125,8 @@ def queue_mail(
         extra = orders_extra(session, seat)
     if extra:
         ctx["extra"] = extra
-    mail = render(kind, ctx)
-    mailimages.store(session, mail.images)
+    mail = render(kind, {**ctx, **(context or {})})
+    mailimages.store(session, [*mail.images, *mail.attachments])
     key = current_key(settings, seat)
     message_id = keys.message_id(settings.address, key, f"{cause}.{kind}")
     refs = [r for r in (seat.thread_root, in_reply_to) if r]

@@ -243,15 +243,53 @@ def examples(legal: list[str], limit: int = 3) -> list[str]:
 
 
 def log_since(v: dict[str, Any], since: int) -> list[dict[str, Any]]:
-    """Log entries from index ``since`` on, grouped by turn; private ones flagged."""
+    """Log entries from index ``since`` on, grouped by turn; private ones flagged (``private``:
+    the reader's own; ``was_private``: the other side's, which the view shows once the game is
+    over, R17)."""
     turns: list[dict[str, Any]] = []
+    me = v.get("side")
     for e in v["log"]:
         if e["i"] < since:
             continue
         if not turns or turns[-1]["turn"] != e["turn"]:
             turns.append({"turn": e["turn"], "entries": []})
-        turns[-1]["entries"].append({"text": e["text"], "private": e["to"] is not None})
+        to = e["to"]
+        text = explained(e)
+        turns[-1]["entries"].append({"text": text, "private": to is not None and to == me,
+                                     "was_private": (to or "").title() if to and to != me else ""})
     return turns
+
+
+def explained(entry: dict[str, Any]) -> str:
+    """A log line with its cause (the entry's ``why``) when the text names no card and no rule."""
+    text, why = str(entry["text"]), str(entry.get("why") or "")
+    if not why or "#" in text or "(R" in text or why in text or text.startswith(("Turn ", "End of turn")):
+        return text
+    return f"{text[:-1]} ({why})." if text.endswith(".") else f"{text} ({why})"
+
+
+def card_whereabouts(v: dict[str, Any], n: int) -> str:
+    """Where card ``n`` is, as far as the reader's view tells (R17: nothing hidden)."""
+    if n in v.get("hand", []):
+        return "in your hand"
+    if n in v.get("stack", []):
+        return "on your campaign-strategy stack"
+    if n in ((v.get("debate") or {}).get("hand") or []):
+        return "in your debate hand"
+    if any(n in cards for cards in v.get("persistent", {}).values()):
+        return "on the board: its event is in force"
+    if n in v.get("discard", []):
+        return "in the discard pile"
+    if n in v.get("removed", []):
+        return "removed from the game"
+    if v.get("edition") != "gmt" and engine.CARDS[n].gmt_only:
+        return "not in this game: a GMT-edition card"
+    return "not seen yet: in the deck, or in a hand or stack you cannot see"
+
+
+def all_cards(edition: str) -> list[dict[str, Any]]:
+    """Every card of the edition's deck, in number order, with its event text (help mail)."""
+    return [card_row(n) for n in engine.CARDS if edition == "gmt" or not engine.CARDS[n].gmt_only]
 
 
 def final_tally(result: dict[str, Any] | None) -> dict[str, Any] | None:
@@ -274,6 +312,13 @@ def final_tally(result: dict[str, Any] | None) -> dict[str, Any] | None:
 def help_entries() -> list[dict[str, str]]:
     """The command reference, straight from the registry (`engine.VERBS`)."""
     return [dict(e) for e in _help_entries()]
+
+
+@cache
+def _meta_entries() -> tuple[dict[str, str], ...]:
+    return tuple({"name": w.name, "usage": " ".join([w.name, *(_arg_usage(a) for a in w.args.split())]),
+                  "help": w.help, "example": w.example}
+                 for w in engine.META_WORDS.values())
 
 
 @cache
@@ -310,6 +355,7 @@ def build(kind: str, ctx: dict[str, Any]) -> dict[str, Any]:
         "results": list(ctx.get("results") or []),
         "ignored": [str(x) for x in (ctx.get("ignored") or [])],
         "verbs": help_entries(),
+        "meta_words": [dict(e) for e in _meta_entries()],
         "log_title": "So far" if kind == "welcome" else "Since your last report",
         "view": None,
     }
@@ -321,6 +367,19 @@ def build(kind: str, ctx: dict[str, Any]) -> dict[str, Any]:
     m["options"] = [o.replace("_", " ") for o in options]
     if v is not None:
         m.update(_from_view(v, side, int(ctx.get("since") or 0)))
+    if kind == "help":
+        m["cards"] = all_cards(edition)
+    if kind == "card":
+        n = ctx.get("card")
+        m["card"] = card_row(n) if n in engine.CARDS else None
+        m["card_where"] = card_whereabouts(v, n) if v is not None and n in engine.CARDS else ""
+        m["card_query"] = str(ctx.get("card_query") or n or "")
+        m["card_matches"] = [card_row(x) for x in ctx.get("card_matches") or []]
+    if kind == "game_over" and v is not None:
+        m["full_log"] = log_since(v, 0)
+    if kind == "history" and v is not None:
+        m["history"] = log_since(v, 0)
+        m["history_entries"] = sum(len(t["entries"]) for t in m["history"])
     m.update(ctx.get("extra") or {})  # summary / orders / log_title (pbem.notify, pbem.summary)
     return m
 

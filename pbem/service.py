@@ -33,14 +33,13 @@ from pbem.db import is_sqlite, is_transient, transaction
 from pbem.mail import (
     Fetched,
     ImapMailbox,
-    InlineImage,
     PermanentFailure,
     SendFailure,
     SmtpSender,
     TemporaryFailure,
     build_message,
 )
-from pbem.models import Game, Move, OutboxMessage, Seat, utcnow
+from pbem.models import Game, MailImage, Move, OutboxMessage, Seat, utcnow
 from pbem.notify import digest_pass, start_orders
 from pbem.pipeline import process_message
 from pbem.render import render
@@ -328,13 +327,15 @@ def sender_for(address: str, game_id: int | None) -> str:
 
 
 def raw_message(settings: Settings, row: OutboxMessage,
-                images: Mapping[str, InlineImage] | None = None) -> bytes:
-    """The bytes of outbox ``row``; ``images`` (by Content-ID, `mailimages.load`) go inline."""
+                images: Mapping[str, MailImage] | None = None) -> bytes:
+    """The bytes of outbox ``row``; ``images`` (stored parts by id, `mailimages.load`) go
+    inline or attached, as the row's HTML names them."""
     return build_message(
         sender=sender_for(settings.address, row.game_id), to=row.recipient, subject=row.subject, text=row.text,
         html=row.html or None, message_id=row.message_id, in_reply_to=row.in_reply_to or None,
         references=row.references.split(), reply_to=row.reply_to or None,
-        images=mailimages.for_html(row.html, dict(images or {})))
+        images=mailimages.for_html(row.html, dict(images or {})),
+        attachments=mailimages.attachments_for(row.html, dict(images or {})))
 
 
 def drain_outbox(db: Engine, settings: Settings, sender: Sender, *, now: datetime | None = None,

@@ -32,6 +32,7 @@ class Momentum(Step):
             pop(g)
             return
         what = f["todo"].pop(0)
+        f["doing"] = what  # the log's cause (engine.state.log)
         getattr(self, "_" + what)(g)
 
     def _decay(self, g: GameState) -> None:  # R10.2
@@ -78,10 +79,11 @@ class AwardChoice(Step):
         return ["momentum", "endorsement"] if side == f["side"] else []
 
     def act(self, g: GameState, f: Frame, side: str, words: list[str]) -> None:
-        pop(g)
         if words[0] == "momentum":
-            board.gain_momentum(g, side)
+            board.gain_momentum(g, side)  # logged while this frame is up: its cause (R10.3)
+            pop(g)
         else:
+            pop(g)
             award_endorsement(g, side)
 
     def prompt(self, g: GameState, f: Frame, side: str) -> str:

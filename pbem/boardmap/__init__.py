@@ -41,6 +41,11 @@ class Picture:
     width: int
     height: int
     filename: str = "board.png"
+    content_type: str = "image/png"
+
+    @property
+    def data(self) -> bytes:
+        return self.png
 
 
 def png(board: MapBoard) -> bytes:

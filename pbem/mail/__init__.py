@@ -4,15 +4,16 @@ talk IMAP (imapclient) and SMTP (aiosmtplib), and run embedded pure-Python serve
 Public interface (other packages code against these names):
 
 * :func:`parse_message` -> :class:`ParsedMessage`, raising :class:`MalformedMessage`
-* :func:`extract_commands` -> :class:`Extraction`
+* :func:`reply_text` -> :class:`ReplyText` (the writer's own lines; which are commands is the
+  pipeline's business, `pbem.pipeline.lines`)
 * :func:`build_message`, :func:`make_message_id`
 * :class:`ImapMailbox`, :class:`MemoryMailbox`, :class:`Fetched`
 * :class:`SmtpSender`, :class:`MemorySender`, :class:`TemporaryFailure`, :class:`PermanentFailure`
 * :class:`EmbeddedMailServers` (import from ``pbem.mail.embedded``; it pulls in the servers)
 """
 
-from pbem.mail.compose import InlineImage, build_message, make_message_id
-from pbem.mail.extract import Extraction, extract_commands
+from pbem.mail.compose import FileAttachment, InlineImage, build_message, make_message_id
+from pbem.mail.extract import ReplyText, reply_text
 from pbem.mail.imap import Fetched, ImapMailbox, Mailbox, MemoryMailbox
 from pbem.mail.parse import MalformedMessage, ParsedMessage, parse_message
 from pbem.mail.smtp import (
@@ -25,8 +26,8 @@ from pbem.mail.smtp import (
 )
 
 __all__ = [
-    "Extraction",
     "Fetched",
+    "FileAttachment",
     "ImapMailbox",
     "InlineImage",
     "MailSender",
@@ -36,11 +37,12 @@ __all__ = [
     "MemorySender",
     "ParsedMessage",
     "PermanentFailure",
+    "ReplyText",
     "SendFailure",
     "SmtpSender",
     "TemporaryFailure",
     "build_message",
-    "extract_commands",
     "make_message_id",
     "parse_message",
+    "reply_text",
 ]

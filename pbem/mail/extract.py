@@ -1,50 +1,85 @@
-"""Extract the player's command lines from a reply body.
+"""Find the writer's own lines in a reply body: quoted history, attributions and signatures out.
 
-Our own line logic runs first (email-engineering notes C7): quoted lines (``>``) are dropped one
-by one, never "cut at the first ``>``", so interleaved replies work; an attribution line
-("On … wrote:", "Am … schrieb …:", …) followed by quoted lines is dropped, one followed by
-unquoted history cuts the rest; Outlook "From:/Sent:" blocks, "-----Original Message-----",
-underscore rules, the ``-- `` signature delimiter and mobile footers cut the rest. The kept text
-then goes through ``mail-parser-reply`` (header detection in more languages, signatures,
-disclaimers); when in doubt we cut, because reading a quoted example command is worse than
-reading none. Finally only command-looking lines are kept: the first word must be a command
-verb (the engine's vocabulary: verbs, synonyms and meta words, unless *verbs* is given).
+This is text handling only; which of the kept lines are commands is the pipeline's business
+(`pbem.pipeline.lines`). Our own line logic runs first (email-engineering notes C7):
+
+* quoted lines (``>``) are dropped one by one, never "cut at the first ``>``", so interleaved
+  and bottom-posted replies work;
+* an **attribution** ("On … wrote:", "Am … schrieb …:", "Den … skrev …:", "W dniu … pisze:",
+  "… 写道：", a date-first "29 нояб. 2026 г., в 9:00, game <g@x>:" …, see `WROTE`) followed by
+  quoted lines is dropped; one followed by unquoted history cuts the rest;
+* a **header block** cuts the rest: a "From"-word line (``From:``, ``Von:``, ``Fra:``,
+  ``Från:``, ``От:``, ``发件人:`` … `FROM_WORDS`) with a "Sent/To/Subject"-word line
+  (`HEADER_WORDS`) within the next lines — or, structurally, two or more ``Word: value`` lines
+  in a row after a blank line;
+* **separators** cut the rest: ``-----Original Message-----``, ``-------- Oprindelig besked
+  --------``, Zoho's ``---- On … wrote ----``, underscore and equals rules; so do the ``-- ``
+  signature delimiter and mobile footers in many languages ("Sent from my iPhone",
+  "Skickat från min iPhone", "发自我的iPhone" …);
+* *history_starts*, a predicate the caller gives (the server's own report marker and report
+  first lines), cuts the rest when it matches an unquoted line, and marks the start of the
+  history when it matches a quoted one.
+
+The kept text then goes through ``mail-parser-reply`` (more header languages, signatures,
+disclaimers), which may only cut — positionally — never add a line back. When in doubt we
+cut: reading a quoted example command is worse than reading none.
 """
 
 from __future__ import annotations
 
 import re
 import unicodedata
-from collections.abc import Collection
-from dataclasses import dataclass, field
+from collections.abc import Callable
+from dataclasses import dataclass
+
+__all__ = ["MAX_INPUT_CHARS", "ReplyText", "normalise_line", "reply_text"]
 
 MAX_INPUT_CHARS = 64 * 1024  # text beyond this is never looked at
-MAX_IGNORED = 20
 LANGUAGES = ["en", "de", "fr", "es", "it", "nl", "sv", "da", "pl", "cs"]
 
-_ATTRIBUTION_END = re.compile(
-    r"(wrote|writes|schrieb|a écrit|escribió|escreveu|ha scritto|schreef|skrev|kirjoitti|"
-    r"napisał|napsal|написал|написала|geschreven)\s*:\s*$",
-    re.IGNORECASE,
+# Words that end an attribution line, by language (the colon is optional: some clients omit it).
+WROTE = (
+    "wrote", "writes", "schrieb", "schreibt", "a écrit", "écrit", "escribió", "ha escrito",
+    "escreveu", "ha scritto", "scrisse", "schreef", "heeft geschreven", "geschreven", "skrev",
+    "kirjoitti", "napisał", "napisała", "napisał\\(a\\)", "pisze", "napsal", "napsala",
+    "написал", "написала", "написал\\(а\\)", "пишет", "写道", "寫道", "書きました", "のメッセージ",
+    "yazdı", "írta", "έγραψε", "a scris", "작성",
 )
-_ATTRIBUTION_START = re.compile(r"^(on|am|le|el|il|op|em|den|dne)\s", re.IGNORECASE)
+_WROTE_END = re.compile(r"(?:" + "|".join(WROTE) + r")\s*:?\s*$", re.IGNORECASE)
+_ATTRIBUTION_START = re.compile(
+    r"^(on|am|le|el|il|op|em|den|dne|w dniu|dnia|в|в\s|в\d|在|於|于|\d{4}年|\d{4}[-/.]\d)",
+    re.IGNORECASE)
+_DATE_OR_ADDRESS = re.compile(r"@|\d{1,2}[:.]\d{2}|\d{4}")
+
+FROM_WORDS = (
+    "from", "von", "de", "da", "van", "od", "fra", "från", "от", "от кого", "发件人", "寄件人",
+    "寄件者", "差出人", "送信者", "mittente", "remitente", "expéditeur", "afzender", "nadawca",
+    "lähettäjä", "feladó", "보낸 사람",
+)
+HEADER_WORDS = (
+    "sent", "date", "to", "cc", "subject", "gesendet", "datum", "an", "betreff", "envoyé", "à",
+    "objet", "enviado", "para", "asunto", "fecha", "inviato", "data", "a", "oggetto", "verzonden",
+    "aan", "onderwerp", "sendt", "til", "emne", "skickat", "till", "ämne", "wysłano", "do",
+    "temat", "отправлено", "кому", "тема", "дата", "发送时间", "时间", "收件人", "主题", "日期",
+    "抄送", "送信日時", "宛先", "件名", "日付", "寄件日期", "主旨", "kopia", "копия",
+)
+_HEADER_LINE = re.compile(r"^\*?([^\W\d_][^\W\d_ .'-]*(?:[ .'-][^\W\d_]+){0,2})\s*\*?\s*:\s*\S",
+                          re.UNICODE)
+_FROM = frozenset(FROM_WORDS)
+_FOLLOW = frozenset(HEADER_WORDS)
 _SEPARATOR = re.compile(
-    r"^(-{2,}\s*(original message|forwarded message|ursprüngliche nachricht|"
-    r"message d'origine|mensaje original|messaggio originale)\s*-{2,}|_{10,}|-{10,}|={10,})$",
-    re.IGNORECASE,
-)
-_HEADER_FIELD = re.compile(r"^\*?(from|von|de|da|van|od)\s*\*?:\s*\S", re.IGNORECASE)
-_HEADER_FOLLOW = re.compile(
-    r"^\*?(sent|date|gesendet|datum|envoyé|enviado|inviato|verzonden|to|an|à|subject|betreff)"
-    r"\s*\*?:",
+    r"^(?:[-_=\u2014\u2013]{2,}\s*\S.{0,80}?\s*[-_=\u2014\u2013]{2,}|_{8,}|-{8,}|={8,}|~{8,}"
+    r"|begin forwarded message:|anfang der weitergeleiteten nachricht:"
+    r"|début du message réenvoyé :?|inicio del mensaje reenviado:?)$",
     re.IGNORECASE,
 )
 _MOBILE_FOOTER = re.compile(
     r"^(sent from|sent via|sent with|sent using|get outlook for|von meinem|gesendet von|"
-    r"envoyé de|enviado desde|enviado do|inviato da|verzonden vanaf|skickat från)\b[^,;]{0,60}$",
+    r"envoyé de|enviado desde|enviado do|enviado de|inviato da|verzonden vanaf|verstuurd vanaf|"
+    r"skickat från|sendt fra|wysłane z|wysłano z|отправлено с|отправлено из|发自我的|"
+    r"从我的|從我的|iphoneから送信|android.?から送信)[^,;]{0,60}$",
     re.IGNORECASE,
 )
-_BULLET = re.compile(r"^(?:[-*•·]|\d{1,2}[.)])\s+")
 _TRANSLATE = {
     **dict.fromkeys(map(ord, "\u2018\u2019\u201a\u201b\u2032"), "'"),
     **dict.fromkeys(map(ord, "\u201c\u201d\u201e\u201f\u2033"), '"'),
@@ -56,126 +91,160 @@ _TRANSLATE = {
 
 
 @dataclass(frozen=True)
-class Extraction:
-    """``lines``: the command lines, in order; ``ignored``: other non-empty reply lines
-    (greetings, text that is no command, lines over the caps), for echoing back to the player."""
+class ReplyText:
+    """The writer's own lines of a reply, in order, stripped (a blank line is ``""``).
 
-    lines: list[str] = field(default_factory=list)
-    ignored: list[str] = field(default_factory=list)
+    ``above_quote`` counts the leading lines that stand above the first quoted line or
+    attribution (top posting); ``quoted`` is True if any quoted history was seen; ``cut`` says
+    what ended the reading ("" when the text simply ended).
+    """
 
-
-def extract_commands(
-    text: str,
-    max_lines: int = 40,
-    max_line_len: int = 300,
-    *,
-    verbs: Collection[str] | None = None,
-) -> Extraction:
-    """Return the command lines of a reply body *text* (see the module docstring)."""
-    known = _default_verbs() if verbs is None else {v.lower() for v in verbs}
-    reply = _reply_lines(_normalise(text[:MAX_INPUT_CHARS]))
-    reply = _second_opinion(reply)
-    lines: list[str] = []
-    ignored: list[str] = []
-    for line in reply:
-        if not line:
-            continue
-        command = _BULLET.sub("", line).strip()
-        if len(command) > max_line_len:
-            ignored.append(command[:max_line_len] + "…")
-        elif _looks_like_command(command, known) and len(lines) < max_lines:
-            lines.append(" ".join(command.split()))
-        else:
-            ignored.append(command)
-    return Extraction(lines=lines, ignored=ignored[:MAX_IGNORED])
+    lines: list[str]
+    above_quote: int
+    quoted: bool = False
+    cut: str = ""
 
 
-def _default_verbs() -> set[str]:
-    from engine.vocabulary import command_words
-
-    return set(command_words())
-
-
-def _normalise(text: str) -> list[str]:
-    text = text.replace("\r\n", "\n").replace("\r", "\n")
-    return [unicodedata.normalize("NFKC", line.translate(_TRANSLATE)).rstrip() for line in
-            text.split("\n")]
+def normalise_line(line: str) -> str:
+    """Typography folded (quotes, dashes, zero-width, NBSP, tabs), NFKC, trailing space off."""
+    return unicodedata.normalize("NFKC", line.translate(_TRANSLATE)).rstrip()
 
 
-def _looks_like_command(line: str, known: Collection[str]) -> bool:
-    first = line.split(maxsplit=1)[0].lower().rstrip(":,.")
-    return first in known
+def reply_text(text: str, *, history_starts: Callable[[str], bool] | None = None) -> ReplyText:
+    """The writer's own lines of *text* (see the module docstring)."""
+    text = text[:MAX_INPUT_CHARS].replace("\r\n", "\n").replace("\r", "\n")
+    lines = [normalise_line(line) for line in text.split("\n")]
+    own = _Reader(lines, history_starts).read()
+    return _second_opinion(own)
 
 
-def _reply_lines(lines: list[str]) -> list[str]:
-    """Our own line logic: drop quoted lines and quote headers; cut at history and signatures."""
-    kept: list[str] = []
-    i = 0
-    while i < len(lines):
-        line = lines[i].strip()
-        if line.startswith(">"):
-            i += 1
-            continue
-        span = _attribution_span(lines, i)
-        if span:
-            if _next_nonblank_is_quoted(lines, i + span):
-                i += span
+class _Reader:
+    """One pass over the lines; see `reply_text`."""
+
+    def __init__(self, lines: list[str], history_starts: Callable[[str], bool] | None) -> None:
+        self.lines = lines
+        self.starts = history_starts or (lambda _line: False)
+        self.kept: list[str] = []
+        self.above: int | None = None
+
+    def _history(self) -> None:
+        if self.above is None:
+            self.above = len(self.kept)
+
+    def _done(self, cut: str) -> ReplyText:
+        above = len(self.kept) if self.above is None else self.above
+        return ReplyText(self.kept, above, self.above is not None, cut)
+
+    def read(self) -> ReplyText:
+        lines, i = self.lines, 0
+        while i < len(lines):
+            raw = lines[i]
+            line = raw.strip()
+            if line.startswith(">"):
+                self._history()
+                i += 1
                 continue
-            break
-        if _SEPARATOR.match(line) or lines[i] in ("--", "-- ") or line == "--":
-            break
-        if _MOBILE_FOOTER.match(line) or _outlook_header_at(lines, i):
-            break
-        kept.append(line)
-        i += 1
-    return kept
+            if line and self.starts(line):
+                return self._done("the quoted report")
+            span = attribution_span(lines, i)
+            if span:
+                self._history()
+                if _next_nonblank_is_quoted(lines, i + span):
+                    i += span
+                    continue
+                return self._done("an attribution line")
+            if raw in ("--", "-- ") or line == "--":
+                return self._done("a signature")
+            if _SEPARATOR.match(line):
+                self._history()
+                return self._done("a separator line")
+            if _MOBILE_FOOTER.match(line):
+                return self._done("a mobile footer")
+            if header_block_at(lines, i):
+                self._history()
+                return self._done("a header block")
+            self.kept.append(line)
+            i += 1
+        return self._done("")
 
 
-def _attribution_span(lines: list[str], i: int) -> int:
+def attribution_span(lines: list[str], i: int) -> int:
     """Number of lines (1–3) of a quote attribution starting at line *i*, else 0."""
     first = lines[i].strip()
-    if not first:
+    if not first or len(first) > 300:
         return 0
-    if _ATTRIBUTION_END.search(first):
+    if _is_wrote_line(first, first):
         return 1
     if _ATTRIBUTION_START.match(first):
         for extra in (1, 2):
-            if i + extra < len(lines) and _ATTRIBUTION_END.search(lines[i + extra].strip()):
-                return extra + 1
             if i + extra >= len(lines) or not lines[i + extra].strip():
                 break
+            if _is_wrote_line(lines[i + extra].strip(), first):
+                return extra + 1
+    if first.endswith(":") and _DATE_OR_ADDRESS.search(first) and (
+            _next_nonblank_is_quoted(lines, i + 1, default=False)):
+        return 1  # date-first attribution: "29 нояб. 2026 г., в 9:00, game <g@x>:"
     return 0
 
 
-def _next_nonblank_is_quoted(lines: list[str], start: int) -> bool:
-    for line in lines[start:]:
+def _is_wrote_line(line: str, first: str) -> bool:
+    if not _WROTE_END.search(line):
+        return False
+    if line.rstrip().endswith(":"):
+        return True
+    # "On … wrote" without a colon: only with an attribution's shape, never plain prose
+    return bool(_ATTRIBUTION_START.match(first) or _DATE_OR_ADDRESS.search(first + line))
+
+
+def _next_nonblank_is_quoted(lines: list[str], start: int, default: bool = True) -> bool:
+    for line in lines[start:start + 50]:
         if line.strip():
             return line.strip().startswith(">")
-    return True  # nothing after the attribution: dropping it loses nothing
+    return default  # nothing after the attribution: dropping it loses nothing
 
 
-def _outlook_header_at(lines: list[str], i: int) -> bool:
-    """An Outlook "From: …" header block: From: followed within 4 lines by Sent:/Date:/To:."""
-    if not _HEADER_FIELD.match(lines[i].strip()):
+def _header_key(line: str) -> str | None:
+    m = _HEADER_LINE.match(line.strip())
+    return m.group(1).lower() if m else None
+
+
+def header_block_at(lines: list[str], i: int) -> bool:
+    """A mail header block ("From:/Sent:/To:/Subject:" in any language) starts at line *i*."""
+    key = _header_key(lines[i])
+    if key is None:
         return False
-    following = [line.strip() for line in lines[i + 1 : i + 6] if line.strip()][:4]
-    return any(_HEADER_FOLLOW.match(line) for line in following)
+    following = [line for line in lines[i + 1:i + 7] if line.strip()][:4]
+    if key in _FROM and any(_header_key(line) in _FOLLOW for line in following):
+        return True
+    # structural: two or more "Word: value" lines in a row, after a blank line (or at the top)
+    after_blank = i == 0 or not lines[i - 1].strip()
+    return after_blank and i + 1 < len(lines) and _header_key(lines[i + 1]) is not None
 
 
-def _second_opinion(lines: list[str]) -> list[str]:
-    """Run mail-parser-reply over what we kept; trust it when it cuts (never when it adds)."""
+def _second_opinion(reply: ReplyText) -> ReplyText:
+    """Run mail-parser-reply over what we kept; where it cuts, we cut (positionally)."""
+    lines = reply.lines
     if not any(lines):
-        return lines
+        return reply
     try:
         from mailparser_reply.parser import EmailMessage
     except ImportError:  # pragma: no cover - a declared dependency
-        return lines
-    text = "\n".join(lines)
+        return reply
     try:
-        message = EmailMessage(text=text, languages=list(LANGUAGES), keep_hyphen_lists=True)
+        message = EmailMessage(text="\n".join(lines), languages=list(LANGUAGES),
+                               keep_hyphen_lists=True)
         replies = message.read().replies
-        body = replies[0].body if replies else text
+        body = replies[0].body.split("\n") if replies else lines
     except Exception:  # a helper must never sink the extraction
-        return lines
-    allowed = {line.strip() for line in body.split("\n")}
-    return [line for line in lines if line.strip() in allowed]
+        return reply
+    body = [line.strip() for line in body]
+    j = 0
+    for n, line in enumerate(lines):
+        if not line:
+            continue
+        try:
+            j = body.index(line, j) + 1
+        except ValueError:
+            return ReplyText(lines[:n], min(reply.above_quote, n), reply.quoted,
+                             reply.cut or "a signature or disclaimer")
+    return reply

@@ -1,6 +1,7 @@
 """Turn an HTML mail body into plain text for command extraction (beautifulsoup4), in linear time.
 
 Quoted history is not thrown away but rendered as ``> ``-prefixed lines, so the HTML path and
+<<<<<<< HEAD
 the text/plain path look the same to :mod:`pbem.mail.extract` (which drops quoted lines).
 Which elements are quoted history is decided by a *quote rule* (`QuoteRule`): given an
 element it answers ``"quote"`` (this element's text is quoted), ``"rest"`` (this element and
@@ -17,6 +18,11 @@ Another module may pass its own rule (``html_to_text(html, quote_rule=...)``).
 The conversion is one iterative walk over the parsed tree (no per-tag insertions, no
 recursion, so deep nesting costs neither quadratic time nor the stack), and it stops after
 `MAX_ELEMENTS` elements: the work done before the sender is known is bounded (issue 14, 9).
+=======
+the text/plain path look the same to :mod:`pbem.mail.extract` (which drops quoted lines). Which
+elements are quotes, and which start the history (everything after them quoted too), is decided
+by :mod:`pbem.mail.htmlquote`.
+>>>>>>> main
 """
 
 from __future__ import annotations
@@ -28,6 +34,7 @@ from typing import Literal
 from bs4 import BeautifulSoup
 from bs4.element import NavigableString, PageElement, PreformattedString, Tag
 
+<<<<<<< HEAD
 __all__ = ["MAX_ELEMENTS", "QuoteRule", "default_quote_rule", "html_to_text"]
 
 QuoteRule = Callable[[Tag], Literal["quote", "rest"] | None]
@@ -42,6 +49,15 @@ _BLOCK_TAGS = frozenset({
 _SKIP_TAGS = frozenset({"script", "style", "head", "title", "meta", "xml"})
 _OUTLOOK_BORDER = re.compile(r"border-top:\s*solid", re.IGNORECASE)
 _SPACE = re.compile(r"\s+")
+=======
+from pbem.mail import htmlquote
+
+_BLOCK_TAGS = {
+    "p", "div", "br", "li", "tr", "table", "h1", "h2", "h3", "h4", "h5", "h6",
+    "pre", "blockquote", "ul", "ol", "hr", "section", "article",
+}
+_QUOTE_MARK = "\u0000Q\u0000"  # placeholder prefix, turned into "> " after get_text
+>>>>>>> main
 
 
 def default_quote_rule(tag: Tag) -> Literal["quote", "rest"] | None:
@@ -98,6 +114,7 @@ def _pieces(soup: BeautifulSoup, quote_rule: QuoteRule) -> Iterator[tuple[str, b
         if node is _END:
             yield "\n", False
             continue
+<<<<<<< HEAD
         if isinstance(node, NavigableString):
             if isinstance(node, PreformattedString):
                 continue  # comments (incl. Outlook's <!--[if mso]>), CDATA, doctype
@@ -123,3 +140,16 @@ def _pieces(soup: BeautifulSoup, quote_rule: QuoteRule) -> Iterator[tuple[str, b
             stack.append((_END, False, False))
         children: list[PageElement] = node.contents
         stack.extend((c, quoted, in_pre) for c in reversed(children))
+=======
+        if htmlquote.is_quote(tag):
+            roots.append(tag)
+        elif htmlquote.is_history_start(tag):
+            roots.append(tag)
+            roots.extend(t for t in tag.find_all_next() if isinstance(t, Tag))
+            break
+    for root in roots:
+        for node in list(root.find_all(string=True)):
+            if isinstance(node, NavigableString) and not str(node).startswith(_QUOTE_MARK):
+                marked = _QUOTE_MARK + str(node).replace("\n", "\n" + _QUOTE_MARK)
+                node.replace_with(NavigableString(marked))
+>>>>>>> main

@@ -17,6 +17,7 @@ import re
 from dataclasses import dataclass, field
 from email.message import EmailMessage, Message
 
+from pbem.mail.flowed import unflow
 from pbem.mail.htmltext import html_to_text
 from pbem.sanitize import utf8_header
 
@@ -300,23 +301,8 @@ def _decode(part: Message, problems: list[str]) -> str:
         problems.append(f"unknown charset {charset[:40]!r}; read as UTF-8")
         text = payload.decode("utf-8", errors="replace")
     if str(part.get_param("format", "") or "").lower() == "flowed":
-        text = _unflow(text, str(part.get_param("delsp", "") or "").lower() == "yes")
+        text = unflow(text, str(part.get_param("delsp", "") or "").lower() == "yes")
     return text
-
-
-def _unflow(text: str, delsp: bool) -> str:
-    """Join RFC 3676 format=flowed soft line breaks (a trailing space), except signatures."""
-    out: list[str] = []
-    buffer = ""
-    for line in text.replace("\r\n", "\n").split("\n"):
-        if line.endswith(" ") and line != "-- ":
-            buffer += line[:-1] if delsp else line
-            continue
-        out.append(buffer + line)
-        buffer = ""
-    if buffer:
-        out.append(buffer)
-    return "\n".join(out)
 
 
 def _clean(text: str) -> str:

@@ -92,6 +92,8 @@ class Context:
     lines: list[str] = field(default_factory=list)
     ignored: list[str] = field(default_factory=list)
     meta: list[str] = field(default_factory=list)  # help / status requests
+    talk: list[str] = field(default_factory=list)  # "say …" table talk for the opponent
+    undo: bool = False  # the mail's first line is "undo"
     results: list[dict[str, Any]] = field(default_factory=list)
     stage: str = ""
     trace: list[str] = field(default_factory=list)

@@ -11,34 +11,67 @@ from __future__ import annotations
 from typing import Any
 
 from sqlalchemy import func
-from sqlmodel import select
+from sqlmodel import col, select
 
 import engine
-from pbem.mail import extract_commands
-from pbem.models import Move
+from engine.explain import overspend
+from pbem import cardtext
+from pbem.mail.extract import reply_text
+from pbem.models import Move, OutboxMessage
 from pbem.notify import queue_reports
 from pbem.pipeline.base import Answered, Context, RejectMessage, handler
+from pbem.pipeline.lines import SentReports, did_you_mean, read_reply
 from pbem.replies import queue_mail, seats_of
 
 META_COMMANDS = tuple(engine.META_WORDS)
+ANSWERED = ("help", "status", "card", "history")  # the server words answered by a mail of their own
+SENT_REPORTS_READ = 60  # the latest reports to a seat whose lines are never read back as orders
 
 
-@handler("extract", "take the command lines from the reply (quotes and signatures stripped)")
+def sent_reports(ctx: Context) -> SentReports:
+    """The text of the latest mails sent (or queued) to this seat."""
+    assert ctx.seat is not None
+    rows = ctx.session.exec(
+        select(OutboxMessage.text).where(OutboxMessage.game_id == ctx.seat.game_id,
+                                         OutboxMessage.side == ctx.seat.side)
+        .order_by(col(OutboxMessage.id).desc()).limit(SENT_REPORTS_READ)).all()
+    return SentReports(rows)
+
+
+@handler("extract", "sort the reply's own lines into commands, table talk and prose "
+                    "(quotes, the server's own report lines and signatures never read)")
 def extract(ctx: Context) -> None:
     assert ctx.parsed is not None
-    found = extract_commands(ctx.parsed.text, max_lines=ctx.settings.max_lines)
-    ctx.lines, ctx.ignored = list(found.lines), list(found.ignored)
-    if not ctx.lines:
+    sent = sent_reports(ctx)
+    reply = reply_text(ctx.parsed.text, history_starts=sent.starts_history)
+    found = read_reply(reply, sent, max_lines=ctx.settings.max_lines)
+    ctx.lines, ctx.ignored, ctx.talk, ctx.undo = (
+        found.commands, found.ignored, found.talk, found.undo)
+    if found.unreadable:
+        legal = engine.legal_commands(ctx.state, ctx.side) if ctx.state is not None else []
+        for bad in found.unreadable:
+            hints = list(dict.fromkeys([*did_you_mean(bad.line, legal), *bad.suggestions]))[:3]
+            message = bad.reason + (" — did you mean " + " or ".join(f"'{h}'" for h in hints)
+                                    + "?" if hints else "")
+            ctx.results.append({"line": bad.line, "ok": False, "message": message})
+        first = ctx.results[0]
+        raise RejectMessage(
+            f"line {first['line']!r} looks like a command but cannot be read: {first['message']}."
+            " Nothing in your mail was applied")
+    if found.truncated:
+        raise RejectMessage(f"too many command lines ({len(found.commands) + found.truncated}; "
+                            f"at most {ctx.settings.max_lines} in one mail)")
+    if not ctx.lines and not ctx.undo and not ctx.talk:
         raise RejectMessage("no command found in your mail (send 'help' for the command list)")
 
 
-@handler("meta-commands", "answer 'help' and 'status' lines; they never change the game")
+@handler("meta-commands", "answer 'help', 'status', 'card N' and 'history' lines; they never change the game")
 def meta_commands(ctx: Context) -> None:
     game_lines = []
     for line in ctx.lines:
-        word = line.strip().lower()
-        if word in META_COMMANDS:
-            ctx.meta.append(word)
+        request = meta_request(line)
+        if request:
+            ctx.meta.append(request)
         else:
             game_lines.append(line)
     ctx.lines = game_lines
@@ -48,24 +81,49 @@ def meta_commands(ctx: Context) -> None:
     raise Answered("answered " + ", ".join(ctx.meta))
 
 
+def meta_request(line: str) -> str:
+    """``help``, ``status``, ``history`` or ``card QUERY`` for a server-word line, else ``""``.
+
+    ``help 17`` / ``help nixon's knee`` ask for one card, as ``card 17`` does.
+    """
+    word, _, arg = line.strip().partition(" ")
+    word, arg = word.lower().rstrip(":"), arg.strip()
+    if word not in ANSWERED or (arg and word not in ("help", "card")):
+        return ""
+    if word in ("help", "card") and arg:
+        return f"card {arg}"
+    return word
+
+
 def _queue_meta(ctx: Context) -> None:
     assert ctx.game is not None and ctx.seat is not None and ctx.state is not None
     assert ctx.inbound is not None and ctx.parsed is not None
-    for kind in dict.fromkeys(ctx.meta):
+    for n, request in enumerate(dict.fromkeys(ctx.meta)):
+        kind, _, arg = request.partition(" ")
+        context: dict[str, Any] = {}
+        cause = f"in{ctx.inbound.id}"
+        if kind == "card":
+            found = cardtext.find(arg)
+            if len(found) == 1:
+                context = {"card": found[0]}
+            else:
+                context = {"card_query": arg, "card_matches": found[:8]}
+            cause += f".{n}"  # one mail per card asked for
         queue_mail(ctx.session, ctx.settings, kind=kind, game=ctx.game, seat=ctx.seat,
-                   state=ctx.state, cause=f"in{ctx.inbound.id}", now=ctx.now,
-                   in_reply_to=ctx.parsed.message_id, advance_log=False)
+                   state=ctx.state, cause=cause, now=ctx.now,
+                   in_reply_to=ctx.parsed.message_id, advance_log=False, context=context)
 
 
 @handler("apply", "apply every line to a copy of the position, all or nothing")
 def apply_commands(ctx: Context) -> None:
     assert ctx.state is not None
-    g = engine.copy_state(ctx.state)
+    g = ctx.state
     for i, line in enumerate(ctx.lines):
         try:
-            engine.apply_in_place(g, ctx.side, line)
+            after = engine.copy_state(g)  # g stays the position before the line
+            engine.apply_in_place(after, ctx.side, line)
         except engine.CommandError as exc:
-            why = _safe_reason(exc, i, ctx.state, g)
+            why = _reason(exc, line, i, ctx.state, g, ctx.side)
             ctx.results.append({"line": line, "ok": False, "message": why})
             ctx.results.extend({"line": rest, "ok": False, "message": "not read (after the error)"}
                                for rest in ctx.lines[i + 1:])
@@ -73,8 +131,26 @@ def apply_commands(ctx: Context) -> None:
                 r.update(ok=False, message="fine on its own, but not applied: a mail applies "
                                            "all or nothing")
             raise RejectMessage(f"line {i + 1} {line!r}: {why}") from None
+        g = after
         ctx.results.append({"line": line, "ok": True, "message": "ok"})
-    ctx.new_state = g
+    ctx.new_state = g if g is not ctx.state else engine.copy_state(g)
+
+
+def _reason(exc: engine.CommandError, line: str, i: int, before: dict[str, Any],
+            now: dict[str, Any], side: str) -> str:
+    """What the player is told: overspend in the one-line form, else the engine's reason with
+    "did you mean" (details only where R17 allows them, see `_safe_reason`)."""
+    why = _safe_reason(exc, i, before, now)
+    if i > 0 and _hidden_drawn(before, now):
+        return why
+    short = overspend(now, side, line)
+    if short:
+        return f"{exc.kind}: {line!r}: {short}"
+    if isinstance(exc, engine.CommandSyntaxError | engine.IllegalCommandError):
+        hints = did_you_mean(line, engine.legal_commands(now, side))
+        if hints:
+            return why + " — did you mean " + " or ".join(f"'{h}'" for h in hints) + "?"
+    return why
 
 
 def _hidden_drawn(before: dict[str, Any], after: dict[str, Any]) -> bool:

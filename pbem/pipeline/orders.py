@@ -12,6 +12,7 @@ from __future__ import annotations
 import engine
 from pbem import notify, orders
 from pbem.pipeline.base import Answered, Context, RejectMessage, handler
+from pbem.pipeline.commands import meta_request
 from pbem.replies import seats_of
 
 META_COMMANDS = tuple(engine.META_WORDS)
@@ -27,7 +28,8 @@ def read_orders(ctx: Context) -> None:
     if not mail.anything:
         return
     ctx.orders, ctx.lines = mail, mail.now
-    if any(line.strip().lower() not in META_COMMANDS for line in ctx.lines):
+    if any(line.strip().lower() not in META_COMMANDS and not meta_request(line)
+           for line in ctx.lines):
         return  # stored with the moves, in `autoplay`
     if mail.queue and ctx.side in engine.active_sides(ctx.state):
         ctx.lines.insert(0, mail.queue.pop(0))  # 'then' first while it is your move: play it now

@@ -92,7 +92,7 @@ def test_r17_2_the_opponent_hand_never_appears_in_a_view(edition: str) -> None:
             assert v["stack"] == g["stacks"][side]
             other = "nixon" if side == "kennedy" else "kennedy"
             for e in v["log"]:
-                assert e["to"] in (None, side)
+                assert e["to"] in (None, side) or g["result"] is not None
             if g["hands"][other] or g["stacks"][other]:
                 assert engine.view(g, side)["hand_sizes"][other] == len(g["hands"][other])
 
@@ -132,3 +132,15 @@ def test_r17_revealed_hand_shows_in_the_receiver_view_only() -> None:
     assert vn["revealed"][-1]["cards"] == [40, 41, 55] and vn["revealed"][-1]["side"] == "kennedy"
     assert engine.view(g, "kennedy")["revealed"] == before_k["revealed"] == []
     assert "revealed" not in engine.view(g, None)
+
+
+def test_once_the_game_is_over_every_log_line_is_shown_to_both() -> None:
+    """Nothing is secret after the result: the final log carries both sides' private lines."""
+    g = engine.new_game(5)
+    rnd = random.Random(5)
+    while engine.active_sides(g):
+        side = rnd.choice(sorted(engine.active_sides(g)))
+        engine.apply_in_place(g, side, rnd.choice(engine.legal_commands(g, side)))
+    assert any(e["to"] == "nixon" for e in g["log"]) and any(e["to"] == "kennedy" for e in g["log"])
+    for side in SIDES:
+        assert [e["text"] for e in engine.view(g, side)["log"]] == [e["text"] for e in g["log"]]

@@ -1,4 +1,5 @@
-"""pbem.mail.extract: command lines from real client replies, never from quoted history."""
+"""Reading replies: command lines from real client replies, never from quoted history
+(`pbem.mail.extract` finds the writer's own lines, `pbem.pipeline.lines` the commands)."""
 
 from __future__ import annotations
 
@@ -9,8 +10,9 @@ from pathlib import Path
 
 import pytest
 
-from pbem.mail import extract_commands, parse_message
+from pbem.mail import parse_message
 from pbem.mail.htmltext import html_to_text
+from pbem.pipeline.lines import read_text
 from tests.pbem.mailtools import CORPUS, DATA
 
 CMD = "campaign 17: NY 2, PA 1"
@@ -36,75 +38,70 @@ def _files(folder: Path, pattern: str) -> list[str]:
 )
 def test_fixture_replies(name: str, expected: list[str]) -> None:
     parsed = parse_message((DATA / name).read_bytes(), "game@example.test")
-    assert extract_commands(parsed.text).lines == expected
+    assert read_text(parsed.text).commands == expected
 
 
 def test_greetings_are_reported_as_ignored() -> None:
-    result = extract_commands(f"Hi Bob,\n\n{CMD}\nevent 22\n\nCheers\n")
-    assert result.lines == [CMD, "event 22"]
+    result = read_text(f"Hi Bob,\n\n{CMD}\nevent 22\n\nCheers\n")
+    assert result.commands == [CMD, "event 22"]
     assert result.ignored == ["Hi Bob,", "Cheers"]
 
 
 def test_quoted_example_commands_are_never_read() -> None:
     text = f"Hi\n\nOn Sun, 29 Nov 2026 at 9:00, game wrote:\n> {CMD}\n> event 22\n> pass\n"
-    assert extract_commands(text).lines == []
+    assert read_text(text).commands == []
 
 
 def test_unquoted_history_after_outlook_header_is_cut() -> None:
     text = ("pass\n\n________________________________\nFrom: 1960 game <game@example.test>\n"
             "Sent: Sunday, November 29, 2026 9:00\nTo: Kim\nSubject: Turn 3\n\n"
             f"Examples:\n{CMD}\nevent 22\n")
-    assert extract_commands(text).lines == ["pass"]
+    assert read_text(text).commands == ["pass"]
 
 
 @pytest.mark.parametrize("separator", ["-----Original Message-----", "-- ", "--",
                                        "Sent from my iPhone", "Get Outlook for Android"])
 def test_separators_and_footers_cut_the_rest(separator: str) -> None:
     text = f"event 22\n{separator}\nevent 5\npass\n"
-    assert extract_commands(text).lines == ["event 22"]
+    assert read_text(text).commands == ["event 22"]
 
 
 def test_foreign_attribution_followed_by_unquoted_history_is_cut() -> None:
     text = f"pass\n\nLe dim. 29 nov. 2026 à 09:00, game a écrit :\n{CMD}\n"
-    assert extract_commands(text).lines == ["pass"]
+    assert read_text(text).commands == ["pass"]
 
 
 def test_bottom_posting_after_quote_is_read() -> None:
     text = f"On Sun, Nov 29, 2026, game wrote:\n> Your move.\n> {CMD}\n\nevent 22\n"
-    assert extract_commands(text).lines == ["event 22"]
+    assert read_text(text).commands == ["event 22"]
 
 
 def test_bullets_whitespace_and_typography_are_normalised() -> None:
     text = "- event\u00a022\n* pass\n1. support   OH\n\u2022 issue civil\u2013rights\n"
-    assert extract_commands(text).lines == ["event 22", "pass", "support OH",
+    assert read_text(text).commands == ["event 22", "pass", "support OH",
                                             "issue civil-rights"]
 
 
 def test_hyphen_lists_are_not_mistaken_for_signatures() -> None:
-    assert extract_commands("- event 22\n- pass\n").lines == ["event 22", "pass"]
+    assert read_text("- event 22\n- pass\n").commands == ["event 22", "pass"]
 
 
 def test_caps_on_lines_and_line_length() -> None:
     text = "\n".join(f"support S{i}" for i in range(60)) + "\nsupport " + "X" * 400
-    result = extract_commands(text, max_lines=5, max_line_len=50)
-    assert result.lines == [f"support S{i}" for i in range(5)]
+    result = read_text(text, max_lines=5, max_line_len=50)
+    assert result.commands == [f"support S{i}" for i in range(5)]
     assert any(line.endswith("…") and len(line) == 51 for line in result.ignored) or (
         len(result.ignored) == 20)  # ignored is itself capped
 
 
-def test_explicit_verbs_replace_the_engine_verbs() -> None:
-    result = extract_commands("move A1 B2\nevent 22\n", verbs={"move"})
-    assert result.lines == ["move A1 B2"] and result.ignored == ["event 22"]
-
-
 def test_help_and_status_are_commands() -> None:
-    assert extract_commands("Help\nstatus\n").lines == ["Help", "status"]
+    assert read_text("Help\nstatus\n").commands == ["Help", "status"]
 
 
 def test_huge_input_is_fast() -> None:
     text = "pass\n" + ("> quoted line with some text in it\n" * 50_000) + ("x" * 100_000)
     started = time.monotonic()
-    assert extract_commands(text).lines == ["pass"]
+    assert read_text(text).commands == ["pass"]
     assert time.monotonic() - started < 2
 
 
@@ -114,8 +111,8 @@ def test_huge_input_is_fast() -> None:
 def test_corpus_plain_replies_with_command_on_top(name: str) -> None:
     text = (PLAIN / name).read_text(encoding="utf-8", errors="replace")
     started = time.monotonic()
-    result = extract_commands(f"{CMD}\n\n{text}")
-    assert result.lines == [CMD]
+    result = read_text(f"{CMD}\n\n{text}")
+    assert result.commands == [CMD]
     assert time.monotonic() - started < 2  # pathological.txt, email_long_quote.txt
 
 
@@ -125,8 +122,8 @@ def test_corpus_command_at_the_end_of_the_reply_text(name: str) -> None:
     """Bottom-posting and long replies: the command after the first paragraph is found."""
     text = (PLAIN / name).read_text(encoding="utf-8", errors="replace")
     first_para, _, rest = text.partition("\n\n")
-    result = extract_commands(f"{first_para}\n\n{CMD}\n\n{rest}")
-    assert result.lines == [CMD]
+    result = read_text(f"{first_para}\n\n{CMD}\n\n{rest}")
+    assert result.commands == [CMD]
 
 
 @needs_corpus
@@ -147,7 +144,7 @@ def test_corpus_client_replies(name: str) -> None:
             replaced += 1
     assert replaced
     parsed = parse_message(msg.as_bytes(), "game@example.test")
-    assert extract_commands(parsed.text).lines == [CMD]
+    assert read_text(parsed.text).commands == [CMD]
 
 
 @needs_corpus
@@ -157,4 +154,4 @@ def test_corpus_html_replies(name: str) -> None:
     html = (TALON / "html_replies" / name).read_text(encoding="utf-8", errors="replace")
     assert "Hi. I am fine." in html and "Hello! How are you?" in html
     html = html.replace("Hi. I am fine.", CMD).replace("Hello! How are you?", "event 22")
-    assert extract_commands(html_to_text(html)).lines == [CMD]
+    assert read_text(html_to_text(html)).commands == [CMD]

@@ -39,17 +39,18 @@ def test_every_kind_of_mail_stays_within_the_size_budget(seed: int, edition: str
         for side in engine.SIDES:
             kinds = ["welcome", "help"] if step == 0 else ["game_over"] if over else ["report"]
             if step % 25 == 0 or over:  # the other kinds share the report's parts: sample them
-                kinds += ["status", "rejected", "key_problem", "held"]
+                kinds += ["status", "rejected", "key_problem", "card", "history", "held"]
             whole = step % 10 == 0 or over
             for kind in kinds:
                 ctx = mailview.context(g, side, since[side], error="line 1: 'zz' is not a state"
-                                       if kind in ("rejected", "key_problem", "held") else None)
+                                       if kind in ("rejected", "key_problem", "held") else None,
+                                       card=1 + step % 91)
                 mail = render(kind, {**ctx, "picture": whole})
                 html, raw = len(mail.html.encode("utf-8")), len(mailview.mail_bytes(mail))
                 if mail.images:
                     picture = max(picture, raw - len(mailview.mail_bytes(
                         render(kind, {**ctx, "picture": False}))) + 200)
-                elif not whole and kind not in ("help", "key_problem"):
+                elif not whole and kind not in ("help", "key_problem", "card", "history"):
                     raw += picture  # the largest picture so far (+ its part headers), as a bound
                 assert html < HTML_BUDGET, f"{kind} for {side} at step {step}: HTML {html} bytes"
                 assert raw < MAIL_BUDGET, f"{kind} for {side} at step {step}: mail {raw} bytes"

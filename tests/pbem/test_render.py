@@ -267,7 +267,7 @@ def test_help_lists_every_registered_verb() -> None:
         assert v.example in mail.text
         assert str(markupsafe.escape(v.help)) in mail.html
         assert str(markupsafe.escape(v.example)) in mail.html
-    assert mail.subject == "[1960 #12] Command reference"
+    assert mail.subject == "[1960 #12] Command reference and cards"
 
 
 def test_html_is_escaped_and_text_is_not() -> None:

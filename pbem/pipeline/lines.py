@@ -1,0 +1,331 @@
+"""Which lines of a reply are commands: the one place the mail meets the engine's vocabulary.
+
+`pbem.mail.extract.reply_text` gives the writer's own lines (quotes, attributions, headers and
+signatures removed). Here each line is either a **command attempt** or **prose**:
+
+* a command attempt starts with a word of the vocabulary (`engine.vocabulary`: verbs, synonyms,
+  meta words), or is a card number or card name, or a state (``OH 2``, ``Ohio``), or starts
+  with a word within a small edit distance of a verb (``suport``, ``campain``, ``evnt``);
+* everything else is prose: ignored, and listed back to the player.
+
+A command attempt that cannot be read (a misspelt verb, a bare card or state) is *unreadable*:
+the pipeline rejects the whole mail with "did you mean" suggestions (README: all or nothing).
+Lines after ``say …`` up to the next command are table talk for the opponent.
+
+Two guards keep the server's own words from coming back as orders: a line that equals a line of
+a report sent to this seat is never a command unless it stands above the first quoted line or
+attribution (`SentReports`), and the report marker (or the first line of any sent report)
+starts the quoted history wherever it appears (`SentReports.starts_history`).
+"""
+
+from __future__ import annotations
+
+import difflib
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from functools import cache
+
+import engine
+from engine.vocabulary import META_WORDS, SYNONYMS, VERBS, canonical_word, command_words
+from pbem.mail.extract import ReplyText, normalise_line, reply_text
+
+__all__ = [
+    "MARKER",
+    "ReadReply",
+    "SentReports",
+    "Unreadable",
+    "classify_word",
+    "did_you_mean",
+    "read_reply",
+    "read_text",
+]
+
+MARKER = re.compile(r"reply above this line|1960-ref:?\s*[0-9a-z]{6,}", re.IGNORECASE)
+MAX_IGNORED = 20
+PROSE_AFTER_WORDS = 10  # a longer line is prose even if it starts with a verb ("Pass the …")
+_BULLET = re.compile(r"^(?:[-*•·]|\d{1,2}[.)])\s+")
+_WORD = re.compile(r"[#\w'-]+", re.UNICODE)
+_CARD_NUMBER = re.compile(r"^#?(\d{1,3})$")
+_PLAIN_WORDS = frozenset({  # English words one edit from a verb: prose, not typos
+    "even", "ever", "events", "states", "issues", "sides", "stated", "passed", "checks",
+    "done.", "orders", "regions", "takes", "taken", "swaps", "first,", "side,", "medias",
+    "sure", "dome", "gone", "none", "note", "more", "take,", "save", "same", "some", "time",
+})
+
+
+@dataclass(frozen=True)
+class Unreadable:
+    """A command attempt that cannot be read, with what the player probably meant."""
+
+    line: str
+    reason: str
+    suggestions: tuple[str, ...] = ()
+
+
+@dataclass
+class ReadReply:
+    """What a reply says: ``commands`` (game and meta lines, in order), ``unreadable`` command
+    attempts, ``talk`` (table talk for the opponent), ``ignored`` prose, and ``undo`` when the
+    mail's first line asks to take back the last move."""
+
+    commands: list[str] = field(default_factory=list)
+    unreadable: list[Unreadable] = field(default_factory=list)
+    talk: list[str] = field(default_factory=list)
+    ignored: list[str] = field(default_factory=list)
+    undo: bool = False
+    truncated: int = 0  # command lines beyond the cap
+
+
+def _key(line: str) -> str:
+    return " ".join(normalise_line(line).split()).lower()
+
+
+class SentReports:
+    """The text of the reports sent to one seat: their lines, and their first lines."""
+
+    def __init__(self, texts: Iterable[str] = ()) -> None:
+        self.lines: set[str] = set()
+        self.first_lines: set[str] = set()
+        for text in texts:
+            rows = [_key(line) for line in text.splitlines()]
+            rows = [r for r in rows if len(r) > 1]
+            self.lines.update(rows)
+            if rows:
+                self.first_lines.add(rows[0])
+
+    def starts_history(self, line: str) -> bool:
+        """The marker line, or the first line of a sent report: the quoted history starts."""
+        return bool(MARKER.search(line)) or _key(line.lstrip("> ")) in self.first_lines
+
+    def is_report_line(self, line: str) -> bool:
+        return _key(line) in self.lines
+
+
+@cache
+def _vocabulary() -> frozenset[str]:
+    return command_words()
+
+
+@cache
+def _verb_words() -> tuple[str, ...]:
+    return tuple(sorted(set(VERBS) | set(META_WORDS) | set(SYNONYMS)))
+
+
+@cache
+def _card_names() -> dict[str, int]:
+    names: dict[str, int] = {}
+    for card in engine.CARDS.values():
+        for name in (card.name, *card.aliases):
+            names[_fold(name)] = card.number
+    return names
+
+
+@cache
+def _state_names() -> dict[str, str]:
+    names = {_fold(info.name): abbr for abbr, info in engine.STATES.items()}
+    names.update({abbr.lower(): abbr for abbr in engine.STATES})
+    return names
+
+
+@cache
+def _other_names() -> dict[str, str]:
+    """Issues and regions by name (for "did you mean")."""
+    names = {r: r for r in engine.REGIONS}
+    names.update({i.replace("_", " "): i.replace("_", " ") for i in engine.ISSUES})
+    names["defence"] = "defense"
+    return names
+
+
+def _fold(text: str) -> str:
+    return " ".join(re.sub(r"[^\w#' ]+", " ", text.lower().replace("’", "'")).split())
+
+
+def classify_word(word: str) -> str:
+    """``command`` (a vocabulary word), ``typo`` (close to a verb) or ``prose``."""
+    w = word.lower().rstrip(":,.!")
+    if w in _vocabulary():
+        return "command"
+    if len(w) >= 4 and w not in _PLAIN_WORDS and word.lower() not in _PLAIN_WORDS and (
+            difflib.get_close_matches(w, _verb_words(), n=1, cutoff=0.8)):
+        return "typo"
+    return "prose"
+
+
+def _state_attempt(words: list[str], original: str) -> bool:
+    """``OH 2``, ``NY, PA``, ``Ohio``: a short line naming states (postal codes in capitals)."""
+    if not words or len(words) > 5:
+        return False
+    names = _state_names()
+    first_raw = original.split()[0].rstrip(",:")
+    code = len(first_raw) == 2 and first_raw.isupper() and first_raw.lower() in names
+    full = any(" ".join(words[:k]) in names and len(words[0]) > 2 for k in (1, 2, 3))
+    if not (code or full):
+        return False
+    return all(w.isdigit() or w in names or w.upper() in engine.STATES or w in ("new", "north",
+               "south", "west", "rhode", "island", "york", "jersey", "hampshire", "mexico",
+               "carolina", "dakota", "virginia") for w in words)
+
+
+def _card_attempt(words: list[str]) -> bool:
+    """``22``, ``#22``, ``Gaffe``: a line that is a card number or a card's full name."""
+    if not words:
+        return False
+    if _CARD_NUMBER.match(words[0]) and len(words) <= 3:
+        return True
+    line = " ".join(words)
+    return any(line == name or line.startswith(name + " ") for name in _card_names()
+               if len(name) >= 5)
+
+
+def read_reply(reply: ReplyText, sent: SentReports | None = None, *, max_lines: int = 40,
+               max_line_len: int = 300) -> ReadReply:
+    """Sort the writer's own lines into commands, unreadable attempts, talk and prose."""
+    sent = sent or SentReports()
+    out = ReadReply()
+    talking = False
+    first_line = True
+    for n, raw in enumerate(reply.lines):
+        if not raw:
+            continue
+        line = " ".join(_BULLET.sub("", raw).split())
+        if len(line) > max_line_len:
+            out.ignored.append(line[:max_line_len] + "…")
+            continue
+        words = _WORD.findall(line.lower())
+        if not words:
+            out.ignored.append(line)
+            continue
+        first = words[0].rstrip(":,.!")
+        if first == "say":
+            talking = True
+            rest = line.split(maxsplit=1)[1] if len(line.split()) > 1 else ""
+            if rest:
+                out.talk.append(rest)
+            first_line = False
+            continue
+        kind = _kind(line, words, n >= reply.above_quote and sent.is_report_line(line))
+        if kind == "prose":
+            (out.talk if talking else out.ignored).append(line)
+        elif kind == "undo":
+            if first_line:
+                out.undo = True
+            else:
+                out.unreadable.append(Unreadable(
+                    line, "'undo' must be the first line of a mail, alone"))
+            talking = False
+        elif kind == "command":
+            talking = False
+            if len(out.commands) < max_lines:
+                out.commands.append(line)
+            else:
+                out.truncated += 1
+        else:
+            talking = False
+            out.unreadable.append(_unreadable(line, words))
+        first_line = False
+    out.ignored = out.ignored[:MAX_IGNORED]
+    return out
+
+
+def read_text(text: str, sent: SentReports | None = None, *, max_lines: int = 40,
+              max_line_len: int = 300) -> ReadReply:
+    """`read_reply` of the own lines of a whole reply body *text*."""
+    sent = sent or SentReports()
+    reply = reply_text(text, history_starts=sent.starts_history)
+    return read_reply(reply, sent, max_lines=max_lines, max_line_len=max_line_len)
+
+
+def _kind(line: str, words: list[str], report_line: bool) -> str:
+    if report_line:
+        return "prose"  # the server's own words, below the quote: never a command
+    first_raw = line.split()[0]
+    word = classify_word(first_raw)
+    if word == "command":
+        canonical = canonical_word(words[0].rstrip(":,.!"))
+        if canonical == "undo":
+            return "undo"
+        if len(words) > PROSE_AFTER_WORDS or first_raw.endswith(",") or line.endswith("?"):
+            return "prose"  # "First, thanks for the game", "pass on Tuesday?"
+        if _takes_nothing(canonical) and len(words) > 2:
+            return "prose"  # "No worries, see you", "Done for today, bye"
+        return "command"
+    if len(words) > PROSE_AFTER_WORDS:
+        return "prose"
+    if word == "typo" or _card_attempt(words) or _state_attempt(words, line):
+        return "attempt"
+    return "prose"
+
+
+def _takes_nothing(word: str) -> bool:
+    verb = VERBS.get(word)
+    meta_word = META_WORDS.get(word)
+    if verb is not None:
+        return not verb.args
+    return meta_word is not None and not meta_word.args
+
+
+def _unreadable(line: str, words: list[str]) -> Unreadable:
+    first = words[0].lstrip("#")
+    if _CARD_NUMBER.match(words[0]) or (first and _card_attempt(words)):
+        return Unreadable(line, "a card alone is not a command: say what to do with it",
+                          _card_commands(words))
+    if _state_attempt(words, line):
+        rest = " ".join(line.split())
+        return Unreadable(line, "a state alone is not a command: say what to do there",
+                          (f"support {rest}", f"campaign N: {rest}"))
+    verb = difflib.get_close_matches(first, _verb_words(), n=3, cutoff=0.6)
+    tail = line.split(maxsplit=1)[1] if len(line.split()) > 1 else ""
+    fixed = tuple(" ".join(p for p in (canonical_word(v), tail) if p) for v in verb)
+    return Unreadable(line, f"unknown command word {words[0]!r}", fixed)
+
+
+def _card_commands(words: list[str]) -> tuple[str, ...]:
+    m = _CARD_NUMBER.match(words[0])
+    card = m.group(1) if m else str(_card_names().get(" ".join(words), ""))
+    return tuple(f"{verb} {card}" for verb in ("event", "campaign", "advertise", "position"))
+
+
+def did_you_mean(line: str, legal: list[str]) -> list[str]:
+    """Legal commands close to *line*: misspelt verbs, states, issues, regions, card names."""
+    words = line.replace(",", " , ").replace(":", " : ").split()
+    if not words:
+        return []
+    options: list[list[str]] = []
+    for i, word in enumerate(words):
+        low = word.lower()
+        choices = [word]
+        if i == 0 and low not in _vocabulary():
+            choices = [canonical_word(v) for v in
+                       difflib.get_close_matches(low, _verb_words(), n=2, cutoff=0.6)] or choices
+        elif i > 0 and low not in (",", ":") and not low.lstrip("#").isdigit() and (
+                low not in _state_names() and low not in _other_names()):
+            close = difflib.get_close_matches(low, [*_state_names(), *_other_names()], n=2,
+                                              cutoff=0.75)
+            choices = [_state_names().get(c, c) for c in close] or choices
+        options.append(choices)
+    found: list[str] = []
+    legal_keys = {c.lower(): c for c in legal}
+    for combo in _combinations(options):
+        text = " ".join(combo).replace(" , ", ", ").replace(" : ", ": ").replace(" ,", ",")
+        if text.lower() != line.lower() and _readable(text, legal):
+            found.append(legal_keys.get(text.lower(), text))
+    if not found:
+        found = difflib.get_close_matches(line, legal, n=3, cutoff=0.6)
+    return list(dict.fromkeys(found))[:3]
+
+
+def _combinations(options: list[list[str]], limit: int = 16) -> list[list[str]]:
+    combos: list[list[str]] = [[]]
+    for choices in options:
+        combos = [[*c, w] for c in combos for w in choices][:limit]
+    return combos
+
+
+def _readable(text: str, legal: list[str]) -> bool:
+    """*text* parses, and its first step is legal now (when anything is)."""
+    try:
+        steps = engine.parse(text, legal)
+    except engine.CommandError:
+        return False
+    return not legal or not isinstance(steps[0], str) or steps[0] in legal

@@ -1,0 +1,94 @@
+"""Mistakes caught before they cost a move (issue 10), through the real pipeline (harness).
+
+A misspelt command line rejects the whole mail with "did you mean"; an overspent one-line
+action says what it needs; a misspelt state gets a suggestion; synonyms work by mail.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+import engine
+from pbem.pipeline.lines import read_text
+from tests.pbem.harness import Harness
+
+
+@pytest.fixture
+def h(tmp_path: Path) -> Harness:
+    harness = Harness(tmp_path)
+    harness.new_game(seed=2)  # Kennedy won the initiative; hand 27 50 39 48 68 45
+    harness.reply("kennedy", "first kennedy")
+    assert "event 27" in harness.legal("kennedy")
+    return harness
+
+
+def _rejected(h: Harness, body: str) -> str:
+    before = h.state()
+    stats = h.reply("kennedy", body)
+    assert stats.outcomes == {"rejected": 1}
+    assert h.state() == before  # nothing applied (R17, all or nothing)
+    mail = h.last_mail("kennedy")
+    assert "error in your orders" in mail["Subject"]
+    return " ".join(h.text_of(mail).split())
+
+
+def test_a_misspelt_line_rejects_the_whole_mail_with_a_suggestion(h: Harness) -> None:
+    text = _rejected(h, "position 27\nsuport WI\n")
+    assert "suport WI" in text and "did you mean 'support WI'" in text
+
+
+def test_a_misspelt_verb_in_the_one_line_form_gets_the_corrected_line(h: Harness) -> None:
+    text = _rejected(h, "campain 50: NY, PA")
+    assert "did you mean 'campaign 50: NY, PA'" in text
+
+
+def test_overspending_in_the_one_line_form_says_what_it_needs(h: Harness) -> None:
+    text = _rejected(h, "position 27: civil rights 2, economy 2")
+    assert "need 6 CP, the card gives 3" in text
+    assert "nothing to decide" not in text
+
+
+def test_a_misspelt_state_gets_did_you_mean(h: Harness) -> None:
+    text = _rejected(h, "campaign 50: Ohiio 1")
+    assert "did you mean 'campaign 50: OH 1'" in text
+
+
+def test_a_bare_card_number_is_a_command_attempt_not_prose(h: Harness) -> None:
+    text = _rejected(h, "Hi!\n27\n")
+    assert "did you mean 'event 27'" in text
+
+
+def test_prose_is_ignored_and_listed_back(h: Harness) -> None:
+    stats = h.reply("kennedy", "Hi Dick,\n\nposition 27: civil rights 1, economy 1\n\nEven so, good "
+                               "luck!\nKim")
+    assert stats.outcomes == {"applied": 1}
+    text = h.text_of(h.last_mail("kennedy"))
+    assert "Hi Dick," in text and "Even so, good luck!" in text
+
+
+@pytest.mark.parametrize("word", sorted(engine.SYNONYMS))
+def test_every_engine_synonym_is_read_as_a_command(word: str) -> None:
+    assert read_text(f"{word} 22\n").commands == [f"{word} 22"]
+
+
+def test_the_synonym_play_applies_by_mail(h: Harness) -> None:
+    stats = h.reply("kennedy", "play 68")
+    assert stats.outcomes == {"applied": 1}
+    assert 68 not in h.state()["hands"]["kennedy"]
+
+
+@pytest.mark.parametrize("line", ["suport WI", "campain 4: NY, PA", "evnt 22", "OH 2", "Ohio",
+                                  "#22", "Gaffe"])
+def test_command_attempts(line: str) -> None:
+    found = read_text(line)
+    assert found.commands == [] and [u.line for u in found.unreadable] == [line]
+
+
+@pytest.mark.parametrize("line", ["Hi Bob,", "Even so, good luck", "Thanks for the game!",
+                                  "oh well", "First, a question: are you there?",
+                                  "No worries, see you tomorrow", "States are hard to win"])
+def test_prose(line: str) -> None:
+    found = read_text(line)
+    assert found.commands == [] and found.unreadable == [] and found.ignored == [line]
