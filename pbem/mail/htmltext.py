@@ -1,28 +1,16 @@
 """Turn an HTML mail body into plain text for command extraction (beautifulsoup4), in linear time.
 
 Quoted history is not thrown away but rendered as ``> ``-prefixed lines, so the HTML path and
-<<<<<<< HEAD
 the text/plain path look the same to :mod:`pbem.mail.extract` (which drops quoted lines).
 Which elements are quoted history is decided by a *quote rule* (`QuoteRule`): given an
 element it answers ``"quote"`` (this element's text is quoted), ``"rest"`` (this element and
 everything after it in the document is quoted: Outlook's reply header) or None. The default,
-`default_quote_rule`, knows:
-
-* ``div.gmail_quote`` / ``blockquote`` (Gmail, Apple Mail, Thunderbird ``type=cite``),
-  ``div.moz-cite-prefix``, ``div.yahoo_quoted``;
-* Outlook: ``div#divRplyFwdMsg`` / ``#appendonsend`` and everything after them, and the
-  ``border-top`` "From:/Sent:" header block of Outlook 2007/2010 and everything after it.
-
+`default_quote_rule`, asks :mod:`pbem.mail.htmlquote` (the clients' conventions).
 Another module may pass its own rule (``html_to_text(html, quote_rule=...)``).
 
 The conversion is one iterative walk over the parsed tree (no per-tag insertions, no
 recursion, so deep nesting costs neither quadratic time nor the stack), and it stops after
 `MAX_ELEMENTS` elements: the work done before the sender is known is bounded (issue 14, 9).
-=======
-the text/plain path look the same to :mod:`pbem.mail.extract` (which drops quoted lines). Which
-elements are quotes, and which start the history (everything after them quoted too), is decided
-by :mod:`pbem.mail.htmlquote`.
->>>>>>> main
 """
 
 from __future__ import annotations
@@ -34,40 +22,26 @@ from typing import Literal
 from bs4 import BeautifulSoup
 from bs4.element import NavigableString, PageElement, PreformattedString, Tag
 
-<<<<<<< HEAD
+from pbem.mail import htmlquote
+
 __all__ = ["MAX_ELEMENTS", "QuoteRule", "default_quote_rule", "html_to_text"]
 
 QuoteRule = Callable[[Tag], Literal["quote", "rest"] | None]
 
 MAX_ELEMENTS = 20_000  # elements converted at most; the rest of a bigger mail is ignored
-_QUOTE_CLASSES = ("gmail_quote", "moz-cite-prefix", "yahoo_quoted", "OutlookQuote")
-_OUTLOOK_MARKERS = ("divRplyFwdMsg", "appendonsend", "x_divRplyFwdMsg")
 _BLOCK_TAGS = frozenset({
     "p", "div", "br", "li", "tr", "table", "h1", "h2", "h3", "h4", "h5", "h6",
     "pre", "blockquote", "ul", "ol", "hr", "section", "article",
 })
 _SKIP_TAGS = frozenset({"script", "style", "head", "title", "meta", "xml"})
-_OUTLOOK_BORDER = re.compile(r"border-top:\s*solid", re.IGNORECASE)
 _SPACE = re.compile(r"\s+")
-=======
-from pbem.mail import htmlquote
-
-_BLOCK_TAGS = {
-    "p", "div", "br", "li", "tr", "table", "h1", "h2", "h3", "h4", "h5", "h6",
-    "pre", "blockquote", "ul", "ol", "hr", "section", "article",
-}
-_QUOTE_MARK = "\u0000Q\u0000"  # placeholder prefix, turned into "> " after get_text
->>>>>>> main
 
 
 def default_quote_rule(tag: Tag) -> Literal["quote", "rest"] | None:
-    """The quoting conventions of the common mail clients (see the module docstring)."""
-    classes: list[str] = list(tag.get("class") or [])
-    if tag.name == "blockquote" or any(c in _QUOTE_CLASSES for c in classes):
+    """The quoting conventions of the common mail clients (`pbem.mail.htmlquote`)."""
+    if htmlquote.is_quote(tag):
         return "quote"
-    if str(tag.get("id") or "") in _OUTLOOK_MARKERS:
-        return "rest"
-    if tag.name == "div" and _OUTLOOK_BORDER.search(str(tag.get("style") or "")):
+    if htmlquote.is_history_start(tag):
         return "rest"
     return None
 
@@ -114,7 +88,6 @@ def _pieces(soup: BeautifulSoup, quote_rule: QuoteRule) -> Iterator[tuple[str, b
         if node is _END:
             yield "\n", False
             continue
-<<<<<<< HEAD
         if isinstance(node, NavigableString):
             if isinstance(node, PreformattedString):
                 continue  # comments (incl. Outlook's <!--[if mso]>), CDATA, doctype
@@ -140,16 +113,3 @@ def _pieces(soup: BeautifulSoup, quote_rule: QuoteRule) -> Iterator[tuple[str, b
             stack.append((_END, False, False))
         children: list[PageElement] = node.contents
         stack.extend((c, quoted, in_pre) for c in reversed(children))
-=======
-        if htmlquote.is_quote(tag):
-            roots.append(tag)
-        elif htmlquote.is_history_start(tag):
-            roots.append(tag)
-            roots.extend(t for t in tag.find_all_next() if isinstance(t, Tag))
-            break
-    for root in roots:
-        for node in list(root.find_all(string=True)):
-            if isinstance(node, NavigableString) and not str(node).startswith(_QUOTE_MARK):
-                marked = _QUOTE_MARK + str(node).replace("\n", "\n" + _QUOTE_MARK)
-                node.replace_with(NavigableString(marked))
->>>>>>> main
