@@ -50,6 +50,7 @@ class Settings:
     max_bytes: int = 2_000_000
     authserv_id: str = ""  # our receiving server's Authentication-Results id (RFC 8601)
     previous_secrets: str = ""  # comma-separated old PBEM_SECRETs still accepted (rotation)
+    invitation_hours: int = 168  # an unanswered game invitation expires after this (pbem.fairplay)
 
     @property
     def address_local(self) -> str:

@@ -22,6 +22,7 @@ from sqlmodel import col, func, select
 import engine
 from pbem.config import Settings
 from pbem.db import is_transient, lock_game, transaction
+from pbem.fairplay import handlers as _fairplay  # noqa: F401  (registers handlers)
 from pbem.models import InboundMessage, Quarantine, utcnow
 from pbem.pipeline import commands as _commands  # noqa: F401  (registers handlers)
 from pbem.pipeline import orders as _orders  # noqa: F401  (registers handlers)
@@ -39,18 +40,22 @@ PIPELINE = (
     "parse",
     "dedupe",
     "filter-loops",
+    "observer-mail",
     "identify-seat",
     "check-sender",
     "check-auth",
+    "invitation",
     "load-game",
     "check-fresh",
     "extract",
+    "fair-play-words",
     "orders",
     "meta-commands",
     "apply",
     "autoplay",
     "record",
     "report",
+    "observers",
 )
 MAX_ERROR_REPLIES_PER_HOUR = 5
 TRANSIENT_RETRIES = (0.2, 1.0, 3.0)  # seconds to wait before each retry of a transient DB error
