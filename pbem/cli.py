@@ -8,6 +8,7 @@ replay mismatch, a failed check), 4 a mail server could not be reached,
 
 from __future__ import annotations
 
+import imaplib
 import json
 import logging
 import sys
@@ -19,7 +20,7 @@ import click
 from sqlalchemy.engine import Engine
 
 from pbem import service
-from pbem.config import ConfigError, Settings, load_settings
+from pbem.config import ConfigError, Settings, identity_problem, load_settings
 from pbem.db import make_engine, migrate
 from pbem.lock import Locked, RunLock
 
@@ -45,6 +46,12 @@ class App:
     def note(self, text: str) -> None:
         if self.verbose:
             click.echo(text, err=True)
+
+    def require_identity(self) -> None:
+        """Refuse to handle games or mail on a default or example secret/address (exit 1)."""
+        problem = identity_problem(self.settings)
+        if problem:
+            raise click.ClickException(f"refusing to run: {problem}")
 
 
 pass_app = click.make_pass_decorator(App)
@@ -116,6 +123,7 @@ def new(app: App, kennedy: str, nixon: str, edition: str, options: tuple[str, ..
     The game starts when both reply `accept`; with --start it starts at once. Its clock
     (--clock and friends, default the site's) starts with the game.
     """
+    app.require_identity()
     from pbem.clocks.control import ClockSpecError, parse_control
 
     s = app.settings
@@ -150,6 +158,7 @@ def _user(fn: Any) -> Any:
 @pass_app
 def poll(app: App, no_send: bool) -> None:
     """One pass for cron: fetch and process new mail, send the outbox, exit."""
+    app.require_identity()
     try:
         with RunLock(app.settings.lock_path):
             code = _poll(app, no_send)
@@ -162,16 +171,27 @@ def poll(app: App, no_send: bool) -> None:
 def _poll(app: App, no_send: bool) -> int:
     migrate(app.db)
     code = _tick(app)  # the clock work first: the outage guard acts before any move is read
+    from pbem.leader import ImapLeader
+
+    st = app.settings
     try:
-        with service.open_mailbox(app.settings) as inbox:
-            inbox.ensure_folders()
-            stats = service.poll_once(app.db, app.settings, inbox)
-    except OSError as exc:
-        click.echo(f"IMAP {app.settings.imap_host}:{app.settings.imap_port}: {exc}", err=True)
+        with ImapLeader(app.db, f"{st.imap_user}@{st.imap_host}:{st.imap_port}/INBOX") as lead:
+            if not lead.is_leader:  # PostgreSQL: another worker reads the mailbox now
+                app.note("another worker leads the IMAP fetch; sending only")
+                stats = service.PollStats()
+            else:
+                with service.open_mailbox(st) as inbox:
+                    inbox.ensure_folders()
+                    stats = service.poll_once(app.db, st, inbox)
+    except (OSError, imaplib.IMAP4.error) as exc:  # refused, timed out, login refused, garbage
+        click.echo(f"IMAP {app.settings.imap_host}:{app.settings.imap_port}: "
+                   f"{type(exc).__name__}: {exc}", err=True)
         return EXIT_UNREACHABLE
     if stats.total:
         app.say("in: " + stats.summary())
     code = max(code, EXIT_ATTENTION if stats.outcomes["quarantined"] else 0)
+    if stats.outcomes["deferred"]:  # the database was busy or unreachable: the next run retries
+        code = max(code, EXIT_UNREACHABLE)
     if not no_send:
         code = max(code, _send(app))
     return code
@@ -183,7 +203,7 @@ def _send(app: App) -> int:
         app.say("out: " + sent.summary())
     if sent.failed:
         return EXIT_ATTENTION
-    return EXIT_UNREACHABLE if sent.retrying and not sent.sent else 0
+    return EXIT_UNREACHABLE if sent.unreachable or (sent.retrying and not sent.sent) else 0
 
 
 def _tick(app: App) -> int:
@@ -236,6 +256,7 @@ def seat(app: App, game: int, side: str, address: str) -> None:
 @pass_app
 def send(app: App) -> None:
     """Send the outbox only (retrying earlier temporary failures that are due)."""
+    app.require_identity()
     try:
         with RunLock(app.settings.lock_path):
             migrate(app.db)
@@ -259,6 +280,7 @@ def serve(app: App, embedded: bool, idle_timeout: float, smtp_port: int, imap_po
     from pbem.serve import Stopper
     from pbem.serve import serve as run_serve
 
+    app.require_identity()
     stopper = Stopper()
     stopper.install()
     try:
@@ -292,6 +314,53 @@ def _serve_embedded(app: App, stopper: Any, idle_timeout: float, smtp_port: int,
         run_serve(app.db, settings, lambda: service.open_mailbox(settings),
                   service.make_sender(settings), stopper=stopper, idle_timeout=idle_timeout,
                   on_pass=app.note)
+
+
+@cli.group(invoke_without_command=True)
+@click.pass_context
+def held(ctx: click.Context) -> None:
+    """Moves held because the sender failed DMARC/DKIM (list; `release ID`, `drop ID`)."""
+    if ctx.invoked_subcommand is not None:
+        return
+    from pbem.held import list_held
+
+    app = ctx.find_object(App)
+    assert app is not None
+    migrate(app.db)
+    rows = list_held(app.db)
+    if not rows:
+        app.say("no held moves")
+    for r in rows:
+        app.say(f"#{r.id:<4} {r.created_at:%Y-%m-%d %H:%M} game #{r.game_id} {r.side or '-':8} "
+                f"{r.from_addr}  {r.reason}")
+
+
+@held.command("release")
+@click.argument("held_id", type=int)
+@pass_app
+def held_release(app: App, held_id: int) -> None:
+    """Apply a held move now (you vouch for its sender); the reports go out on the next send."""
+    from pbem.held import HeldNotFound, release
+
+    try:
+        out = release(app.db, app.settings, held_id)
+    except HeldNotFound as exc:
+        raise click.ClickException(str(exc)) from None
+    app.say(f"held move #{held_id}: {out.outcome}{': ' + out.reason if out.reason else ''}")
+
+
+@held.command("drop")
+@click.argument("held_id", type=int)
+@pass_app
+def held_drop(app: App, held_id: int) -> None:
+    """Discard a held move (its record stays in the inbound table as `dropped`)."""
+    from pbem.held import HeldNotFound, drop
+
+    try:
+        drop(app.db, held_id)
+    except HeldNotFound as exc:
+        raise click.ClickException(str(exc)) from None
+    app.say(f"held move #{held_id} dropped")
 
 
 @cli.command()

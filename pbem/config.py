@@ -8,14 +8,20 @@ the environment wins over the file, the file over the defaults.
 
 from __future__ import annotations
 
+import hashlib
 import os
+import tempfile
 import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass, fields, replace
 from pathlib import Path
 from typing import Any
 
-__all__ = ["ConfigError", "Settings", "load_settings"]
+__all__ = ["ConfigError", "Settings", "identity_problem", "load_settings"]
+
+# Values that are not a site's own: the built-in defaults and the samples in the docs.
+EXAMPLE_SECRETS = frozenset({"", "change-me", "replace-with-a-long-random-string", "secret", "..."})
+EXAMPLE_ADDRESSES = frozenset({"", "game@localhost", "game@example.org", "game@example.com"})
 
 
 class ConfigError(ValueError):
@@ -50,6 +56,8 @@ class Settings:
     clock_weekend_pause: bool = False
     vacation_days: int = 21  # per player and calendar year
     outage_threshold: str = "2h"  # no tick for longer: credit the gap, no expiry in that pass
+    authserv_id: str = ""  # our receiving server's Authentication-Results id (RFC 8601)
+    previous_secrets: str = ""  # comma-separated old PBEM_SECRETs still accepted (rotation)
     invitation_hours: int = 168  # an unanswered game invitation expires after this (pbem.fairplay)
 
     @property
@@ -64,10 +72,12 @@ class Settings:
     def lock_path(self) -> Path:
         """The flock file for `pbem poll`/`serve` (next to a SQLite DB by default)."""
         if self.lock_file:
-            return Path(self.lock_file)
+            return Path(self.lock_file).absolute()
         if self.database_url.startswith("sqlite:///") and self.database_url != "sqlite:///:memory:":
-            return Path(self.database_url.removeprefix("sqlite:///") + ".lock")
-        return Path("pbem.lock")
+            return Path(self.database_url.removeprefix("sqlite:///") + ".lock").absolute()
+        # One lock per database on this machine, wherever the worker was started from.
+        digest = hashlib.sha256(self.database_url.encode()).hexdigest()[:16]
+        return Path(tempfile.gettempdir(), f"pbem-{digest}.lock").absolute()
 
     def with_(self, **changes: Any) -> Settings:
         return replace(self, **changes)
@@ -141,3 +151,25 @@ def load_settings(
     if "@" not in settings.address:
         raise ConfigError(f"PBEM_ADDRESS must be an email address, got {settings.address!r}")
     return settings
+
+
+def identity_problem(settings: Settings) -> str | None:
+    """Why ``settings`` must not run a real site (secret or address unset or an example), or None.
+
+    Anyone who reads the source knows the default secret and could forge reply keys, so the
+    commands that create games or handle mail (`new`, `poll`, `serve`, `send`) refuse to run.
+    """
+    problems = []
+    if settings.secret.strip() in EXAMPLE_SECRETS:
+        problems.append("PBEM_SECRET is not set (or is an example value): set a long random string, "
+                        "e.g. the output of `python3 -c 'import secrets; print(secrets.token_urlsafe(32))'`")
+    if settings.address.strip().lower() in EXAMPLE_ADDRESSES:
+        problems.append("PBEM_ADDRESS is not set (or is an example value): set the game mailbox's "
+                        "own address, e.g. game@your-domain.org")
+    return "; ".join(problems) or None
+
+
+def accepted_secrets(settings: Settings) -> list[str]:
+    """The current secret, then the previous ones still accepted (PBEM_PREVIOUS_SECRETS)."""
+    old = [s.strip() for s in settings.previous_secrets.split(",") if s.strip()]
+    return [settings.secret, *old]

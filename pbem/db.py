@@ -17,13 +17,29 @@ from sqlalchemy import event
 from sqlalchemy.engine import Engine
 from sqlmodel import Session, create_engine, select
 
-__all__ = ["is_sqlite", "lock_game", "make_engine", "migrate", "transaction"]
+__all__ = ["is_sqlite", "is_transient", "lock_game", "make_engine", "migrate", "transaction"]
 
 BUSY_TIMEOUT_MS = 15_000
 
 
 def is_sqlite(engine: Engine) -> bool:
     return engine.dialect.name == "sqlite"
+
+
+def is_transient(exc: BaseException) -> bool:
+    """A database error worth retrying: locked/busy SQLite, a dropped or refused connection,
+    a PostgreSQL serialization failure or deadlock. Such an error never quarantines a mail."""
+    from sqlalchemy.exc import DBAPIError, OperationalError
+
+    if isinstance(exc, DBAPIError) and exc.connection_invalidated:
+        return True
+    if not isinstance(exc, OperationalError):
+        return False
+    module = type(exc.orig).__module__ if exc.orig is not None else ""
+    if module.startswith("sqlite3"):
+        text = str(exc.orig).lower()
+        return "locked" in text or "busy" in text
+    return True  # psycopg: connection errors, SerializationFailure, DeadlockDetected, ...
 
 
 def make_engine(url: str, *, echo: bool = False) -> Engine:

@@ -18,6 +18,7 @@ __all__ = [
     "Commitment",
     "Game",
     "GameEvent",
+    "HeldMessage",
     "InboundMessage",
     "Invitation",
     "MailImage",
@@ -205,6 +206,23 @@ class SeatOrders(SQLModel, table=True):
     decided_log: int = 0  # log index before the seat's last own decision
     decided_board: str = Field(default="", sa_column=Column(Text, nullable=False, default=""))
     mailed_sig: str = Field(default="", max_length=64)  # the decision last mailed to the seat
+
+
+class HeldMessage(SQLModel, table=True):
+    """A move held because our receiving server's DMARC/DKIM verdict for its From was ``fail``.
+
+    Nothing of it was applied; the operator releases it (`pbem held release`) or drops it.
+    """
+
+    id: int | None = Field(default=None, primary_key=True)
+    inbound_id: int | None = Field(default=None, foreign_key="inboundmessage.id", index=True)
+    game_id: int | None = Field(default=None, index=True)
+    side: str | None = Field(default=None, max_length=8)
+    from_addr: str = Field(default="", max_length=320)
+    reason: str = Field(default="", max_length=500)
+    mailbox: str = Field(default="", max_length=200)
+    raw: bytes = Field(sa_column=Column(LargeBinary, nullable=False))
+    created_at: datetime = Field(default_factory=utcnow)
 
 
 class Commitment(SQLModel, table=True):

@@ -35,7 +35,7 @@ from markupsafe import Markup
 from pbem import boardmap, report_model
 
 KINDS = ("welcome", "report", "rejected", "help", "game_over", "key_problem", "status", "card",
-         "history", "notice")
+         "history", "notice", "held")
 NO_VIEW_KINDS = ("help", "key_problem", "card")  # kinds that render without a view
 HISTORY_INLINE = 150  # a longer history goes in an attached file, the mail shows the latest turn
 WIDTH = 72
@@ -152,6 +152,8 @@ def subject(kind: str, m: dict[str, Any]) -> str:
     turn = f"Turn {m['turn']}"
     if kind == "rejected":
         return f"{tag} {turn} — error in your orders"
+    if kind == "held":
+        return f"{tag} {turn} — your orders are held for a check"
     if kind == "game_over" or m["over"]:
         tally, ending = m.get("tally"), m.get("ending")
         if ending:

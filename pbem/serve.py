@@ -9,6 +9,7 @@ time the current mail finishes first. Connection errors back off and reconnect.
 
 from __future__ import annotations
 
+import imaplib
 import logging
 import signal
 import time
@@ -76,7 +77,7 @@ def serve(
                         _wait(inbox, stopper, idle_timeout)
         except _Interrupt:
             break
-        except (OSError, ConnectionError) as exc:
+        except (OSError, imaplib.IMAP4.error) as exc:  # refused, dropped, login refused, garbage
             log.warning("mail connection problem: %s; reconnecting in %.0fs", exc, backoff)
             _sleep(stopper, backoff)
             backoff = min(backoff * 2, 300.0)

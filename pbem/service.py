@@ -32,7 +32,7 @@ from pbem.bot_seats import catch_up, is_bot, parse_bot, play_bots, store
 from pbem.clocks import service as _clocks
 from pbem.clocks.control import TimeControl
 from pbem.config import Settings
-from pbem.db import transaction
+from pbem.db import is_sqlite, is_transient, transaction
 from pbem.mail import (
     Fetched,
     FileAttachment,
@@ -40,6 +40,7 @@ from pbem.mail import (
     PermanentFailure,
     SendFailure,
     SmtpSender,
+    TemporaryFailure,
     build_message,
 )
 from pbem.models import Game, MailImage, Move, OutboxMessage, Seat, utcnow
@@ -335,7 +336,8 @@ def poll_once(db: Engine, settings: Settings, inbox: Inbox, *, mailbox: str = "I
                 seen.add((item.uidvalidity, item.uid))
                 out = process_message(db, settings, item.raw, mailbox=mailbox,
                                       uidvalidity=item.uidvalidity, uid=item.uid, now=now)
-                done.setdefault(out.folder, []).append(item.uid)
+                if out.folder is not None:  # a deferred mail stays in the INBOX
+                    done.setdefault(out.folder, []).append(item.uid)
                 stats.outcomes[out.outcome] += 1
                 if out.game_id is not None:
                     stats.games.add(out.game_id)
@@ -346,11 +348,16 @@ def poll_once(db: Engine, settings: Settings, inbox: Inbox, *, mailbox: str = "I
     now = now or utcnow()
     from pbem.fairplay.games import expire_invitations
 
-    stats.games.update(expire_invitations(db, settings, now))
-    made = catch_up(db, settings, now)  # bot seats left to move (after an error, say)
+    try:
+        stats.games.update(expire_invitations(db, settings, now))
+        made = catch_up(db, settings, now)  # bot seats left to move (after an error, say)
+        digests = digest_pass(db, settings, now)  # the daily digests now due
+    except Exception as exc:
+        if not is_transient(exc):
+            raise
+        made = digests = 0  # the database is busy: the next run does them
     if made:
         stats.outcomes["bot moves"] += made
-    digests = digest_pass(db, settings, now)  # the daily digests now due
     if digests:
         stats.outcomes["digest"] += digests
     return stats
@@ -372,6 +379,7 @@ class SendStats:
     sent: int = 0
     retrying: int = 0
     failed: int = 0
+    unreachable: bool = False  # the SMTP server gave no answer: the rest waits for the next run
 
     def summary(self) -> str:
         return f"{self.sent} sent, {self.retrying} to retry, {self.failed} failed"
@@ -415,35 +423,74 @@ def drain_outbox(db: Engine, settings: Settings, sender: Sender, *, now: datetim
 
 async def _drain(db: Engine, settings: Settings, sender: Sender, now: datetime | None,
                  limit: int) -> SendStats:
-    """Every due row, ``limit`` ids at a time, on one SMTP session when the sender offers one."""
+    """Every due row, claimed a batch at a time, on one SMTP session when the sender offers one.
+
+    Claiming (``FOR UPDATE SKIP LOCKED`` on PostgreSQL, ``BEGIN IMMEDIATE`` on SQLite) moves a
+    row's ``next_attempt_at`` a lease ahead, so overlapping workers never send one row twice;
+    a worker killed mid-send leaves the lease to expire and the row is sent again (same
+    Message-ID, C2). When the SMTP server cannot be reached at all, the run stops at the first
+    failure (one timeout per run, not one per mail) and the rows stay due for the next run.
+    """
     stats = SendStats()
     now = now or utcnow()
-    last = 0
     session: contextlib.AbstractAsyncContextManager[Any] = (
         sender if isinstance(sender, contextlib.AbstractAsyncContextManager) else contextlib.nullcontext())
     async with session:
         while True:
-            with Session(db) as s:  # the rows come out detached, their columns loaded
-                rows = list(s.exec(select(OutboxMessage).where(
-                    OutboxMessage.status == "pending", col(OutboxMessage.next_attempt_at) <= now,
-                    col(OutboxMessage.id) > last).order_by(col(OutboxMessage.id)).limit(limit)))
-            await _send_rows(db, settings, sender, rows, now, stats)
-            if len(rows) < limit:
+            rows = _claim(db, now, max(1, min(limit, CLAIM_BATCH)))
+            if not rows:
                 return stats
-            last = rows[-1].id or 0
+            left = await _send_rows(db, settings, sender, rows, now, stats)
+            if left is not None:
+                _release(db, left, now)
+                stats.unreachable = True
+                stats.retrying = pending_count(db)
+                return stats
 
 
+CLAIM_BATCH = 50
+CLAIM_LEASE = timedelta(minutes=15)
 _MARK_COLUMNS = ("attempts", "status", "sent_at", "last_error", "next_attempt_at")
 
 
+def _claim(db: Engine, now: datetime, n: int) -> list[OutboxMessage]:
+    """Take up to ``n`` due rows for this worker: their ``next_attempt_at`` moves a lease ahead."""
+    with transaction(db) as s:
+        stmt = select(OutboxMessage).where(
+            OutboxMessage.status == "pending", col(OutboxMessage.next_attempt_at) <= now,
+        ).order_by(col(OutboxMessage.id)).limit(n)
+        if not is_sqlite(db):
+            stmt = stmt.with_for_update(skip_locked=True)
+        rows = list(s.exec(stmt))
+        ids = [r.id for r in rows]
+        if ids:
+            table = OutboxMessage.__table__  # type: ignore[attr-defined]
+            s.execute(update(table).where(table.c.id.in_(ids)).values(
+                next_attempt_at=now + CLAIM_LEASE))
+        for row in rows:
+            s.expunge(row)  # detached with the columns loaded; the lease is in the database
+        return rows
+
+
+def _release(db: Engine, rows: list[OutboxMessage], now: datetime) -> None:
+    """Hand claimed rows that were not tried back: due again at once."""
+    if not rows:
+        return
+    table = OutboxMessage.__table__  # type: ignore[attr-defined]
+    with transaction(db) as s:
+        s.execute(update(table).where(table.c.id.in_([r.id for r in rows])).values(
+            next_attempt_at=now))
+
+
 async def _send_rows(db: Engine, settings: Settings, sender: Sender, rows: list[OutboxMessage],
-                     now: datetime, stats: SendStats) -> None:
+                     now: datetime, stats: SendStats) -> list[OutboxMessage] | None:
+    """Send claimed rows; None when all were tried, else the rows left when the server is down."""
     table = OutboxMessage.__table__  # type: ignore[attr-defined]
     mark = update(table).where(table.c.id == bindparam("row_id"))
     with db.execution_options(pbem_write=True).connect() as conn:
         with db.connect() as read:  # a plain read: no write lock
             images = mailimages.load(read, (r.html for r in rows))
-        for row in rows:
+        for i, row in enumerate(rows):
             raw = raw_message(settings, row, images)
             failure: SendFailure | None = None
             try:  # outside any transaction: a crash after this resends the same Message-ID (C2)
@@ -453,15 +500,27 @@ async def _send_rows(db: Engine, settings: Settings, sender: Sender, rows: list[
             _mark(row, failure, now, stats)
             with conn.begin():  # one UPDATE + commit per sent mail (C2), Core: no ORM flush
                 conn.execute(mark, {"row_id": row.id, **{c: getattr(row, c) for c in _MARK_COLUMNS}})
+            if _unreachable(failure):
+                return rows[i + 1:]
+    return None
+
+
+def _unreachable(failure: SendFailure | None) -> bool:
+    """No SMTP reply at all (refused, timed out, dropped): the server, not this mail."""
+    return isinstance(failure, TemporaryFailure) and failure.code is None
 
 
 def _mark(row: OutboxMessage, failure: SendFailure | None, now: datetime, stats: SendStats) -> None:
-    row.attempts += 1
     if failure is None:
+        row.attempts += 1
         row.status, row.sent_at, row.last_error = "sent", utcnow(), ""
         stats.sent += 1
         return
-    row.last_error = str(failure)
+    row.last_error = str(failure)[:2000]
+    if _unreachable(failure):  # not this mail's fault: no attempt counted, due again at once
+        row.next_attempt_at = now
+        return
+    row.attempts += 1
     permanent = isinstance(failure, PermanentFailure) or row.attempts >= MAX_ATTEMPTS
     row.status = "failed" if permanent else "pending"
     row.next_attempt_at = now + backoff(row.attempts)

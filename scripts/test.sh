@@ -49,6 +49,11 @@ else
   echo "(not root: the real-server tests start what they can or skip)"
 fi
 
+if [ -n "${PBEM_TEST_SERVERS_ONLY:-}" ]; then  # used by tests/pbem/test_faults_mailstack.py
+  echo "servers started: mail in $MAILSTACK_DIR, PostgreSQL in ${PGTEST_DIR:-none}; stopping them"
+  exit 0
+fi
+
 echo "== lint and types"
 "$PY" -m ruff check .
 "$PY" -m mypy engine pbem bots

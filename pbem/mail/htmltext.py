@@ -1,68 +1,115 @@
-"""Turn an HTML mail body into plain text for command extraction (beautifulsoup4).
+"""Turn an HTML mail body into plain text for command extraction (beautifulsoup4), in linear time.
 
 Quoted history is not thrown away but rendered as ``> ``-prefixed lines, so the HTML path and
-the text/plain path look the same to :mod:`pbem.mail.extract` (which drops quoted lines). Which
-elements are quotes, and which start the history (everything after them quoted too), is decided
-by :mod:`pbem.mail.htmlquote`.
+the text/plain path look the same to :mod:`pbem.mail.extract` (which drops quoted lines).
+Which elements are quoted history is decided by a *quote rule* (`QuoteRule`): given an
+element it answers ``"quote"`` (this element's text is quoted), ``"rest"`` (this element and
+everything after it in the document is quoted: Outlook's reply header) or None. The default,
+`default_quote_rule`, asks :mod:`pbem.mail.htmlquote` (the clients' conventions).
+Another module may pass its own rule (``html_to_text(html, quote_rule=...)``).
+
+The conversion is one iterative walk over the parsed tree (no per-tag insertions, no
+recursion, so deep nesting costs neither quadratic time nor the stack), and it stops after
+`MAX_ELEMENTS` elements: the work done before the sender is known is bounded (issue 14, 9).
 """
 
 from __future__ import annotations
 
 import re
+from collections.abc import Callable, Iterator
+from typing import Literal
 
 from bs4 import BeautifulSoup
-from bs4.element import NavigableString, PreformattedString, Tag
+from bs4.element import NavigableString, PageElement, PreformattedString, Tag
 
 from pbem.mail import htmlquote
 
-_BLOCK_TAGS = {
+__all__ = ["MAX_ELEMENTS", "QuoteRule", "default_quote_rule", "html_to_text"]
+
+QuoteRule = Callable[[Tag], Literal["quote", "rest"] | None]
+
+MAX_ELEMENTS = 20_000  # elements converted at most; the rest of a bigger mail is ignored
+_BLOCK_TAGS = frozenset({
     "p", "div", "br", "li", "tr", "table", "h1", "h2", "h3", "h4", "h5", "h6",
     "pre", "blockquote", "ul", "ol", "hr", "section", "article",
-}
-_QUOTE_MARK = "\u0000Q\u0000"  # placeholder prefix, turned into "> " after get_text
+})
+_SKIP_TAGS = frozenset({"script", "style", "head", "title", "meta", "xml"})
+_SPACE = re.compile(r"\s+")
 
 
-def html_to_text(html: str) -> str:
+def default_quote_rule(tag: Tag) -> Literal["quote", "rest"] | None:
+    """The quoting conventions of the common mail clients (`pbem.mail.htmlquote`)."""
+    if htmlquote.is_quote(tag):
+        return "quote"
+    if htmlquote.is_history_start(tag):
+        return "rest"
+    return None
+
+
+def html_to_text(html: str, *, quote_rule: QuoteRule = default_quote_rule) -> str:
     """Return the visible text of *html*, one block per line, quoted history as ``> `` lines."""
     soup = BeautifulSoup(html, "html.parser")
-    for tag in soup.find_all(["script", "style", "head", "title", "meta", "xml"]):
-        tag.decompose()
-    for special in soup.find_all(string=lambda t: isinstance(t, PreformattedString)):
-        special.extract()  # comments (incl. Outlook's conditional <!--[if mso]>), CDATA, doctype
-    for node in list(soup.find_all(string=True)):
-        if isinstance(node, NavigableString) and node.find_parent("pre") is None:
-            node.replace_with(NavigableString(re.sub(r"\s+", " ", str(node))))
-    _mark_quotes(soup)
-    for br in soup.find_all("br"):
-        br.replace_with(NavigableString("\n"))
-    for tag in soup.find_all(list(_BLOCK_TAGS)):
-        tag.insert_before(NavigableString("\n"))
-        tag.insert_after(NavigableString("\n"))
-    text = soup.get_text()
-    lines = []
-    for line in text.split("\n"):
-        quoted = _QUOTE_MARK in line
-        line = line.replace(_QUOTE_MARK, "").replace("\xa0", " ").strip()
-        if quoted and line:
-            line = "> " + line
-        lines.append(line)
+    lines: list[str] = []
+    current: list[str] = []
+    quoted_line = False
+
+    def newline() -> None:
+        nonlocal quoted_line
+        line = "".join(current).replace("\xa0", " ").strip()
+        lines.append("> " + line if quoted_line and line else line)
+        current.clear()
+        quoted_line = False
+
+    for text, quoted in _pieces(soup, quote_rule):
+        if text == "\n":
+            newline()
+            continue
+        parts = text.split("\n")
+        for i, part in enumerate(parts):
+            if i:
+                newline()
+            if part:
+                current.append(part)
+                quoted_line = quoted_line or quoted
+    newline()
     return re.sub(r"\n{3,}", "\n\n", "\n".join(lines)).strip() + "\n"
 
 
-def _mark_quotes(soup: BeautifulSoup) -> None:
-    """Prefix every text node inside quoted history with the quote placeholder."""
-    roots: list[Tag] = []
-    for tag in soup.find_all(True):
-        if not isinstance(tag, Tag):
+_END = object()  # marks the end of an element on the walk's stack
+
+
+def _pieces(soup: BeautifulSoup, quote_rule: QuoteRule) -> Iterator[tuple[str, bool]]:
+    """(text, quoted) pieces in document order; ``"\\n"`` pieces are block breaks."""
+    stack: list[tuple[object, bool, bool]] = [(c, False, False) for c in reversed(soup.contents)]
+    rest_quoted = False
+    elements = 0
+    while stack:
+        node, quoted, in_pre = stack.pop()
+        if node is _END:
+            yield "\n", False
             continue
-        if htmlquote.is_quote(tag):
-            roots.append(tag)
-        elif htmlquote.is_history_start(tag):
-            roots.append(tag)
-            roots.extend(t for t in tag.find_all_next() if isinstance(t, Tag))
-            break
-    for root in roots:
-        for node in list(root.find_all(string=True)):
-            if isinstance(node, NavigableString) and not str(node).startswith(_QUOTE_MARK):
-                marked = _QUOTE_MARK + str(node).replace("\n", "\n" + _QUOTE_MARK)
-                node.replace_with(NavigableString(marked))
+        if isinstance(node, NavigableString):
+            if isinstance(node, PreformattedString):
+                continue  # comments (incl. Outlook's <!--[if mso]>), CDATA, doctype
+            text = str(node) if in_pre else _SPACE.sub(" ", str(node))
+            yield text, quoted or rest_quoted
+            continue
+        if not isinstance(node, Tag) or node.name in _SKIP_TAGS:
+            continue
+        elements += 1
+        if elements > MAX_ELEMENTS:
+            return
+        if node.name == "br":
+            yield "\n", False
+            continue
+        rule = quote_rule(node)
+        if rule == "rest":
+            rest_quoted = True
+        quoted = quoted or rule is not None
+        in_pre = in_pre or node.name == "pre"
+        block = node.name in _BLOCK_TAGS
+        if block:
+            yield "\n", False
+            stack.append((_END, False, False))
+        children: list[PageElement] = node.contents
+        stack.extend((c, quoted, in_pre) for c in reversed(children))

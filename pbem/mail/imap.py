@@ -152,9 +152,25 @@ class ImapMailbox:
         self.move_many([uid], folder)
 
     def move_many(self, uids: list[int], folder: str) -> None:
-        """Move messages out of the INBOX in one command (one round trip for a batch)."""
+        """Move messages out of the INBOX in one command (one round trip for a batch).
+
+        Another worker may have moved some of them already (Dovecot answers such a MOVE with
+        ``NO [EXPUNGEISSUED]``): then the ones still here are moved one by one and the gone
+        ones are skipped, so overlapping workers never fail on each other's moves.
+        """
         if not uids:
             return
+        try:
+            self._move(uids, folder)
+        except IMAPClientError:
+            self.client.noop()  # take in the expunges the server reported
+            still = set(self.client.search(["UID", ",".join(map(str, uids))]))
+            for uid in uids:
+                if uid in still:
+                    with contextlib.suppress(IMAPClientError):
+                        self._move([uid], folder)
+
+    def _move(self, uids: list[int], folder: str) -> None:
         if "MOVE" in self.capabilities():
             self.client.move(uids, folder)
             return
@@ -259,10 +275,12 @@ class MemoryMailbox:
         return [Fetched(uid, box.uidvalidity, box.messages[uid]) for uid in uids]
 
     def move(self, uid: int, folder: str) -> None:
+        """Move ``uid`` out of the INBOX; one another worker moved already is skipped."""
         if folder not in self.folders:
             raise RuntimeError(f"no such folder {folder!r} (call ensure_folders)")
-        raw = self.folders[self.folder].messages.pop(uid)
-        self.deliver(raw, folder)
+        raw = self.folders[self.folder].messages.pop(uid, None)
+        if raw is not None:
+            self.deliver(raw, folder)
 
     def move_many(self, uids: list[int], folder: str) -> None:
         for uid in uids:

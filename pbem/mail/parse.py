@@ -12,12 +12,14 @@ from __future__ import annotations
 import email
 import email.policy
 import email.utils
+import hashlib
 import re
 from dataclasses import dataclass, field
 from email.message import EmailMessage, Message
 
 from pbem.mail.flowed import unflow
 from pbem.mail.htmltext import html_to_text
+from pbem.sanitize import utf8_header
 
 MAX_SIZE = 5 * 1024 * 1024  # whole message; bigger ones are not parsed at all
 MAX_HEADER_BYTES = 64 * 1024
@@ -25,6 +27,7 @@ MAX_RECIPIENTS = 50
 MAX_DEPTH = 10
 MAX_PARTS = 100
 MAX_TEXT_BYTES = 256 * 1024
+MAX_MSGID = 250  # longer Message-IDs are replaced by a hash of them (columns hold 400)
 LOOP_HEADER = "X-1960-PBEM"  # set on everything we send (compose.py)
 
 AUTO_SUBMITTED = "auto-submitted"
@@ -36,6 +39,7 @@ _SYSTEM_SENDER = re.compile(r"^(mailer-daemon|postmaster|no-?reply|do-?not-?repl
 _MSGID = re.compile(r"<[^<>\s]+>")
 _RECEIVED_FOR = re.compile(r"\bfor\s+<?([^\s<>;]+@[^\s<>;]+)>?", re.IGNORECASE)
 _ZERO_WIDTH = dict.fromkeys(map(ord, "\u200b\u200c\u200d\u2060\ufeff\u00ad"))
+_CONTROLS = dict.fromkeys([c for c in range(32) if c not in (9, 10, 13)] + [127])  # NUL & co.
 
 
 class MalformedMessage(ValueError):
@@ -63,6 +67,7 @@ class ParsedMessage:
     text: str = ""
     size: int = 0
     problems: list[str] = field(default_factory=list)
+    auth_results: list[str] = field(default_factory=list)  # Authentication-Results values
 
 
 def parse_message(raw: bytes, own_address: str) -> ParsedMessage:
@@ -111,6 +116,7 @@ def _build(msg: EmailMessage, raw: bytes, own: str) -> ParsedMessage:
         text=text,
         size=len(raw),
         problems=problems,
+        auth_results=_all_headers(msg, "Authentication-Results")[:20],
     )
 
 
@@ -126,20 +132,24 @@ def _header(msg: Message, name: str) -> str:
                 break
     if value is None:
         return ""
-    return " ".join(str(value).translate(_ZERO_WIDTH).split())
+    text = utf8_header(str(value)).translate(_ZERO_WIDTH)
+    return " ".join(text.translate(_CONTROLS).split())
 
 
 def _all_headers(msg: Message, name: str) -> list[str]:
     values: list[str] = []
     for key, raw_value in msg.raw_items():
         if key.lower() == name.lower():
-            values.append(" ".join(str(raw_value).split()))
+            values.append(" ".join(utf8_header(str(raw_value)).translate(_CONTROLS).split()))
     return values
 
 
 def _normalise_msgid(value: str) -> str:
     local, _, domain = value[1:-1].rpartition("@")
-    return f"<{local}@{domain.lower()}>" if local else value
+    value = f"<{local}@{domain.lower()}>" if local else value
+    if len(value) > MAX_MSGID:  # deterministic, so a redelivery is still a duplicate
+        value = f"<{hashlib.sha256(value.encode('utf-8', 'replace')).hexdigest()}@long-id.invalid>"
+    return value
 
 
 def _msgids(value: str) -> list[str]:
@@ -159,15 +169,16 @@ def _address_pairs(msg: Message, name: str) -> list[tuple[str, str]]:
         addresses = getattr(header, "addresses", None)
         if addresses is not None:
             for addr in addresses[:MAX_RECIPIENTS]:
-                if addr.addr_spec and "@" in addr.addr_spec:
-                    pairs.append((addr.display_name, addr.addr_spec.strip().lower()))
+                spec = utf8_header(addr.addr_spec or "").translate(_CONTROLS)
+                if "@" in spec:
+                    pairs.append((utf8_header(addr.display_name), spec.strip().lower()[:320]))
             return pairs
     except Exception:
         pairs = []
     for value in _all_headers(msg, name):
         for display, addr in email.utils.getaddresses([value[:4096]])[:MAX_RECIPIENTS]:
             if "@" in addr:
-                pairs.append((display, addr.strip().lower()))
+                pairs.append((display, addr.translate(_CONTROLS).strip().lower()[:320]))
     return pairs
 
 

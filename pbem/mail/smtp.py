@@ -116,9 +116,14 @@ class SmtpSender:
                 raise
             return await self._send_on_session(raw, sender, recipients)  # e.g. the server's idle timeout
         except BaseException:
-            await self._drop()  # a session in an unknown state is never reused
+            self._abort()  # a session in an unknown state is never reused (no polite QUIT)
             raise
         return dict(errors)
+
+    def _abort(self) -> None:
+        conn, self._conn = self._conn, None
+        if conn is not None:
+            conn.close()
 
     async def _drop(self) -> None:
         conn, self._conn = self._conn, None

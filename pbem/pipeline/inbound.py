@@ -17,10 +17,12 @@ from sqlmodel import col, select
 import engine
 from engine.question import question
 from pbem import keys, tabletalk
+from pbem.config import accepted_secrets
 from pbem.db import lock_game
 from pbem.mail import MalformedMessage, parse_message
 from pbem.models import Game, InboundMessage, Seat
 from pbem.pipeline.base import Context, IgnoreMessage, RejectMessage, handler
+from pbem.sanitize import bounded
 
 TRACE_HEADERS = re.compile(
     rb"^(received|return-path|delivered-to|x-original-to):.*(\r?\n[ \t].*)*\r?\n", re.I | re.M
@@ -76,9 +78,9 @@ def dedupe(ctx: Context) -> None:
     if s.exec(dup).first() is not None:
         raise DuplicateMessage(f"duplicate of an earlier mail ({key})")
     ctx.inbound = InboundMessage(
-        dedupe_key=key, message_id=p.message_id or "", mailbox=ctx.mailbox,
+        dedupe_key=key, message_id=bounded(p.message_id, 400), mailbox=bounded(ctx.mailbox, 200),
         uidvalidity=ctx.uidvalidity, uid=ctx.uid, content_hash=content_hash(ctx.raw),
-        from_addr=p.from_addr[:320], subject=p.subject[:500], outcome="processing",
+        from_addr=bounded(p.from_addr, 320), subject=bounded(p.subject, 500), outcome="processing",
         received_at=ctx.now)
     s.add(ctx.inbound)
     try:
@@ -109,7 +111,8 @@ def identify_seat(ctx: Context) -> None:
     for key in keys.find_keys(*_key_sources(ctx)):
         seat = ctx.session.exec(
             select(Seat).where(Seat.game_id == key.game_id, Seat.side == key.side)).first()
-        if seat is not None and keys.verify(ctx.settings.secret, key, seat.key_salt):
+        if seat is not None and any(keys.verify(secret, key, seat.key_salt)
+                                    for secret in accepted_secrets(ctx.settings)):
             ctx.key, ctx.seat = key, seat
             return
     sender = ctx.parsed.from_addr.lower()

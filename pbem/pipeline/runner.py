@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import logging
 import re
+import time
 import traceback
 from dataclasses import dataclass
 from datetime import datetime, timedelta
@@ -21,16 +22,18 @@ from sqlmodel import col, func, select
 import engine
 from pbem.clocks import seats as _seats  # noqa: F401  (registers seat-commands, clock)
 from pbem.config import Settings
-from pbem.db import lock_game, transaction
+from pbem.db import is_transient, lock_game, transaction
 from pbem.fairplay import handlers as _fairplay  # noqa: F401  (registers handlers)
 from pbem.models import InboundMessage, Quarantine, utcnow
 from pbem.pipeline import bot_moves as _bot_moves  # noqa: F401  (registers handlers)
 from pbem.pipeline import commands as _commands  # noqa: F401  (registers handlers)
 from pbem.pipeline import orders as _orders  # noqa: F401  (registers handlers)
 from pbem.pipeline import undo as _undo  # noqa: F401  (registers handlers)
+from pbem.pipeline.auth import HoldMessage, hold
 from pbem.pipeline.base import Context, RejectMessage, StopPipeline, run
 from pbem.pipeline.inbound import DuplicateMessage, content_hash, dedupe_key
 from pbem.replies import queue_mail
+from pbem.sanitize import bounded
 
 __all__ = ["PIPELINE", "Outcome", "process_message"]
 
@@ -43,6 +46,7 @@ PIPELINE = (
     "observer-mail",
     "identify-seat",
     "check-sender",
+    "check-auth",
     "invitation",
     "load-game",
     "check-fresh",
@@ -62,12 +66,14 @@ PIPELINE = (
     "observers",
 )
 MAX_ERROR_REPLIES_PER_HOUR = 5
+TRANSIENT_RETRIES = (0.2, 1.0, 3.0)  # seconds to wait before each retry of a transient DB error
 MESSAGE_ID = re.compile(rb"^message-id:\s*(<[^>\r\n]{1,400}>)", re.I | re.M)
 
 
 @dataclass(frozen=True)
 class Outcome:
-    """What became of one mail: applied/rejected/answered/ignored/duplicate/quarantined."""
+    """What became of one mail: applied/rejected/answered/ignored/duplicate/held/quarantined,
+    or deferred (a transient database error: left in the INBOX for the next run)."""
 
     outcome: str
     reason: str = ""
@@ -75,7 +81,10 @@ class Outcome:
     game_id: int | None = None
 
     @property
-    def folder(self) -> str:
+    def folder(self) -> str | None:
+        """Where the mail goes now (None: it stays in the INBOX)."""
+        if self.outcome == "deferred":
+            return None
         return "Quarantine" if self.outcome == "quarantined" else "Processed"
 
 
@@ -90,9 +99,39 @@ def process_message(
     now: datetime | None = None,
     pipeline: tuple[str, ...] = PIPELINE,
 ) -> Outcome:
-    """Process ``raw`` exactly once; never raises for a bad mail."""
+    """Process ``raw`` exactly once; never raises, whatever the bytes.
+
+    A transient database error (locked, connection lost, serialization failure) rolls back
+    and retries after ``TRANSIENT_RETRIES``; if it persists the mail is *deferred* (left in
+    the INBOX), never quarantined. Any other exception quarantines it.
+    """
     now = now or utcnow()
-    stage = ""
+    for wait in (*TRANSIENT_RETRIES, None):
+        try:
+            return _attempt(db, settings, raw, mailbox, uidvalidity, uid, now, pipeline)
+        except _Crash as crash:
+            if not is_transient(crash.error):
+                log.error("quarantined a mail (stage %s)", crash.stage or "?", exc_info=crash.error)
+                return _quarantine(db, raw, mailbox, uidvalidity, uid, crash.stage,
+                                   crash.trace, now)
+            if wait is None:
+                log.warning("deferred a mail: database busy or unreachable (%s)", crash.error)
+                return Outcome("deferred", f"transient database error: {crash.error}"[:500])
+            time.sleep(wait)
+    raise AssertionError("unreachable")  # pragma: no cover
+
+
+class _Crash(Exception):
+    """An exception escaped the pipeline (carried with its stage and traceback)."""
+
+    def __init__(self, error: BaseException, stage: str) -> None:
+        super().__init__(str(error))
+        self.error, self.stage, self.trace = error, stage, traceback.format_exc()
+
+
+def _attempt(db: Engine, settings: Settings, raw: bytes, mailbox: str, uidvalidity: int | None,
+             uid: int | None, now: datetime, pipeline: tuple[str, ...]) -> Outcome:
+    ctx: Context | None = None
     try:
         with transaction(db) as session:
             ctx = Context(session, settings, raw, now, mailbox, uidvalidity, uid)
@@ -101,13 +140,8 @@ def process_message(
                 return _finish(ctx, "applied", "")
             except StopPipeline as stop:
                 return _stopped(ctx, stop)
-            except Exception:
-                stage = ctx.stage
-                raise
-    except Exception:
-        error = traceback.format_exc()
-        log.exception("quarantined a mail (stage %s)", stage or "?")
-        return _quarantine(db, raw, mailbox, uidvalidity, uid, stage, error, now)
+    except Exception as exc:
+        raise _Crash(exc, ctx.stage if ctx is not None else "") from exc
 
 
 def _finish(ctx: Context, outcome: str, reason: str) -> Outcome:
@@ -145,6 +179,8 @@ def _stopped(ctx: Context, stop: StopPipeline) -> Outcome:
     if isinstance(stop, DuplicateMessage):
         ctx.session.rollback()
         return Outcome("duplicate", stop.reason)
+    if isinstance(stop, HoldMessage):
+        hold(ctx, stop)
     if isinstance(stop, RejectMessage) and not _answer(ctx, stop):
         return _finish(ctx, stop.outcome, stop.reason + " (no reply: error-reply limit reached)")
     return _finish(ctx, stop.outcome, stop.reason)
@@ -181,12 +217,21 @@ def _recent_rejections(ctx: Context) -> int:
 
 def _quarantine(db: Engine, raw: bytes, mailbox: str, uidvalidity: int | None, uid: int | None,
                 stage: str, error: str, now: datetime) -> Outcome:
+    """Store the crashed mail; if even that fails it still goes to the Quarantine folder."""
     found = MESSAGE_ID.search(raw.split(b"\r\n\r\n", 1)[0].split(b"\n\n", 1)[0])
-    mid = found.group(1).decode("ascii", "replace")[:400] if found else ""
-    with transaction(db) as session:
-        row = Quarantine(dedupe_key=dedupe_key(mid, raw), message_id=mid, mailbox=mailbox,
-                         uidvalidity=uidvalidity, uid=uid, stage=stage, error=error,
-                         raw=raw, created_at=now)
-        session.add(row)
+    mid = bounded(found.group(1).decode("utf-8", "replace"), 400) if found else ""
     last = error.strip().splitlines()[-1] if error.strip() else "error"
-    return Outcome("quarantined", f"crashed in {stage or '?'}: {last}")
+    reason = f"crashed in {stage or '?'}: {last}"
+    try:
+        with transaction(db) as session:
+            session.add(Quarantine(
+                dedupe_key=dedupe_key(mid, raw), message_id=mid, mailbox=bounded(mailbox, 200),
+                uidvalidity=uidvalidity, uid=uid, stage=bounded(stage, 64),
+                error=bounded(error, 100_000, keep_newlines=True), raw=raw, created_at=now))
+    except Exception as exc:
+        if is_transient(exc):
+            log.warning("deferred a crashed mail: cannot store it in the quarantine now (%s)", exc)
+            return Outcome("deferred", reason)
+        log.exception("could not store a quarantined mail; it is only in the IMAP Quarantine folder")
+        reason += f" (not stored in the database: {type(exc).__name__})"
+    return Outcome("quarantined", reason)

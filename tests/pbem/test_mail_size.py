@@ -39,11 +39,11 @@ def test_every_kind_of_mail_stays_within_the_size_budget(seed: int, edition: str
         for side in engine.SIDES:
             kinds = ["welcome", "help"] if step == 0 else ["game_over"] if over else ["report"]
             if step % 25 == 0 or over:  # the other kinds share the report's parts: sample them
-                kinds += ["status", "rejected", "key_problem", "card", "history", "notice"]
+                kinds += ["status", "rejected", "key_problem", "card", "history", "notice", "held"]
             whole = step % 10 == 0 or over
             for kind in kinds:
                 ctx = mailview.context(g, side, since[side], error="line 1: 'zz' is not a state"
-                                       if kind in ("rejected", "key_problem") else None,
+                                       if kind in ("rejected", "key_problem", "held") else None,
                                        card=1 + step % 91)
                 if kind == "notice":  # the largest notice: a full report (autopilot, seat change)
                     ctx = {**ctx, "notice": {"subject": "Autopilot played for you", "full": True,

@@ -1,0 +1,114 @@
+"""Issue 14's faults on PostgreSQL (``PBEM_TEST_POSTGRES_URL``; skipped when unset).
+
+2: a NUL byte in a Message-ID must not make `process_message` raise or block the inbox;
+3: a Message-ID longer than the 400-character column is not quarantined;
+5: two workers draining the outbox at once send every row exactly once.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import threading
+from collections import Counter
+from pathlib import Path
+
+import pytest
+from sqlalchemy import text
+from sqlmodel import Session, SQLModel, select
+
+import engine
+from pbem import service
+from pbem.db import make_engine
+from pbem.mail import MemorySender
+from pbem.models import OutboxMessage, Quarantine
+from tests.pbem.harness import Harness
+
+URL = os.environ.get("PBEM_TEST_POSTGRES_URL", "")
+pytestmark = [
+    pytest.mark.postgres,
+    pytest.mark.skipif(not URL, reason="PBEM_TEST_POSTGRES_URL is not set (scripts/pgtest.sh)"),
+]
+
+
+@pytest.fixture
+def h(tmp_path: Path) -> Harness:
+    db = make_engine(URL)
+    SQLModel.metadata.drop_all(db)
+    with db.begin() as conn:
+        conn.execute(text("DROP TABLE IF EXISTS alembic_version"))
+    db.dispose()
+    harness = Harness(tmp_path, database_url=URL)
+    harness.new_game(seed=2)
+    yield harness
+    harness.db.dispose()
+
+
+def _active(h: Harness) -> str:
+    return sorted(engine.active_sides(h.state()))[0]
+
+
+def test_2_a_nul_in_a_message_id_neither_raises_nor_blocks_the_move_behind_it(h: Harness) -> None:
+    side = _active(h)
+    nul = h.reply_bytes(side, "help").replace(b"Message-ID: <player.", b"Message-ID: <a\x00b.player.")
+    h.inbox.deliver(nul)
+    h.inbox.deliver(h.reply_bytes(side, h.legal(side)[0]))
+    stats = service.poll_once(h.db, h.settings, h.inbox)
+    assert stats.outcomes == {"answered": 1, "applied": 1}
+    assert h.inbox.fetch_new() == []
+
+
+def test_2_a_crash_on_a_nul_mail_is_stored_in_the_quarantine(
+        h: Harness, monkeypatch: pytest.MonkeyPatch) -> None:
+    import pbem.pipeline.runner as runner
+
+    def crash(ctx: object, names: object) -> None:
+        raise RuntimeError("pipeline bug \x00 with a NUL")
+
+    monkeypatch.setattr(runner, "run", crash)
+    raw = h.reply_bytes("kennedy", "help").replace(b"Message-ID: <player.", b"Message-ID: <a\x00b.")
+    out = service.process_message(h.db, h.settings, raw)
+    assert out.outcome == "quarantined"
+    with Session(h.db) as s:
+        (row,) = s.exec(select(Quarantine)).all()
+    assert "\x00" not in row.message_id and row.raw == raw
+
+
+def test_3_a_message_id_over_400_characters_is_applied(h: Harness) -> None:
+    side = _active(h)
+    long_id = "<" + "x" * 450 + "@players.test>"
+    h.inbox.deliver(h.reply_bytes(side, h.legal(side)[0], message_id=long_id))
+    assert h.poll().outcomes == {"applied": 1}
+    h.inbox.deliver(h.reply_bytes(side, "help", message_id=long_id))
+    assert h.poll().outcomes == {"duplicate": 1}
+
+
+class SlowSender(MemorySender):
+    """Takes a little while per mail, so two drainers overlap."""
+
+    async def send(self, raw: bytes, sender: str, recipients: list[str]) -> None:
+        await asyncio.sleep(0.005)
+        await super().send(raw, sender, recipients)
+
+
+def test_5_two_workers_draining_one_outbox_send_each_row_once(
+        h: Harness, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(service, "CLAIM_BATCH", 3, raising=False)
+    for i in range(20):
+        service.new_game(h.db, h.settings, kennedy=f"k{i}@players.test", nixon=f"n{i}@players.test",
+                         seed=i)
+    senders = [SlowSender(), SlowSender()]
+    threads = [threading.Thread(target=service.drain_outbox, args=(h.db, h.settings, s))
+               for s in senders]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    ids = Counter()
+    for s in senders:
+        for m in s.sent:
+            ids[m.raw.split(b"Message-ID: ", 1)[1].split(b"\r\n", 1)[0]] += 1
+    assert len(ids) == 40 and set(ids.values()) == {1}
+    assert all(s.sent for s in senders)  # both really worked
+    with Session(h.db) as s:
+        assert {r.status for r in s.exec(select(OutboxMessage))} == {"sent"}

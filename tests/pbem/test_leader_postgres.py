@@ -1,0 +1,33 @@
+"""IMAP leadership by PostgreSQL advisory lock (``PBEM_TEST_POSTGRES_URL``; skipped when unset)."""
+
+from __future__ import annotations
+
+import os
+
+import pytest
+
+from pbem.db import make_engine
+from pbem.leader import ImapLeader
+
+URL = os.environ.get("PBEM_TEST_POSTGRES_URL", "")
+pytestmark = [
+    pytest.mark.postgres,
+    pytest.mark.skipif(not URL, reason="PBEM_TEST_POSTGRES_URL is not set (scripts/pgtest.sh)"),
+]
+
+
+def test_one_leader_per_mailbox_and_a_dead_leader_hands_over() -> None:
+    a_db, b_db = make_engine(URL), make_engine(URL)
+    try:
+        a = ImapLeader(a_db, "game@x.test@imap:993/INBOX").__enter__()
+        with ImapLeader(b_db, "game@x.test@imap:993/INBOX") as b:
+            assert a.is_leader and not b.is_leader
+        with ImapLeader(b_db, "other@x.test@imap:993/INBOX") as other:
+            assert other.is_leader  # another mailbox has its own leader
+        a._conn.invalidate()  # the leader's connection dies (a crash, a network cut)
+        a._conn = None
+        with ImapLeader(b_db, "game@x.test@imap:993/INBOX") as b:
+            assert b.is_leader
+    finally:
+        a_db.dispose()
+        b_db.dispose()
