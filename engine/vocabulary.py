@@ -85,6 +85,10 @@ def meta(name: str, args: str, help_text: str, example: str) -> None:
 
 meta("help", "?card", "mail back the command reference and every card; with a card, that card", "help")
 meta("status", "", "mail back the current report", "status")
+meta("accept", "?words", "accept an invitation to a game; any words after it are your entropy, "
+     "mixed into the committed seed", "accept blue suede shoes 1960")
+meta("observe", "address", "let someone follow the game's public board by mail (no hands)",
+     "observe friend@example.org")
 meta("undo", "", "as the first line of a mail: take back your last mail's move, while nothing "
      "was revealed since (no card or cube drawn, no opponent decision)", "undo")
 meta("say", "text", "table talk: the text (and the lines after it, up to the next command) is "

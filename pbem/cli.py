@@ -86,16 +86,24 @@ def init(app: App) -> None:
               envvar="PBEM_EDITION")
 @click.option("--option", "options", multiple=True, envvar="PBEM_OPTIONS",
               help="Rules option (GMT): vice_presidents, restricted_positioning.")
-@click.option("--seed", type=int, envvar="PBEM_SEED", help="Random seed (default: random).")
+@click.option("--start", is_flag=True, envvar="PBEM_START",
+              help="Start at once, without invitations (for scripts; no player entropy).")
+@click.option("--seed", type=int, envvar="PBEM_SEED",
+              help="Fixed seed, no commitment (implies --start; for tests and reproductions).")
 @pass_app
 def new(app: App, kennedy: str, nixon: str, edition: str, options: tuple[str, ...],
-        seed: int | None) -> None:
-    """Create a game and queue both players' welcome mail (send with `pbem send`)."""
+        start: bool, seed: int | None) -> None:
+    """Invite both players to a game with a committed seed (send with `pbem send`).
+
+    The game starts when both reply `accept`; with --start it starts at once.
+    """
     migrate(app.db)
+    invite = not start and seed is None
     game_id = _user(lambda: service.new_game(app.db, app.settings, kennedy=kennedy, nixon=nixon,
-                                             edition=edition, options=options, seed=seed))
+                                             edition=edition, options=options, seed=seed,
+                                             invite=invite))
     app.say(f"game #{game_id} created: Kennedy {kennedy}, Nixon {nixon} ({edition}); "
-            "welcome mails queued")
+            + ("invitations queued" if invite else "welcome mails queued"))
 
 
 def _user(fn: Any) -> Any:
@@ -289,6 +297,13 @@ def demo(app: App, seed: int, edition: str, folder: str | None, max_moves: int,
     result = run_demo(seed=seed, edition=edition, folder=folder, max_moves=max_moves,
                       keep_running=keep_running)
     sys.exit(0 if result.finished else EXIT_ATTENTION)
+
+
+from pbem.fairplay.commands import export, observe, verify  # noqa: E402  (they use App)
+
+cli.add_command(export)
+cli.add_command(verify)
+cli.add_command(observe)
 
 
 def main() -> None:  # pragma: no cover

@@ -42,6 +42,7 @@ class Settings:
     lock_file: str = ""
     max_lines: int = 40
     max_bytes: int = 2_000_000
+    invitation_hours: int = 168  # an unanswered game invitation expires after this (pbem.fairplay)
 
     @property
     def address_local(self) -> str:

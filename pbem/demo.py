@@ -196,13 +196,14 @@ def play_by_email(db: Any, settings: Settings, game_id: int, players: dict[str, 
     """The worker and the scripted players take turns until the game ends; (moves, view)."""
     sender = service.make_sender(settings)
     moves = 0
+    base = _inbound_count(db)  # mails processed before (e.g. the invitation replies)
     with service.open_mailbox(settings) as inbox:
         inbox.ensure_folders()
         for p in players.values():
             p.open()
         try:
             while True:
-                _poll_until(db, settings, inbox, moves, timeout)
+                _poll_until(db, settings, inbox, base + moves, timeout)
                 service.drain_outbox(db, settings, sender)
                 view = service.show_json(db, game_id, "public")
                 on_progress(view, moves)

@@ -14,8 +14,20 @@ from datetime import UTC, datetime
 from sqlalchemy import Column, LargeBinary, Text, UniqueConstraint
 from sqlmodel import Field, SQLModel
 
-__all__ = ["Game", "InboundMessage", "MailImage", "Move", "OutboxMessage", "Quarantine", "Seat",
-           "SeatOrders", "utcnow"]
+__all__ = [
+    "Commitment",
+    "Game",
+    "InboundMessage",
+    "Invitation",
+    "MailImage",
+    "Move",
+    "Observer",
+    "OutboxMessage",
+    "Quarantine",
+    "Seat",
+    "SeatOrders",
+    "utcnow",
+]
 
 
 def utcnow() -> datetime:
@@ -30,7 +42,7 @@ class Game(SQLModel, table=True):
     seed: int
     edition: str = Field(max_length=16)
     options: str = Field(default="", max_length=200)  # comma-separated, sorted
-    status: str = Field(default="active", max_length=16, index=True)  # active | over
+    status: str = Field(default="active", max_length=16, index=True)  # invited | active | over | declined | expired
     snapshot: str = Field(sa_column=Column(Text, nullable=False))
     version: int = 0  # number of applied mails
     created_at: datetime = Field(default_factory=utcnow)
@@ -113,6 +125,8 @@ class OutboxMessage(SQLModel, table=True):
     last_error: str = Field(default="", sa_column=Column(Text, nullable=False, default=""))
     created_at: datetime = Field(default_factory=utcnow)
     sent_at: datetime | None = None
+    # JSON {"headers": {name: value}, "attachments": [{"filename", "content_type", "text"}]} or ""
+    extras: str = Field(default="", sa_column=Column(Text, nullable=False, default=""))
 
 
 class Quarantine(SQLModel, table=True):
@@ -157,3 +171,49 @@ class SeatOrders(SQLModel, table=True):
     decided_log: int = 0  # log index before the seat's last own decision
     decided_board: str = Field(default="", sa_column=Column(Text, nullable=False, default=""))
     mailed_sig: str = Field(default="", max_length=64)  # the decision last mailed to the seat
+
+
+class Commitment(SQLModel, table=True):
+    """A game's committed seed (pbem.fairplay): secret until the game ends, then revealed.
+
+    ``commitment`` = SHA-256 of the game, edition, options and ``server_seed`` (the layout is in
+    `pbem.fairplay.verify`); ``engine_seed`` (decimal) is derived from the seed and both players'
+    entropy once both accepted. ``export`` caches the game export made at the reveal.
+    """
+
+    game_id: int = Field(primary_key=True, foreign_key="game.id")
+    server_seed: str = Field(max_length=64)  # hex of 32 secret bytes: never in a mail before the end
+    commitment: str = Field(max_length=64)
+    engine_seed: str = Field(default="", max_length=100)
+    entropy_kennedy: str = Field(default="", sa_column=Column(Text, nullable=False, default=""))
+    entropy_nixon: str = Field(default="", sa_column=Column(Text, nullable=False, default=""))
+    expires_at: datetime | None = None  # the invitations' deadline
+    revealed_at: datetime | None = None
+    export: str = Field(default="", sa_column=Column(Text, nullable=False, default=""))
+
+
+class Invitation(SQLModel, table=True):
+    """One player's invitation to a game: pending until ``accept`` or ``decline`` (or expiry)."""
+
+    __table_args__ = (UniqueConstraint("game_id", "side"),)
+
+    id: int | None = Field(default=None, primary_key=True)
+    game_id: int = Field(foreign_key="game.id", index=True)
+    side: str = Field(max_length=8)
+    status: str = Field(default="pending", max_length=16)  # pending | accepted | declined | expired
+    answered_at: datetime | None = None
+
+
+class Observer(SQLModel, table=True):
+    """Someone who follows a game's public view by mail, until they unsubscribe."""
+
+    __table_args__ = (UniqueConstraint("game_id", "email"),)
+
+    id: int | None = Field(default=None, primary_key=True)
+    game_id: int = Field(foreign_key="game.id", index=True)
+    email: str = Field(max_length=320)
+    salt: str = Field(max_length=32)  # signs the unsubscribe address
+    added_by: str = Field(default="operator", max_length=16)  # operator | kennedy | nixon
+    active: bool = True
+    created_at: datetime = Field(default_factory=utcnow)
+    unsubscribed_at: datetime | None = None

@@ -77,6 +77,7 @@ def render(kind: str, ctx: dict[str, Any]) -> Rendered:
     if kind not in NO_VIEW_KINDS and ctx.get("view") is None:
         raise ValueError(f"a {kind!r} mail needs ctx['view'] (engine.view for the recipient)")
     model = report_model.build(kind, ctx)
+    model["reveal"] = ctx.get("reveal")  # the fair-play reveal of a final mail (pbem.fairplay)
     env = environment()
     images: tuple[boardmap.Picture, ...] = ()
     if model.get("board") is not None:

@@ -125,6 +125,13 @@ def queue_mail(
         extra = orders_extra(session, seat)
     if extra:
         ctx["extra"] = extra
+    attachments: list[dict[str, str]] = []
+    if kind == "game_over":  # a committed game's final mail reveals the seed (pbem.fairplay)
+        from pbem.fairplay.export import reveal_for
+
+        revealed = reveal_for(session, settings, game, now)
+        if revealed is not None:
+            ctx["reveal"], attachments = revealed
     mail = render(kind, {**ctx, **(context or {})})
     mailimages.store(session, [*mail.images, *mail.attachments])
     key = current_key(settings, seat)
@@ -148,6 +155,7 @@ def queue_mail(
         references=" ".join(dict.fromkeys(refs)),
         next_attempt_at=now,
         created_at=now,
+        extras=json.dumps({"attachments": attachments}) if attachments else "",
     )
     session.add(row)
     session.add(seat)

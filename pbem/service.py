@@ -32,6 +32,7 @@ from pbem.config import Settings
 from pbem.db import transaction
 from pbem.mail import (
     Fetched,
+    FileAttachment,
     ImapMailbox,
     PermanentFailure,
     SendFailure,
@@ -98,9 +99,14 @@ def make_sender(settings: Settings) -> SmtpSender:
 # --- games -----------------------------------------------------------------------------------
 
 def new_game(db: Engine, settings: Settings, *, kennedy: str, nixon: str, edition: str = "zman",
-             options: Iterable[str] = (), seed: int | None = None,
-             now: datetime | None = None) -> int:
-    """Create a game, seat both players and queue their welcome mails; returns the game id."""
+             options: Iterable[str] = (), seed: int | None = None, invite: bool = False,
+             expires_in: timedelta | None = None, now: datetime | None = None) -> int:
+    """Create a game, seat both players and queue their first mails; returns the game id.
+
+    With ``invite`` both players are invited (`pbem.fairplay.games`): the game starts when both
+    accept. Without ``seed`` the game's seed is committed (a secret 32-byte seed, revealed at the
+    end); a fixed ``seed`` starts at once with no commitment (tests, demos, reproductions).
+    """
     now = now or utcnow()
     emails = {"kennedy": kennedy.strip().lower(), "nixon": nixon.strip().lower()}
     for side, email in emails.items():
@@ -108,11 +114,19 @@ def new_game(db: Engine, settings: Settings, *, kennedy: str, nixon: str, editio
             raise ServiceError(f"--{side}: {email!r} is not an email address")
     if emails["kennedy"] == emails["nixon"]:
         raise ServiceError("the two players need different addresses (the address identifies the side)")
-    seed = secrets.randbelow(2**31) if seed is None else seed
+    if seed is not None and invite:
+        raise ServiceError("a fixed seed cannot be committed: invitations need the server's own "
+                           "secret seed (leave out --seed, or start at once with --start)")
     try:
-        state = engine.new_game(seed, edition=edition, options=options)
+        state = engine.new_game(0 if seed is None else seed, edition=edition, options=options)
     except ValueError as exc:
         raise ServiceError(str(exc)) from None
+    if seed is None:
+        from pbem.fairplay.games import new_committed_game
+
+        return new_committed_game(db, settings, emails=emails, edition=edition,
+                                  options=list(state["options"]), invite=invite, now=now,
+                                  expires_in=expires_in)
     with transaction(db) as s:
         game = Game(seed=seed, edition=edition, options=",".join(state["options"]),
                     snapshot=engine.to_json(state), created_at=now, updated_at=now)
@@ -136,6 +150,9 @@ def _load(s: Session, game_id: int) -> tuple[Game, dict[str, Any]]:
     game = s.get(Game, game_id)
     if game is None:
         raise GameNotFound(f"no game #{game_id} (see `pbem games`)")
+    if not game.snapshot:
+        raise ServiceError(f"game #{game_id} has not started: it is {game.status} "
+                           "(invitations, see `pbem games`)")
     return game, engine.from_json(game.snapshot)
 
 
@@ -199,13 +216,28 @@ def games(db: Engine) -> list[GameRow]:
     out = []
     with Session(db) as s:
         for game in s.exec(select(Game).order_by(col(Game.id).desc())).all():
-            state = engine.from_json(game.snapshot)
             seats = seats_of(s, game.id or 0)
+            if not game.snapshot:  # invited (or declined/expired before it started)
+                out.append(_unstarted_row(s, game, seats))
+                continue
+            state = engine.from_json(game.snapshot)
             n = len(s.exec(select(Move.id).where(Move.game_id == game.id)).all())
             out.append(GameRow(game.id or 0, game.edition, game.status, state["turn"],
                                state["phase"], ", ".join(sorted(engine.active_sides(state))),
                                seats["kennedy"].email, seats["nixon"].email, n, game.updated_at))
     return out
+
+
+def _unstarted_row(s: Session, game: Game, seats: dict[str, Seat]) -> GameRow:
+    from pbem.fairplay.games import invitations
+
+    rows = invitations(s, game.id or 0)
+    pending = [r.side for r in rows if r.status == "pending"]
+    expires = rows[0].expires_at if rows else None
+    waiting = ("accept: " + ", ".join(pending) + (f" (until {expires:%Y-%m-%d %H:%M})" if expires else "")
+               if game.status == "invited" else "-")
+    return GameRow(game.id or 0, game.edition, game.status, 0, "invitation", waiting,
+                   seats["kennedy"].email, seats["nixon"].email, 0, game.updated_at)
 
 
 def game_log(db: Engine, game_id: int) -> list[Move]:
@@ -226,9 +258,12 @@ class ReplayReport:
 def replay(db: Engine, game_id: int) -> ReplayReport:
     """Rebuild the game from (seed, edition, options) + the move log; compare with the snapshot."""
     with Session(db) as s:
+        from pbem.fairplay.games import engine_seed_of
+
         game, snapshot = _load(s, game_id)
         moves = list(s.exec(select(Move).where(Move.game_id == game_id).order_by(col(Move.seq))))
-    state = engine.new_game(game.seed, edition=game.edition, options=game.option_list)
+        seed = engine_seed_of(s, game)
+    state = engine.new_game(seed, edition=game.edition, options=game.option_list)
     for m in moves:
         try:
             engine.apply_in_place(state, m.side, m.command)
@@ -277,6 +312,9 @@ def poll_once(db: Engine, settings: Settings, inbox: Inbox, *, mailbox: str = "I
         finally:
             _move(inbox, done)  # each only after its commit (C1); a crash before: dedupe skips it
         if len(batch) < FETCH_BATCH:
+            from pbem.fairplay.games import expire_invitations
+
+            stats.games.update(expire_invitations(db, settings, now or utcnow()))
             digests = digest_pass(db, settings, now or utcnow())  # the daily digests now due
             if digests:
                 stats.outcomes["digest"] += digests
@@ -322,12 +360,16 @@ def raw_message(settings: Settings, row: OutboxMessage,
                 images: Mapping[str, MailImage] | None = None) -> bytes:
     """The bytes of outbox ``row``; ``images`` (stored parts by id, `mailimages.load`) go
     inline or attached, as the row's HTML names them."""
+    extras = json.loads(row.extras) if row.extras else {}  # headers and attachments (fair play)
+    files = [FileAttachment(a["filename"], a["text"].encode("utf-8"), a["content_type"])
+             for a in extras.get("attachments", ())]
     return build_message(
         sender=sender_for(settings.address, row.game_id), to=row.recipient, subject=row.subject, text=row.text,
         html=row.html or None, message_id=row.message_id, in_reply_to=row.in_reply_to or None,
         references=row.references.split(), reply_to=row.reply_to or None,
         images=mailimages.for_html(row.html, dict(images or {})),
-        attachments=mailimages.attachments_for(row.html, dict(images or {})))
+        headers=extras.get("headers"),
+        attachments=[*mailimages.attachments_for(row.html, dict(images or {})), *files])
 
 
 def drain_outbox(db: Engine, settings: Settings, sender: Sender, *, now: datetime | None = None,

@@ -21,6 +21,7 @@ from sqlmodel import col, func, select
 import engine
 from pbem.config import Settings
 from pbem.db import lock_game, transaction
+from pbem.fairplay import handlers as _fairplay  # noqa: F401  (registers handlers)
 from pbem.models import InboundMessage, Quarantine, utcnow
 from pbem.pipeline import commands as _commands  # noqa: F401  (registers handlers)
 from pbem.pipeline import orders as _orders  # noqa: F401  (registers handlers)
@@ -36,17 +37,21 @@ PIPELINE = (
     "parse",
     "dedupe",
     "filter-loops",
+    "observer-mail",
     "identify-seat",
     "check-sender",
+    "invitation",
     "load-game",
     "check-fresh",
     "extract",
+    "fair-play-words",
     "orders",
     "meta-commands",
     "apply",
     "autoplay",
     "record",
     "report",
+    "observers",
 )
 MAX_ERROR_REPLIES_PER_HOUR = 5
 MESSAGE_ID = re.compile(rb"^message-id:\s*(<[^>\r\n]{1,400}>)", re.I | re.M)
