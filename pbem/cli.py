@@ -80,8 +80,10 @@ def init(app: App) -> None:
 
 
 @cli.command()
-@click.option("--kennedy", required=True, envvar="PBEM_KENNEDY", help="Kennedy's email address.")
-@click.option("--nixon", required=True, envvar="PBEM_NIXON", help="Nixon's email address.")
+@click.option("--kennedy", required=True, envvar="PBEM_KENNEDY",
+              help="Kennedy's email address, or bot:heuristic / bot:search[:SECONDS].")
+@click.option("--nixon", required=True, envvar="PBEM_NIXON",
+              help="Nixon's email address, or bot:heuristic / bot:search[:SECONDS].")
 @click.option("--edition", type=click.Choice(["zman", "gmt"]), default="zman", show_default=True,
               envvar="PBEM_EDITION")
 @click.option("--option", "options", multiple=True, envvar="PBEM_OPTIONS",
@@ -297,6 +299,50 @@ def demo(app: App, seed: int, edition: str, folder: str | None, max_moves: int,
     result = run_demo(seed=seed, edition=edition, folder=folder, max_moves=max_moves,
                       keep_running=keep_running)
     sys.exit(0 if result.finished else EXIT_ATTENTION)
+
+
+@cli.command()
+@click.argument("player_a", metavar="A")
+@click.argument("player_b", metavar="B")
+@click.option("--games", type=click.IntRange(min=1), default=20, show_default=True,
+              envvar="PBEM_TOURNAMENT_GAMES", help="Games in all; A and B take each side alternately.")
+@click.option("--edition", type=click.Choice(["zman", "gmt"]), default="zman", show_default=True,
+              envvar="PBEM_EDITION")
+@click.option("--workers", type=click.IntRange(min=1), envvar="PBEM_TOURNAMENT_WORKERS",
+              help="Parallel processes (default: one per CPU).")
+@click.option("--seed", type=int, default=1, show_default=True, envvar="PBEM_TOURNAMENT_SEED",
+              help="First game seed (games 2k and 2k+1 share seed+k).")
+@click.option("--json", "json_file", type=click.Path(dir_okay=False), envvar="PBEM_TOURNAMENT_JSON",
+              help="Also write every game's record to this JSON file.")
+@pass_app
+def tournament(app: App, player_a: str, player_b: str, games: int, edition: str,
+               workers: int | None, seed: int, json_file: str | None) -> None:
+    """Let two computer players play each other: random, heuristic, search[:SECONDS|:Ni].
+
+    Prints wins per player and side with 95% intervals, mean electoral votes and decision
+    times. Example: pbem tournament --games 100 search:0.5 heuristic
+    """
+    import time
+    from dataclasses import asdict
+
+    from bots import tournament as t
+
+    started = time.perf_counter()
+
+    def progress(r: t.GameRecord) -> None:
+        app.note(f"game {r.index + 1}/{games}: {r.players['kennedy']} (K) vs "
+                 f"{r.players['nixon']} (N): {r.winner} wins {r.electoral_votes}")
+
+    try:
+        records = t.run(player_a, player_b, games=games, edition=edition, workers=workers,
+                        seed=seed, on_game=progress)
+    except ValueError as exc:
+        raise click.UsageError(str(exc)) from None
+    summary = t.summarise(records, player_a, player_b, time.perf_counter() - started)
+    app.say(t.format_table(summary))
+    if json_file:
+        with open(json_file, "w", encoding="utf-8") as fh:
+            json.dump([asdict(r) for r in records], fh)
 
 
 from pbem.fairplay.commands import export, observe, verify  # noqa: E402  (they use App)

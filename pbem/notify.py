@@ -82,8 +82,10 @@ def orders_extra(session: Session, seat: Seat) -> dict[str, Any]:
 def mail_seat(session: Session, settings: Settings, *, kind: str, game: Game, seat: Seat,
               row: SeatOrders, state: dict[str, Any], cause: str, now: datetime,
               seats: dict[str, Seat], answers: list[dict[str, Any]] | None = None,
-              **kw: Any) -> OutboxMessage:
-    """Queue one mail for ``seat`` with its summary; the notes it shows are then cleared."""
+              **kw: Any) -> OutboxMessage | None:
+    """Queue one mail for ``seat`` with its summary; the notes it shows are then cleared.
+
+    None for a computer-played seat (``bot:…``), which is never mailed."""
     decision = seat.side in engine.active_sides(state) and engine.result(state) is None
     extra = extra_for(state, seat, row, decision=decision, answers=answers)
     since = row.decided_log if decision else seat.last_log

@@ -18,6 +18,7 @@ from sqlmodel import Session, select
 
 import engine
 from pbem import keys, mailimages
+from pbem.bot_seats import is_bot
 from pbem.config import Settings
 from pbem.models import Game, OutboxMessage, Seat
 from pbem.render import render
@@ -101,8 +102,10 @@ def queue_mail(
     since: int | None = None,
     extra: dict[str, Any] | None = None,
     context: dict[str, Any] | None = None,
-) -> OutboxMessage:
+) -> OutboxMessage | None:
     """Render ``kind`` for ``seat`` and add it to the outbox (same transaction as the change).
+
+    A computer-played seat (``bot:…``) is never mailed: None, and its log mark still advances.
 
     ``seats`` (the game's seats by side, as `seats_of` returns them) saves a query, and the
     autoflush it would cause, when the caller already holds them. ``since`` (default: the
@@ -110,6 +113,11 @@ def queue_mail(
     ``context`` adds to the render context (e.g. ``card`` for a card mail).
     """
     assert game.id is not None
+    if is_bot(seat.email):
+        if advance_log:
+            seat.last_log = len(state["log"])
+            session.add(seat)
+        return None
     if seats is None:
         seats = seats_of(session, game.id)
     others = [s for s in seats.values() if s.side != seat.side]

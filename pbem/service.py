@@ -28,6 +28,7 @@ from sqlmodel import Session, col, select
 
 import engine
 from pbem import mailimages
+from pbem.bot_seats import catch_up, is_bot, parse_bot, play_bots, store
 from pbem.config import Settings
 from pbem.db import transaction
 from pbem.mail import (
@@ -106,12 +107,26 @@ def new_game(db: Engine, settings: Settings, *, kennedy: str, nixon: str, editio
     With ``invite`` both players are invited (`pbem.fairplay.games`): the game starts when both
     accept. Without ``seed`` the game's seed is committed (a secret 32-byte seed, revealed at the
     end); a fixed ``seed`` starts at once with no commitment (tests, demos, reproductions).
+    A seat may be a computer player, ``bot:heuristic`` or ``bot:search[:SECONDS]`` (not both
+    seats: bots play each other with `pbem tournament`); if it is to move first, it moves at
+    once (with a committed seed: in the next worker pass).
     """
     now = now or utcnow()
     emails = {"kennedy": kennedy.strip().lower(), "nixon": nixon.strip().lower()}
     for side, email in emails.items():
-        if not EMAIL_RE.match(email):
-            raise ServiceError(f"--{side}: {email!r} is not an email address")
+        if is_bot(email):
+            try:
+                parse_bot(email)
+            except ValueError as exc:
+                raise ServiceError(f"--{side}: {exc}") from None
+        elif not EMAIL_RE.match(email):
+            raise ServiceError(f"--{side}: {email!r} is not an email address "
+                               "(or bot:heuristic, bot:search for a computer player)")
+    if invite and any(is_bot(e) for e in emails.values()):
+        raise ServiceError("a bot seat cannot be invited: start the game at once (--start)")
+    if all(is_bot(e) for e in emails.values()):
+        raise ServiceError("both seats are bots: a game by email needs a human "
+                           "(to watch bots play each other, use `pbem tournament`)")
     if emails["kennedy"] == emails["nixon"]:
         raise ServiceError("the two players need different addresses (the address identifies the side)")
     if seed is not None and invite:
@@ -139,6 +154,10 @@ def new_game(db: Engine, settings: Settings, *, kennedy: str, nixon: str, editio
             s.add(seat)
         s.flush()
         seats = seats_of(s, game.id)
+        if play_bots(s, settings, game, state, seats, now):  # the bot moves first
+            store(game, state, now)
+            for seat in seats.values():
+                refresh_key(seat, state)
         start_orders(s, seats, state)
         for seat in seats.values():
             queue_mail(s, settings, kind="welcome", game=game, seat=seat, state=state,
@@ -312,13 +331,18 @@ def poll_once(db: Engine, settings: Settings, inbox: Inbox, *, mailbox: str = "I
         finally:
             _move(inbox, done)  # each only after its commit (C1); a crash before: dedupe skips it
         if len(batch) < FETCH_BATCH:
-            from pbem.fairplay.games import expire_invitations
+            break
+    now = now or utcnow()
+    from pbem.fairplay.games import expire_invitations
 
-            stats.games.update(expire_invitations(db, settings, now or utcnow()))
-            digests = digest_pass(db, settings, now or utcnow())  # the daily digests now due
-            if digests:
-                stats.outcomes["digest"] += digests
-            return stats
+    stats.games.update(expire_invitations(db, settings, now))
+    made = catch_up(db, settings, now)  # bot seats left to move (after an error, say)
+    if made:
+        stats.outcomes["bot moves"] += made
+    digests = digest_pass(db, settings, now)  # the daily digests now due
+    if digests:
+        stats.outcomes["digest"] += digests
+    return stats
 
 
 def _move(inbox: Inbox, done: dict[str, list[int]]) -> None:

@@ -51,7 +51,7 @@ fi
 
 echo "== lint and types"
 "$PY" -m ruff check .
-"$PY" -m mypy engine pbem
+"$PY" -m mypy engine pbem bots
 
 echo "== tests"
 "$PY" -m pytest -q -p no:cacheprovider "$@"

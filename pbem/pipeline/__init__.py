@@ -2,7 +2,7 @@
 
     parse -> dedupe -> filter-loops -> identify-seat -> check-sender -> load-game
           -> check-fresh -> extract -> orders -> meta-commands -> apply -> autoplay
-          -> record -> report
+          -> record -> bot-moves -> report
 
 See `pbem.pipeline.base` for the control-flow exceptions and
 `pbem.pipeline.runner.process_message` for the transaction and quarantine.

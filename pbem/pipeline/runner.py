@@ -23,6 +23,7 @@ from pbem.config import Settings
 from pbem.db import lock_game, transaction
 from pbem.fairplay import handlers as _fairplay  # noqa: F401  (registers handlers)
 from pbem.models import InboundMessage, Quarantine, utcnow
+from pbem.pipeline import bot_moves as _bot_moves  # noqa: F401  (registers handlers)
 from pbem.pipeline import commands as _commands  # noqa: F401  (registers handlers)
 from pbem.pipeline import orders as _orders  # noqa: F401  (registers handlers)
 from pbem.pipeline.base import Context, RejectMessage, StopPipeline, run
@@ -50,6 +51,7 @@ PIPELINE = (
     "apply",
     "autoplay",
     "record",
+    "bot-moves",
     "report",
     "observers",
 )

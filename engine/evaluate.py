@@ -1,0 +1,126 @@
+"""A cheap evaluation of a position, for computer players (no rules are decided here).
+
+`evaluate(g, side)` is a margin in electoral-vote units: the electoral votes ``side`` can
+expect from the current state support (each state weighted by a smooth chance of carrying
+it, R13.5-R13.6), less what the opponent can expect, plus what momentum (R10), issue
+leads (R10.3), media (R8.2), endorsements (R10.5), the candidate card (R6.9) and the cards
+still to play are worth in the same units. `win_probability` turns that margin into a
+chance of winning, sharper as Election Day nears; a finished game scores 1, 0 (or ½ for
+an impossible tie).
+
+It reads only public board facts and the sizes of hands and stacks (R17.1), so it gives the
+same number in every determinisation of a view. Pure and fast (a few microseconds per state).
+"""
+
+from __future__ import annotations
+
+import math
+
+from engine.data import REGIONS, STATES, WINNING_EV
+from engine.state import GameState
+
+__all__ = [
+    "carry_probability",
+    "evaluate",
+    "state_value",
+    "win_probability",
+]
+
+# weights in electoral votes (tuned by hand against the random player, see benchmarks/README.md)
+MOMENTUM = 4.0
+MEDIA = 2.0
+ENDORSEMENT = 1.5
+CANDIDATE_CARD = 6.0
+CARD_IN_HAND = 3.0
+STRATEGY_CARD = 2.5
+ISSUE_POSITION = (6.0, 4.0, 2.0)  # leading the 1st, 2nd, 3rd issue (R10.3)
+
+_STATE_LIST = tuple((st, info.ev, info.region, 1 if info.border == "kennedy" else -1)
+                    for st, info in STATES.items())
+_HALF = WINNING_EV - 0.5  # 268.5 of 537
+
+
+def _turns_left(g: GameState) -> int:
+    return max(0, 9 - int(g["turn"]))
+
+
+def _spread(turns_left: int) -> float:
+    """How many cubes of lead make a state fairly safe: wider the longer the game goes on."""
+    return 1.2 + 0.45 * turns_left
+
+
+def carry_probability(support: float, tilt: float, spread: float) -> float:
+    """Kennedy's chance of carrying a state with signed ``support`` (+ Kennedy, - Nixon).
+
+    ``tilt`` leans an empty state toward its Election Day owner (R13.5): + Kennedy.
+    """
+    return 0.5 + 0.5 * math.tanh((support + tilt) / spread)
+
+
+def _tilt(g: GameState, region: str, border: int) -> float:
+    e = g["endorsements"][region]
+    lean = (1 if e > 0 else -1) if e else border  # R13.5: endorsements first, else the border colour
+    return 0.45 * lean
+
+
+def state_value(g: GameState, st: str, support: int | None = None) -> float:
+    """Kennedy's expected electoral votes from state ``st`` (with ``support`` instead of the board's)."""
+    info = STATES[st]
+    x = g["states"][st] if support is None else support
+    border = 1 if info.border == "kennedy" else -1
+    return info.ev * carry_probability(x, _tilt(g, info.region, border), _spread(_turns_left(g)))
+
+
+def _expected_kennedy_ev(g: GameState) -> float:
+    spread = _spread(_turns_left(g))
+    tilts = {}
+    for r in REGIONS:
+        e = g["endorsements"][r]
+        tilts[r] = (0.45 if e > 0 else -0.45) if e else 0.0
+    support = g["states"]
+    total = 0.0
+    tanh = math.tanh
+    for st, ev, region, border in _STATE_LIST:
+        t = tilts[region] or 0.45 * border
+        total += ev * (0.5 + 0.5 * tanh((support[st] + t) / spread))
+    return total
+
+
+def _kennedy_margin(g: GameState) -> float:
+    """The evaluation from Kennedy's side (Nixon's is its negative)."""
+    margin: float = 2.0 * (_expected_kennedy_ev(g) - _HALF)
+    momentum: int = g["momentum"]["kennedy"] - g["momentum"]["nixon"]
+    stacks: int = len(g["stacks"]["kennedy"]) - len(g["stacks"]["nixon"])
+    if g["turn"] >= 9:  # Election Day: momentum becomes bag cubes (R13.1), stacks checks (R13.3)
+        return margin + 1.0 * momentum + STRATEGY_CARD * stacks
+    margin += MOMENTUM * momentum
+    margin += MEDIA * sum(g["media"].values())
+    margin += ENDORSEMENT * sum(g["endorsements"].values())
+    issues: dict[str, int] = g["issues"]
+    for pos, issue in enumerate(g["issue_order"]):
+        x = issues[issue]
+        if x:
+            lead = 1 if x > 0 else -1
+            margin += lead * (ISSUE_POSITION[pos] + 0.5 * min(abs(x), 4))
+    cand = g["candidate"]
+    margin += CANDIDATE_CARD * ((cand["kennedy"] == "active") - (cand["nixon"] == "active"))
+    margin += CARD_IN_HAND * (len(g["hands"]["kennedy"]) - len(g["hands"]["nixon"]))
+    margin += STRATEGY_CARD * stacks
+    return margin
+
+
+def evaluate(g: GameState, side: str) -> float:
+    """A margin for ``side`` in electoral-vote units (positive: ``side`` is ahead)."""
+    m = _kennedy_margin(g)
+    return m if side == "kennedy" else -m
+
+
+def win_probability(g: GameState, side: str) -> float:
+    """``side``'s chance of winning as this evaluation sees it; exact once the game is over."""
+    r: dict[str, object] | None = g["result"]
+    if r is not None:
+        w = r.get("winner")
+        return 1.0 if w == side else 0.5 if w is None else 0.0
+    scale = 30.0 + 14.0 * _turns_left(g)
+    z = evaluate(g, side) / scale
+    return 1.0 / (1.0 + math.exp(-max(-30.0, min(30.0, z))))

@@ -1,0 +1,23 @@
+"""The ``bot-moves`` handler: a computer-played seat answers in the same transaction.
+
+After a human's move is recorded, every ``bot:`` seat that must decide plays at once (its
+commands logged as moves, like a player's), so the report that follows already shows the
+bot's reply and asks the human for the next decision. See `pbem.bot_seats`.
+"""
+
+from __future__ import annotations
+
+from pbem.bot_seats import play_bots, store
+from pbem.pipeline.base import Context, handler
+from pbem.replies import seats_of
+
+
+@handler("bot-moves", "let computer-played seats make the moves now due (bot:KIND seats)")
+def bot_moves(ctx: Context) -> None:
+    assert ctx.game is not None and ctx.new_state is not None
+    if ctx.game.status != "active":
+        return
+    seats = seats_of(ctx.session, ctx.game.id or 0)
+    if play_bots(ctx.session, ctx.settings, ctx.game, ctx.new_state, seats, ctx.now):
+        store(ctx.game, ctx.new_state, ctx.now)
+        ctx.session.add(ctx.game)

@@ -1,0 +1,106 @@
+"""No peeking (R17): a computer player decides from what its side may see, nothing else.
+
+As the engine's non-interference test does for views (tests/engine/test_hidden_info.py),
+every state is paired with states its side cannot tell apart from it — the opponent's hand,
+strategy stack, debate hand and secret pick, the deck order, the endorsement deck and the
+RNG all permuted — and each player, for a fixed seed, must choose the same command in all
+of them: its decision (and so its decision distribution over seeds) does not depend on them.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+
+import pytest
+
+import bots
+import engine
+from bots.search import Budget
+from engine.determinize import determinize
+from engine.state import GameState, copy_state
+from tests.engine.playout import play_out
+from tests.engine.test_hidden_info import hide
+
+SIDES = ("kennedy", "nixon")
+
+
+def positions(edition: str, games: int, every: int) -> list[tuple[GameState, str]]:
+    """(state, deciding side) pairs from seeded random games, about one in ``every`` commands."""
+    out: list[tuple[GameState, str]] = []
+    for seed in range(games):
+        rnd = random.Random(f"peek:{edition}:{seed}")
+
+        def grab(g: GameState, move: object, i: int, rnd: random.Random = rnd) -> None:
+            active = sorted(engine.active_sides(g))
+            if active and rnd.randrange(every) == 0:
+                out.append((copy_state(g), rnd.choice(active)))
+
+        play_out(3000 + seed, edition, grab)
+    return out
+
+
+def dump(g: GameState) -> str:
+    return json.dumps(g, sort_keys=True)
+
+
+@pytest.mark.parametrize("edition", ["zman", "gmt"])
+def test_a_determinisation_depends_only_on_the_sides_view(edition: str) -> None:
+    pairs = positions(edition, games=12, every=9)
+    assert len(pairs) > 200
+    rnd = random.Random(edition)
+    differ = 0
+    for g, side in pairs:
+        mine = dump(determinize(g, side, random.Random(7)))
+        for _ in range(2):
+            assert dump(determinize(hide(g, side, rnd), side, random.Random(7))) == mine, (
+                f"{side} at {g['stack'][-1:]} (turn {g['turn']})")
+        differ += mine != dump(determinize(g, side, random.Random(8)))
+    assert differ > len(pairs) // 2  # the hidden part really is sampled anew
+
+
+@pytest.mark.parametrize("edition", ["zman", "gmt"])
+def test_a_determinisation_is_consistent_with_the_view(edition: str) -> None:
+    for g, side in positions(edition, games=6, every=11):
+        h = determinize(g, side, random.Random(3))
+        v, w = engine.view(g, side), engine.view(h, side)
+        v.pop("log"), w.pop("log")
+        assert v == w
+        other = "nixon" if side == "kennedy" else "kennedy"
+        for c in h["stacks"][other]:  # R11.2: never a Gathering Momentum card on a stack
+            assert not engine.CARDS[c].gathering_momentum
+        everything = (h["hands"]["kennedy"] + h["hands"]["nixon"] + h["stacks"]["kennedy"]
+                      + h["stacks"]["nixon"] + h["deck"] + h["discard"] + h["removed"])
+        assert len(everything) == len(set(everything))  # no card dealt twice
+
+
+@pytest.mark.parametrize(("kind", "budget"), [("random", None), ("heuristic", None),
+                                              ("search", Budget(iterations=8))])
+def test_a_player_decides_the_same_whatever_it_cannot_see(kind: str, budget: Budget | None) -> None:
+    pairs = positions("zman", games=4, every=25) + positions("gmt", games=3, every=25)
+    rnd = random.Random(kind)
+    steps = set()
+    for n, (g, side) in enumerate(pairs):
+        steps.add(g["stack"][-1]["step"])
+        cmd = bots.choose_command(g, side, kind, budget, seed=n)
+        assert cmd in engine.legal_commands(g, side)
+        h = hide(g, side, rnd)
+        assert bots.choose_command(h, side, kind, budget, seed=n) == cmd, (
+            f"{kind} for {side} at {g['stack'][-1:]} (turn {g['turn']})")
+    assert {"action", "campaign"} <= steps
+
+
+def test_the_check_catches_a_player_that_peeks() -> None:
+    """A player reading the opponent's hand fails the same comparison (the test has teeth)."""
+
+    def peeking(g: GameState, side: str, seed: int) -> str:
+        other = "nixon" if side == "kennedy" else "kennedy"
+        legal = engine.legal_commands(g, side)
+        return legal[sum(g["hands"][other]) % len(legal)]
+
+    rnd = random.Random(1)
+    changed = 0
+    for n, (g, side) in enumerate(positions("zman", games=3, every=10)):
+        if len(engine.legal_commands(g, side)) > 1:
+            changed += peeking(g, side, n) != peeking(hide(g, side, rnd), side, n)
+    assert changed > 0

@@ -1,0 +1,120 @@
+"""Computer-played seats (``bot:KIND``): the bot answers in the same pass, is never mailed,
+its moves are logged like a player's, and a bot failure never costs the human's mail."""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+import pytest
+from sqlmodel import Session, col, select
+
+import bots
+import engine
+from pbem import service
+from pbem.models import Move
+from tests.pbem.harness import EMAILS, Harness
+
+
+def bot_game(tmp_path: Path, bot: str = "bot:heuristic", human: str = "kennedy",
+             seed: int = 7, **kw: object) -> Harness:
+    h = Harness(tmp_path)
+    seats = {"kennedy": EMAILS["kennedy"], "nixon": EMAILS["nixon"]}
+    seats["nixon" if human == "kennedy" else "kennedy"] = bot
+    h.game_id = service.new_game(h.db, h.settings, seed=seed, **seats, **kw)  # type: ignore[arg-type]
+    h.send()
+    return h
+
+
+def moves(h: Harness) -> list[Move]:
+    with Session(h.db) as s:
+        return list(s.exec(select(Move).where(Move.game_id == h.game_id).order_by(col(Move.seq))))
+
+
+def test_a_whole_game_against_the_heuristic_bot(tmp_path: Path) -> None:
+    human = "nixon"  # the bot plays Kennedy here; tests/pbem/test_e2e_bot.py the other way round
+    h = bot_game(tmp_path, human=human, seed=3)
+    bot = "nixon" if human == "kennedy" else "kennedy"
+    rnd = random.Random(3)
+    assert len(h.mails_to(human)) == 1  # the welcome; the bot's seat gets nothing
+    mails = 0
+    while engine.result(h.state()) is None:
+        state = h.state()
+        assert engine.active_sides(state) == {human}, "the bot left the human waiting"
+        stats = h.reply(human, rnd.choice(engine.legal_commands(state, human)))
+        assert stats.outcomes["applied"] == 1
+        mails += 1
+        assert mails < 1500
+    log = moves(h)
+    assert {m.side for m in log} == {"kennedy", "nixon"}
+    # the bot's own decisions come with no mail (standing orders may play forced ones)
+    assert sum(m.inbound_id is None for m in log if m.side == bot) > 50
+    assert all(m.inbound_id is not None for m in log if m.side == human)
+    assert [m.seq for m in log] == list(range(1, len(log) + 1))
+    assert {r.recipient for r in h.outbox()} == {EMAILS[human]}
+    assert mails < len(h.mails_to(human)) <= mails + 1
+    assert "game over" in str(h.last_mail(human)["Subject"]).lower()
+    assert service.replay(h.db, h.game_id).ok
+    assert h.seat(bot).email == "bot:heuristic"
+
+
+def test_the_bot_moves_at_once_when_it_must_decide_first(tmp_path: Path) -> None:
+    for seed in range(1, 40):  # a seed where Nixon (the bot) wins the first initiative
+        h = bot_game(tmp_path / str(seed), seed=seed)
+        if moves(h):
+            break
+    else:
+        pytest.skip("no seed in range gave the bot the first decision")
+    assert all(m.side == "nixon" for m in moves(h))
+    assert engine.active_sides(h.state()) == {"kennedy"}
+    assert len(h.mails_to("kennedy")) == 1 and not [r for r in h.outbox() if r.side == "nixon"]
+    assert service.replay(h.db, h.game_id).ok
+
+
+def test_a_search_bot_with_a_small_budget(tmp_path: Path) -> None:
+    h = bot_game(tmp_path, bot="bot:search:0.05", seed=5)
+    rnd = random.Random(5)
+    for _ in range(12):
+        state = h.state()
+        h.reply("kennedy", rnd.choice(engine.legal_commands(state, "kennedy")))
+    assert any(m.side == "nixon" for m in moves(h))
+    assert engine.active_sides(h.state()) == {"kennedy"}
+
+
+@pytest.mark.parametrize(("kennedy", "nixon", "error"), [
+    ("jack@players.test", "bot:genius", "unknown player"),
+    ("jack@players.test", "bot:heuristic:3", "only the search player takes a budget"),
+    ("bot:heuristic", "bot:search", "both seats are bots"),
+])
+def test_bad_bot_seats_are_refused(tmp_path: Path, kennedy: str, nixon: str, error: str) -> None:
+    h = Harness(tmp_path)
+    with pytest.raises(service.ServiceError, match=error):
+        service.new_game(h.db, h.settings, kennedy=kennedy, nixon=nixon, seed=1)
+
+
+def test_a_failing_bot_keeps_the_human_move_and_catches_up_later(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    h = bot_game(tmp_path, seed=2)
+    real = bots.choose_command
+
+    def broken(*args: object, **kw: object) -> str:
+        raise RuntimeError("the bot is broken")
+
+    rnd = random.Random(2)
+    monkeypatch.setattr(bots, "choose_command", broken)
+    stuck = False
+    for _ in range(40):  # play until the bot's turn comes
+        state = h.state()
+        if "nixon" in engine.active_sides(state):
+            stuck = True
+            break
+        stats = h.reply("kennedy", rnd.choice(engine.legal_commands(state, "kennedy")))
+        assert stats.outcomes["applied"] == 1 and not stats.outcomes["quarantined"]
+    assert stuck
+    before = len(h.mails_to("kennedy"))
+    monkeypatch.setattr(bots, "choose_command", real)
+    stats = h.poll()  # no mail: the sweep plays the bot and reports to the human
+    assert stats.outcomes["bot moves"] >= 1
+    assert engine.active_sides(h.state()) == {"kennedy"}
+    assert len(h.mails_to("kennedy")) == before + 1
+    assert service.replay(h.db, h.game_id).ok
