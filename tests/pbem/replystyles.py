@@ -341,6 +341,8 @@ def reports() -> list[Report]:
         "subject": "resign: done", "full": True,
         "lines": ["To resign game #1, reply with this line: resign ABCDEF",
                   "Nothing has changed yet; ignore this mail to play on."]}}))
+    out.append(_render("held", "held", _ctx(  # pbem.pipeline.auth: DMARC/DKIM failed
+        first, side, error="dmarc=fail header.from=example.test")))
     assert {r.kind for r in out} == set(KINDS)  # every kind the server can send
     return out
 
