@@ -171,19 +171,24 @@ def run(kills: int, seed: int, folder: Path, stack: Stack, *, serve_share: float
             t = time.perf_counter()
             child = subprocess.Popen(args, env=env, cwd=folder, stdout=subprocess.DEVNULL,
                                      stderr=subprocess.DEVNULL)
-            if kill_after is None:
-                out.exit_codes[child.wait(timeout=300)] += 1
-                out.clean_runs += 1
-                clean_spans.append(time.perf_counter() - t)
-                return
             try:
-                out.exit_codes[child.wait(timeout=kill_after)] += 1
-            except subprocess.TimeoutExpired:
-                child.send_signal(signal.SIGKILL)
-                child.wait()
-                out.kills += 1
-                out.serve_kills += command == "serve"
-                out.delays.append(kill_after)
+                if kill_after is None:
+                    out.exit_codes[child.wait(timeout=300)] += 1
+                    out.clean_runs += 1
+                    clean_spans.append(time.perf_counter() - t)
+                    return
+                try:
+                    out.exit_codes[child.wait(timeout=kill_after)] += 1
+                except subprocess.TimeoutExpired:
+                    child.send_signal(signal.SIGKILL)
+                    child.wait()
+                    out.kills += 1
+                    out.serve_kills += command == "serve"
+                    out.delays.append(kill_after)
+            finally:
+                if child.poll() is None:  # the harness itself was interrupted: leave nothing running
+                    child.kill()
+                    child.wait()
 
         def applied() -> int:
             with Session(db) as s:
