@@ -68,7 +68,7 @@ __all__ = [
 EMAIL_RE = re.compile(r"^[^@\s<>]+@[^@\s<>]+\.[^@\s<>]+$|^[^@\s<>]+@localhost$")
 MAX_ATTEMPTS = 10
 FETCH_BATCH = 50
-CLAIM_BATCH = 50  # outbox rows claimed at a time
+CLAIM_BATCH = 10  # outbox rows claimed at a time (a crash leaves at most these leased)
 SIDE_CHOICES = ("kennedy", "nixon", "public")
 
 
@@ -467,7 +467,7 @@ async def send_due(db: Engine, settings: Settings, sender: Sender, now: datetime
             return False
 
 
-CLAIM_LEASE = timedelta(minutes=15)
+CLAIM_LEASE = timedelta(minutes=5)  # a killed worker's claimed rows are sent again after it
 _MARK_COLUMNS = ("attempts", "status", "sent_at", "last_error", "next_attempt_at")
 
 

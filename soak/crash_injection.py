@@ -10,8 +10,9 @@ temporary folder, or PostgreSQL with ``--database-url`` (a fresh schema is made 
 
 Each round the player whose turn it is submits one random legal command over SMTP to the reply
 address of their current key (only after their previous command was applied), then a worker is
-started in a subprocess — `pbem poll`, or with probability ``--serve-share`` `pbem serve` — and
-killed with SIGKILL after a random delay. The delay is drawn uniformly over the *span* of a
+started — `pbem poll`, or with probability ``--serve-share`` `pbem serve`, in a child forked from
+the harness after its imports (``--exec``: a fresh ``python -m pbem``) — and killed with SIGKILL
+after a random delay. The delay is drawn uniformly over the *span* of a
 worker's run: the median wall time of the clean polls measured so far in this run (every fifth
 round the poll runs to the end and is timed; serve gets the same span plus one IDLE), so kills
 land in start-up, migration, the IMAP fetch, the pipeline's transaction, the IMAP move and the
@@ -23,6 +24,9 @@ players' mailboxes are read, and the invariants are checked:
 * every copy in the players' mailboxes carries the Message-ID of an outbox row (a duplicate
   only ever repeats the same Message-ID), and the number of duplicates is printed;
 * no mail was quarantined.
+
+A killed worker may hold claimed outbox rows (`service.CLAIM_LEASE`, 5 minutes): before the
+final polls the harness moves their lease to its end (time travel) and counts them.
 
 Prints the kills made (poll / serve), the span, moves applied, mails delivered, duplicates and
 the violations; exit status 1 if an invariant broke. ``tests/pbem/test_crash_injection.py``
@@ -49,14 +53,14 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Protocol
+from typing import Any, Protocol
 
 ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
 from imapclient import IMAPClient  # noqa: E402
-from sqlalchemy import text  # noqa: E402
+from sqlalchemy import text, update  # noqa: E402
 from sqlmodel import Session, col, select  # noqa: E402
 
 import engine  # noqa: E402
@@ -64,18 +68,23 @@ from pbem import keys, service  # noqa: E402
 from pbem.config import Settings  # noqa: E402
 from pbem.db import make_engine, migrate  # noqa: E402
 from pbem.mail import SmtpSender  # noqa: E402
-from pbem.models import Game, Move, OutboxMessage, Quarantine, Seat  # noqa: E402
+from pbem.models import Game, Move, OutboxMessage, Quarantine, Seat, utcnow  # noqa: E402
 from pbem.replies import current_key  # noqa: E402
 
 
 class Stack(Protocol):
     """Where the SMTP+IMAP pair listens (tests.pbem.mailtools.MailServer has these)."""
 
-    host: str
-    smtp_port: int
-    imap_port: int
-    domain: str
-    password: str
+    @property
+    def host(self) -> str: ...
+    @property
+    def smtp_port(self) -> int: ...
+    @property
+    def imap_port(self) -> int: ...
+    @property
+    def domain(self) -> str: ...
+    @property
+    def password(self) -> str: ...
 
 
 @dataclass
@@ -86,6 +95,7 @@ class Result:
     moves: int = 0
     delivered: int = 0
     duplicates: int = 0
+    leased: int = 0  # reports a killed worker had claimed: sent once its lease ran out
     games: int = 0
     spans: list[float] = field(default_factory=list)
     delays: list[float] = field(default_factory=list)
@@ -93,7 +103,7 @@ class Result:
     violations: list[str] = field(default_factory=list)
 
     def add(self, r: Result) -> None:
-        for name in ("kills", "serve_kills", "clean_runs", "moves", "delivered", "duplicates", "games"):
+        for name in ("kills", "serve_kills", "clean_runs", "moves", "delivered", "duplicates", "leased", "games"):
             setattr(self, name, getattr(self, name) + getattr(r, name))
         self.spans += r.spans
         self.delays += r.delays
@@ -107,7 +117,8 @@ class Result:
         return (f"kills {self.kills} (poll {self.kills - self.serve_kills}, serve {self.serve_kills}) "
                 f"in {self.games} games, kill delays {delay}, clean poll span {span}; "
                 f"clean polls {self.clean_runs}, moves applied {self.moves}, "
-                f"mails delivered {self.delivered} (duplicates {self.duplicates}), "
+                f"mails delivered {self.delivered} (duplicates {self.duplicates}, "
+                f"held by a killed worker's claim until its lease ran out {self.leased}), "
                 f"exit codes {dict(sorted(self.exit_codes.items()))}, "
                 f"violations {len(self.violations)}; {seconds:.1f} s")
 
@@ -138,8 +149,11 @@ def _database(url: str | None, folder: Path) -> Iterator[str]:
 
 
 def run(kills: int, seed: int, folder: Path, stack: Stack, *, serve_share: float = 0.3,
-        database_url: str | None = None, span: float | None = None) -> Result:
-    """One game (or until ``kills`` kills); ``span`` is the kill-delay range (None: calibrate)."""
+        database_url: str | None = None, span: float | None = None, fork: bool = False) -> Result:
+    """One game (or until ``kills`` kills); ``span`` is the kill-delay range (None: calibrate).
+
+    ``fork``: start each worker by forking this process (see `_Forked`) instead of a fresh
+    ``python -m pbem`` (only without in-process mail servers: their threads do not fork)."""
     rnd = random.Random(seed)
     out = Result(games=1)
     game_addr = f"game-{uuid.uuid4().hex[:8]}@{stack.domain}"
@@ -165,12 +179,14 @@ def run(kills: int, seed: int, folder: Path, stack: Stack, *, serve_share: float
         submit = SmtpSender(stack.host, stack.smtp_port, timeout=30)
 
         def worker(command: str, kill_after: float | None) -> None:
-            args = [sys.executable, "-m", "pbem", command]
-            if command == "serve":
-                args += ["--idle-timeout", "1"]
+            args = [command, *(["--idle-timeout", "1"] if command == "serve" else [])]
             t = time.perf_counter()
-            child = subprocess.Popen(args, env=env, cwd=folder, stdout=subprocess.DEVNULL,
-                                     stderr=subprocess.DEVNULL)
+            if fork:
+                db.dispose()  # no pooled connection crosses the fork
+                child: _Child = _Forked(args, env, folder)
+            else:
+                child = subprocess.Popen([sys.executable, "-m", "pbem", *args], env=env, cwd=folder,
+                                         stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
             try:
                 if kill_after is None:
                     out.exit_codes[child.wait(timeout=300)] += 1
@@ -219,6 +235,7 @@ def run(kills: int, seed: int, folder: Path, stack: Stack, *, serve_share: float
             use_serve = rnd.random() < serve_share
             worker("serve" if use_serve else "poll", rnd.uniform(0.0, limit + (1.0 if use_serve else 0.0)))
         out.spans += clean_spans
+        out.leased += _expire_leases(db)
         for _ in range(60):  # clean polls until every submitted mail is in and every report out
             worker("poll", None)
             if applied() == len(mailed) and _all_sent(db):
@@ -227,6 +244,79 @@ def run(kills: int, seed: int, folder: Path, stack: Stack, *, serve_share: float
         _check(db, game_id, mailed, stack, players, out)
         db.dispose()
     return out
+
+
+class _Child(Protocol):
+    def wait(self, timeout: float | None = None) -> int: ...
+    def poll(self) -> int | None: ...
+    def send_signal(self, sig: int) -> None: ...
+    def kill(self) -> None: ...
+
+
+class _Forked:
+    """`pbem ARGS` in a child forked from this process (its imports are done already, so the
+    child spends its time in the command itself, not in starting Python): the same code as
+    ``python -m pbem``, entered through `pbem.cli.cli` with the worker's environment."""
+
+    def __init__(self, args: list[str], env: dict[str, str], cwd: Path) -> None:
+        from pbem.cli import cli
+
+        sys.stdout.flush()
+        sys.stderr.flush()
+        pid = os.fork()
+        if pid == 0:  # the child: never returns
+            code = 70
+            try:
+                os.chdir(cwd)
+                os.environ.clear()
+                os.environ.update(env)
+                null = os.open(os.devnull, os.O_RDWR)
+                for fd in (0, 1, 2):
+                    os.dup2(null, fd)
+                try:
+                    cli.main(args=args, prog_name="pbem", standalone_mode=False)
+                    code = 0
+                except SystemExit as exc:
+                    code = exc.code if isinstance(exc.code, int) else 1
+            except BaseException:
+                code = 70
+            finally:
+                os._exit(code)
+        self.pid = pid
+        self.returncode: int | None = None
+
+    def poll(self) -> int | None:
+        if self.returncode is None:
+            pid, status = os.waitpid(self.pid, os.WNOHANG)
+            if pid:
+                self.returncode = os.waitstatus_to_exitcode(status)
+        return self.returncode
+
+    def wait(self, timeout: float | None = None) -> int:
+        end = None if timeout is None else time.monotonic() + timeout
+        while self.poll() is None:
+            if end is not None and time.monotonic() >= end:
+                raise subprocess.TimeoutExpired("pbem", timeout or 0)
+            time.sleep(0.005)
+        assert self.returncode is not None
+        return self.returncode
+
+    def send_signal(self, sig: int) -> None:
+        if self.returncode is None:
+            os.kill(self.pid, sig)
+
+    def kill(self) -> None:
+        self.send_signal(signal.SIGKILL)
+
+
+def _expire_leases(db: Any) -> int:
+    """Time-travel past the claim lease (`service.CLAIM_LEASE`, minutes): rows a killed worker
+    had claimed are due again, as they are once the lease runs out. Returns how many."""
+    table = OutboxMessage.__table__  # type: ignore[attr-defined]
+    now = utcnow()
+    with db.begin() as c:
+        return int(c.execute(update(table).where(table.c.status == "pending", table.c.next_attempt_at > now)
+                             .values(next_attempt_at=now)).rowcount)
 
 
 def _all_sent(db: object) -> bool:
@@ -307,6 +397,10 @@ def main(argv: list[str] | None = None) -> int:
                     help="kill delays are uniform in [0, span] s (default: the clean polls' median wall time)")
     ap.add_argument("--embedded", action="store_true", help="the embedded servers, not Dovecot + Postfix")
     ap.add_argument("--database-url", default=None, help="PostgreSQL URL (default: SQLite per game)")
+    ap.add_argument("--exec", dest="fork", action="store_false",
+                    help="start every worker as a fresh `python -m pbem` (default: fork this process, "
+                         "whose imports are done, so the kills fall in the command's work, not in "
+                         "Python's start-up; always so with --embedded)")
     ap.add_argument("--smoke", action="store_true", help="10 kills (CI size)")
     a = ap.parse_args(argv)
     kills = 10 if a.smoke else a.kills
@@ -318,7 +412,7 @@ def main(argv: list[str] | None = None) -> int:
             folder = Path(tmp, f"game{seed}")
             folder.mkdir()
             total.add(run(kills - total.kills, seed, folder, stack, serve_share=a.serve_share,
-                          database_url=a.database_url, span=a.span))
+                          database_url=a.database_url, span=a.span, fork=a.fork and not a.embedded))
             print(f"  game {seed}: {total.kills} kills so far, {total.moves} moves, "
                   f"{len(total.violations)} violations, {time.perf_counter() - t:.0f} s", flush=True)
             seed += 1
