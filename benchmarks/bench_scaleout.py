@@ -156,7 +156,7 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--runs", type=int, default=3)
     ap.add_argument("--smoke", action="store_true", help="tiny sizes, for CI")
     a = ap.parse_args(argv)
-    moves, games, runs = (6, 3, 1) if a.smoke else (a.moves, a.games, a.runs)
+    moves, games, runs = (4, 2, 1) if a.smoke else (a.moves, a.games, a.runs)
     counts = [2] if a.smoke else [int(x) for x in a.workers.split(",")]
     try:
         with mail_stack() as server, postgres() as pg, tempfile.TemporaryDirectory(prefix="pbem-scale-") as tmp:

@@ -109,6 +109,5 @@ def test_an_error_on_the_send_thread_reaches_the_caller(h: Harness) -> None:
             raise RuntimeError("boom")
 
     _queue_moves(h, 1)
-    with pytest.raises(RuntimeError, match="boom"):
-        with OutboxPump(h.db, h.settings, Broken()) as pump:
-            service.poll_once(h.db, h.settings, h.inbox, after_each=pump.nudge)
+    with pytest.raises(RuntimeError, match="boom"), OutboxPump(h.db, h.settings, Broken()) as pump:
+        service.poll_once(h.db, h.settings, h.inbox, after_each=pump.nudge)
