@@ -160,7 +160,8 @@ def test_a_garbled_line_rejects_the_whole_mail_and_reveals_nothing(h: Harness) -
     assert stats.outcomes == {"rejected": 1}
     assert h.state() == state and len(_moves(h)) == 1
     text = h.text_of(h.last_mail("kennedy"))
-    assert "campaign frobnicate" in text and "line 2" in text
+    flat = " ".join(text.split())
+    assert "REJECTED campaign frobnicate" in flat and "fine on its own, but not applied" in flat
     assert engine.decision(state, "kennedy") in text or h.legal("kennedy")[0] in text
     for line in revealed:  # R17: failing on purpose must not show what the prefix did
         assert line not in text

@@ -55,6 +55,33 @@ def test_a_misspelt_state_gets_did_you_mean(h: Harness) -> None:
     assert "did you mean 'campaign 50: OH 1'" in text
 
 
+def _rejection_section(h: Harness) -> str:
+    """The rejection's own part: from its heading to the decision (the "Legal now" list)."""
+    text = h.text_of(h.last_mail("kennedy"))
+    part = text.split("YOUR ORDERS WERE NOT APPLIED", 1)[1].split("-- YOUR MOVE", 1)[0]
+    return " ".join(part.split())
+
+
+@pytest.mark.parametrize("body", ["campaign 50: Ohiio 1", "position 27: civil rights 2, economy 2",
+                                  "frist kennedy"])
+def test_a_rejected_line_is_explained_once_with_the_suggestion_up_front(h: Harness,
+                                                                        body: str) -> None:
+    """Found by playing: the failing line came back three times, its reason twice, and the
+    "did you mean" after a dump of 25 legal commands that the mail lists again, grouped."""
+    _rejected(h, body)
+    part = _rejection_section(h)
+    assert part.count(body) == 1, part
+    assert "Why:" not in part
+    assert "legal now:" not in part.lower()
+    assert "nothing in your mail was applied" in part.lower()
+    assert part.lower().count("nothing in your mail was applied") == 1
+
+
+def test_a_rejection_not_tied_to_a_line_still_says_why(h: Harness) -> None:
+    _rejected(h, "Hi, just saying hello")
+    assert "Why: no command found" in _rejection_section(h)
+
+
 def test_a_bare_card_number_is_a_command_attempt_not_prose(h: Harness) -> None:
     text = _rejected(h, "Hi!\n27\n")
     assert "did you mean 'event 27'" in text
