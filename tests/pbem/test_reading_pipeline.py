@@ -50,6 +50,13 @@ def test_overspending_in_the_one_line_form_says_what_it_needs(h: Harness) -> Non
     assert "nothing to decide" not in text
 
 
+def test_overspending_on_issues_says_how_the_points_are_priced(h: Harness) -> None:
+    """Found by playing: 'civil rights 2, economy 1' needs 4 CP, not 3 — the reply says why."""
+    text = _rejected(h, "position 27: civil rights 2, economy 1")
+    assert "need 4 CP, the card gives 3" in text
+    assert "first point in an issue costs 1 CP and each further point 2" in text
+
+
 def test_a_misspelt_state_gets_did_you_mean(h: Harness) -> None:
     text = _rejected(h, "campaign 50: Ohiio 1")
     assert "did you mean 'campaign 50: OH 1'" in text
