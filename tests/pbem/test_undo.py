@@ -100,6 +100,19 @@ def test_the_undo_notice_says_what_was_taken_back_and_that_the_question_is_withd
     assert "question you were sent about it is withdrawn" in notice
 
 
+def test_the_same_question_asked_again_after_an_undo_is_mailed_again(h: Harness) -> None:
+    """Found by playing: Kennedy took back '#27 for CP', then played it again; Nixon, whose
+    trigger question had been withdrawn, was never asked again and the game stalled."""
+    h.reply("kennedy", "position 27: economy 2")
+    h.reply("kennedy", "undo")
+    sent = len(h.mails_to("nixon"))
+    assert "nothing for you to send now" in _text(h, "nixon")
+    assert h.reply("kennedy", "position 27: economy 2").outcomes == {"applied": 1}
+    assert "nixon" in engine.active_sides(h.state())
+    assert len(h.mails_to("nixon")) == sent + 1
+    assert "trigger" in _text(h, "nixon") and "IT IS YOUR MOVE" in _text(h, "nixon")
+
+
 def test_say_reaches_the_opponent_in_their_next_mail(h: Harness) -> None:
     assert h.reply("kennedy", "say Good luck, Dick!\nMay the best man win.\n"
                               "position 27: economy 2").outcomes == {"applied": 1}
