@@ -25,6 +25,12 @@ from pbem.replies import queue_mail, seats_of
 from pbem.undo import replay_moves
 
 
+def _changes_nothing(ctx: Context) -> bool:
+    """Only server words (help, status, card, history) and table talk: answered from any
+    older report, since they cannot act on a question that is gone."""
+    return bool(ctx.lines or ctx.talk) and all(meta_request(line) for line in ctx.lines)
+
+
 def _other(side: str) -> str:
     return "nixon" if side == "kennedy" else "kennedy"
 
@@ -33,7 +39,7 @@ def _other(side: str) -> str:
                  "if nothing was revealed since (engine.undo)")
 def undo(ctx: Context) -> None:
     assert ctx.game is not None and ctx.state is not None and ctx.seat is not None
-    if ctx.stale and not ctx.undo:
+    if ctx.stale and not ctx.undo and not _changes_nothing(ctx):
         raise RejectMessage(ctx.stale)
     if not ctx.undo:
         if ctx.talk and all(meta_request(line) for line in ctx.lines):

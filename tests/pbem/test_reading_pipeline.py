@@ -143,3 +143,20 @@ def test_a_reply_to_an_older_report_whose_question_is_gone_is_rejected(h: Harnes
     assert h.reply("kennedy", "position 27", to_mail=welcome).outcomes == {"rejected": 1}
     assert h.state() == before
     assert "no longer the one being asked" in " ".join(h.text_of(h.last_mail("kennedy")).split())
+
+
+@pytest.mark.parametrize("body", ["status", "help", "card 27", "say Still thinking, Dick."])
+def test_server_words_and_table_talk_answer_from_any_older_report(h: Harness, body: str) -> None:
+    """Found by playing: 'status' (asking where the game stands) from an older report was
+    rejected as out of date; it changes nothing, so it is answered like any other time."""
+    welcome = h.mails_to("kennedy")[0]
+    before = h.state()
+    stats = h.reply("kennedy", body, to_mail=welcome)
+    assert stats.outcomes == {"answered": 1}
+    assert h.state() == before
+    assert "error in your orders" not in h.last_mail("kennedy")["Subject"]
+
+
+def test_a_stale_game_command_beside_status_is_still_rejected(h: Harness) -> None:
+    welcome = h.mails_to("kennedy")[0]
+    assert h.reply("kennedy", "status\nposition 27", to_mail=welcome).outcomes == {"rejected": 1}
