@@ -10,8 +10,6 @@ stable order. A computer opponent replaces it by changing this one function.
 
 from __future__ import annotations
 
-from typing import Any
-
 import engine
 
 __all__ = ["choose_command", "play_for"]
@@ -33,7 +31,7 @@ def _risk(cmd: str, side: str) -> tuple[int, int, str]:
     return (5, 0, cmd)
 
 
-def choose_command(state: dict[str, Any], side: str) -> str | None:
+def choose_command(state: engine.GameState, side: str) -> str | None:
     """The autopilot's command for ``side`` now, or None when it has nothing to decide."""
     legal = engine.legal_commands(state, side)
     if not legal:
@@ -44,7 +42,7 @@ def choose_command(state: dict[str, Any], side: str) -> str | None:
     return min(legal, key=lambda c: _risk(c, side))
 
 
-def play_for(state: dict[str, Any], side: str) -> tuple[dict[str, Any], list[str]]:
+def play_for(state: engine.GameState, side: str) -> tuple[engine.GameState, list[str]]:
     """Play ``side``'s turn until it has nothing more to decide; returns (new state, commands)."""
     g = engine.copy_state(state)
     played: list[str] = []

@@ -15,7 +15,6 @@ import hashlib
 import hmac
 import secrets
 from datetime import datetime
-from typing import Any
 
 from sqlalchemy.engine import Engine
 
@@ -301,7 +300,7 @@ def change_seat(db: Engine, settings: Settings, game_id: int, side: str, address
         if address == opp.email:
             raise ServiceError(f"{address} holds the other seat: one address per side (R17)")
         old = seat.email
-        state: dict[str, Any] = engine.from_json(game.snapshot)
+        state: engine.GameState = engine.from_json(game.snapshot)
         seat.email, seat.aliases, seat.pending_email = address, "", ""
         seat.key_salt, seat.thread_root, seat.decision_sig = secrets.token_hex(8), "", ""
         refresh_key(seat, state)  # a fresh key: every older reply key of the seat is void
