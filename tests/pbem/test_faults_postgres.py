@@ -8,40 +8,24 @@
 from __future__ import annotations
 
 import asyncio
-import os
 import threading
 from collections import Counter
-from pathlib import Path
 
 import pytest
-from sqlalchemy import text
-from sqlmodel import Session, SQLModel, select
+from sqlmodel import Session, select
 
 import engine
 from pbem import service
-from pbem.db import make_engine
 from pbem.mail import MemorySender
 from pbem.models import OutboxMessage, Quarantine
 from tests.pbem.harness import Harness
 
-URL = os.environ.get("PBEM_TEST_POSTGRES_URL", "")
-pytestmark = [
-    pytest.mark.postgres,
-    pytest.mark.skipif(not URL, reason="PBEM_TEST_POSTGRES_URL is not set (scripts/pgtest.sh)"),
-]
+pytestmark = pytest.mark.postgres  # skipped without PBEM_TEST_POSTGRES_URL (conftest.py)
 
 
 @pytest.fixture
-def h(tmp_path: Path) -> Harness:
-    db = make_engine(URL)
-    SQLModel.metadata.drop_all(db)
-    with db.begin() as conn:
-        conn.execute(text("DROP TABLE IF EXISTS alembic_version"))
-    db.dispose()
-    harness = Harness(tmp_path, database_url=URL)
-    harness.new_game(seed=2)
-    yield harness
-    harness.db.dispose()
+def h(postgres_harness: Harness) -> Harness:
+    return postgres_harness  # conftest.py: one new game on an emptied PostgreSQL database
 
 
 def _active(h: Harness) -> str:
