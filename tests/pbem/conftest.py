@@ -10,7 +10,8 @@
 * ``mail_server``: parametrised over both, so an integration test runs on each; the
   ``mailstack`` variant carries the ``mailstack`` marker.
 * ``postgres_url``: ``PBEM_TEST_POSTGRES_URL`` (``scripts/pgtest.sh``), or the test is skipped;
-  ``postgres_harness``: a `Harness` with one new game on an emptied PostgreSQL database.
+  ``empty_postgres``: that URL with every table dropped; ``postgres_harness``: a `Harness`
+  with one new game on an emptied PostgreSQL database.
 """
 
 from __future__ import annotations
@@ -111,8 +112,8 @@ def postgres_url() -> str:
 
 
 @pytest.fixture
-def postgres_harness(tmp_path: Path, postgres_url: str) -> Iterator[Harness]:
-    """A harness with one new game (seed 2) on a PostgreSQL database emptied first."""
+def empty_postgres(postgres_url: str) -> str:
+    """``postgres_url`` with every table dropped (the test migrates it afresh)."""
     from sqlalchemy import text
     from sqlmodel import SQLModel
 
@@ -123,7 +124,13 @@ def postgres_harness(tmp_path: Path, postgres_url: str) -> Iterator[Harness]:
     with db.begin() as conn:
         conn.execute(text("DROP TABLE IF EXISTS alembic_version"))
     db.dispose()
-    harness = Harness(tmp_path, database_url=postgres_url)
+    return postgres_url
+
+
+@pytest.fixture
+def postgres_harness(tmp_path: Path, empty_postgres: str) -> Iterator[Harness]:
+    """A harness with one new game (seed 2) on an emptied PostgreSQL database."""
+    harness = Harness(tmp_path, database_url=empty_postgres)
     harness.new_game(seed=2)
     yield harness
     harness.db.dispose()
