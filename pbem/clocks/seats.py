@@ -106,7 +106,7 @@ def seat_commands(ctx: Context) -> None:
 def clock(ctx: Context) -> None:
     assert ctx.game is not None and ctx.state is not None and ctx.new_state is not None
     clocks.after_move(ctx.session, ctx.settings, ctx.game, ctx.state, ctx.new_state, ctx.side,
-                      ctx.now)
+                      ctx.now, mid=ctx.before_bots)
 
 
 def _one(ctx: Context, words: list[str]) -> list[str]:

@@ -21,6 +21,7 @@ from sqlalchemy.engine import Engine
 from sqlmodel import Session, col, select
 
 import engine
+from pbem.bot_seats import is_bot
 from pbem.clocks import model
 from pbem.clocks.autopilot import play_for
 from pbem.clocks.control import TimeControl, fmt_duration, parse_control, parse_duration
@@ -33,6 +34,7 @@ from pbem.replies import queue_mail, refresh_key, seats_of
 __all__ = [
     "TickReport",
     "after_move",
+    "bot_sides",
     "end_game",
     "ensure_clock",
     "load",
@@ -40,6 +42,7 @@ __all__ = [
     "site_control",
     "start_clock",
     "store",
+    "sync",
     "tick",
 ]
 
@@ -127,24 +130,58 @@ def notify(s: Session, settings: Settings, game: Game, state: dict[str, Any], si
 
 # --- moves -------------------------------------------------------------------------------------
 
+def bot_sides(seats: dict[str, Seat]) -> set[str]:
+    """The computer-played sides (``bot:`` seats): no clock runs for them (pbem.bot_seats)."""
+    return {side for side, seat in seats.items() if is_bot(seat.email)}
+
+
+def sync(s: Session, game: Game, state: dict[str, Any], now: datetime) -> None:
+    """Bring a running clock in line with the seats and who decides in ``state``.
+
+    For moves the clock did not see (a computer player's, when the game was created or by
+    `pbem.bot_seats.catch_up`) and after a seat change: a bot's clock stops, a human who
+    must decide and whose clock is stopped starts a new period.
+    """
+    c = load(game)
+    if c is None or game.status != "active":
+        return
+    assert game.id is not None
+    t = now.timestamp()
+    model.sync(c, bot_sides(seats_of(s, game.id)), engine.active_sides(state), t)
+    store(game, c, t)
+    s.add(game)
+
+
 def after_move(s: Session, settings: Settings, game: Game, before: dict[str, Any],
                after: dict[str, Any], mover: str, now: datetime, *,
-               autopilot: bool = False) -> list[str]:
+               autopilot: bool = False, mid: set[str] | None = None) -> list[str]:
     """Run the clocks for a move of ``mover``; returns notes for the game log.
 
-    A player's own move ends their vacation early (the unused days go back).
+    ``mid``: the deciding sides after ``mover``'s own commands when computer players moved
+    next (the ``bot-moves`` handler): the mover's decision ended there, even if the bots
+    hand the move straight back. A player's own move ends their vacation early (the unused
+    days go back).
     """
     t = now.timestamp()
     c = ensure_clock(game, settings, before, t)
+    assert game.id is not None
+    robots = bot_sides(seats_of(s, game.id))
+    c["robots"] = sorted(robots)
     notes = []
     if not autopilot and model.on_vacation(c, mover, t):
         refund = model.end_vacation(c, mover, t)
         notes.append(f"{mover.title()} is back from vacation ({fmt_duration(refund)} returned)")
         record_event(s, game, mover, "vacation_end", notes[-1], now)
-    model.handover(c, engine.active_sides(before), engine.active_sides(after), mover, t,
-                   autopilot=autopilot)
+    if mid is not None:
+        model.handover(c, engine.active_sides(before), mid, mover, t, autopilot=autopilot)
+        model.handover(c, mid, engine.active_sides(after), None, t)
+    else:
+        model.handover(c, engine.active_sides(before), engine.active_sides(after), mover, t,
+                       autopilot=autopilot)
     if engine.result(after) is not None:
         model.stop_all(c, t)
+    else:
+        model.sync(c, robots, engine.active_sides(after), t)
     store(game, c, t)
     return notes
 
@@ -263,6 +300,9 @@ def _game_due(s: Session, settings: Settings, game: Game, now: datetime, report:
     c = load(game)
     if c is None:
         return
+    if game.snapshot:  # a bot's clock never runs, whatever moved without the clock seeing it
+        model.sync(c, bot_sides(seats_of(s, game.id or 0)), engine.active_sides(
+            engine.from_json(game.snapshot)), t)
     for _ in range(20):  # each act may make the next one due (an autopilot move starts a period)
         items = model.due(c, t)
         if not items or game.status != "active":
