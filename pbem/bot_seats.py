@@ -93,6 +93,7 @@ def store(game: Game, state: engine.GameState, now: datetime) -> None:
 
 def catch_up(db: Engine, settings: Settings, now: datetime) -> int:
     """Play bot seats due in any active game (each game in its own transaction); returns moves made."""
+    from pbem.clocks import service as clocks
     from pbem.db import lock_game, transaction
     from pbem.replies import queue_mail, refresh_key, seats_of
 
@@ -114,6 +115,7 @@ def catch_up(db: Engine, settings: Settings, now: datetime) -> int:
                 continue
             made += len(moves)
             store(game, state, now)
+            clocks.sync(s, game, state, now)  # the human's clock starts now
             game.version += 1
             s.add(game)
             kind = "game_over" if game.status == "over" else "report"

@@ -169,6 +169,7 @@ def new_game(db: Engine, settings: Settings, *, kennedy: str, nixon: str, editio
             store(game, state, now)
             for seat in seats.values():
                 refresh_key(seat, state)
+        _clocks.sync(s, game, state, now)  # no clock runs for a bot seat
         start_orders(s, seats, state)
         for seat in seats.values():
             queue_mail(s, settings, kind="welcome", game=game, seat=seat, state=state,

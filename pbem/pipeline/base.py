@@ -103,6 +103,7 @@ class Context:
     trace: list[str] = field(default_factory=list)
     orders: Any = None  # pbem.orders.MailOrders: notify/standing/then/cancel lines of this mail
     auto: list[Any] = field(default_factory=list)  # pbem.orders.Auto: moves the server applied
+    before_bots: set[str] | None = None  # deciding sides when the bots moved (pbem.clocks)
 
     @property
     def side(self) -> str:
