@@ -189,7 +189,7 @@ def record(ctx: Context) -> None:
     # canonical commands, not the lines as written: a later alias or parser change cannot
     # break `pbem replay` (migration 0005 rewrote the older logs the same way)
     moves = ([(ctx.side, "undo")] if ctx.undone is not None else []) + [
-        (ctx.side, cmd) for cmd in ctx.applied] + [(a.side, a.command) for a in ctx.auto]
+        (ctx.side, cmd) for cmd in ctx.applied] + [(a.side, c) for a in ctx.auto for c in a.applied]
     for offset, (side, line) in enumerate(moves):
         s.add(Move(game_id=game.id, seq=seq + offset + 1, side=side, command=line,
                    inbound_id=ctx.inbound.id, created_at=ctx.now))
