@@ -11,6 +11,7 @@ had been sent the move. ``table-talk`` (after ``record``) passes the ``say`` lin
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from sqlmodel import col, select
@@ -95,7 +96,7 @@ def table_talk(ctx: Context) -> None:
         _post_talk(ctx)
 
 
-def _undo_notice(mover: str, to: str, seen: list[dict[str, Any]], withdrawn: bool) -> str:
+def _undo_notice(mover: str, to: str, seen: Sequence[Mapping[str, Any]], withdrawn: bool) -> str:
     """"Kennedy took back …", the log lines *to* had been sent that no longer stand (indented),
     and whether the question they were sent is gone."""
     lines = [f"  {e['text']}" for e in seen if e.get("to") in (None, to)]
