@@ -461,7 +461,7 @@ def _autopilot(s: Session, settings: Settings, game: Game, c: ClockState, side: 
                        cause=f"ev{ev.id}", now=now, seats=seats)
         else:
             notify(s, settings, game, after, target, ev, now, seats=seats, full=True,
-                   subject=(f"Out of time: the computer played for you in game #{game.id}" if mine
+                   subject=("Out of time: the computer played for you" if mine
                             else f"{side.title()} ran out of time: the computer played for them"),
                    lines=lines)
 
