@@ -17,6 +17,7 @@ import re
 from dataclasses import dataclass, field
 from email.message import EmailMessage, Message
 
+from pbem.mail.dsn import Dsn, read_dsn
 from pbem.mail.flowed import unflow
 from pbem.mail.htmltext import html_to_text
 from pbem.sanitize import utf8_header
@@ -68,6 +69,7 @@ class ParsedMessage:
     size: int = 0
     problems: list[str] = field(default_factory=list)
     auth_results: list[str] = field(default_factory=list)  # Authentication-Results values
+    dsn: Dsn | None = None  # a delivery status notification (bounce), `pbem.mail.dsn`
 
 
 def parse_message(raw: bytes, own_address: str) -> ParsedMessage:
@@ -117,6 +119,7 @@ def _build(msg: EmailMessage, raw: bytes, own: str) -> ParsedMessage:
         size=len(raw),
         problems=problems,
         auth_results=_all_headers(msg, "Authentication-Results")[:20],
+        dsn=read_dsn(msg),
     )
 
 

@@ -26,6 +26,7 @@ from pbem.db import is_transient, lock_game, transaction
 from pbem.fairplay import handlers as _fairplay  # noqa: F401  (registers handlers)
 from pbem.models import InboundMessage, Quarantine, utcnow
 from pbem.pipeline import bot_moves as _bot_moves  # noqa: F401  (registers handlers)
+from pbem.pipeline import bounces as _bounces  # noqa: F401  (registers handlers)
 from pbem.pipeline import commands as _commands  # noqa: F401  (registers handlers)
 from pbem.pipeline import orders as _orders  # noqa: F401  (registers handlers)
 from pbem.pipeline import undo as _undo  # noqa: F401  (registers handlers)
@@ -42,6 +43,7 @@ log = logging.getLogger("pbem.pipeline")
 PIPELINE = (
     "parse",
     "dedupe",
+    "bounce",
     "filter-loops",
     "observer-mail",
     "identify-seat",
