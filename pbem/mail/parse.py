@@ -3,7 +3,8 @@
 Hostile input is expected (email-engineering notes C3, C7): the header block, the number of
 recipients, MIME depth and part count and the decoded text are all capped, unknown or lying
 charsets are decoded with replacement characters, and any failure of the stdlib parser
-(including ``RecursionError``) becomes :class:`MalformedMessage`. ``auto_reason`` says why a
+(including ``RecursionError``) becomes :class:`MalformedMessage`; `pbem.mail.budget.OverBudget`
+(the caller's CPU budget spent) passes through. ``auto_reason`` says why a
 message must never be answered (RFC 3834 auto-replies, RFC 3464 bounces, our own mail).
 """
 
@@ -17,6 +18,8 @@ import re
 from dataclasses import dataclass, field
 from email.message import EmailMessage, Message
 
+from pbem.mail import budget
+from pbem.mail.budget import OverBudget
 from pbem.mail.dsn import Dsn, read_dsn
 from pbem.mail.flowed import unflow
 from pbem.mail.htmltext import html_to_text
@@ -87,7 +90,7 @@ def parse_message(raw: bytes, own_address: str) -> ParsedMessage:
     try:
         msg = email.message_from_bytes(raw, policy=email.policy.default)
         return _build(msg, raw, own_address.strip().lower())
-    except MalformedMessage:
+    except (MalformedMessage, OverBudget):
         raise
     except (Exception, RecursionError) as exc:  # the stdlib parser has many failure modes
         raise MalformedMessage(f"cannot read message: {type(exc).__name__}: {exc}") from exc
@@ -265,6 +268,7 @@ def _walk(msg: Message, problems: list[str]) -> list[Message]:
     stack: list[tuple[Message, int]] = [(msg, 0)]
     count = 0
     while stack:
+        budget.check()
         part, depth = stack.pop()
         count += 1
         if count > MAX_PARTS:
