@@ -114,7 +114,7 @@ def new_game(db: Engine, settings: Settings, *, kennedy: str, nixon: str, editio
     end); a fixed ``seed`` starts at once with no commitment (tests, demos, reproductions).
     A seat may be a computer player, ``bot:heuristic`` or ``bot:search[:SECONDS]`` (not both
     seats: bots play each other with `pbem tournament`); if it is to move first, it moves at
-    once (with a committed seed: in the next worker pass).
+    once, before the welcome mails are written.
 
     ``clock`` is the game's time control (default: the site's, `pbem.clocks`).
     """

@@ -100,6 +100,12 @@ def _start(s: Session, settings: Settings, game: Game, commit: Commitment, seats
     for seat in seats.values():
         refresh_key(seat, state)
     s.flush()
+    from pbem.bot_seats import play_bots, store
+
+    if play_bots(s, settings, game, state, seats, now):  # a bot seat to decide first moves now,
+        store(game, state, now)  # so the welcome shows the human its move, not "waiting for Nixon"
+        for seat in seats.values():
+            refresh_key(seat, state)
     start_orders(s, seats, state)  # notify preferences, summaries from the opening (pbem.notify)
     for side, seat in sorted(seats.items()):
         queue_mail(s, settings, kind="welcome", game=game, seat=seat, state=state, cause="v0",
