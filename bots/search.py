@@ -26,12 +26,12 @@ import math
 import random
 import time
 from dataclasses import dataclass
-from typing import Any
 
 import engine
 from bots.heuristic import POINT_STEPS, Heuristic
 from engine.determinize import determinize, sampler
 from engine.evaluate import win_probability
+from engine.schema import Rng
 
 __all__ = ["Budget", "Decision", "choose", "decide"]
 
@@ -90,7 +90,7 @@ def decide(state: engine.GameState, side: str, budget: Budget, seed: int = 0) ->
 
 
 def _search(state: engine.GameState, side: str, candidates: list[str], budget: Budget,
-            rnd: random.Random, rng: dict[str, Any]) -> Decision:
+            rnd: random.Random, rng: Rng) -> Decision:
     n = [0] * len(candidates)
     total = [0.0] * len(candidates)
     deadline = time.perf_counter() + budget.seconds if budget.seconds is not None else math.inf

@@ -25,8 +25,9 @@ from engine.errors import (
     NotYourTurnError,
 )
 from engine.events.cards import unimplemented_events
+from engine.schema import CardNo, Side, StateCode
 from engine.state import SCHEMA_VERSION, GameState, copy_state, from_json, new_game, to_json
-from engine.view import card_info, view
+from engine.view import View, card_info, view
 from engine.vocabulary import META_WORDS, SYNONYMS, VERBS, command_words
 
 __all__ = [
@@ -42,12 +43,16 @@ __all__ = [
     "SYNONYMS",
     "VERBS",
     "AmbiguousCommandError",
+    "CardNo",
     "CommandError",
     "CommandSyntaxError",
     "GameOverError",
     "GameState",
     "IllegalCommandError",
     "NotYourTurnError",
+    "Side",
+    "StateCode",
+    "View",
     "active_sides",
     "apply",
     "apply_in_place",

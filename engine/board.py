@@ -10,9 +10,14 @@ first removes one opposing cube). Every draw from the bag goes through
 
 from __future__ import annotations
 
+from typing import Literal
+
 from engine import rng
 from engine.data import CARDS, ISSUES, REGIONS, STATES, STATES_BY_REGION, other, sign
 from engine.state import GameState, log
+
+Track = Literal["states", "media", "issues", "endorsements"]
+"""The four kinds of space that hold signed support (R1.4)."""
 
 # -- the numbers of the rules ---------------------------------------------------------------
 
@@ -40,12 +45,17 @@ def strategy_cards(turn: int) -> int:
 # -- support ---------------------------------------------------------------------------------
 
 
-def gain(g: GameState, space: str, key: str, side: str, n: int = 1) -> None:
+def track(g: GameState, space: Track) -> dict[str, int]:
+    """The signed support of every space of one kind (``g[space]``)."""
+    return g[space]
+
+
+def gain(g: GameState, space: Track, key: str, side: str, n: int = 1) -> None:
     """``side`` gains ``n`` points in ``g[space][key]`` by R1.4 (signed counts)."""
     g[space][key] += sign(side) * n
 
 
-def lose(g: GameState, space: str, key: str, side: str, n: int) -> int:
+def lose(g: GameState, space: Track, key: str, side: str, n: int) -> int:
     """``side`` loses up to ``n`` of its own cubes there (R6.6); returns how many."""
     have = cubes_of(g[space][key], side)
     k = min(n, have)

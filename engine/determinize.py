@@ -23,10 +23,10 @@ so `playout_copy` of it is cheap. Pure: no I/O, no global randomness.
 from __future__ import annotations
 
 import hashlib
-from typing import Any
 
 from engine import rng as _rng
 from engine.data import CARDS, SIDES
+from engine.schema import Rng
 from engine.state import GameState, copy_state
 
 __all__ = ["determinize", "hidden_cards", "playout_copy", "sampler"]
@@ -34,7 +34,7 @@ __all__ = ["determinize", "hidden_cards", "playout_copy", "sampler"]
 _WORD = 1 << 64
 
 
-def sampler(seed: int) -> dict[str, Any]:
+def sampler(seed: int) -> Rng:
     """A fresh generator state for `determinize`, from a player's ``seed``.
 
     Its key is ``SHA-256("1960-determinize:" + decimal(seed))``: a different domain from the
@@ -74,7 +74,7 @@ def hidden_cards(g: GameState, side: str) -> list[int]:
     return sorted(pool)
 
 
-def determinize(g: GameState, side: str, rng: dict[str, Any]) -> GameState:
+def determinize(g: GameState, side: str, rng: Rng) -> GameState:
     """A state consistent with ``side``'s view, its hidden cards and future draws sampled from
     the generator state ``rng`` (see `sampler`), which is advanced in place."""
     if side not in SIDES:

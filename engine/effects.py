@@ -14,9 +14,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from engine.data import CARDS
+from engine.schema import CardNo, Region, Side
+from engine.schema import Effect as Effect  # re-exported for the cards
 from engine.state import GameState
-
-Effect = dict[str, Any]
 
 
 @dataclass(frozen=True)
@@ -52,11 +52,15 @@ def define(effect_id: str, rules: EffectRules) -> None:
     EFFECTS[effect_id] = rules
 
 
-def add_effect(g: GameState, effect_id: str, side: str, card: int, **extra: Any) -> None:
-    """Put a rest-of-turn effect in force."""
+def add_effect(g: GameState, effect_id: str, side: Side, card: CardNo,
+               regions: list[Region] | None = None) -> None:
+    """Put a rest-of-turn effect in force (``regions``: where it applies, if it names any)."""
     if effect_id not in EFFECTS:
         raise KeyError(effect_id)
-    g["effects"].append({"id": effect_id, "side": side, "card": card, **extra})
+    e: Effect = {"id": effect_id, "side": side, "card": card}
+    if regions is not None:
+        e["regions"] = regions
+    g["effects"].append(e)
 
 
 def clear_turn_effects(g: GameState) -> None:

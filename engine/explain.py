@@ -42,6 +42,8 @@ def overspend(g: GameState, side: str, text: str) -> str | None:
     given: int = frame["cp"]
     frame["cp"] = _UNLIMITED
     for cmd in cmds[1:]:
+        if isinstance(cmd, commands.Declared):
+            return None
         try:
             if isinstance(cmd, commands.Spend):
                 _spend(probe, side, text, cmd, None)

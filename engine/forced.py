@@ -40,14 +40,14 @@ def step_card(g: GameState) -> int | None:
 
 def _hidden_signature(g: GameState, side: str) -> tuple[Any, ...]:
     """What, when it changes, means something was drawn or shown to ``side``."""
-    d = g.get("debate") or {}
-    debate_cards = sum(len(v) for sides in (d.get("board") or {}).values() for v in sides.values())
+    d = g["debate"]
+    debate_cards = sum(len(v) for sides in d["board"].values() for v in sides.values()) if d else 0
     return (
         g["rng"],
         len(g["deck"]),
         len(g["endorse_deck"]),
         len(g["revealed"][side]),
-        len(d.get("revealed") or []),
+        len(d["revealed"]) if d else 0,
         debate_cards,
     )
 

@@ -348,8 +348,7 @@ def settle(g: engine.GameState, books: dict[str, Book]) -> list[Auto]:
             if found is not None:
                 cmd, why, after = found
                 auto = Auto(side, cmd, why, _about(g, side))
-                g.clear()
-                g.update(after)
+                g.update(after)  # the same keys: the state moves on in place
                 books[side].notes.append(auto.note())
                 done.append(auto)
                 break

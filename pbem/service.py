@@ -169,6 +169,7 @@ def new_game(db: Engine, settings: Settings, *, kennedy: str, nixon: str, editio
             store(game, state, now)
             for seat in seats.values():
                 refresh_key(seat, state)
+        _clocks.sync(s, game, state, now)  # no clock runs for a bot seat
         start_orders(s, seats, state)
         for seat in seats.values():
             queue_mail(s, settings, kind="welcome", game=game, seat=seat, state=state,
@@ -176,7 +177,7 @@ def new_game(db: Engine, settings: Settings, *, kennedy: str, nixon: str, editio
         return game.id
 
 
-def _load(s: Session, game_id: int) -> tuple[Game, dict[str, Any]]:
+def _load(s: Session, game_id: int) -> tuple[Game, engine.GameState]:
     game = s.get(Game, game_id)
     if game is None:
         raise GameNotFound(f"no game #{game_id} (see `pbem games`)")
@@ -192,7 +193,7 @@ def _side(as_: str) -> str | None:
     return None if as_ == "public" else as_
 
 
-def show_json(db: Engine, game_id: int, as_: str = "public") -> dict[str, Any]:
+def show_json(db: Engine, game_id: int, as_: str = "public") -> engine.View:
     """That side's `engine.view` (with its legal commands), for scripts."""
     with Session(db) as s:
         _, state = _load(s, game_id)
@@ -213,7 +214,7 @@ def show(db: Engine, settings: Settings, game_id: int, as_: str = "public") -> s
     return render("status", ctx).text
 
 
-def _public_text(game: Game, state: dict[str, Any]) -> str:
+def _public_text(game: Game, state: engine.GameState) -> str:
     v = engine.view(state, None)
     lines = [f"Game #{game.id} ({game.edition}) turn {v['turn']}, phase {v['phase']}",
              f"Decision: {v['decision']}",

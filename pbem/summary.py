@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any, TypedDict
 
 import engine
@@ -59,7 +59,7 @@ def _title(text: str, turn: int, current: Group | None) -> str | None:
     return None
 
 
-def group_log(log: Sequence[dict[str, Any]], since: int, side: str | None = None) -> list[Group]:
+def group_log(log: Sequence[Mapping[str, Any]], since: int, side: str | None = None) -> list[Group]:
     """The view's log entries from index ``since`` on, grouped by action; each line with its
     cause (`report_model.explained`) and a line said several times in a row once, with its
     count (`repeated`). ``private``: the reader's (``side``) own line; once the game is over
@@ -96,12 +96,12 @@ def repeated(text: str, times: int) -> str:
     return f"{text[:-1] if text.endswith('.') else text} — {times} times."
 
 
-def public_board(state: dict[str, Any]) -> dict[str, Any]:
+def public_board(state: engine.GameState) -> dict[str, Any]:
     """The public board (R17.1) as signed counts: what `board_changes` compares."""
     v = engine.view(state, None)
     signed = {"kennedy": 1, "nixon": -1}
 
-    def val(space: dict[str, Any]) -> int:
+    def val(space: Mapping[str, Any]) -> int:
         return signed.get(space["side"] or "", 0) * int(space["cubes"])
 
     return {
@@ -156,7 +156,7 @@ def notify_text(notify: str, digest_hour: int) -> str:
 
 
 def build(
-    state: dict[str, Any],
+    state: engine.GameState,
     side: str,
     *,
     since: int,

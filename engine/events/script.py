@@ -18,12 +18,13 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, cast
 
 from engine import board
 from engine.data import CARDS, other
 from engine.effects import prevented_by
 from engine.flow import Frame, Step, pop, push, register, top
+from engine.schema import PersistentKind
 from engine.state import GameState
 
 Op = tuple[str, dict[str, Any]]
@@ -161,6 +162,6 @@ class EventStep(Step):
         elif fate == "none":
             pass
         elif CARDS[card].persistent != "none":
-            g["persistent"][CARDS[card].persistent].append(card)  # R6.4
+            g["persistent"][cast(PersistentKind, CARDS[card].persistent)].append(card)  # R6.4
         else:
             g["removed"].append(card)  # R6.3

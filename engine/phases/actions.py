@@ -202,6 +202,7 @@ def _play_vp(g: GameState, side: str, discard: int) -> None:
     g["hands"][side].remove(discard)
     g["discard"].append(discard)
     vp = g["vp"][side]
+    assert vp is not None, "R15.1 is offered only with the Vice Presidents option"
     log(g, f"{side.title()} discards {board.card_label(discard)} to play the Vice President card {board.card_label(vp)} (R15.1).")
     push(g, {"step": "action", "side": side, "only": vp})
 

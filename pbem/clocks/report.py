@@ -47,7 +47,11 @@ def _clock(game: Game, side: str, now: float) -> dict[str, Any] | None:
         vacation = model.fmt_time(until) if until is not None and until > now else ""
         state = ("on vacation until " + vacation if vacation else
                  "running" if sc["since"] is not None else "stopped")
-        rows.append({"side": s.title(), "mine": s == side, "running": sc["since"] is not None,
+        if s in model.robots(c):
+            rows.append({"side": s.title(), "mine": False, "running": False, "robot": True,
+                         "left": "", "state": "computer player: no clock", "vacation": ""})
+            continue
+        rows.append({"side": s.title(), "mine": s == side, "running": sc["since"] is not None, "robot": False,
                      "left": fmt_duration(remaining) if remaining > 0 else
                      f"0 (over by {fmt_duration(-remaining)})",
                      "state": state, "vacation": vacation})

@@ -140,8 +140,8 @@ def apply_commands(ctx: Context) -> None:
     ctx.new_state = g if g is not ctx.state else engine.copy_state(g)
 
 
-def _reason(exc: engine.CommandError, line: str, i: int, before: dict[str, Any],
-            now: dict[str, Any], side: str) -> str:
+def _reason(exc: engine.CommandError, line: str, i: int, before: engine.GameState,
+            now: engine.GameState, side: str) -> str:
     """What the player is told: overspend in the one-line form, else the engine's reason with
     "did you mean" (details only where R17 allows them, see `_safe_reason`)."""
     why = _safe_reason(exc, i, before, now)
@@ -157,14 +157,14 @@ def _reason(exc: engine.CommandError, line: str, i: int, before: dict[str, Any],
     return why
 
 
-def _hidden_drawn(before: dict[str, Any], after: dict[str, Any]) -> bool:
+def _hidden_drawn(before: engine.GameState, after: engine.GameState) -> bool:
     """True if applying lines consumed randomness or drew from a hidden deck."""
     return (before["rng"] != after["rng"] or len(before["deck"]) != len(after["deck"])
             or len(before["endorse_deck"]) != len(after["endorse_deck"]))
 
 
-def _safe_reason(exc: engine.CommandError, i: int, before: dict[str, Any],
-                 after: dict[str, Any]) -> str:
+def _safe_reason(exc: engine.CommandError, i: int, before: engine.GameState,
+                 after: engine.GameState) -> str:
     """The error as the player may see it (R17: never the position after the prefix).
 
     On the first line the engine's full message (with what is legal now) is the

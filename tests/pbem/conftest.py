@@ -9,6 +9,9 @@
 * ``embedded_mail`` (session): :class:`pbem.mail.embedded.EmbeddedMailServers` (pure Python).
 * ``mail_server``: parametrised over both, so an integration test runs on each; the
   ``mailstack`` variant carries the ``mailstack`` marker.
+* ``postgres_url``: ``PBEM_TEST_POSTGRES_URL`` (``scripts/pgtest.sh``), or the test is skipped;
+  ``empty_postgres``: that URL with every table dropped; ``postgres_harness``: a `Harness`
+  with one new game on an emptied PostgreSQL database.
 """
 
 from __future__ import annotations
@@ -23,6 +26,7 @@ from pathlib import Path
 
 import pytest
 
+from tests.pbem.harness import Harness
 from tests.pbem.mailtools import MailServer, free_port, port_open
 
 SCRIPT = Path(__file__).resolve().parents[2] / "scripts" / "mailstack.sh"
@@ -97,3 +101,36 @@ def mail_server(request: pytest.FixtureRequest) -> MailServer:
     server: MailServer = request.getfixturevalue(
         "embedded_mail" if request.param == "embedded" else "mailstack")
     return server
+
+
+@pytest.fixture
+def postgres_url() -> str:
+    url = os.environ.get("PBEM_TEST_POSTGRES_URL", "")
+    if not url:
+        pytest.skip("PBEM_TEST_POSTGRES_URL is not set (scripts/pgtest.sh)")
+    return url
+
+
+@pytest.fixture
+def empty_postgres(postgres_url: str) -> str:
+    """``postgres_url`` with every table dropped (the test migrates it afresh)."""
+    from sqlalchemy import text
+    from sqlmodel import SQLModel
+
+    from pbem.db import make_engine
+
+    db = make_engine(postgres_url)
+    SQLModel.metadata.drop_all(db)
+    with db.begin() as conn:
+        conn.execute(text("DROP TABLE IF EXISTS alembic_version"))
+    db.dispose()
+    return postgres_url
+
+
+@pytest.fixture
+def postgres_harness(tmp_path: Path, empty_postgres: str) -> Iterator[Harness]:
+    """A harness with one new game (seed 2) on an emptied PostgreSQL database."""
+    harness = Harness(tmp_path, database_url=empty_postgres)
+    harness.new_game(seed=2)
+    yield harness
+    harness.db.dispose()

@@ -62,7 +62,7 @@ class SpacePoints(Step):
         space, verb = f["space"], _VERB[f["space"]]
         keys = _KEYS[space]
         if f["mode"] == "lose":
-            keys = tuple(k for k in keys if board.cubes_of(g[space][k], f["target"]) > 0)
+            keys = tuple(k for k in keys if board.cubes_of(board.track(g, space)[k], f["target"]) > 0)
         out = [f"{verb} {k}" for k in keys]
         return [*out, "done"] if f["optional"] and out else out
 
