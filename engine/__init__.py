@@ -1,8 +1,9 @@
 """Rules engine for *1960: The Making of the President* (Z-Man 2nd edition; GMT 2017).
 
 Pure and deterministic: no I/O, no clock, no global randomness. Game state is
-plain JSON-round-trippable data with its seeded RNG inside (see
-docs/ENGINE.md). Rule numbers (R1-R17) refer to the project's rules reference.
+plain JSON-round-trippable data with its seeded RNG inside (see docs/ARCHITECTURE.md,
+"Engine in one screen"; its keys are typed in `engine.schema`). Rule numbers (R1-R17)
+refer to the project's rules reference.
 """
 
 from engine.api import (

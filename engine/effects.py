@@ -3,8 +3,8 @@
 A card event adds ``{"id": ID, "side": SIDE, "card": N}`` to ``g["effects"]``
 (cleared at the end of the turn, R6.3). The rules never look at card numbers:
 they ask the hook functions below, and each effect id registers the hooks it
-changes in `EFFECTS`. Persistent events in force (R6.4) are consulted the same
-way through `in_force`.
+changes in `EFFECTS`. Persistent events in force (R6.4) are the cards in
+``g["persistent"]``; `prevented_by` answers for prevention events.
 """
 
 from __future__ import annotations
@@ -160,12 +160,6 @@ def may_redraw(g: GameState, side: str) -> bool:
         if fn and fn(g, e, side):
             return True
     return False
-
-
-def in_force(g: GameState, card: int) -> bool:
-    """True if a persistent event (R6.4) is on the board."""
-    p = g["persistent"]
-    return card in p["prevention"] or card in p["debate"] or card in p["election_day"]
 
 
 def prevented_by(g: GameState, card: int) -> int | None:

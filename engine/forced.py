@@ -20,7 +20,7 @@ from engine.errors import CommandError
 from engine.flow import top
 from engine.state import GameState
 
-__all__ = ["deciding_step", "forced_command", "reveals", "step_card", "try_apply"]
+__all__ = ["deciding_step", "forced_command", "reveals", "step_card"]
 
 
 def deciding_step(g: GameState, side: str) -> str | None:
@@ -72,11 +72,3 @@ def forced_command(g: GameState, side: str) -> str | None:
     if len(legal) != 1 or reveals(g, side, legal[0]):
         return None
     return legal[0]
-
-
-def try_apply(g: GameState, side: str, text: str) -> tuple[GameState | None, str]:
-    """Apply ``text`` to a copy: ``(new state, "")`` or ``(None, why it is not legal now)``."""
-    try:
-        return apply(g, side, text), ""
-    except CommandError as exc:
-        return None, str(exc)

@@ -38,13 +38,6 @@ def _key(hexkey: str) -> bytes:
     return key
 
 
-def _word(rng: Rng) -> int:
-    n: int = rng["n"]
-    digest = hashlib.sha256(_key(rng["key"]) + n.to_bytes(8, "big")).digest()
-    rng["n"] = n + 1
-    return int.from_bytes(digest[:8], "big")
-
-
 def below(rng: Rng, n: int) -> int:
     """Uniform integer in ``[0, n)``; advances the generator."""
     if n <= 0:
@@ -52,7 +45,7 @@ def below(rng: Rng, n: int) -> int:
     cutoff = _LIMIT - _LIMIT % n
     key = _key(rng["key"])
     i: int = rng["n"]
-    while True:  # `_word`, inlined: word i, then i + 1 ...
+    while True:  # word i (module docstring), then i + 1 ...
         w = int.from_bytes(hashlib.sha256(key + i.to_bytes(8, "big")).digest()[:8], "big")
         i += 1
         if w < cutoff:

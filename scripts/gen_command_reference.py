@@ -23,6 +23,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 import engine  # noqa: E402  (the checkout's engine, not an installed one)
+from engine.events.cards import module_of  # noqa: E402
 from engine.events.script import EVENTS  # noqa: E402
 from engine.flow import STEPS, top  # noqa: E402
 from engine.vocabulary import META_WORDS, SYNONYMS, VERBS  # noqa: E402
@@ -156,6 +157,7 @@ def _events() -> list[str]:
         if card not in EVENTS:
             out += ["", "Its event is not implemented: play it for CP (it is refused as an event)."]
             continue
+        out[-1] += f" Script: `{module_of(card).replace('.', '/')}.py`."
         asked = _questions(card)
         if EVENTS[card].election_day and not asked:
             asked = []

@@ -97,6 +97,14 @@ def resolve(g: GameState, f: Frame, spec: str) -> str | None:
     raise ValueError(f"bad who-spec {spec!r}")
 
 
+def ask(g: GameState, f: Frame, who: str, step: str, **keys: Any) -> None:
+    """Push the decision ``step`` of this event for the side ``who`` resolves to (nobody: no
+    question); the frame holds ``keys`` and the event's card, for the step's prompt."""
+    side = resolve(g, f, who)
+    if side is not None:
+        push(g, {"step": step, "side": side, **keys, "card": f["card"]})
+
+
 def state_arg(f: Frame, spec: str) -> str | None:
     """A state code, or the state stored in the event's vars for ``"var:NAME"``."""
     if spec.startswith("var:"):

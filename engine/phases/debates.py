@@ -10,7 +10,7 @@ their `EventDef` declares (``debate_bonus``, ``reveal_first``).
 from __future__ import annotations
 
 from engine import board
-from engine.data import CARDS, ISSUES, STATES, other
+from engine.data import CARDS, ISSUES, STATES
 from engine.events.script import EVENTS
 from engine.flow import Frame, Step, pop, push, register
 from engine.schema import Debate
@@ -265,7 +265,3 @@ class DebateBonus(Step):
 
     def prompt(self, g: GameState, f: Frame, side: str) -> str:
         return f"You won the issue: place {f['left']} state support in any states, one at a time (R12.6)."
-
-
-def other_side(side: str) -> str:
-    return other(side)

@@ -8,7 +8,7 @@ initiative player's order of Election Day events).
 from __future__ import annotations
 
 from engine import board
-from engine.data import CARDS, REGIONS, STATES, WINNING_EV, other
+from engine.data import CARDS, STATES, WINNING_EV, other
 from engine.events import start_election_event
 from engine.flow import Frame, Step, pop, push, register
 from engine.schema import Result
@@ -170,6 +170,3 @@ class ElectionEvent(Step):
 
     def prompt(self, g: GameState, f: Frame, side: str) -> str:
         return "Election Day: choose the next Election Day event to resolve (R13.4)."
-
-
-REGION_NAMES = REGIONS
