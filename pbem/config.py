@@ -62,10 +62,6 @@ class Settings:
     invitation_hours: int = 168  # an unanswered game invitation expires after this (pbem.fairplay)
 
     @property
-    def address_local(self) -> str:
-        return self.address.split("@", 1)[0].lower()
-
-    @property
     def address_domain(self) -> str:
         return self.address.split("@", 1)[1].lower() if "@" in self.address else "localhost"
 

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 
 from sqlalchemy.engine import Engine
-from sqlmodel import col, func, select
+from sqlmodel import col, select
 
 import engine
 from pbem.clocks import seats as _seats  # noqa: F401  (registers seat-commands, clock)
@@ -196,8 +196,14 @@ def _stopped(ctx: Context, stop: StopPipeline) -> Outcome:
 def _answer(ctx: Context, stop: RejectMessage) -> bool:
     """Queue the rejection for the seat's registered address; False if rate-limited (C3)."""
     assert ctx.seat is not None and ctx.inbound is not None and ctx.parsed is not None
-    if _recent_rejections(ctx) >= MAX_ERROR_REPLIES_PER_HOUR:
+    recent = _recent_rejections(ctx)
+    if len(recent) >= MAX_ERROR_REPLIES_PER_HOUR:
         return False
+    context: dict[str, object] = {}
+    if len(recent) == MAX_ERROR_REPLIES_PER_HOUR - 1:  # this answer is the last for a while
+        oldest = min(recent) if recent else ctx.now
+        context = {"error_replies_until": (oldest + timedelta(hours=1)).strftime("%H:%M UTC"),
+                   "error_replies_max": MAX_ERROR_REPLIES_PER_HOUR}
     if ctx.game is None:
         ctx.game = lock_game(ctx.session, ctx.seat.game_id)
         assert ctx.game is not None
@@ -208,18 +214,19 @@ def _answer(ctx: Context, stop: RejectMessage) -> bool:
     queue_mail(ctx.session, ctx.settings, kind=stop.kind, game=ctx.game, seat=ctx.seat,
                state=ctx.state, cause=f"in{ctx.inbound.id}", now=ctx.now,
                results=ctx.results, error=stop.reason, ignored=ctx.ignored,
-               in_reply_to=ctx.parsed.message_id, advance_log=False)
+               in_reply_to=ctx.parsed.message_id, advance_log=False, extra=context)
     return True
 
 
-def _recent_rejections(ctx: Context) -> int:
+def _recent_rejections(ctx: Context) -> list[datetime]:
+    """When this sender's mails of the last hour were rejected."""
     assert ctx.parsed is not None
     since = ctx.now - timedelta(hours=1)
-    stmt = select(func.count()).select_from(InboundMessage).where(
+    stmt = select(InboundMessage.received_at).where(
         col(InboundMessage.from_addr) == ctx.parsed.from_addr,
         col(InboundMessage.outcome) == "rejected",
         col(InboundMessage.received_at) >= since)
-    return int(ctx.session.exec(stmt).one())
+    return [t for t in ctx.session.exec(stmt).all() if t is not None]
 
 
 def _quarantine(db: Engine, raw: bytes, mailbox: str, uidvalidity: int | None, uid: int | None,
