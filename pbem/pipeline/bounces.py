@@ -16,7 +16,6 @@ import logging
 from sqlmodel import col, select
 
 import engine
-from engine.board import opponent_of
 from pbem.clocks.service import notify, record_event
 from pbem.db import lock_game
 from pbem.models import GameEvent, OutboxMessage
@@ -91,7 +90,7 @@ def _record(ctx: Context, row: OutboxMessage, why: str) -> None:
         return  # a second DSN for the same mail
     detail = f"{row.recipient}: {why}"
     event = record_event(s, game, row.side, "bounce", bounded(detail, 2000), ctx.now, key=key)
-    other = opponent_of(row.side)
+    other = next(side for side in engine.SIDES if side != row.side)
     seats = seats_of(s, row.game_id)
     told = any(e.side == row.side and e.detail.startswith(f"{row.recipient}:") for e in earlier)
     other_dead = any(e.side == other and e.detail.startswith(f"{seats[other].email}:")
