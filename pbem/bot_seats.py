@@ -14,7 +14,6 @@ import hashlib
 import logging
 import time
 from datetime import datetime
-from typing import Any
 
 from sqlalchemy import func
 from sqlalchemy.engine import Engine
@@ -49,7 +48,7 @@ def _seed(settings: Settings, game_id: int, seq: int, side: str) -> int:
     return int.from_bytes(hashlib.sha256(text).digest()[:8], "big")
 
 
-def play_bots(session: Session, settings: Settings, game: Game, state: dict[str, Any],
+def play_bots(session: Session, settings: Settings, game: Game, state: engine.GameState,
               seats: dict[str, Seat], now: datetime) -> list[Move]:
     """Play every bot seat that must decide, in ``state`` (mutated), until a human must.
 
@@ -84,7 +83,7 @@ def play_bots(session: Session, settings: Settings, game: Game, state: dict[str,
     return moves
 
 
-def store(game: Game, state: dict[str, Any], now: datetime) -> None:
+def store(game: Game, state: engine.GameState, now: datetime) -> None:
     """Write the snapshot after bot moves (and mark the game over if it is)."""
     game.snapshot = engine.to_json(state)
     game.updated_at = now

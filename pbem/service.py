@@ -114,7 +114,7 @@ def new_game(db: Engine, settings: Settings, *, kennedy: str, nixon: str, editio
     end); a fixed ``seed`` starts at once with no commitment (tests, demos, reproductions).
     A seat may be a computer player, ``bot:heuristic`` or ``bot:search[:SECONDS]`` (not both
     seats: bots play each other with `pbem tournament`); if it is to move first, it moves at
-    once (with a committed seed: in the next worker pass).
+    once, before the welcome mails are written.
 
     ``clock`` is the game's time control (default: the site's, `pbem.clocks`).
     """
@@ -176,7 +176,7 @@ def new_game(db: Engine, settings: Settings, *, kennedy: str, nixon: str, editio
         return game.id
 
 
-def _load(s: Session, game_id: int) -> tuple[Game, dict[str, Any]]:
+def _load(s: Session, game_id: int) -> tuple[Game, engine.GameState]:
     game = s.get(Game, game_id)
     if game is None:
         raise GameNotFound(f"no game #{game_id} (see `pbem games`)")
@@ -192,7 +192,7 @@ def _side(as_: str) -> str | None:
     return None if as_ == "public" else as_
 
 
-def show_json(db: Engine, game_id: int, as_: str = "public") -> dict[str, Any]:
+def show_json(db: Engine, game_id: int, as_: str = "public") -> engine.View:
     """That side's `engine.view` (with its legal commands), for scripts."""
     with Session(db) as s:
         _, state = _load(s, game_id)
@@ -213,7 +213,7 @@ def show(db: Engine, settings: Settings, game_id: int, as_: str = "public") -> s
     return render("status", ctx).text
 
 
-def _public_text(game: Game, state: dict[str, Any]) -> str:
+def _public_text(game: Game, state: engine.GameState) -> str:
     v = engine.view(state, None)
     lines = [f"Game #{game.id} ({game.edition}) turn {v['turn']}, phase {v['phase']}",
              f"Decision: {v['decision']}",

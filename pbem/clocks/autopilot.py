@@ -12,7 +12,6 @@ hidden). `play_for` plays the side's whole decision, never more than `MAX_COMMAN
 from __future__ import annotations
 
 import hashlib
-from typing import Any
 
 import bots
 import engine
@@ -23,21 +22,21 @@ KIND = "heuristic"  # the computer player that moves for an absent human
 MAX_COMMANDS = 200  # one expiry plays the side's whole decision, never more than this
 
 
-def seed_for(game_seed: int, game_id: int, state: dict[str, Any], side: str) -> int:
+def seed_for(game_seed: int, game_id: int, state: engine.GameState, side: str) -> int:
     """The bot's seed for ``side``'s decision at ``state``: deterministic, never the game's own."""
     text = f"autopilot:{game_seed}:{game_id}:{state['seq']}:{side}".encode()
     return int.from_bytes(hashlib.sha256(text).digest()[:8], "big")
 
 
-def choose_command(state: dict[str, Any], side: str, seed: int) -> str | None:
+def choose_command(state: engine.GameState, side: str, seed: int) -> str | None:
     """The autopilot's command for ``side`` now, or None when it has nothing to decide."""
     if side not in engine.active_sides(state):
         return None
     return bots.choose_command(state, side, KIND, None, seed)
 
 
-def play_for(state: dict[str, Any], side: str, game_seed: int,
-             game_id: int) -> tuple[dict[str, Any], list[str]]:
+def play_for(state: engine.GameState, side: str, game_seed: int,
+             game_id: int) -> tuple[engine.GameState, list[str]]:
     """Play ``side``'s turn until it has nothing more to decide; returns (new state, commands)."""
     g = engine.copy_state(state)
     played: list[str] = []

@@ -15,7 +15,6 @@ import hashlib
 import hmac
 import secrets
 from datetime import datetime
-from typing import Any
 
 from sqlalchemy.engine import Engine
 from sqlmodel import col, select
@@ -311,7 +310,7 @@ def change_seat(db: Engine, settings: Settings, game_id: int, side: str, address
         if address == opp.email:
             raise ServiceError(f"{address} holds the other seat: one address per side (R17)")
         old = seat.email
-        state: dict[str, Any] = engine.from_json(game.snapshot)
+        state: engine.GameState = engine.from_json(game.snapshot)
         for row in s.exec(select(OutboxMessage).where(  # nothing more goes to the old address
                 OutboxMessage.game_id == game_id, OutboxMessage.status == "pending",
                 col(OutboxMessage.recipient).in_([old, *aliases_of(seat), seat.pending_email]))):

@@ -85,13 +85,13 @@ def store(game: Game, c: ClockState, now: float) -> None:
     game.clock_due = model.next_due(c, now) if game.status == "active" else None
 
 
-def start_clock(game: Game, control: TimeControl, state: dict[str, Any], now: float) -> ClockState:
+def start_clock(game: Game, control: TimeControl, state: engine.GameState, now: float) -> ClockState:
     c = model.start(control, now, engine.active_sides(state))
     store(game, c, now)
     return c
 
 
-def ensure_clock(game: Game, settings: Settings, state: dict[str, Any], now: float) -> ClockState:
+def ensure_clock(game: Game, settings: Settings, state: engine.GameState, now: float) -> ClockState:
     """The game's clock; a game from before clocks gets the site default, from ``now``."""
     c = load(game)
     if c is not None:
@@ -109,7 +109,7 @@ def record_event(s: Session, game: Game, side: str, kind: str, detail: str, now:
     return ev
 
 
-def notify(s: Session, settings: Settings, game: Game, state: dict[str, Any], side: str,
+def notify(s: Session, settings: Settings, game: Game, state: engine.GameState, side: str,
            event: GameEvent, now: datetime, *, subject: str, lines: list[str],
            full: bool = False, seats: dict[str, Seat] | None = None) -> None:
     """Queue a ``notice`` mail for ``side`` about ``event``."""
@@ -127,7 +127,7 @@ def bot_sides(seats: dict[str, Seat]) -> set[str]:
     return {side for side, seat in seats.items() if is_bot(seat.email)}
 
 
-def sync(s: Session, game: Game, state: dict[str, Any], now: datetime) -> None:
+def sync(s: Session, game: Game, state: engine.GameState, now: datetime) -> None:
     """Bring a running clock in line with the seats and who decides in ``state``.
 
     For moves the clock did not see (a computer player's, when the game was created or by
@@ -144,8 +144,8 @@ def sync(s: Session, game: Game, state: dict[str, Any], now: datetime) -> None:
     s.add(game)
 
 
-def after_move(s: Session, settings: Settings, game: Game, before: dict[str, Any],
-               after: dict[str, Any], mover: str, now: datetime, *,
+def after_move(s: Session, settings: Settings, game: Game, before: engine.GameState,
+               after: engine.GameState, mover: str, now: datetime, *,
                autopilot: bool = False, mid: set[str] | None = None) -> list[str]:
     """Run the clocks for a move of ``mover``; returns notes for the game log.
 
@@ -180,7 +180,7 @@ def after_move(s: Session, settings: Settings, game: Game, before: dict[str, Any
     return notes
 
 
-def end_game(s: Session, settings: Settings, game: Game, state: dict[str, Any], *, winner: str,
+def end_game(s: Session, settings: Settings, game: Game, state: engine.GameState, *, winner: str,
              reason: str, detail: str, now: datetime) -> None:
     """End the game outside the rules (timeout or resignation) and mail both the result."""
     game.status, game.ended, game.winner = "over", reason, winner
@@ -383,7 +383,7 @@ _POLICY = {  # what happens when a clock and its grace are out: (to the player, 
 
 
 def _expire(s: Session, settings: Settings, game: Game, c: ClockState, d: Due,
-            state: dict[str, Any], now: datetime, seats: dict[str, Seat], key: str) -> None:
+            state: engine.GameState, now: datetime, seats: dict[str, Seat], key: str) -> None:
     control = model.control_of(c)
     late, opp = d.side, other(d.side)
     if control.expiry == "forfeit":
@@ -407,7 +407,7 @@ def _expire(s: Session, settings: Settings, game: Game, c: ClockState, d: Due,
 
 
 def _autopilot(s: Session, settings: Settings, game: Game, c: ClockState, side: str,
-               state: dict[str, Any], now: datetime, seats: dict[str, Seat], key: str) -> None:
+               state: engine.GameState, now: datetime, seats: dict[str, Seat], key: str) -> None:
     """Play ``side``'s decision with the computer player, record the moves, report to both.
 
     A computer-played opponent answers at once (`pbem.bot_seats.play_bots`), as after a mail.

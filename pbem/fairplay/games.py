@@ -96,7 +96,7 @@ def _start(s: Session, settings: Settings, game: Game, commit: Commitment, seats
     state = engine.new_game(seed, edition=game.edition, options=game.option_list)
     commit.engine_seed = str(seed)
     game.snapshot, game.status, game.updated_at = engine.to_json(state), "active", now
-    from pbem.clocks.service import ensure_clock  # the clocks start with the game
+    from pbem.clocks.service import ensure_clock, sync  # the clocks start with the game
 
     ensure_clock(game, settings, state, now.timestamp())
     s.add(commit)
@@ -104,6 +104,13 @@ def _start(s: Session, settings: Settings, game: Game, commit: Commitment, seats
     for seat in seats.values():
         refresh_key(seat, state)
     s.flush()
+    from pbem.bot_seats import play_bots, store
+
+    if play_bots(s, settings, game, state, seats, now):  # a bot seat to decide first moves now,
+        store(game, state, now)  # so the welcome shows the human its move, not "waiting for Nixon"
+        for seat in seats.values():
+            refresh_key(seat, state)
+    sync(s, game, state, now)  # no clock runs for a bot seat (pbem.clocks)
     start_orders(s, seats, state)  # notify preferences, summaries from the opening (pbem.notify)
     for side, seat in sorted(seats.items()):
         queue_mail(s, settings, kind="welcome", game=game, seat=seat, state=state, cause="v0",
