@@ -17,7 +17,7 @@ from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 BENCHMARKS = ("bench_engine.py", "bench_mail.py", "bench_idle.py", "bench_replay.py",
-              "bench_roundtrips.py", "bench_bots.py")
+              "bench_roundtrips.py", "bench_bots.py", "bench_parse_budget.py")
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -1,7 +1,7 @@
 """The `pbem` command: a thin click shell over `pbem.service` (every option has an envvar).
 
 Exit status: 0 done (or nothing to do), 1 usage or user error, 3 something
-needs an operator (a mail was quarantined, an outbox mail failed for good, a
+needs an operator (a mail was quarantined, an outbox mail failed for good or bounced, a
 replay mismatch, a failed check), 4 a mail server could not be reached,
 75 another pbem worker holds the lock (try again later).
 """
@@ -189,7 +189,8 @@ def _poll(app: App, no_send: bool) -> int:
         return EXIT_UNREACHABLE
     if stats.total:
         app.say("in: " + stats.summary())
-    code = max(code, EXIT_ATTENTION if stats.outcomes["quarantined"] else 0)
+    if stats.outcomes["quarantined"] or stats.outcomes["bounced"]:  # an operator should look
+        code = max(code, EXIT_ATTENTION)
     if stats.outcomes["deferred"]:  # the database was busy or unreachable: the next run retries
         code = max(code, EXIT_UNREACHABLE)
     if not no_send:

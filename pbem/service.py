@@ -114,7 +114,7 @@ def new_game(db: Engine, settings: Settings, *, kennedy: str, nixon: str, editio
     end); a fixed ``seed`` starts at once with no commitment (tests, demos, reproductions).
     A seat may be a computer player, ``bot:heuristic`` or ``bot:search[:SECONDS]`` (not both
     seats: bots play each other with `pbem tournament`); if it is to move first, it moves at
-    once (with a committed seed: in the next worker pass).
+    once, before the welcome mails are written.
 
     ``clock`` is the game's time control (default: the site's, `pbem.clocks`).
     """
@@ -149,9 +149,8 @@ def new_game(db: Engine, settings: Settings, *, kennedy: str, nixon: str, editio
 
         game_id = new_committed_game(db, settings, emails=emails, edition=edition,
                                      options=list(state["options"]), invite=invite, now=now,
-                                     expires_in=expires_in)
-        _clocks.set_control(db, game_id, control, now)  # runs from the start (pbem.clocks)
-        return game_id
+                                     expires_in=expires_in, clock=_clocks.pending_clock(control))
+        return game_id  # its clock starts with the game (pbem.clocks)
     with transaction(db) as s:
         game = Game(seed=seed, edition=edition, options=",".join(state["options"]),
                     snapshot=engine.to_json(state), created_at=now, updated_at=now)
