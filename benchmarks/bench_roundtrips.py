@@ -1,17 +1,18 @@
 """Benchmark: mails per player per game, today's behaviour and the new defaults side by side.
 
-    python benchmarks/bench_roundtrips.py [--games N] [--smoke]
+    python benchmarks/bench_roundtrips.py [--games N] [--smoke] [--jobs J] [--modes a,b]
 
 Scripted players play seeded games through the real pipeline (SQLite, the in-memory mailbox
 and sender: every mail is parsed, applied, rendered, composed and counted as sent). Each game is
-played twice with the same seed and the same players:
+played in every mode with the same seed and the same players:
 
 - ``today``: ``notify every`` (both seats mailed after every applied mail), no standing orders,
   no forced decisions applied by the server (the behaviour before issue 11);
-- ``defaults``: ``notify decisions``, forced decisions applied by the server, no standing or
-  queued orders; the players answer every trigger question (``trigger ask``);
-- ``queued``: the defaults, and after each advertising play the player queues one ``media``
-  line per support check (``then`` + lines): the placements it cannot know in advance.
+- ``undeclared``: ``notify decisions``, forced decisions applied by the server, no standing or
+  queued orders, the players answer every trigger question (``trigger ask``), and place their
+  media points and resolve their Election Day cards after each draw (one mail per draw);
+- ``defaults``: the same, with a player who writes those in their declared one-line forms
+  before the draw (``advertise 17: east 2, west 1``, ``resolve 36, 58, 55``): the target.
 
 A scripted player answers only a mail that asks it to decide, by replying to its newest mail.
 It writes in one mail everything it can decide without new information: it chooses random
@@ -19,9 +20,13 @@ legal commands (from the legal list, as the mail shows it) and keeps writing whi
 decides and nothing was drawn or shown to it; CP points go in one line (``campaign 17: NY 2,
 PA 1``, ``position 17: defense 2``) when that line means the same moves. It never queues.
 
+Each mail a player sends is counted under the decision it answers first (the engine's step,
+grouped: card play, trigger question, debates ...): the breakdown shows where the mails go.
+
 The map picture is drawn once and attached to every HTML report (`reuse_one_map_picture`).
 Printed: per game and player, mails received, decision mails received, mails sent, kilobytes
-received, for both behaviours; then medians and the ratio today/defaults. The last line is
+received, for each mode; then medians, the ratio today/defaults, and the mails sent
+by decision kind. The last line is
 ``round trips per player per game (defaults): received R, sent S`` (medians).
 """
 
@@ -33,6 +38,7 @@ import email.header
 import email.parser
 import email.policy
 import itertools
+import multiprocessing
 import random
 import statistics
 import sys
@@ -54,6 +60,7 @@ from pbem.db import make_engine, migrate
 from pbem.mail import MemoryMailbox, MemorySender
 from pbem.models import Game
 
+MODES = ("today", "undeclared", "defaults")
 EMAILS = {"kennedy": "jack@players.test", "nixon": "dick@players.test"}
 MAX_LINES = 12
 MAX_MAILS = 4000  # per game: a stalled game is a bug, reported
@@ -67,6 +74,7 @@ class Tally:
     decisions: int = 0
     sent: int = 0
     bytes: int = 0
+    kinds: Counter[str] = field(default_factory=Counter)  # mails sent, by the step first decided
 
 
 @dataclass
@@ -94,17 +102,39 @@ def _compact(first: str, rest: list[str]) -> str | None:
     return f"{first}: {', '.join(parts)}"
 
 
-def compose(before: dict[str, Any], side: str, rnd: random.Random, *, queue: bool = False) -> list[str]:
+def declare(g: dict[str, Any], side: str, cmd: str, rnd: random.Random) -> str:
+    """``cmd`` in its one-line declared form when its outcome is drawn (written before the draw,
+    from nothing the player cannot see): an advertising play with a random region per check
+    (``advertise 17: east 2, west 1``, R8.1), and the whole Election Day order
+    (``resolve 36, 58, 55``, R13.3, R13.4). Otherwise ``cmd`` itself."""
+    words = cmd.split()
+    if words[0] == "resolve":
+        order = [c.split()[1] for c in engine.legal_commands(g, side) if c.startswith("resolve ")]
+        rnd.shuffle(order)
+        order.remove(words[1])
+        return ", ".join([cmd, *order])
+    if words[0] == "advertise" and len(words) > 1:
+        checks = int(engine.card_info(int(words[1]))["cp"])
+    elif cmd == "candidate advertise":
+        checks = 5  # R6.9
+    else:
+        return cmd
+    counts = Counter(rnd.choice(engine.REGIONS) for _ in range(checks))
+    return f"{cmd}: " + ", ".join(f"{r} {n}" for r, n in counts.items())
+
+
+def compose(before: dict[str, Any], side: str, rnd: random.Random, *, declared: bool = True) -> list[str]:
     """The lines of one mail: random legal commands while nothing new is learnt.
 
-    With ``queue``, an advertising play is followed by ``then`` and one ``media`` line per
-    support check (the most the checks can win): the server places as many as there are
-    successes and drops the rest when the advertising is over.
+    With ``declared`` (the defaults), a play whose outcome is drawn is written in its declared
+    form (`declare`), as a player who uses the one-line forms does.
     """
     g = engine.copy_state(before)
     lines: list[str] = []
     while side in engine.active_sides(g) and len(lines) < MAX_LINES:
         cmd = rnd.choice(engine.legal_commands(g, side))
+        if declared:
+            cmd = declare(g, side, cmd, rnd)
         reveal = forced.reveals(g, side, cmd)
         engine.apply_in_place(g, side, cmd)
         lines.append(cmd)
@@ -117,9 +147,6 @@ def compose(before: dict[str, Any], side: str, rnd: random.Random, *, queue: boo
                 lines = [one]
         except engine.CommandError:
             pass
-    if queue and lines[-1].startswith("advertise ") and forced.deciding_step(g, side) == "advertise":
-        cp = engine.card_info(int(lines[-1].split()[1]))["cp"] if lines[-1].split()[1].isdigit() else 5
-        lines += ["then", *(f"media {rnd.choice(engine.REGIONS)}" for _ in range(cp))]
     return lines
 
 
@@ -137,7 +164,7 @@ def _decides(msg: Message) -> bool:
 
 
 def play(seed: int, mode: str, folder: Path) -> dict[str, Tally]:
-    """One game in ``mode`` (``today`` / ``defaults`` / ``queued``); the tallies per side."""
+    """One game in ``mode`` (see `MODES`); the tallies per side."""
     db_url = f"sqlite:///{folder}/{mode}-{seed}.db"
     settings = Settings(database_url=db_url, address="game@pbem.test", secret="bench")
     db = make_engine(db_url)
@@ -174,7 +201,8 @@ def play(seed: int, mode: str, folder: Path) -> dict[str, Tally]:
             newest = inbox_of[side][-1]
             if not _decides(newest) or str(newest["Message-ID"]) == p.answered:
                 continue
-            lines = compose(state, side, p.rnd, queue=mode == "queued")
+            tally[side].kinds[decision_kind(state, side)] += 1
+            lines = compose(state, side, p.rnd, declared=mode == "defaults")
             inbox.deliver(player_mail(EMAILS[side], str(newest["Reply-To"]), "\n".join(lines),
                                       str(newest["Message-ID"])))
             p.answered = str(newest["Message-ID"])
@@ -186,6 +214,26 @@ def play(seed: int, mode: str, folder: Path) -> dict[str, Tally]:
         service.poll_once(db, settings, inbox)
         service.drain_outbox(db, settings, sender)
     raise RuntimeError(f"seed {seed} {mode}: more than {MAX_MAILS} rounds")
+
+
+# the engine's step names, grouped as a player would name the decision
+KIND_OF_STEP = {
+    "action": "card play (action)", "after_cp": "card play (action)",
+    "campaign": "campaign points", "position": "position points",
+    "advertise": "advertising placement (after the draw)",
+    "trigger": "trigger question",
+    "choose_first": "initiative (who goes first)",
+    "award_choice": "momentum phase", "endorse_region": "momentum phase", "issue_swap": "momentum phase",
+    "strategy": "campaign strategy",
+    "debate_pick": "debates", "debate_order": "debates", "debate_side": "debates", "debate_bonus": "debates",
+    "election_card": "Election Day", "election_event": "Election Day",
+}
+
+
+def decision_kind(state: dict[str, Any], side: str) -> str:
+    """What the mail a player is about to send decides first (a card event's own step: event)."""
+    step = forced.deciding_step(state, side) or "?"
+    return KIND_OF_STEP.get(step, "card event choice")
 
 
 def service_notify(db: Any, game_id: int, side: str, mode: str) -> None:
@@ -228,17 +276,27 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--games", type=int, default=20, help="seeded games per behaviour (default 20)")
     ap.add_argument("--smoke", action="store_true", help="one game (CI)")
     ap.add_argument("--seed", type=int, default=1, help="first seed")
+    ap.add_argument("--jobs", type=int, default=1, help="games played at once (processes)")
+    ap.add_argument("--modes", default=",".join(MODES),
+                    help="comma-separated behaviours to play (default all three)")
     a = ap.parse_args(argv)
     n = 1 if a.smoke else a.games
     reuse_one_map_picture()
-    modes = ("today", "defaults", "queued")
+    modes = tuple(m for m in MODES if m in a.modes.split(","))
     rows: dict[str, list[Tally]] = {m: [] for m in modes}
     t0 = time.perf_counter()
     print("mails per player per game: received (decision mails) / sent / KB received")
     print(f"{'game':>5} {'player':8} | " + " | ".join(f"{m + ': recv (dec) / sent / KB':>34}" for m in modes))
     with tempfile.TemporaryDirectory(prefix="pbem-roundtrips-") as tmp:
-        for seed in range(a.seed, a.seed + n):
-            result = {m: play(seed, m, Path(tmp)) for m in modes}
+        seeds = range(a.seed, a.seed + n)
+        jobs = [(seed, m, Path(tmp)) for seed in seeds for m in modes]
+        if a.jobs > 1:
+            with multiprocessing.Pool(a.jobs, initializer=reuse_one_map_picture) as pool:
+                done = dict(zip(jobs, pool.starmap(play, jobs), strict=True))
+        else:
+            done = {job: play(*job) for job in jobs}
+        for seed in seeds:
+            result = {m: done[(seed, m, Path(tmp))] for m in modes}
             for side in EMAILS:
                 cells = []
                 for m in modes:
@@ -251,18 +309,28 @@ def main(argv: list[str] | None = None) -> None:
     def med(m: str, f: str) -> float:
         return float(statistics.median(getattr(t, f) for t in rows[m]))
 
-    print(f"\n{'median per player per game':28} {'today':>9} {'defaults':>9} {'queued':>9} "
-          f"{'today/defaults':>15}")
+    print(f"\n{'median per player per game':28} " + " ".join(f"{m:>9}" for m in modes)
+          + (f" {'today/defaults':>15}" if {"today", "defaults"} <= set(modes) else ""))
     for f, label in (("received", "mails received"), ("decisions", "decision mails"),
                      ("sent", "mails sent"), ("bytes", "KB received")):
         scale = 1024 if f == "bytes" else 1
-        t, d, q = (med(m, f) / scale for m in modes)
-        print(f"{label:28} {t:9.0f} {d:9.0f} {q:9.0f} {t / d if d else float('nan'):15.2f}")
-    print(f"({n} games per behaviour, {len(rows['defaults'])} player-games each, "
-          f"{time.perf_counter() - t0:.0f} s; queued = defaults + media points queued after "
-          "each advertising play)")
-    print(f"round trips per player per game (defaults): received {med('defaults', 'received'):.0f}, "
-          f"sent {med('defaults', 'sent'):.0f}")
+        v = {m: med(m, f) / scale for m in modes}
+        ratio = (f" {v['today'] / v['defaults'] if v['defaults'] else float('nan'):15.2f}"
+                 if {"today", "defaults"} <= set(modes) else "")
+        print(f"{label:28} " + " ".join(f"{v[m]:9.0f}" for m in modes) + ratio)
+    print(f"\n{'mails sent, by what they decide':40} " + " ".join(f"{m:>9}" for m in modes))
+    print(f"{'(mean per player per game)':40}")
+    kinds = sorted({k for m in modes for t in rows[m] for k in t.kinds},
+                   key=lambda k: -sum(t.kinds[k] for m in modes for t in rows[m]))
+    for k in kinds:
+        print(f"{k:40} " + " ".join(f"{statistics.mean(t.kinds[k] for t in rows[m]):9.1f}" for m in modes))
+    print(f"{'all':40} " + " ".join(f"{statistics.mean(t.sent for t in rows[m]):9.1f}" for m in modes))
+    print(f"({n} games per behaviour, {len(rows[modes[0]])} player-games each, "
+          f"{time.perf_counter() - t0:.0f} s; undeclared = the defaults with a player who "
+          "places media points and resolves Election Day cards after each draw)")
+    if "defaults" in rows:
+        print(f"round trips per player per game (defaults): received {med('defaults', 'received'):.0f}, "
+              f"sent {med('defaults', 'sent'):.0f}")
 
 
 if __name__ == "__main__":

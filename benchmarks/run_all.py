@@ -18,7 +18,8 @@ from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 BENCHMARKS = ("bench_engine.py", "bench_mail.py", "bench_idle.py", "bench_replay.py",
-              "bench_roundtrips.py", "bench_bots.py", "bench_scaleout.py", "bench_latency.py")
+              "bench_roundtrips.py", "bench_bots.py", "bench_parse_budget.py", "bench_scaleout.py",
+              "bench_latency.py")
 
 
 def main(argv: list[str] | None = None) -> int:

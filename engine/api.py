@@ -101,6 +101,8 @@ def apply_in_place(g: GameState, side: str, text: str) -> list[str]:
     for cmd in commands.parse(text, legal):
         if isinstance(cmd, commands.Spend):
             applied.extend(_spend(g, side, text, cmd, known))
+        elif isinstance(cmd, commands.Declared):
+            applied.extend(_declared(g, side, cmd))
         else:
             _apply_one(g, side, text, cmd, known)
             applied.append(cmd)
@@ -148,6 +150,20 @@ def _spend(g: GameState, side: str, text: str, s: commands.Spend, legal: list[st
     for i in range(s.n):
         _apply_one(g, side, text, support, legal if i == 0 else None)
     return [support] * s.n
+
+
+def _declared(g: GameState, side: str, d: commands.Declared) -> list[str]:
+    """Apply a step declared before a draw as far as it still applies; drop the rest (R17:
+    never an error that would tell the player about the draw)."""
+    done: list[str] = []
+    for _ in range(d.n):
+        f = top(g)
+        if (f is None or f["step"] not in d.steps or f.get("side") != side
+                or not _is_legal_now(g, side, d.command)):
+            break
+        _act(g, side, d.command)
+        done.append(d.command)
+    return done
 
 
 _CARD_VERBS = ("event", "campaign", "advertise", "position", "strategy", "vp")

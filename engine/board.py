@@ -10,9 +10,14 @@ first removes one opposing cube). Every draw from the bag goes through
 
 from __future__ import annotations
 
+from typing import Literal
+
 from engine import rng
-from engine.data import CARDS, ISSUES, REGIONS, STATES, STATES_BY_REGION, other, sign
+from engine.data import CARDS, REGIONS, STATES, STATES_BY_REGION, other, sign
 from engine.state import GameState, log
+
+Track = Literal["states", "media", "issues", "endorsements"]
+"""The four kinds of space that hold signed support (R1.4)."""
 
 # -- the numbers of the rules ---------------------------------------------------------------
 
@@ -40,12 +45,25 @@ def strategy_cards(turn: int) -> int:
 # -- support ---------------------------------------------------------------------------------
 
 
-def gain(g: GameState, space: str, key: str, side: str, n: int = 1) -> None:
+def track(g: GameState, space: Track) -> dict[str, int]:
+    """The signed support of every space of one kind (``g[space]``)."""
+    return g[space]
+
+
+def gain(g: GameState, space: Track, key: str, side: str, n: int = 1) -> None:
     """``side`` gains ``n`` points in ``g[space][key]`` by R1.4 (signed counts)."""
     g[space][key] += sign(side) * n
 
 
-def lose(g: GameState, space: str, key: str, side: str, n: int) -> int:
+def lose_logged(g: GameState, space: Track, key: str, side: str, n: int) -> int:
+    """`lose`, and the log line saying how many went (R6.6): the one wording of an event's loss."""
+    k = lose(g, space, key, side, n)
+    where = f"on {issue_name(key)}" if space == "issues" else f"in {STATES[key].name}"
+    log(g, f"{side.title()} loses {k} support {where} (R6.6).")
+    return k
+
+
+def lose(g: GameState, space: Track, key: str, side: str, n: int) -> int:
     """``side`` loses up to ``n`` of its own cubes there (R6.6); returns how many."""
     have = cubes_of(g[space][key], side)
     k = min(n, have)
@@ -111,16 +129,6 @@ def media_total(g: GameState, side: str) -> int:
 
 def has_media(g: GameState, side: str, region: str) -> bool:
     return cubes_of(g["media"][region], side) > 0
-
-
-def state_region(st: str) -> str:
-    return STATES[st].region
-
-
-def issue_position(g: GameState, issue: str) -> int:
-    """0 = 1st (top) ... 2 = 3rd."""
-    order: list[str] = g["issue_order"]
-    return order.index(issue)
 
 
 def move_issue_up(g: GameState, issue: str, n: int) -> None:
@@ -263,9 +271,3 @@ def draw_endorsement(g: GameState) -> str:
     g["endorse_discard"].append(card)
     return card
 
-
-def opponent_of(side: str) -> str:
-    return other(side)
-
-
-ALL_ISSUES = ISSUES

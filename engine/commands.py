@@ -14,6 +14,13 @@ along the way; ``support NY 2`` spends two points in New York (a bare
 is resolved against the position when it is reached: ``check ST N`` where
 support checks are required (R7.4, R16.3: the whole number declared at once),
 otherwise N × ``support ST``.
+
+Two compact forms declare, before a draw, what to do with its outcome (`Declared` steps):
+``advertise 17: east 2, west 1`` places the successes of the support checks in that order,
+as far as they go (R8.1; successes beyond the declared points are still asked), and
+``resolve 36, 58, 55`` resolves Election Day cards in that order (R13.3, R13.4). A declared
+step that no longer applies when it is reached is dropped, never an error: an error after the
+draw would tell a player about a draw in a mail that is not applied (R17).
 """
 
 from __future__ import annotations
@@ -25,7 +32,7 @@ from engine.data import CARDS, REGIONS, STATES
 from engine.errors import AmbiguousCommandError, CommandSyntaxError
 from engine.vocabulary import SYNONYMS, VERBS, Verb, verb
 
-__all__ = ["SYNONYMS", "VERBS", "Command", "Spend", "Verb", "parse", "verb"]
+__all__ = ["SYNONYMS", "VERBS", "Command", "Declared", "Spend", "Verb", "parse", "verb"]
 
 
 @dataclass(frozen=True)
@@ -36,7 +43,20 @@ class Spend:
     n: int
 
 
-Command = str | Spend
+@dataclass(frozen=True)
+class Declared:
+    """A step declared before a draw: ``command``, applied ``n`` times while it is legal in one
+    of ``steps`` (the decision it was written for), otherwise dropped (see module docstring)."""
+
+    command: str
+    n: int
+    steps: tuple[str, ...]
+
+
+ADVERTISING = ("advertise",)  # the step of R8.1's placement
+ELECTION = ("election_card", "election_event")  # the steps of R13.3 / R13.4
+
+Command = str | Spend | Declared
 
 _PUNCT = re.compile(r"[,:;()=]+")
 
@@ -187,12 +207,16 @@ def _read(r: _Reader, kind: str) -> str:
 
 def _compact(r: _Reader, name: str, first: str) -> list[Command]:
     """Expand the trailing ``X [N], Y [N] …`` list of a compact command."""
+    if name == "candidate":  # ``candidate advertise: east 3``: the candidate card's 5 CP (R6.9)
+        name = first.split()[1]
     if name in ("campaign", "advertise", "position") and first != name:
         out: list[Command] = [first]
         step = {"campaign": "support", "advertise": "media", "position": "issue"}[name]
     elif name in ("support", "remove", "media", "issue"):
         out, step = [], name
         r.i = 1
+    elif name == "resolve":
+        return _order(r, first)
     elif name == "check":
         raise r.fail("nothing more after 'check STATE N'")
     else:
@@ -206,6 +230,29 @@ def _compact(r: _Reader, name: str, first: str) -> list[Command]:
             raise CommandSyntaxError(r.text, f"{n} is not a sensible count (1-20)", legal=r.legal)
         if step == "support" and (name == "campaign" or counted):
             out.append(Spend(target, n))
+        elif name == "advertise":  # placed as far as the successes go (R8.1)
+            out.append(Declared(f"media {target}", n, ADVERTISING))
         else:
             out.extend([f"{step} {target}"] * n)
     return out
+
+
+def _order(r: _Reader, first: str) -> list[Command]:
+    """``resolve 36, 58, 55``: Election Day cards or events in this order (R13.3, R13.4).
+
+    Every card must be one the player may resolve now, each named once: checked before the
+    first draw, so a declared order is never rejected half-way.
+    """
+    cards = [first.split()[1]]
+    while r.more():
+        cards.append(str(r.card()))
+    for card in cards:
+        if r.legal and f"resolve {card}" not in r.legal:
+            choices = ", ".join(c.split()[1] for c in r.legal if c.startswith("resolve ")) or "none"
+            raise CommandSyntaxError(r.text, f"#{card} is not a card you may resolve now "
+                                             f"(R13.3, R13.4; yours: {choices})", legal=r.legal)
+    dup = next((c for c in cards if cards.count(c) > 1), None)
+    if dup is not None:
+        raise CommandSyntaxError(r.text, f"#{dup} is named twice: each card is resolved once",
+                                 legal=r.legal)
+    return [first, *(Declared(f"resolve {c}", 1, ELECTION) for c in cards[1:])]

@@ -19,6 +19,8 @@ __all__ = ["overspend"]
 
 _UNLIMITED = 10_000
 _RULE = {"campaign": "R7", "position": "R9.1"}
+_PRICE = {"position": "in one action the first point in an issue costs 1 CP and each further "
+                      "point 2; "}
 
 
 def overspend(g: GameState, side: str, text: str) -> str | None:
@@ -42,6 +44,8 @@ def overspend(g: GameState, side: str, text: str) -> str | None:
     given: int = frame["cp"]
     frame["cp"] = _UNLIMITED
     for cmd in cmds[1:]:
+        if isinstance(cmd, commands.Declared):
+            return None
         try:
             if isinstance(cmd, commands.Spend):
                 _spend(probe, side, text, cmd, None)
@@ -54,5 +58,6 @@ def overspend(g: GameState, side: str, text: str) -> str | None:
     needed = _UNLIMITED - frame["cp"]
     if needed <= given:
         return None
-    return (f"the points written need {needed} CP, the card gives {given} "
-            f"({_RULE[play.split()[0]]}); write fewer points or play a bigger card")
+    verb = play.split()[0]
+    return (f"the points written need {needed} CP, the card gives {given} ({_RULE[verb]}); "
+            f"{_PRICE.get(verb, '')}write fewer points or play a bigger card")

@@ -115,7 +115,7 @@ def new_game(db: Engine, settings: Settings, *, kennedy: str, nixon: str, editio
     end); a fixed ``seed`` starts at once with no commitment (tests, demos, reproductions).
     A seat may be a computer player, ``bot:heuristic`` or ``bot:search[:SECONDS]`` (not both
     seats: bots play each other with `pbem tournament`); if it is to move first, it moves at
-    once (with a committed seed: in the next worker pass).
+    once, before the welcome mails are written.
 
     ``clock`` is the game's time control (default: the site's, `pbem.clocks`).
     """
@@ -150,9 +150,8 @@ def new_game(db: Engine, settings: Settings, *, kennedy: str, nixon: str, editio
 
         game_id = new_committed_game(db, settings, emails=emails, edition=edition,
                                      options=list(state["options"]), invite=invite, now=now,
-                                     expires_in=expires_in)
-        _clocks.set_control(db, game_id, control, now)  # runs from the start (pbem.clocks)
-        return game_id
+                                     expires_in=expires_in, clock=_clocks.pending_clock(control))
+        return game_id  # its clock starts with the game (pbem.clocks)
     with transaction(db) as s:
         game = Game(seed=seed, edition=edition, options=",".join(state["options"]),
                     snapshot=engine.to_json(state), created_at=now, updated_at=now)
@@ -170,6 +169,7 @@ def new_game(db: Engine, settings: Settings, *, kennedy: str, nixon: str, editio
             store(game, state, now)
             for seat in seats.values():
                 refresh_key(seat, state)
+        _clocks.sync(s, game, state, now)  # no clock runs for a bot seat
         start_orders(s, seats, state)
         for seat in seats.values():
             queue_mail(s, settings, kind="welcome", game=game, seat=seat, state=state,
@@ -177,7 +177,7 @@ def new_game(db: Engine, settings: Settings, *, kennedy: str, nixon: str, editio
         return game.id
 
 
-def _load(s: Session, game_id: int) -> tuple[Game, dict[str, Any]]:
+def _load(s: Session, game_id: int) -> tuple[Game, engine.GameState]:
     game = s.get(Game, game_id)
     if game is None:
         raise GameNotFound(f"no game #{game_id} (see `pbem games`)")
@@ -193,7 +193,7 @@ def _side(as_: str) -> str | None:
     return None if as_ == "public" else as_
 
 
-def show_json(db: Engine, game_id: int, as_: str = "public") -> dict[str, Any]:
+def show_json(db: Engine, game_id: int, as_: str = "public") -> engine.View:
     """That side's `engine.view` (with its legal commands), for scripts."""
     with Session(db) as s:
         _, state = _load(s, game_id)
@@ -214,7 +214,7 @@ def show(db: Engine, settings: Settings, game_id: int, as_: str = "public") -> s
     return render("status", ctx).text
 
 
-def _public_text(game: Game, state: dict[str, Any]) -> str:
+def _public_text(game: Game, state: engine.GameState) -> str:
     v = engine.view(state, None)
     lines = [f"Game #{game.id} ({game.edition}) turn {v['turn']}, phase {v['phase']}",
              f"Decision: {v['decision']}",

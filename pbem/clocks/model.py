@@ -23,7 +23,7 @@ import math
 import time
 from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import Any, TypedDict
+from typing import Any, Required, TypedDict
 
 from pbem.clocks.control import TimeControl, fmt_duration
 
@@ -42,9 +42,11 @@ __all__ = [
     "next_due",
     "on_vacation",
     "paused_until",
+    "robots",
     "settle",
     "start",
     "start_vacation",
+    "sync",
     "wall_after",
 ]
 
@@ -65,9 +67,10 @@ class SideClock(TypedDict):
     started: float | None  # when the current decision period began (None: not deciding)
 
 
-class ClockState(TypedDict):
-    control: dict[str, Any]
-    sides: dict[str, SideClock]
+class ClockState(TypedDict, total=False):
+    control: Required[dict[str, Any]]
+    sides: Required[dict[str, SideClock]]
+    robots: list[str]  # sides played by the computer (``bot:`` seats): their clock never runs
 
 
 @dataclass(frozen=True)
@@ -188,6 +191,11 @@ def _begin_period(c: ClockState, control: TimeControl, side: str, now: float) ->
     sc["done"] = []
 
 
+def robots(c: ClockState) -> set[str]:
+    """The sides played by the computer: no clock runs for them."""
+    return set(c.get("robots", []))
+
+
 def handover(c: ClockState, before: Iterable[str], after: Iterable[str], mover: str | None,
              now: float, *, autopilot: bool = False) -> None:
     """The deciding sides changed from ``before`` to ``after`` after ``mover``'s move.
@@ -195,11 +203,11 @@ def handover(c: ClockState, before: Iterable[str], after: Iterable[str], mover: 
     A side that stops deciding stops its clock; if it is the mover it is credited the
     increment (never above the cap; an overdrawn bank is first cleared to 0). A move made by
     the autopilot leaves the bank at the increment alone. A side that starts deciding starts
-    a new period (pace: a fresh allowance).
+    a new period (pace: a fresh allowance). A computer-played side never starts its clock.
     """
     control = control_of(c)
     settle(c, now)
-    was, now_on = set(before), set(after)
+    was, now_on = set(before), set(after) - robots(c)
     for side in SIDES:
         sc = c["sides"][side]
         if side in was and side not in now_on:
@@ -210,6 +218,25 @@ def handover(c: ClockState, before: Iterable[str], after: Iterable[str], mover: 
                 bank = control.increment if autopilot else max(sc["bank"], 0.0) + control.increment
                 sc["bank"] = min(bank, control.cap) if control.cap is not None else bank
         elif side in now_on and (side not in was or sc["since"] is None):
+            _begin_period(c, control, side, now)
+
+
+def sync(c: ClockState, bots: Iterable[str], active: Iterable[str], now: float) -> None:
+    """Make the clock agree with who plays and who decides (after moves the clock did not see).
+
+    ``bots`` become the computer-played sides: their clocks stop, with nothing due for them.
+    A human side that decides in ``active`` but whose clock is stopped starts a new period
+    (a bot moved, or a bot's seat went to a human); one that no longer decides stops.
+    """
+    control = control_of(c)
+    settle(c, now)
+    c["robots"] = sorted(set(bots))
+    deciding = set(active)
+    for side in SIDES:
+        sc = c["sides"][side]
+        if side in c["robots"] or side not in deciding:
+            sc["since"] = sc["started"] = None
+        elif sc["since"] is None:
             _begin_period(c, control, side, now)
 
 
@@ -318,7 +345,7 @@ def due(c: ClockState, now: float) -> list[Due]:
     if pause is not None and pause > now:
         return out
     for side, sc in c["sides"].items():
-        if sc["since"] is None:
+        if sc["since"] is None or side in robots(c):
             continue
         now_left = left(c, side, now)
         reached = [(label, t) for label, t in _ladder(c, side) if now_left <= t]
@@ -351,7 +378,7 @@ def next_due(c: ClockState, now: float) -> float | None:
     if control.enabled:
         pause = paused_until(c)
         for side, sc in c["sides"].items():
-            if sc["since"] is None:
+            if sc["since"] is None or side in robots(c):
                 continue
             pending = [t for label, t in _ladder(c, side) if label not in sc["done"]]
             if not pending:

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 import engine
-from engine.commands import Spend, parse
+from engine.commands import ADVERTISING, Declared, Spend, parse
 from engine.errors import AmbiguousCommandError, CommandError, CommandSyntaxError
 from tests.engine.builders import action_position, play, top
 
@@ -62,7 +62,10 @@ PARSES: list[tuple[str, list[object]]] = [
     ("campaign 17: NY 2, PA 1", ["campaign 17", Spend("NY", 2), Spend("PA", 1)]),
     ("campaign 40 new york 2 pennsylvania", ["campaign 40", Spend("NY", 2), Spend("PA", 1)]),
     ("position 40: defense 2, economy", ["position 40", "issue defense", "issue defense", "issue economy"]),
-    ("advertise 40: east, west", ["advertise 40", "media east", "media west"]),
+    ("advertise 40: east, west 2", ["advertise 40", Declared("media east", 1, ADVERTISING),
+                                    Declared("media west", 2, ADVERTISING)]),
+    ("candidate advertise: south 5", ["candidate advertise", Declared("media south", 5, ADVERTISING)]),
+    ("candidate campaign: NY 2", ["candidate campaign", Spend("NY", 2)]),
 ]
 
 

@@ -135,3 +135,25 @@ def test_r13_6_the_game_ends_with_a_result() -> None:
     assert set(r) >= {"winner", "electoral_votes", "states_won", "tie_break"}
     assert sum(r["electoral_votes"].values()) == 537
     assert engine.view(g, None)["result"] == r
+
+
+def test_r13_3_the_whole_order_may_be_declared_in_one_line() -> None:
+    # the order is fixed before the first draw (R13.3: each player chooses their own order);
+    # the last card, resolved by the engine on its own, may be named too
+    g = election(bag={"kennedy": 30, "nixon": 0}, clear_board=True,
+                 stacks={"kennedy": [55, 36, 58], "nixon": [29, 22]})
+    g, applied = engine.apply_logged(g, "kennedy", "resolve 36, 58, 55")
+    assert applied == ["resolve 36", "resolve 58"]  # 55 follows on its own (the last card)
+    revealed = [e["text"] for e in g["log"] if e["text"].startswith("Kennedy reveals")]
+    assert [t.rsplit(" for ", 1)[1] for t in revealed] == [
+        "West Virginia.", "Illinois.", "Pennsylvania."]
+    assert top(g)["step"] == "election_card" and top(g)["side"] == "nixon"
+
+
+def test_r13_3_a_declared_order_naming_a_card_not_on_the_stack_draws_nothing() -> None:
+    g = election(bag={"kennedy": 30, "nixon": 0}, clear_board=True,
+                 stacks={"kennedy": [55, 36, 58], "nixon": [29, 22]})
+    with pytest.raises(engine.CommandError, match="29"):
+        engine.apply(g, "kennedy", "resolve 36, 29")
+    with pytest.raises(engine.CommandError, match="36"):
+        engine.apply(g, "kennedy", "resolve 36, 36")
