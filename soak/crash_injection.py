@@ -19,7 +19,8 @@ land in start-up, migration, the IMAP fetch, the pipeline's transaction, the IMA
 SMTP drain in proportion to the time each takes. At the end clean polls drain everything, the
 players' mailboxes are read, and the invariants are checked:
 
-* the move log is exactly the commands the players mailed, each once, in order;
+* the move log is exactly the commands the players mailed, each once, in order (the moves a mail
+  made for its own side; standing orders may add the other side's);
 * every outbox row is ``sent`` and every one reached its recipient's mailbox;
 * every copy in the players' mailboxes carries the Message-ID of an outbox row (a duplicate
   only ever repeats the same Message-ID), and the number of duplicates is printed;
@@ -68,7 +69,7 @@ from pbem import keys, service  # noqa: E402
 from pbem.config import Settings  # noqa: E402
 from pbem.db import make_engine, migrate  # noqa: E402
 from pbem.mail import SmtpSender  # noqa: E402
-from pbem.models import Game, Move, OutboxMessage, Quarantine, Seat, utcnow  # noqa: E402
+from pbem.models import Game, InboundMessage, Move, OutboxMessage, Quarantine, Seat, utcnow  # noqa: E402
 from pbem.replies import current_key  # noqa: E402
 
 
@@ -206,9 +207,10 @@ def run(kills: int, seed: int, folder: Path, stack: Stack, *, serve_share: float
                     child.kill()
                     child.wait()
 
-        def applied() -> int:
+        def applied() -> int:  # mails applied (a mail may also play the other side's standing orders)
             with Session(db) as s:
-                return len(s.exec(select(Move.id).where(Move.game_id == game_id)).all())
+                return len(s.exec(select(InboundMessage.id).where(
+                    InboundMessage.game_id == game_id, InboundMessage.outcome == "applied")).all())
 
         round_ = 0
         worker("poll", None)  # sends the welcome mails and gives the first span
@@ -337,8 +339,11 @@ def _check(db: object, game_id: int, mailed: list[tuple[str, str]], stack: Stack
            players: dict[str, str], out: Result) -> None:
     bad = out.violations
     with Session(db) as s:  # type: ignore[call-overload]
-        log = [(m.side, m.command) for m in s.exec(
-            select(Move).where(Move.game_id == game_id).order_by(col(Move.seq)))]
+        # The moves each mail made for its own side (a mail may also trigger the other side's
+        # standing orders or queued commands, recorded with the same inbound id).
+        log = [(m.side, m.command) for m, mail in s.exec(
+            select(Move, InboundMessage).where(Move.game_id == game_id, Move.inbound_id == InboundMessage.id,
+                                               Move.side == InboundMessage.side).order_by(col(Move.seq)))]
         rows = list(s.exec(select(OutboxMessage)))
         quarantined = len(s.exec(select(Quarantine.id)).all())
     out.moves = len(log)
