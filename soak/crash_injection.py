@@ -150,7 +150,8 @@ def _database(url: str | None, folder: Path) -> Iterator[str]:
 
 
 def run(kills: int, seed: int, folder: Path, stack: Stack, *, serve_share: float = 0.3,
-        database_url: str | None = None, span: float | None = None, fork: bool = False) -> Result:
+        database_url: str | None = None, span: float | None = None, fork: bool = False,
+        deadline: float = float("inf")) -> Result:
     """One game (or until ``kills`` kills); ``span`` is the kill-delay range (None: calibrate).
 
     ``fork``: start each worker by forking this process (see `_Forked`) instead of a fresh
@@ -214,7 +215,7 @@ def run(kills: int, seed: int, folder: Path, stack: Stack, *, serve_share: float
 
         round_ = 0
         worker("poll", None)  # sends the welcome mails and gives the first span
-        while out.kills < kills:
+        while out.kills < kills and time.monotonic() < deadline:
             round_ += 1
             with Session(db) as s:
                 game = s.get(Game, game_id)
@@ -406,6 +407,8 @@ def main(argv: list[str] | None = None) -> int:
                     help="start every worker as a fresh `python -m pbem` (default: fork this process, "
                          "whose imports are done, so the kills fall in the command's work, not in "
                          "Python's start-up; always so with --embedded)")
+    ap.add_argument("--minutes", type=float, default=None,
+                    help="time budget: stop killing after this long, then drain and check as usual")
     ap.add_argument("--smoke", action="store_true", help="10 kills (CI size)")
     a = ap.parse_args(argv)
     kills = 10 if a.smoke else a.kills
@@ -413,11 +416,13 @@ def main(argv: list[str] | None = None) -> int:
     total = Result()
     seed = a.seed
     with tempfile.TemporaryDirectory() as tmp, _stack(a.embedded) as stack:
-        while total.kills < kills:  # a finished game starts another one
+        deadline = time.monotonic() + 60 * a.minutes if a.minutes else float("inf")
+        while total.kills < kills and time.monotonic() < deadline:  # a finished game starts another
             folder = Path(tmp, f"game{seed}")
             folder.mkdir()
             total.add(run(kills - total.kills, seed, folder, stack, serve_share=a.serve_share,
-                          database_url=a.database_url, span=a.span, fork=a.fork and not a.embedded))
+                          database_url=a.database_url, span=a.span, fork=a.fork and not a.embedded,
+                          deadline=deadline))
             print(f"  game {seed}: {total.kills} kills so far, {total.moves} moves, "
                   f"{len(total.violations)} violations, {time.perf_counter() - t:.0f} s", flush=True)
             seed += 1
