@@ -19,8 +19,8 @@ land in start-up, migration, the IMAP fetch, the pipeline's transaction, the IMA
 SMTP drain in proportion to the time each takes. At the end clean polls drain everything, the
 players' mailboxes are read, and the invariants are checked:
 
-* the move log is exactly the commands the players mailed, each once, in order (the moves a mail
-  made for its own side; standing orders may add the other side's);
+* the move log is exactly the commands the players mailed, each once, in order (each mail's
+  first move for its own side; the seats' standing orders may answer the steps after it);
 * every outbox row is ``sent`` and every one reached its recipient's mailbox;
 * every copy in the players' mailboxes carries the Message-ID of an outbox row (a duplicate
   only ever repeats the same Message-ID), and the number of duplicates is printed;
@@ -97,6 +97,7 @@ class Result:
     delivered: int = 0
     duplicates: int = 0
     leased: int = 0  # reports a killed worker had claimed: sent once its lease ran out
+    automatic: int = 0  # moves the seats' standing orders made after a mailed command
     games: int = 0
     spans: list[float] = field(default_factory=list)
     delays: list[float] = field(default_factory=list)
@@ -104,7 +105,8 @@ class Result:
     violations: list[str] = field(default_factory=list)
 
     def add(self, r: Result) -> None:
-        for name in ("kills", "serve_kills", "clean_runs", "moves", "delivered", "duplicates", "leased", "games"):
+        for name in ("kills", "serve_kills", "clean_runs", "moves", "delivered", "duplicates", "leased",
+                     "automatic", "games"):
             setattr(self, name, getattr(self, name) + getattr(r, name))
         self.spans += r.spans
         self.delays += r.delays
@@ -117,7 +119,8 @@ class Result:
                  if self.delays else "-")
         return (f"kills {self.kills} (poll {self.kills - self.serve_kills}, serve {self.serve_kills}) "
                 f"in {self.games} games, kill delays {delay}, clean poll span {span}; "
-                f"clean polls {self.clean_runs}, moves applied {self.moves}, "
+                f"clean polls {self.clean_runs}, mailed moves applied {self.moves} "
+                f"(+ {self.automatic} by standing orders), "
                 f"mails delivered {self.delivered} (duplicates {self.duplicates}, "
                 f"held by a killed worker's claim until its lease ran out {self.leased}), "
                 f"exit codes {dict(sorted(self.exit_codes.items()))}, "
@@ -340,11 +343,16 @@ def _check(db: object, game_id: int, mailed: list[tuple[str, str]], stack: Stack
            players: dict[str, str], out: Result) -> None:
     bad = out.violations
     with Session(db) as s:  # type: ignore[call-overload]
-        # The moves each mail made for its own side (a mail may also trigger the other side's
-        # standing orders or queued commands, recorded with the same inbound id).
-        log = [(m.side, m.command) for m, mail in s.exec(
-            select(Move, InboundMessage).where(Move.game_id == game_id, Move.inbound_id == InboundMessage.id,
-                                               Move.side == InboundMessage.side).order_by(col(Move.seq)))]
+        # The first move each mail made for its own side is its command; the moves after it with
+        # the same inbound id are the seats' standing orders answering the next steps (a
+        # strategy card, a debate pick) for either side.
+        firsts: dict[int, tuple[str, str]] = {}
+        for m, mail in s.exec(select(Move, InboundMessage).where(
+                Move.game_id == game_id, Move.inbound_id == InboundMessage.id,
+                Move.side == InboundMessage.side).order_by(col(Move.seq))):
+            firsts.setdefault(mail.id, (m.side, m.command))
+        log = list(firsts.values())
+        out.automatic += len(s.exec(select(Move.id).where(Move.game_id == game_id)).all()) - len(log)
         rows = list(s.exec(select(OutboxMessage)))
         quarantined = len(s.exec(select(Quarantine.id)).all())
     out.moves = len(log)
