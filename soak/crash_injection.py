@@ -20,7 +20,7 @@ SMTP drain in proportion to the time each takes. At the end clean polls drain ev
 players' mailboxes are read, and the invariants are checked:
 
 * the move log is exactly the commands the players mailed, each once, in order (each mail's
-  first move for its own side; the seats' standing orders may answer the steps after it);
+  first move for its own side; forced, standing or queued commands may follow it);
 * every outbox row is ``sent`` and every one reached its recipient's mailbox;
 * every copy in the players' mailboxes carries the Message-ID of an outbox row (a duplicate
   only ever repeats the same Message-ID), and the number of duplicates is printed;
@@ -97,7 +97,7 @@ class Result:
     delivered: int = 0
     duplicates: int = 0
     leased: int = 0  # reports a killed worker had claimed: sent once its lease ran out
-    automatic: int = 0  # moves the seats' standing orders made after a mailed command
+    automatic: int = 0  # forced/standing/queued commands the server played after a mailed one
     games: int = 0
     spans: list[float] = field(default_factory=list)
     delays: list[float] = field(default_factory=list)
@@ -120,7 +120,7 @@ class Result:
         return (f"kills {self.kills} (poll {self.kills - self.serve_kills}, serve {self.serve_kills}) "
                 f"in {self.games} games, kill delays {delay}, clean poll span {span}; "
                 f"clean polls {self.clean_runs}, mailed moves applied {self.moves} "
-                f"(+ {self.automatic} by standing orders), "
+                f"(+ {self.automatic} forced/standing/queued), "
                 f"mails delivered {self.delivered} (duplicates {self.duplicates}, "
                 f"held by a killed worker's claim until its lease ran out {self.leased}), "
                 f"exit codes {dict(sorted(self.exit_codes.items()))}, "
@@ -344,8 +344,8 @@ def _check(db: object, game_id: int, mailed: list[tuple[str, str]], stack: Stack
     bad = out.violations
     with Session(db) as s:  # type: ignore[call-overload]
         # The first move each mail made for its own side is its command; the moves after it with
-        # the same inbound id are the seats' standing orders answering the next steps (a
-        # strategy card, a debate pick) for either side.
+        # the same inbound id are forced, standing or queued commands the server played for
+        # either side (`pbem.orders.settle`: a strategy card, a debate pick).
         firsts: dict[int, tuple[str, str]] = {}
         for m, mail in s.exec(select(Move, InboundMessage).where(
                 Move.game_id == game_id, Move.inbound_id == InboundMessage.id,
