@@ -59,7 +59,7 @@ def test_reports_are_sent_while_the_next_mail_is_processed(h: Harness) -> None:
         def after_each() -> None:
             pump.nudge()
             if not sent_before:  # after the first mail's commit
-                sent_before.append(int(sender.one_sent.wait(10)))
+                sent_before.append(int(sender.one_sent.wait(30)))
         stats = service.poll_once(h.db, h.settings, h.inbox, after_each=after_each)
     assert stats.total == 3
     assert sent_before == [1], "the first mail's report was not sent during the poll"
