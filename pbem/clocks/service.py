@@ -22,7 +22,7 @@ from sqlmodel import Session, col, select
 
 import engine
 from pbem.bot_seats import is_bot
-from pbem.clocks import model
+from pbem.clocks import model, report
 from pbem.clocks.autopilot import KIND, play_for
 from pbem.clocks.control import TimeControl, fmt_duration, parse_control, parse_duration
 from pbem.clocks.model import ClockState, Due
@@ -482,6 +482,12 @@ def clock_line(game: Game, now: datetime) -> str:
     c = load(game)
     if c is None or not model.control_of(c).enabled:
         return "" if c is None else "none"
+    if game.ended and game.winner:
+        return f"{game.winner} won {report.WHY.get(game.ended, game.ended)}"
+    return _clocks_text(c, now)
+
+
+def _clocks_text(c: ClockState, now: datetime) -> str:
     t = now.timestamp()
     parts = []
     for side, sc in c["sides"].items():
@@ -502,8 +508,8 @@ def show_text(game: Game, now: datetime) -> str:
     if c is None:
         return "\nClock: not started yet (the next tick starts the site default)"
     lines = ["", "Clock: " + model.control_of(c).describe()]
-    line = clock_line(game, now)
-    lines += [f"  {part}" for part in line.split("; ")] if line != "none" else []
+    if model.control_of(c).enabled:
+        lines += [f"  {part}" for part in _clocks_text(c, now).split("; ")]
     if game.ended:
         lines.append(f"Ended: {game.ended}, {game.winner} wins")
     return "\n".join(lines)

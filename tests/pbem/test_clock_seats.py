@@ -256,6 +256,9 @@ def test_reminders_say_until_when_and_what_to_do_and_the_result_says_who_won(tmp
     result = g.text(other(late))
     assert "RESULT ---" in result and f"The winner: {other(late).title()}, on time." in result
     assert "The game has ended." not in result
+    from pbem.clocks.service import clock_line
+
+    assert clock_line(g.game(), g.at) == f"{other(late)} won on time"  # `pbem games`
 
 
 def test_a_vacation_answer_has_a_plain_subject_and_a_move_says_welcome_back(tmp_path: Path) -> None:
