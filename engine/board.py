@@ -110,8 +110,10 @@ def checks_required(g: GameState, side: str, st: str) -> bool:
     The opponent carries or occupies the state and ``side`` has no media support in its
     region. Campaigning also consults the effects in force (`engine.phases.cp.needs_check`).
     """
-    opp = other(side)
-    return (carries(g, st, opp) or occupies(g, st, opp)) and not has_media(g, side, STATES[st].region)
+    opp = other(side)  # (written out: the GMT event and campaign listings ask it per state)
+    if g["states"][st] * sign(opp) < CARRY and g["token"][opp] != st:  # neither carries nor occupies
+        return False
+    return g["media"][STATES[st].region] * sign(side) <= 0  # no media support of its own there
 
 
 def issue_leader(g: GameState, issue: str) -> str | None:
