@@ -240,12 +240,13 @@ class PlaceSupport(Step):
         per: int | None = f["per"]
         left: int = f["left"]
         placed: dict[str, int] = f["placed"]
+        required = board.checks_rule(g, side)  # R16.3 (this is the GMT edition)
         out: list[str] = []
         for st in f["allowed"]:  # `_room`, inlined: this listing runs at every GMT placement
             room = left if per is None else min(left, per - placed.get(st, 0))
             if room < 1 or st in checked:
                 continue
-            if board.checks_required(g, side, st):  # R16.3 (this is the GMT edition)
+            if required(st):
                 out.extend(cp_phase.check_commands(st, room))
             else:
                 out.append(_SUPPORT[st])
