@@ -126,6 +126,9 @@ def queue_reports(ctx: Any) -> None:
     for side, seat in sorted(seats.items()):
         refresh_key(seat, g)
         row, mine = rows[side], side == ctx.side
+        if side not in active and row.mailed_sig:
+            row.mailed_sig = ""  # the decision it was mailed is gone (an undo may bring back
+            s.add(row)           # the very same question: that one is new and is mailed)
         if not should_mail(row.notify, over=over, deciding=side in active, mine=mine,
                            unmailed=seat.decision_sig != row.mailed_sig):
             s.add(seat)

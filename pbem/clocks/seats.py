@@ -96,17 +96,26 @@ def seat_commands(ctx: Context) -> None:
         ev = clocks.record_event(ctx.session, ctx.game, ctx.side, "answer", " | ".join(mine), ctx.now)
         assert ctx.state is not None
         clocks.notify(ctx.session, ctx.settings, ctx.game, ctx.state, ctx.side, ev, ctx.now,
-                      subject="; ".join(m.split()[0].lower() for m in mine) + ": done",
-                      lines=answers)
+                      subject=_subject(mine, answers), lines=answers)
     if not ctx.lines:
         raise Answered("answered " + ", ".join(m.split()[0].lower() for m in mine))
+
+
+def _subject(lines: list[str], answers: list[str]) -> str:
+    """The answer's subject: its first sentence for one word, else the words answered."""
+    first = answers[0].split(". ")[0].rstrip(".")
+    if len(lines) == 1 and len(first) <= 90:
+        return first
+    return "; ".join(m.split()[0].lower() for m in lines) + ": answered"
 
 
 @handler("clock", "run the clocks for the recorded move: stop the mover's, start the next")
 def clock(ctx: Context) -> None:
     assert ctx.game is not None and ctx.state is not None and ctx.new_state is not None
-    clocks.after_move(ctx.session, ctx.settings, ctx.game, ctx.state, ctx.new_state, ctx.side,
-                      ctx.now, mid=ctx.before_bots)
+    back = clocks.after_move(ctx.session, ctx.settings, ctx.game, ctx.state, ctx.new_state,
+                             ctx.side, ctx.now, mid=ctx.before_bots)
+    for note in back:  # the player's report says so under "results of your orders"
+        ctx.results.append({"line": "vacation end", "ok": True, "message": note})
 
 
 def _one(ctx: Context, words: list[str]) -> list[str]:

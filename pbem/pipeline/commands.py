@@ -149,7 +149,7 @@ def _reason(exc: engine.CommandError, line: str, i: int, before: engine.GameStat
         return why
     short = overspend(now, side, line)
     if short:
-        return f"{exc.kind}: {line!r}: {short}"
+        return f"{exc.kind}: {short}"
     if isinstance(exc, engine.CommandSyntaxError | engine.IllegalCommandError):
         hints = did_you_mean(line, engine.legal_commands(now, side))
         if hints:
@@ -167,17 +167,14 @@ def _safe_reason(exc: engine.CommandError, i: int, before: engine.GameState,
                  after: engine.GameState) -> str:
     """The error as the player may see it (R17: never the position after the prefix).
 
-    On the first line the engine's full message (with what is legal now) is the
-    truth about the position before the mail. After earlier lines it would
-    describe the position they produced, so only the reason is given, and not
-    even that if those lines drew cards or cubes (no peeking by failing on purpose).
+    The reason only: the mail quotes the line beside it and lists what is legal now (grouped,
+    for the position before the mail) below it. After earlier lines that drew cards or cubes
+    not even the reason is given (no peeking by failing on purpose).
     """
-    if i == 0:
-        return str(exc)
-    if _hidden_drawn(before, after):
+    if i > 0 and _hidden_drawn(before, after):
         return (f"{exc.kind}: this line could not follow the lines before it (details withheld: "
                 "they drew cards or cubes, which a rejected mail may not reveal, R17)")
-    return f"{exc.kind}: {exc.text!r}: {exc.reason}"
+    return f"{exc.kind}: {exc.reason}"
 
 
 @handler("record", "append the canonical moves and store the new snapshot")
