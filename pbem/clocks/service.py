@@ -13,9 +13,10 @@ from __future__ import annotations
 
 import json
 import logging
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Any
+from typing import Any, TypeVar
 
 from sqlalchemy.engine import Engine
 from sqlmodel import Session, col, select
@@ -45,9 +46,11 @@ __all__ = [
     "store",
     "sync",
     "tick",
+    "worker_pass",
 ]
 
 log = logging.getLogger("pbem.clocks")
+R = TypeVar("R")
 SIDES = model.SIDES
 
 
@@ -257,8 +260,29 @@ def _mark_tick(settings: Settings, db: Engine, t: float, report: TickReport) -> 
                     report.credited)
 
 
-def tick(db: Engine, settings: Settings, *, now: datetime | None = None) -> TickReport:
-    """The clock work: start missing clocks, then send what is due, game by game."""
+def worker_pass(db: Engine, settings: Settings, read_mail: Callable[[], R], *,
+                now: datetime | None = None) -> tuple[TickReport, R]:
+    """One worker pass (`pbem poll`, each `serve` pass): guard, read the mail, then the clocks.
+
+    The outage guard acts before any move is read, but reminders and expiries come after
+    the mail: a move waiting in the inbox when its clock ran out is played, not forfeited
+    because the tick happened to run first. After an outage nothing expires in this pass.
+    """
+    first = tick(db, settings, now=now, acts=False)
+    got = read_mail()
+    if first.outage is not None:
+        return first, got
+    report = tick(db, settings, now=now)
+    report.started += first.started
+    return report, got
+
+
+def tick(db: Engine, settings: Settings, *, now: datetime | None = None,
+         acts: bool = True) -> TickReport:
+    """The clock work: start missing clocks, then send what is due, game by game.
+
+    ``acts=False``: only the outage guard and the missing clocks (`worker_pass`).
+    """
     now = now or utcnow()
     t = now.timestamp()
     report = TickReport()
@@ -275,7 +299,7 @@ def tick(db: Engine, settings: Settings, *, now: datetime | None = None) -> Tick
                 ensure_clock(game, settings, engine.from_json(game.snapshot), t)
                 s.add(game)
                 report.started += 1
-    if report.outage is not None:
+    if report.outage is not None or not acts:
         return report  # the guard: nothing expires in the first pass after an outage
     for game_id in due_ids:
         try:
