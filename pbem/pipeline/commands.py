@@ -62,6 +62,12 @@ def extract(ctx: Context) -> None:
         raise RejectMessage(f"too many command lines ({len(found.commands) + found.truncated}; "
                             f"at most {ctx.settings.max_lines} in one mail)")
     if not ctx.lines and not ctx.undo and not ctx.talk:
+        if reply.quoted and not any(reply.lines):
+            legal = engine.legal_commands(ctx.state, ctx.side) if ctx.state is not None else []
+            example = f" (for example '{legal[0]}')" if legal else ""
+            raise RejectMessage("your mail holds only the quoted report, nothing of your own: "
+                                f"write your commands above the quoted text{example}, one per "
+                                "line")
         raise RejectMessage("no command found in your mail (send 'help' for the command list)")
 
 

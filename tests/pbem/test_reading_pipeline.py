@@ -160,3 +160,13 @@ def test_server_words_and_table_talk_answer_from_any_older_report(h: Harness, bo
 def test_a_stale_game_command_beside_status_is_still_rejected(h: Harness) -> None:
     welcome = h.mails_to("kennedy")[0]
     assert h.reply("kennedy", "status\nposition 27", to_mail=welcome).outcomes == {"rejected": 1}
+
+
+def test_a_reply_that_only_quotes_the_report_says_so_and_how_to_answer(h: Harness) -> None:
+    """Found by playing (s-nail's reply with nothing typed): "no command found" did not say
+    that the mail held nothing but our report, nor where to write."""
+    report = h.text_of(h.last_mail("kennedy"))
+    quoted = "\n".join("> " + line for line in report.splitlines())
+    text = _rejected(h, f"1960 - game #1 <game@pbem.test> wrote:\n\n{quoted}\n")
+    assert "only the quoted report" in text
+    assert "above the quoted text" in text and "for example 'event 27'" in text
