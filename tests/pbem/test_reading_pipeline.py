@@ -170,3 +170,12 @@ def test_a_reply_that_only_quotes_the_report_says_so_and_how_to_answer(h: Harnes
     text = _rejected(h, f"1960 - game #1 <game@pbem.test> wrote:\n\n{quoted}\n")
     assert "only the quoted report" in text
     assert "above the quoted text" in text and "for example 'event 27'" in text
+
+
+def test_an_applied_line_is_listed_once_without_a_bare_ok_under_it(h: Harness) -> None:
+    """Found by playing: every applied line came back as "OK  decline" and then "ok"."""
+    assert h.reply("kennedy", "position 27: economy 1, defense 1").outcomes == {"applied": 1}
+    text = h.text_of(h.last_mail("kennedy"))
+    block = text.split("RESULTS OF YOUR ORDERS", 1)[1].split("\n-- ", 1)[0]
+    assert "position 27: economy 1, defense 1" in block
+    assert [line.strip() for line in block.splitlines() if line.strip().lower() == "ok"] == []
