@@ -179,3 +179,27 @@ def test_an_applied_line_is_listed_once_without_a_bare_ok_under_it(h: Harness) -
     block = text.split("RESULTS OF YOUR ORDERS", 1)[1].split("\n-- ", 1)[0]
     assert "position 27: economy 1, defense 1" in block
     assert [line.strip() for line in block.splitlines() if line.strip().lower() == "ok"] == []
+
+
+@pytest.mark.parametrize(("body", "meant"), [("evnt 27", "event 27"), ("positon 27", "position 27"),
+                                             ("campain 50", "campaign 50"),
+                                             ("stratgy 27", "strategy 27")])
+def test_did_you_mean_offers_only_what_can_be_sent_now(h: Harness, body: str, meant: str) -> None:
+    """Found by playing: 'stratgy 38' got "did you mean 'strategy 38' or 'state 38' or
+    'status 38'" — the last two are no commands at all."""
+    _rejected(h, body)
+    part = _rejection_section(h)
+    hints = part.split("did you mean", 1)[1].split("?", 1)[0]
+    offered = [x.strip(" '") for x in hints.split(" or ")]
+    assert offered[0] == meant
+    for x in offered:
+        engine.parse(x, [])  # each one a command (if not one legal now: no CommandSyntaxError)
+
+
+def test_a_bare_state_is_answered_with_a_command_that_fits_the_step(h: Harness) -> None:
+    """At the card-play step a bare 'Ohio 2' means campaigning there with a card in hand, not
+    'support Ohio 2' (a later step) nor the placeholder 'campaign N: Ohio 2'."""
+    _rejected(h, "Ohio 2")
+    part = _rejection_section(h)
+    assert "did you mean 'campaign 27: Ohio 2'" in part
+    assert "support Ohio 2" not in part and "campaign N" not in part
