@@ -23,7 +23,7 @@ from __future__ import annotations
 import random
 
 import engine
-from engine.determinize import determinize, playout_copy
+from engine.determinize import determinize, playout_copy, sampler
 from engine.evaluate import carry_probability, evaluate
 
 __all__ = ["Heuristic", "choose"]
@@ -420,6 +420,5 @@ def _simulate(g: engine.GameState, side: str, cmd: str, rnd: random.Random) -> f
 
 def choose(state: engine.GameState, side: str, seed: int = 0) -> str:
     """The heuristic's command for ``side``, from what ``side`` may see only."""
-    rnd = random.Random(seed)
-    g = determinize(state, side, rnd)
-    return Heuristic(rnd).choose(g, side)
+    g = determinize(state, side, sampler(seed))
+    return Heuristic(random.Random(seed)).choose(g, side)

@@ -12,7 +12,12 @@ candidate by UCB1, play it, let the fast heuristic play both sides to the end of
 Choices where points are only being spent (campaign, media, issues, bonus support) are
 left to the heuristic: they are many, cheap to score, and rarely decide a game alone.
 The budget is a number of playouts (reproducible for a given seed) or seconds of
-wall-clock time (the strength a real game gets).
+wall-clock time (the strength a real game gets; on a busy machine it buys fewer playouts,
+so `decide` also reports how many it ran).
+
+Two generators, both seeded from the decision's ``seed``: the engine's (`engine.determinize
+.sampler`) deals the hidden cards of every determinisation; a ``random.Random`` breaks the
+heuristic's ties and picks who moves first in a playout when both sides must.
 """
 
 from __future__ import annotations
@@ -24,10 +29,11 @@ from dataclasses import dataclass
 
 import engine
 from bots.heuristic import POINT_STEPS, Heuristic
-from engine.determinize import determinize
+from engine.determinize import determinize, sampler
 from engine.evaluate import win_probability
+from engine.schema import Rng
 
-__all__ = ["Budget", "choose"]
+__all__ = ["Budget", "Decision", "choose", "decide"]
 
 CANDIDATES = 5
 EXPLORATION = 0.5
@@ -51,26 +57,40 @@ class Budget:
             raise ValueError(f"budget iterations must be at least 1, not {self.iterations}")
 
 
+@dataclass(frozen=True)
+class Decision:
+    """The search's command and how many playouts chose it (0: forced, or left to the heuristic)."""
+
+    command: str
+    playouts: int
+
+
 def choose(state: engine.GameState, side: str, budget: Budget, seed: int = 0) -> str:
     """The search's command for ``side``, from what ``side`` may see only."""
+    return decide(state, side, budget, seed).command
+
+
+def decide(state: engine.GameState, side: str, budget: Budget, seed: int = 0) -> Decision:
+    """`choose`, with the number of playouts run (what a time budget bought on this machine)."""
     rnd = random.Random(seed)
+    rng = sampler(seed)
     legal = engine.legal_commands(state, side)
     if not legal:
         raise ValueError(f"{side} has nothing to decide")
     if len(legal) == 1:
-        return legal[0]
-    root = determinize(state, side, rnd)
+        return Decision(legal[0], 0)
+    root = determinize(state, side, rng)
     heuristic = Heuristic(rnd)
     ranked = heuristic.ranked(root, side, legal)
     step = root["stack"][-1]["step"]
     if step in POINT_STEPS:
-        return ranked[0][1]
+        return Decision(ranked[0][1], 0)
     candidates = [c for _, c in ranked[:CANDIDATES]]
-    return _search(state, side, candidates, budget, rnd)
+    return _search(state, side, candidates, budget, rnd, rng)
 
 
 def _search(state: engine.GameState, side: str, candidates: list[str], budget: Budget,
-            rnd: random.Random) -> str:
+            rnd: random.Random, rng: Rng) -> Decision:
     n = [0] * len(candidates)
     total = [0.0] * len(candidates)
     deadline = time.perf_counter() + budget.seconds if budget.seconds is not None else math.inf
@@ -84,12 +104,12 @@ def _search(state: engine.GameState, side: str, candidates: list[str], budget: B
             log_n = math.log(i)
             k = max(range(len(candidates)),
                     key=lambda j: total[j] / n[j] + EXPLORATION * math.sqrt(log_n / n[j]))
-        g = determinize(state, side, rnd)
+        g = determinize(state, side, rng)
         total[k] += _playout(g, side, candidates[k], fast)
         n[k] += 1
         i += 1
     best = max(range(len(candidates)), key=lambda j: (total[j] / n[j] if n[j] else -1.0, -j))
-    return candidates[best]
+    return Decision(candidates[best], i)
 
 
 def _playout(g: engine.GameState, side: str, cmd: str, fast: Heuristic,

@@ -4,8 +4,10 @@ Games come in pairs on the same deal: in game ``2k`` player A is Kennedy, in gam
 player A is Nixon, both from seed ``seed + k`` (the side's luck of the deal cancels out). Each
 game runs in a worker process (`concurrent.futures`), so a search budget in seconds is a
 budget per decision on one core. `summarise` gives per player: wins with a 95 % Wilson
-interval, wins as Kennedy and as Nixon, mean electoral votes with a 95 % interval, and the
-decision time (median, 95th percentile).
+interval, wins as Kennedy and as Nixon, mean electoral votes with a 95 % interval, the
+decision time (median, 95th percentile) and, for the search, the playouts per searched
+decision (median, 5th percentile): a budget in seconds buys fewer of them on a busy machine,
+so that column says what strength the figures were measured at.
 """
 
 from __future__ import annotations
@@ -20,6 +22,7 @@ from dataclasses import dataclass, field
 
 import bots
 import engine
+from bots import search
 
 __all__ = ["GameRecord", "PlayerStats", "Tournament", "format_table", "play_game", "run", "summarise"]
 
@@ -38,6 +41,7 @@ class GameRecord:
     electoral_votes: dict[str, int]
     times: dict[str, list[float]]  # side -> seconds per decision
     commands: int
+    playouts: dict[str, list[int]] = field(default_factory=dict)  # side -> per searched decision
 
 
 def play_game(index: int, a: str, b: str, edition: str, seed: int) -> GameRecord:
@@ -47,6 +51,7 @@ def play_game(index: int, a: str, b: str, edition: str, seed: int) -> GameRecord
     specs = {side: bots.parse_kind(spec) for side, spec in players.items()}
     g = engine.new_game(game_seed, edition=edition)
     times: dict[str, list[float]] = {"kennedy": [], "nixon": []}
+    playouts: dict[str, list[int]] = {"kennedy": [], "nixon": []}
     n = 0
     while True:
         active = sorted(engine.active_sides(g))
@@ -57,14 +62,21 @@ def play_game(index: int, a: str, b: str, edition: str, seed: int) -> GameRecord
         side = active[0]
         kind, budget = specs[side]
         started = time.perf_counter()
-        cmd = bots.choose_command(g, side, kind, budget, seed=game_seed * 100_003 + n * 2 + index % 2)
+        seed_n = game_seed * 100_003 + n * 2 + index % 2
+        if kind == "search":  # what `bots.choose_command` does, keeping the playout count
+            d = search.decide(g, side, budget or search.Budget(seconds=bots.DEFAULT_SECONDS), seed_n)
+            cmd = d.command
+            if d.playouts:
+                playouts[side].append(d.playouts)
+        else:
+            cmd = bots.choose_command(g, side, kind, budget, seed=seed_n)
         times[side].append(time.perf_counter() - started)
         engine.apply_in_place(g, side, cmd)
         n += 1
     result = engine.result(g)
     assert result is not None
     return GameRecord(index, game_seed, edition, players, str(result["winner"]),
-                      dict(result["electoral_votes"]), times, n)
+                      dict(result["electoral_votes"]), times, n, playouts)
 
 
 def _play(args: tuple[int, str, str, str, int]) -> GameRecord:
@@ -127,6 +139,7 @@ class PlayerStats:
     as_nixon: list[int] = field(default_factory=lambda: [0, 0])
     ev: list[int] = field(default_factory=list)
     times: list[float] = field(default_factory=list)
+    playouts: list[int] = field(default_factory=list)
 
     @property
     def win_rate(self) -> float:
@@ -171,6 +184,7 @@ def summarise(records: list[GameRecord], a: str, b: str, seconds: float = 0.0) -
             tally[1] += 1
             st.ev.append(r.electoral_votes[side])
             st.times.extend(r.times[side])
+            st.playouts.extend(r.playouts.get(side, []))
     edition = records[0].edition if records else ""
     return Tournament(stats["a"], stats["b"], len(records), edition, seconds)
 
@@ -178,7 +192,7 @@ def summarise(records: list[GameRecord], a: str, b: str, seconds: float = 0.0) -
 def format_table(t: Tournament) -> str:
     """A plain-text table of the tournament."""
     head = (f"{'player':<16} {'wins':>9} {'win rate (95% CI)':>22} {'as Kennedy':>11} {'as Nixon':>9} "
-            f"{'mean EV (95% CI)':>18} {'decision ms median':>19} {'p95':>8}")
+            f"{'mean EV (95% CI)':>18} {'decision ms median':>19} {'p95':>8} {'playouts median':>16} {'p5':>5}")
     lines = [f"{t.games} games, {t.edition} edition, {t.seconds:.0f} s", head, "-" * len(head)]
     for st in (t.a, t.b):
         lo, hi = st.interval
@@ -187,5 +201,7 @@ def format_table(t: Tournament) -> str:
             f" {st.as_kennedy[0]:>5}/{st.as_kennedy[1]:<5} {st.as_nixon[0]:>4}/{st.as_nixon[1]:<4}"
             f" {st.mean_ev:>9.1f} ± {st.ev_half_width:<5.1f}"
             f" {1000 * statistics.median(st.times) if st.times else 0.0:>19.2f}"
-            f" {1000 * percentile(st.times, 0.95):>8.2f}")
+            f" {1000 * percentile(st.times, 0.95):>8.2f}"
+            + (f" {statistics.median(st.playouts):>16.0f} {percentile([float(p) for p in st.playouts], 0.05):>5.0f}"
+               if st.playouts else f" {'-':>16} {'-':>5}"))
     return "\n".join(lines)

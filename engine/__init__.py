@@ -1,8 +1,9 @@
 """Rules engine for *1960: The Making of the President* (Z-Man 2nd edition; GMT 2017).
 
 Pure and deterministic: no I/O, no clock, no global randomness. Game state is
-plain JSON-round-trippable data with its seeded RNG inside (see
-docs/ENGINE.md). Rule numbers (R1-R17) refer to the project's rules reference.
+plain JSON-round-trippable data with its seeded RNG inside (see docs/ARCHITECTURE.md,
+"Engine in one screen"; its keys are typed in `engine.schema`). Rule numbers (R1-R17)
+refer to the project's rules reference.
 """
 
 from engine.api import (
@@ -25,8 +26,9 @@ from engine.errors import (
     NotYourTurnError,
 )
 from engine.events.cards import unimplemented_events
+from engine.schema import CardNo, Side, StateCode
 from engine.state import SCHEMA_VERSION, GameState, copy_state, from_json, new_game, to_json
-from engine.view import card_info, view
+from engine.view import View, card_info, view
 from engine.vocabulary import META_WORDS, SYNONYMS, VERBS, command_words
 
 __all__ = [
@@ -42,12 +44,16 @@ __all__ = [
     "SYNONYMS",
     "VERBS",
     "AmbiguousCommandError",
+    "CardNo",
     "CommandError",
     "CommandSyntaxError",
     "GameOverError",
     "GameState",
     "IllegalCommandError",
     "NotYourTurnError",
+    "Side",
+    "StateCode",
+    "View",
     "active_sides",
     "apply",
     "apply_in_place",

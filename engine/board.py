@@ -10,9 +10,15 @@ first removes one opposing cube). Every draw from the bag goes through
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import Literal
+
 from engine import rng
-from engine.data import CARDS, ISSUES, REGIONS, STATES, STATES_BY_REGION, other, sign
+from engine.data import CARDS, REGIONS, STATES, STATES_BY_REGION, other, sign
 from engine.state import GameState, log
+
+Track = Literal["states", "media", "issues", "endorsements"]
+"""The four kinds of space that hold signed support (R1.4)."""
 
 # -- the numbers of the rules ---------------------------------------------------------------
 
@@ -40,12 +46,25 @@ def strategy_cards(turn: int) -> int:
 # -- support ---------------------------------------------------------------------------------
 
 
-def gain(g: GameState, space: str, key: str, side: str, n: int = 1) -> None:
+def track(g: GameState, space: Track) -> dict[str, int]:
+    """The signed support of every space of one kind (``g[space]``)."""
+    return g[space]
+
+
+def gain(g: GameState, space: Track, key: str, side: str, n: int = 1) -> None:
     """``side`` gains ``n`` points in ``g[space][key]`` by R1.4 (signed counts)."""
     g[space][key] += sign(side) * n
 
 
-def lose(g: GameState, space: str, key: str, side: str, n: int) -> int:
+def lose_logged(g: GameState, space: Track, key: str, side: str, n: int) -> int:
+    """`lose`, and the log line saying how many went (R6.6): the one wording of an event's loss."""
+    k = lose(g, space, key, side, n)
+    where = f"on {issue_name(key)}" if space == "issues" else f"in {STATES[key].name}"
+    log(g, f"{side.title()} loses {k} support {where} (R6.6).")
+    return k
+
+
+def lose(g: GameState, space: Track, key: str, side: str, n: int) -> int:
     """``side`` loses up to ``n`` of its own cubes there (R6.6); returns how many."""
     have = cubes_of(g[space][key], side)
     k = min(n, have)
@@ -92,8 +111,21 @@ def checks_required(g: GameState, side: str, st: str) -> bool:
     The opponent carries or occupies the state and ``side`` has no media support in its
     region. Campaigning also consults the effects in force (`engine.phases.cp.needs_check`).
     """
-    opp = other(side)
-    return (carries(g, st, opp) or occupies(g, st, opp)) and not has_media(g, side, STATES[st].region)
+    return checks_rule(g, side)(st)
+
+
+def checks_rule(g: GameState, side: str) -> Callable[[str], bool]:
+    """`checks_required` for ``side`` in this position, as a predicate of the state: the rule's
+    one writing, its inputs read once (a legal-command listing asks it of every state)."""
+    opp_sign, own_sign = sign(other(side)), sign(side)
+    support, media, opp_token = g["states"], g["media"], g["token"][other(side)]
+
+    def required(st: str) -> bool:
+        if support[st] * opp_sign < CARRY and opp_token != st:  # neither carries nor occupies
+            return False
+        return media[STATES[st].region] * own_sign <= 0  # no media support of its own there
+
+    return required
 
 
 def issue_leader(g: GameState, issue: str) -> str | None:
@@ -111,16 +143,6 @@ def media_total(g: GameState, side: str) -> int:
 
 def has_media(g: GameState, side: str, region: str) -> bool:
     return cubes_of(g["media"][region], side) > 0
-
-
-def state_region(st: str) -> str:
-    return STATES[st].region
-
-
-def issue_position(g: GameState, issue: str) -> int:
-    """0 = 1st (top) ... 2 = 3rd."""
-    order: list[str] = g["issue_order"]
-    return order.index(issue)
 
 
 def move_issue_up(g: GameState, issue: str, n: int) -> None:
@@ -263,9 +285,3 @@ def draw_endorsement(g: GameState) -> str:
     g["endorse_discard"].append(card)
     return card
 
-
-def opponent_of(side: str) -> str:
-    return other(side)
-
-
-ALL_ISSUES = ISSUES

@@ -8,10 +8,13 @@ put in a canonical order and dealt again at random in the same sizes; the endors
 reshuffled; the engine's RNG (and with it every bag draw to come) is replaced by a fresh one.
 The bag's contents by colour stay as they are: they are public (R3.5).
 
-The result depends only on what ``side`` may see and on ``rnd`` (a seeded ``random.Random``
-the caller owns): two states that differ only in hidden information give the same sample
-for the same ``rnd`` state. That is what keeps a player honest, and it is tested the way
-the engine's non-interference test tests views.
+The sampling uses the engine's own generator (`engine.rng`, docs/RANDOMNESS.md): the caller
+owns a generator state (`sampler(seed)` makes one, ``{"key": ..., "n": 0}``, JSON like the
+game's) and every call advances it, so a run of samples is a function of the seed alone.
+The result depends only on what ``side`` may see and on that generator state: two states
+that differ only in hidden information give the same sample for the same generator state.
+That is what keeps a player honest, and it is tested the way the engine's non-interference
+test tests views (tests/bots/test_no_peeking.py).
 
 The sample has an empty log (no rule reads it; it is most of the cost of copying a state),
 so `playout_copy` of it is cheap. Pure: no I/O, no global randomness.
@@ -19,12 +22,26 @@ so `playout_copy` of it is cheap. Pure: no I/O, no global randomness.
 
 from __future__ import annotations
 
-import random
+import hashlib
 
+from engine import rng as _rng
 from engine.data import CARDS, SIDES
+from engine.schema import Rng
 from engine.state import GameState, copy_state
 
-__all__ = ["determinize", "hidden_cards", "playout_copy"]
+__all__ = ["determinize", "hidden_cards", "playout_copy", "sampler"]
+
+_WORD = 1 << 64
+
+
+def sampler(seed: int) -> Rng:
+    """A fresh generator state for `determinize`, from a player's ``seed``.
+
+    Its key is ``SHA-256("1960-determinize:" + decimal(seed))``: a different domain from the
+    game's own ``"1960:"`` keys, so a player whose seed happened to equal a game's seed still
+    could not replay that game's deck (R17.3).
+    """
+    return {"key": hashlib.sha256(b"1960-determinize:" + str(seed).encode()).hexdigest(), "n": 0}
 
 
 def _opponent(side: str) -> str:
@@ -57,15 +74,16 @@ def hidden_cards(g: GameState, side: str) -> list[int]:
     return sorted(pool)
 
 
-def determinize(g: GameState, side: str, rnd: random.Random) -> GameState:
-    """A state consistent with ``side``'s view, hidden cards and future draws sampled with ``rnd``."""
+def determinize(g: GameState, side: str, rng: Rng) -> GameState:
+    """A state consistent with ``side``'s view, its hidden cards and future draws sampled from
+    the generator state ``rng`` (see `sampler`), which is advanced in place."""
     if side not in SIDES:
         raise ValueError(f"unknown side {side!r}: expected 'kennedy' or 'nixon'")
     opp = _opponent(side)
     pool = hidden_cards(g, side)
     pick = _secret_pick(g, side)
     h = playout_copy(g)
-    rnd.shuffle(pool)
+    _rng.shuffle(rng, pool)
 
     def deal(n: int, stackable: bool = False) -> list[int]:
         """The first ``n`` cards of the pool (that may go on a strategy stack, R11.2)."""
@@ -82,14 +100,15 @@ def determinize(g: GameState, side: str, rnd: random.Random) -> GameState:
     if pick is not None:
         (card,) = deal(1, stackable=True)
         icon = CARDS[card].icon
-        place = rnd.choice(SIDES) if icon == "both" else icon
+        place = SIDES[_rng.below(rng, len(SIDES))] if icon == "both" else icon
         h["stack"][-1]["picks"][opp] = [opp, card, place]
     h["hands"][opp] = sorted(deal(len(g["hands"][opp])))
     h["deck"] = pool
     endorse = sorted(h["endorse_deck"])
-    rnd.shuffle(endorse)
+    _rng.shuffle(rng, endorse)
     h["endorse_deck"] = endorse
-    h["rng"] = {"key": f"{rnd.getrandbits(256):064x}", "n": 0}
+    # every draw to come (bag, reshuffles) from a new key: four words of the sampler, 256 bits
+    h["rng"] = {"key": "".join(f"{_rng.below(rng, _WORD):016x}" for _ in range(4)), "n": 0}
     h["seed"] = 0  # the game's seed would tell every draw to come (R17.3)
     return h
 

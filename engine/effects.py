@@ -3,8 +3,8 @@
 A card event adds ``{"id": ID, "side": SIDE, "card": N}`` to ``g["effects"]``
 (cleared at the end of the turn, R6.3). The rules never look at card numbers:
 they ask the hook functions below, and each effect id registers the hooks it
-changes in `EFFECTS`. Persistent events in force (R6.4) are consulted the same
-way through `in_force`.
+changes in `EFFECTS`. Persistent events in force (R6.4) are the cards in
+``g["persistent"]``; `prevented_by` answers for prevention events.
 """
 
 from __future__ import annotations
@@ -14,9 +14,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from engine.data import CARDS
+from engine.schema import CardNo, Region, Side
+from engine.schema import Effect as Effect  # re-exported for the cards
 from engine.state import GameState
-
-Effect = dict[str, Any]
 
 
 @dataclass(frozen=True)
@@ -52,11 +52,15 @@ def define(effect_id: str, rules: EffectRules) -> None:
     EFFECTS[effect_id] = rules
 
 
-def add_effect(g: GameState, effect_id: str, side: str, card: int, **extra: Any) -> None:
-    """Put a rest-of-turn effect in force."""
+def add_effect(g: GameState, effect_id: str, side: Side, card: CardNo,
+               regions: list[Region] | None = None) -> None:
+    """Put a rest-of-turn effect in force (``regions``: where it applies, if it names any)."""
     if effect_id not in EFFECTS:
         raise KeyError(effect_id)
-    g["effects"].append({"id": effect_id, "side": side, "card": card, **extra})
+    e: Effect = {"id": effect_id, "side": side, "card": card}
+    if regions is not None:
+        e["regions"] = regions
+    g["effects"].append(e)
 
 
 def clear_turn_effects(g: GameState) -> None:
@@ -156,12 +160,6 @@ def may_redraw(g: GameState, side: str) -> bool:
         if fn and fn(g, e, side):
             return True
     return False
-
-
-def in_force(g: GameState, card: int) -> bool:
-    """True if a persistent event (R6.4) is on the board."""
-    p = g["persistent"]
-    return card in p["prevention"] or card in p["debate"] or card in p["election_day"]
 
 
 def prevented_by(g: GameState, card: int) -> int | None:

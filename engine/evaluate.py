@@ -117,10 +117,9 @@ def evaluate(g: GameState, side: str) -> float:
 
 def win_probability(g: GameState, side: str) -> float:
     """``side``'s chance of winning as this evaluation sees it; exact once the game is over."""
-    r: dict[str, object] | None = g["result"]
+    r = g["result"]
     if r is not None:
-        w = r.get("winner")
-        return 1.0 if w == side else 0.5 if w is None else 0.0
+        return 1.0 if r["winner"] == side else 0.0
     scale = 30.0 + 14.0 * _turns_left(g)
     z = evaluate(g, side) / scale
     return 1.0 / (1.0 + math.exp(-max(-30.0, min(30.0, z))))

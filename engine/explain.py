@@ -19,6 +19,8 @@ __all__ = ["overspend"]
 
 _UNLIMITED = 10_000
 _RULE = {"campaign": "R7", "position": "R9.1"}
+_PRICE = {"position": "in one action the first point in an issue costs 1 CP and each further "
+                      "point 2; "}
 
 
 def overspend(g: GameState, side: str, text: str) -> str | None:
@@ -56,5 +58,6 @@ def overspend(g: GameState, side: str, text: str) -> str | None:
     needed = _UNLIMITED - frame["cp"]
     if needed <= given:
         return None
-    return (f"the points written need {needed} CP, the card gives {given} "
-            f"({_RULE[play.split()[0]]}); write fewer points or play a bigger card")
+    verb = play.split()[0]
+    return (f"the points written need {needed} CP, the card gives {given} ({_RULE[verb]}); "
+            f"{_PRICE.get(verb, '')}write fewer points or play a bigger card")

@@ -10,11 +10,10 @@ a migration (see docs/FLOW.md).
 
 from __future__ import annotations
 
-from typing import Any, ClassVar
+from typing import ClassVar
 
-from engine.state import GameState
-
-Frame = dict[str, Any]
+from engine.schema import Frame as Frame  # re-exported for the steps
+from engine.state import GameState as GameState
 
 
 class Step:

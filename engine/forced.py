@@ -26,7 +26,7 @@ from engine.errors import CommandError
 from engine.flow import step_of, top
 from engine.state import GameState, copy_state
 
-__all__ = ["deciding_step", "forced_command", "reveals", "shows_by_itself", "step_card", "try_apply"]
+__all__ = ["deciding_step", "forced_command", "reveals", "shows_by_itself", "step_card"]
 
 
 def deciding_step(g: GameState, side: str) -> str | None:
@@ -46,14 +46,14 @@ def step_card(g: GameState) -> int | None:
 
 def _hidden_signature(g: GameState, side: str) -> tuple[Any, ...]:
     """What, when it changes, means something was drawn or shown to ``side``."""
-    d = g.get("debate") or {}
-    debate_cards = sum(len(v) for sides in (d.get("board") or {}).values() for v in sides.values())
+    d = g["debate"]
+    debate_cards = sum(len(v) for sides in d["board"].values() for v in sides.values()) if d else 0
     return (
         g["rng"],
         len(g["deck"]),
         len(g["endorse_deck"]),
         len(g["revealed"][side]),
-        len(d.get("revealed") or []),
+        len(d["revealed"]) if d else 0,
         debate_cards,
     )
 
@@ -93,11 +93,3 @@ def forced_command(g: GameState, side: str) -> str | None:
     if len(legal) != 1 or shows_by_itself(g, side, legal[0]):
         return None
     return legal[0]
-
-
-def try_apply(g: GameState, side: str, text: str) -> tuple[GameState | None, str]:
-    """Apply ``text`` to a copy: ``(new state, "")`` or ``(None, why it is not legal now)``."""
-    try:
-        return apply(g, side, text), ""
-    except CommandError as exc:
-        return None, str(exc)

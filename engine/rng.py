@@ -15,10 +15,12 @@ from __future__ import annotations
 import hashlib
 from typing import Any
 
+from engine.schema import Rng
+
 _LIMIT = 1 << 64
 
 
-def new_rng(seed: int) -> dict[str, Any]:
+def new_rng(seed: int) -> Rng:
     """Return a fresh generator state for ``seed``."""
     key = hashlib.sha256(b"1960:" + str(seed).encode()).hexdigest()
     return {"key": key, "n": 0}
@@ -36,21 +38,14 @@ def _key(hexkey: str) -> bytes:
     return key
 
 
-def _word(rng: dict[str, Any]) -> int:
-    n: int = rng["n"]
-    digest = hashlib.sha256(_key(rng["key"]) + n.to_bytes(8, "big")).digest()
-    rng["n"] = n + 1
-    return int.from_bytes(digest[:8], "big")
-
-
-def below(rng: dict[str, Any], n: int) -> int:
+def below(rng: Rng, n: int) -> int:
     """Uniform integer in ``[0, n)``; advances the generator."""
     if n <= 0:
         raise ValueError("below() needs a positive bound")
     cutoff = _LIMIT - _LIMIT % n
     key = _key(rng["key"])
     i: int = rng["n"]
-    while True:  # `_word`, inlined: word i, then i + 1 ...
+    while True:  # word i (module docstring), then i + 1 ...
         w = int.from_bytes(hashlib.sha256(key + i.to_bytes(8, "big")).digest()[:8], "big")
         i += 1
         if w < cutoff:
@@ -58,7 +53,7 @@ def below(rng: dict[str, Any], n: int) -> int:
             return w % n
 
 
-def shuffle(rng: dict[str, Any], items: list[Any]) -> None:
+def shuffle(rng: Rng, items: list[Any]) -> None:
     """Shuffle ``items`` in place (Fisher-Yates)."""
     for i in range(len(items) - 1, 0, -1):
         j = below(rng, i + 1)

@@ -10,8 +10,8 @@ state, the flow stack of named steps and the log all live inside it, so
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable
-from typing import Any
+from collections.abc import Iterable, Mapping
+from typing import Any, cast
 
 from engine import rng
 from engine.data import (
@@ -25,8 +25,9 @@ from engine.data import (
     STATES,
     deck_cards,
 )
+from engine.schema import GameState as GameState  # re-exported: the public name
+from engine.schema import LogEntry
 
-GameState = dict[str, Any]
 SCHEMA_VERSION = 1
 
 
@@ -113,19 +114,20 @@ def from_json(text: str) -> GameState:
     if not isinstance(g, dict) or g.get("schema") != SCHEMA_VERSION:
         found = g.get("schema") if isinstance(g, dict) else None
         raise ValueError(f"game state schema {found!r} is not {SCHEMA_VERSION}")
-    return g
+    return cast(GameState, g)
 
 
-def copy_state(g: GameState) -> GameState:
+def copy_state(g: Mapping[str, object]) -> GameState:
     """A deep copy of plain data (faster than ``copy.deepcopy``).
 
     Log entries are flat dicts of scalars (see `log`), so each is copied shallowly: the log
     is most of a late game's state and this keeps `apply` well under a JSON round trip.
     """
-    return {
-        k: [e.copy() for e in v] if k == "log" else _copy(v) if isinstance(v, (dict, list)) else v
+    return cast(GameState, {
+        k: [e.copy() for e in cast(list[LogEntry], v)] if k == "log"
+        else _copy(v) if isinstance(v, (dict, list)) else v
         for k, v in g.items()
-    }
+    })
 
 
 def _copy(x: Any) -> Any:

@@ -8,33 +8,127 @@ draws to come and the RNG state never appear (R17.3).
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, NotRequired, TypedDict, cast
 
 from engine import board, effects
 from engine.api import active_sides, decision, legal_commands
 from engine.data import CARDS, ISSUES, SIDES, STATES
 from engine.phases import debates
+from engine.schema import CardNo, Issue, LogEntry, Region, Result, Revealed, Side, StateCode
 from engine.state import GameState
 
 CP_USES = ("campaign", "advertise", "position")
 
 
-def _space(v: int) -> dict[str, Any]:
+class SpaceView(TypedDict):
+    """Who holds a space and with how many cubes (R1.4)."""
+
+    side: Side | None
+    cubes: int
+
+
+class StateView(SpaceView):
+    ev: int
+    region: Region
+
+
+class IssueView(SpaceView):
+    issue: Issue
+
+
+class EffectView(TypedDict):
+    card: CardNo
+    side: Side
+    name: str
+
+
+class CardInfo(TypedDict):
+    """The public facts printed on a card."""
+
+    number: CardNo
+    name: str
+    cp: int
+    rest: int
+    icon: str
+    issue: Issue  # "" for Gathering Momentum cards
+    state: StateCode  # "" for Gathering Momentum cards
+    persistent: str
+
+
+class DebateView(TypedDict):
+    """The debates as ``side`` sees them (R12, R17)."""
+
+    initiative: Side
+    board: dict[Issue, dict[Side, list[CardNo]]]
+    resolved: list[Issue]
+    hand_sizes: dict[Side, int]
+    revealed: list[CardNo]
+    totals: dict[Issue, dict[Side, int]]
+    hand: NotRequired[list[CardNo]]
+    my_pick: NotRequired[list[Any]]
+
+
+class LogLine(LogEntry):
+    i: int  # the entry's index in the whole log
+
+
+class View(TypedDict):
+    """What ``side`` may know of the game (R17): `view`'s result, JSON-serialisable."""
+
+    side: Side | None
+    seq: int
+    edition: str
+    options: list[str]
+    turn: int
+    phase: str
+    round: int
+    first: Side | None
+    states: dict[StateCode, StateView]
+    media: dict[Region, SpaceView]
+    issues: list[IssueView]
+    endorsements: dict[Region, SpaceView]
+    momentum: dict[Side, int]
+    rest: dict[Side, int]
+    bag: dict[Side, int]
+    tokens: dict[Side, StateCode]
+    candidates: dict[Side, str]
+    vice_presidents: dict[Side, CardNo | None]
+    hand_sizes: dict[Side, int]
+    stack_sizes: dict[Side, int]
+    deck_size: int
+    discard: list[CardNo]
+    removed: list[CardNo]
+    persistent: dict[str, list[CardNo]]
+    effects: list[EffectView]
+    debate: DebateView | None
+    active: list[Side]
+    decision: str
+    legal: list[str]
+    log: list[LogLine]
+    result: Result | None
+    # for a side only (not for an observer)
+    hand: NotRequired[list[CardNo]]
+    hand_cp: NotRequired[dict[str, dict[str, int]]]  # card number -> use -> CP now (R6.5)
+    stack: NotRequired[list[CardNo]]
+    revealed: NotRequired[list[Revealed]]
+
+
+def _space(v: int) -> SpaceView:
     return {"side": board.owner(v), "cubes": abs(v)}
 
 
-def card_info(n: int) -> dict[str, Any]:
+def card_info(n: int) -> CardInfo:
     """Public facts printed on a card."""
     c = CARDS[n]
     return {"number": n, "name": c.name, "cp": c.cp, "rest": c.rest, "icon": c.icon,
             "issue": c.issue, "state": c.state, "persistent": c.persistent}
 
 
-def view(g: GameState, side: str | None) -> dict[str, Any]:
+def view(g: GameState, side: Side | None) -> View:
     """A JSON-serialisable view for ``side`` (``None`` = observer)."""
     if side is not None and side not in SIDES:
         raise ValueError(f"unknown side {side!r}")
-    v: dict[str, Any] = {
+    v: View = {
         "side": side,
         "seq": g["seq"],
         "edition": g["edition"],
@@ -43,7 +137,7 @@ def view(g: GameState, side: str | None) -> dict[str, Any]:
         "phase": g["phase"],
         "round": g["round"],
         "first": g["first"],
-        "states": {s: _space(g["states"][s]) | {"ev": STATES[s].ev, "region": STATES[s].region}
+        "states": {s: {**_space(g["states"][s]), "ev": STATES[s].ev, "region": STATES[s].region}
                    for s in STATES},
         "media": {r: _space(x) for r, x in g["media"].items()},
         "issues": [{"issue": i, **_space(g["issues"][i])} for i in g["issue_order"]],
@@ -59,7 +153,7 @@ def view(g: GameState, side: str | None) -> dict[str, Any]:
         "deck_size": len(g["deck"]),
         "discard": list(g["discard"]),
         "removed": list(g["removed"]),
-        "persistent": {k: list(x) for k, x in g["persistent"].items()},
+        "persistent": {k: list(x) for k, x in cast(dict[str, list[int]], g["persistent"]).items()},
         "effects": [{"card": e["card"], "side": e["side"], "name": CARDS[e["card"]].name}
                     for e in g["effects"]],
         "debate": _debate(g, side),
@@ -67,7 +161,7 @@ def view(g: GameState, side: str | None) -> dict[str, Any]:
         "decision": decision(g, side),
         "legal": legal_commands(g, side) if side else [],
         # once the game is over nothing is secret any more: every private line is shown
-        "log": [dict(e, i=i) for i, e in enumerate(g["log"])
+        "log": [{**e, "i": i} for i, e in enumerate(g["log"])
                 if e["to"] is None or e["to"] == side or g["result"] is not None],
         "result": g["result"],
     }
@@ -77,15 +171,15 @@ def view(g: GameState, side: str | None) -> dict[str, Any]:
         v["hand_cp"] = {str(n): {use: effects.cp_value(g, side, CARDS[n].cp, use) for use in CP_USES}
                         for n in v["hand"]}
         v["stack"] = list(g["stacks"][side])
-        v["revealed"] = [dict(r) for r in g["revealed"][side]]
+        v["revealed"] = [r.copy() for r in g["revealed"][side]]
     return v
 
 
-def _debate(g: GameState, side: str | None) -> dict[str, Any] | None:
+def _debate(g: GameState, side: Side | None) -> DebateView | None:
     d = g["debate"]
     if d is None:
         return None
-    out: dict[str, Any] = {
+    out: DebateView = {
         "initiative": d["initiative"],
         "board": {i: {s: list(d["board"][i][s]) for s in SIDES} for i in ISSUES},
         "resolved": list(d["resolved"]),

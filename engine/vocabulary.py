@@ -112,6 +112,8 @@ meta("resign", "?CODE", "resign the game; the server mails a code to confirm wit
 meta("address", "add|use|remove ADDRESS | confirm CODE", "add another address you may send "
      "from (confirmed from that address), or make one your mailing address", "address add me@example.org")
 meta("claim", "", "claim the win when your opponent is out of time and grace", "claim")
+meta("timezone", "ZONE", "show the times in your mails (deadlines, vacations) in your time zone; "
+     "dates you write are read in it too", "timezone Europe/Berlin")
 
 
 def command_words() -> frozenset[str]:

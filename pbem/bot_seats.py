@@ -14,7 +14,6 @@ import hashlib
 import logging
 import time
 from datetime import datetime
-from typing import Any
 
 from sqlalchemy import func
 from sqlalchemy.engine import Engine
@@ -49,7 +48,7 @@ def _seed(settings: Settings, game_id: int, seq: int, side: str) -> int:
     return int.from_bytes(hashlib.sha256(text).digest()[:8], "big")
 
 
-def play_bots(session: Session, settings: Settings, game: Game, state: dict[str, Any],
+def play_bots(session: Session, settings: Settings, game: Game, state: engine.GameState,
               seats: dict[str, Seat], now: datetime) -> list[Move]:
     """Play every bot seat that must decide, in ``state`` (mutated), until a human must.
 
@@ -84,7 +83,7 @@ def play_bots(session: Session, settings: Settings, game: Game, state: dict[str,
     return moves
 
 
-def store(game: Game, state: dict[str, Any], now: datetime) -> None:
+def store(game: Game, state: engine.GameState, now: datetime) -> None:
     """Write the snapshot after bot moves (and mark the game over if it is)."""
     game.snapshot = engine.to_json(state)
     game.updated_at = now
@@ -94,6 +93,7 @@ def store(game: Game, state: dict[str, Any], now: datetime) -> None:
 
 def catch_up(db: Engine, settings: Settings, now: datetime) -> int:
     """Play bot seats due in any active game (each game in its own transaction); returns moves made."""
+    from pbem.clocks import service as clocks
     from pbem.db import lock_game, transaction
     from pbem.replies import queue_mail, refresh_key, seats_of
 
@@ -115,6 +115,7 @@ def catch_up(db: Engine, settings: Settings, now: datetime) -> int:
                 continue
             made += len(moves)
             store(game, state, now)
+            clocks.sync(s, game, state, now)  # the human's clock starts now
             game.version += 1
             s.add(game)
             kind = "game_over" if game.status == "over" else "report"

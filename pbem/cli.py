@@ -1,7 +1,7 @@
 """The `pbem` command: a thin click shell over `pbem.service` (every option has an envvar).
 
 Exit status: 0 done (or nothing to do), 1 usage or user error, 3 something
-needs an operator (a mail was quarantined, an outbox mail failed for good, a
+needs an operator (a mail was quarantined, an outbox mail failed for good or bounced, a
 replay mismatch, a failed check), 4 a mail server could not be reached,
 75 another pbem worker holds the lock (try again later).
 """
@@ -52,6 +52,11 @@ class App:
         problem = identity_problem(self.settings)
         if problem:
             raise click.ClickException(f"refusing to run: {problem}")
+        from pbem.mail import dkimcheck
+
+        if self.settings.dkim_verify and not dkimcheck.available():
+            raise click.ClickException("refusing to run: PBEM_DKIM_VERIFY is on but dkimpy is not "
+                                       "installed (pip install 'pbem1960[dkim]')")
 
 
 pass_app = click.make_pass_decorator(App)
@@ -171,34 +176,48 @@ def poll(app: App, no_send: bool) -> None:
 def _poll(app: App, no_send: bool) -> int:
     migrate(app.db)
     code = _tick(app)  # the clock work first: the outage guard acts before any move is read
-    from pbem.leader import ImapLeader
+    if no_send:
+        return max(code, _fetch(app, None))
+    from pbem.outbox_pump import OutboxPump
+
+    with OutboxPump(app.db, app.settings, service.make_sender(app.settings)) as pump:
+        code = max(code, _fetch(app, pump.nudge))  # each mail's reports sent during the next
+    return max(code, _sent_code(app, pump.stats))
+
+
+def _fetch(app: App, after_each: Any) -> int:
+    """Read and process the inbox (when this worker leads the IMAP fetch); the exit code."""
+    from pbem.leader import ImapLeader, mailbox_of
 
     st = app.settings
     try:
-        with ImapLeader(app.db, f"{st.imap_user}@{st.imap_host}:{st.imap_port}/INBOX") as lead:
+        with ImapLeader(app.db, mailbox_of(st)) as lead:
             if not lead.is_leader:  # PostgreSQL: another worker reads the mailbox now
                 app.note("another worker leads the IMAP fetch; sending only")
                 stats = service.PollStats()
             else:
                 with service.open_mailbox(st) as inbox:
                     inbox.ensure_folders()
-                    stats = service.poll_once(app.db, st, inbox)
+                    stats = service.poll_once(app.db, st, inbox, after_each=after_each)
     except (OSError, imaplib.IMAP4.error) as exc:  # refused, timed out, login refused, garbage
         click.echo(f"IMAP {app.settings.imap_host}:{app.settings.imap_port}: "
                    f"{type(exc).__name__}: {exc}", err=True)
         return EXIT_UNREACHABLE
     if stats.total:
         app.say("in: " + stats.summary())
-    code = max(code, EXIT_ATTENTION if stats.outcomes["quarantined"] else 0)
+    code = 0
+    if stats.outcomes["quarantined"] or stats.outcomes["bounced"]:  # an operator should look
+        code = EXIT_ATTENTION
     if stats.outcomes["deferred"]:  # the database was busy or unreachable: the next run retries
         code = max(code, EXIT_UNREACHABLE)
-    if not no_send:
-        code = max(code, _send(app))
     return code
 
 
 def _send(app: App) -> int:
-    sent = service.drain_outbox(app.db, app.settings, service.make_sender(app.settings))
+    return _sent_code(app, service.drain_outbox(app.db, app.settings, service.make_sender(app.settings)))
+
+
+def _sent_code(app: App, sent: service.SendStats) -> int:
     if sent.sent or sent.retrying or sent.failed:
         app.say("out: " + sent.summary())
     if sent.failed:
@@ -272,11 +291,20 @@ def send(app: App) -> None:
               help="Run local SMTP+IMAP servers on 127.0.0.1 for mail clients to use.")
 @click.option("--idle-timeout", type=float, default=300.0, show_default=True,
               envvar="PBEM_IDLE_TIMEOUT", help="Seconds per IDLE before a routine re-poll.")
+@click.option("--standby-interval", type=float, default=5.0, show_default=True,
+              envvar="PBEM_STANDBY_INTERVAL",
+              help="PostgreSQL, several workers: seconds between a standby worker's attempts to "
+                   "take the IMAP lead (and its clock/outbox passes).")
 @click.option("--smtp-port", type=int, default=2525, show_default=True, envvar="PBEM_EMBEDDED_SMTP_PORT")
 @click.option("--imap-port", type=int, default=1143, show_default=True, envvar="PBEM_EMBEDDED_IMAP_PORT")
 @pass_app
-def serve(app: App, embedded: bool, idle_timeout: float, smtp_port: int, imap_port: int) -> None:
-    """Run until SIGTERM/SIGINT: IMAP IDLE plus periodic poll and outbox drain."""
+def serve(app: App, embedded: bool, idle_timeout: float, standby_interval: float, smtp_port: int,
+          imap_port: int) -> None:
+    """Run until SIGTERM/SIGINT: IMAP IDLE plus periodic poll and outbox drain.
+
+    On PostgreSQL several workers (on several machines) may serve one mailbox: one leads the
+    IMAP fetch, the others stand by (sending, ticking clocks) and take over when it dies.
+    """
     from pbem.serve import Stopper
     from pbem.serve import serve as run_serve
 
@@ -291,7 +319,8 @@ def serve(app: App, embedded: bool, idle_timeout: float, smtp_port: int, imap_po
             else:
                 run_serve(app.db, app.settings, lambda: service.open_mailbox(app.settings),
                           service.make_sender(app.settings), stopper=stopper,
-                          idle_timeout=idle_timeout, on_pass=app.note)
+                          idle_timeout=idle_timeout, standby_interval=standby_interval,
+                          on_pass=app.note)
     except Locked as exc:
         click.echo(str(exc), err=True)
         sys.exit(EXIT_LOCKED)

@@ -49,7 +49,7 @@ class DemoResult:
     mails: int
     seconds: float
     folder: str
-    result: dict[str, Any] | None = None
+    result: engine.schema.Result | None = None
 
 
 @dataclass
@@ -178,7 +178,7 @@ def _play(settings: Settings, seed: int, edition: str, max_moves: int, where: Pa
     with Progress(*columns, console=console) as bar:
         task = bar.add_task(f"game #{game_id}", total=9, status="starting")
 
-        def progress(view: dict[str, Any], moves: int) -> None:
+        def progress(view: engine.View, moves: int) -> None:
             bar.update(task, completed=view["turn"] - (view["result"] is None),
                        status=f"turn {view['turn']} {view['phase']:9} moves {moves}")
 
@@ -191,8 +191,8 @@ def _play(settings: Settings, seed: int, edition: str, max_moves: int, where: Pa
 
 def play_by_email(db: Any, settings: Settings, game_id: int, players: dict[str, ScriptedPlayer],
                   *, max_moves: int, timeout: float = 60.0,
-                  on_progress: Callable[[dict[str, Any], int], None] = lambda v, n: None,
-                  ) -> tuple[int, dict[str, Any]]:
+                  on_progress: Callable[[engine.View, int], None] = lambda v, n: None,
+                  ) -> tuple[int, engine.View]:
     """The worker and the scripted players take turns until the game ends; (moves, view)."""
     sender = service.make_sender(settings)
     moves = 0

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from datetime import UTC, datetime
 
-from sqlalchemy import Column, LargeBinary, Text, UniqueConstraint
+from sqlalchemy import BigInteger, Column, Integer, LargeBinary, Text, UniqueConstraint
 from sqlmodel import Field, SQLModel
 
 __all__ = [
@@ -92,6 +92,10 @@ class Move(SQLModel, table=True):
     created_at: datetime = Field(default_factory=utcnow)
     source: str = Field(default="mail", max_length=16)  # mail | autopilot
 
+# IMAP UIDs and UIDVALIDITY are 32-bit unsigned (RFC 3501): BIGINT on PostgreSQL (0009);
+# SQLite's INTEGER holds 64 bits already.
+IMAP_NUMBER = BigInteger().with_variant(Integer(), "sqlite")
+
 
 class InboundMessage(SQLModel, table=True):
     """A processed inbound mail and what became of it (the dedupe table, C1)."""
@@ -102,8 +106,8 @@ class InboundMessage(SQLModel, table=True):
     dedupe_key: str = Field(max_length=400, unique=True)
     message_id: str = Field(default="", max_length=400)
     mailbox: str = Field(default="", max_length=200)
-    uidvalidity: int | None = None
-    uid: int | None = None
+    uidvalidity: int | None = Field(default=None, sa_type=IMAP_NUMBER)
+    uid: int | None = Field(default=None, sa_type=IMAP_NUMBER)
     content_hash: str = Field(max_length=64)
     from_addr: str = Field(default="", max_length=320)
     subject: str = Field(default="", max_length=500)
@@ -146,8 +150,8 @@ class Quarantine(SQLModel, table=True):
     dedupe_key: str = Field(default="", max_length=400)
     message_id: str = Field(default="", max_length=400)
     mailbox: str = Field(default="", max_length=200)
-    uidvalidity: int | None = None
-    uid: int | None = None
+    uidvalidity: int | None = Field(default=None, sa_type=IMAP_NUMBER)
+    uid: int | None = Field(default=None, sa_type=IMAP_NUMBER)
     stage: str = Field(default="", max_length=64)
     error: str = Field(sa_column=Column(Text, nullable=False))
     raw: bytes = Field(sa_column=Column(LargeBinary, nullable=False))

@@ -54,7 +54,7 @@ def should_mail(mode: str, *, over: bool, deciding: bool, mine: bool, unmailed: 
     return deciding and (mine or unmailed)
 
 
-def extra_for(state: dict[str, Any], seat: Seat, row: SeatOrders, *, decision: bool,
+def extra_for(state: engine.GameState, seat: Seat, row: SeatOrders, *, decision: bool,
               answers: list[dict[str, Any]] | None = None) -> dict[str, Any]:
     """The summary/orders template data for one mail to ``seat`` (and its ``since`` mark)."""
     book = orders.book_of(row, seat.side)
@@ -80,7 +80,7 @@ def orders_extra(session: Session, seat: Seat) -> dict[str, Any]:
 
 
 def mail_seat(session: Session, settings: Settings, *, kind: str, game: Game, seat: Seat,
-              row: SeatOrders, state: dict[str, Any], cause: str, now: datetime,
+              row: SeatOrders, state: engine.GameState, cause: str, now: datetime,
               seats: dict[str, Seat], answers: list[dict[str, Any]] | None = None,
               **kw: Any) -> OutboxMessage | None:
     """Queue one mail for ``seat`` with its summary; the notes it shows are then cleared.
@@ -98,13 +98,13 @@ def mail_seat(session: Session, settings: Settings, *, kind: str, game: Game, se
     return out
 
 
-def mark_decided(row: SeatOrders, before: dict[str, Any]) -> None:
+def mark_decided(row: SeatOrders, before: engine.GameState) -> None:
     """The seat decided: its next decision mail summarises from ``before`` (this mail's position)."""
     row.decided_log = len(before["log"])
     row.decided_board = json.dumps(summary.public_board(before), separators=(",", ":"))
 
 
-def start_orders(session: Session, seats: dict[str, Seat], state: dict[str, Any]) -> None:
+def start_orders(session: Session, seats: dict[str, Seat], state: engine.GameState) -> None:
     """A new game: every seat's orders row, its summaries starting at the opening position."""
     for seat in seats.values():
         row = orders.book_row(session, seat)
@@ -126,6 +126,9 @@ def queue_reports(ctx: Any) -> None:
     for side, seat in sorted(seats.items()):
         refresh_key(seat, g)
         row, mine = rows[side], side == ctx.side
+        if side not in active and row.mailed_sig:
+            row.mailed_sig = ""  # the decision it was mailed is gone (an undo may bring back
+            s.add(row)           # the very same question: that one is new and is mailed)
         if not should_mail(row.notify, over=over, deciding=side in active, mine=mine,
                            unmailed=seat.decision_sig != row.mailed_sig):
             s.add(seat)

@@ -272,9 +272,13 @@ class Auto:
     """A command the server applied for ``side``, and why (``queued``/``standing``/``forced``)."""
 
     side: str
-    command: str
+    command: str  # as the player wrote it (a queued line) or as the server chose it
     why: str
     about: str = ""  # the question it answered: "trigger #19 Old South", "strategy" ...
+    # the canonical commands it stood for, in order: what the move log stores, so a later alias
+    # or parser change cannot break `pbem replay` (``ad 40`` -> ``advertise 40``; a one-line
+    # action -> its card play and each point)
+    applied: tuple[str, ...] = ()
 
     def note(self) -> str:
         where = f" ({self.about})" if self.about else ""
@@ -318,25 +322,31 @@ def _standing_command(g: engine.GameState, side: str, st: Standing) -> str | Non
     return None
 
 
-def _next(g: engine.GameState, book: Book) -> tuple[str, str, engine.GameState] | None:
-    """What the server applies for ``book.side`` now: (command, why, new state), or None."""
+Next = tuple[str, str, engine.GameState, list[str]]  # (command, why, new state, canonical)
+
+
+def _next(g: engine.GameState, book: Book) -> Next | None:
+    """What the server applies for ``book.side`` now, or None."""
     side = book.side
     if book.queue:
         line = book.queue[0]
-        after, why = forced.try_apply(g, side, line)
-        if after is None:
+        try:
+            after, applied = engine.apply_logged(g, side, line)
+        except engine.CommandError as exc:
             rest = len(book.queue) - 1
-            book.notes.append(f"your queue stopped at {line!r}: not legal now ({why})"
+            book.notes.append(f"your queue stopped at {line!r}: not legal now ({exc})"
                               + (f"; the {rest} line(s) after it were cancelled" if rest else ""))
             book.queue = []
         else:
             book.queue.pop(0)
-            return line, "queued", after
+            return line, "queued", after, applied
     cmd = _standing_command(g, side, book.standing)
-    if cmd is not None:
-        return cmd, "standing", engine.apply(g, side, cmd)
-    cmd = forced.forced_command(g, side) if FORCED else None
-    return (cmd, "forced", engine.apply(g, side, cmd)) if cmd is not None else None
+    why = "standing"
+    if cmd is None and FORCED:
+        cmd, why = forced.forced_command(g, side), "forced"
+    if cmd is None:
+        return None
+    return (cmd, why, *engine.apply_logged(g, side, cmd))
 
 
 def settle(g: engine.GameState, books: dict[str, Book]) -> list[Auto]:
@@ -346,10 +356,9 @@ def settle(g: engine.GameState, books: dict[str, Book]) -> list[Auto]:
         for side in sorted(engine.active_sides(g)):
             found = _next(g, books[side])
             if found is not None:
-                cmd, why, after = found
-                auto = Auto(side, cmd, why, _about(g, side))
-                g.clear()
-                g.update(after)
+                cmd, why, after, applied = found
+                auto = Auto(side, cmd, why, _about(g, side), tuple(applied))
+                g.update(after)  # the same keys: the state moves on in place
                 books[side].notes.append(auto.note())
                 done.append(auto)
                 break

@@ -38,7 +38,7 @@ def current_key(settings: Settings, seat: Seat) -> keys.ReplyKey:
     return keys.key_for(settings.secret, seat.game_id, seat.side, seat.key_gen, seat.key_salt)
 
 
-def decision_sig(state: dict[str, Any], side: str) -> str:
+def decision_sig(state: engine.GameState, side: str) -> str:
     """A fingerprint of what ``side`` must decide now (its prompt and legal commands)."""
     if engine.result(state) is not None:
         return "over"
@@ -46,7 +46,7 @@ def decision_sig(state: dict[str, Any], side: str) -> str:
     return hashlib.sha256(json.dumps(data).encode()).hexdigest()
 
 
-def refresh_key(seat: Seat, state: dict[str, Any]) -> bool:
+def refresh_key(seat: Seat, state: engine.GameState) -> bool:
     """Start a new key generation if the seat's decision changed (older keys become stale)."""
     sig = decision_sig(state, seat.side)
     if sig == seat.decision_sig:
@@ -60,7 +60,7 @@ def render_context(
     settings: Settings,
     game: Game,
     seat: Seat,
-    state: dict[str, Any],
+    state: engine.GameState,
     *,
     opponent: str,
     since: int,
@@ -95,7 +95,7 @@ def queue_mail(
     kind: str,
     game: Game,
     seat: Seat,
-    state: dict[str, Any],
+    state: engine.GameState,
     cause: str,
     now: datetime,
     results: Sequence[dict[str, Any]] = (),

@@ -8,6 +8,7 @@ holds for its recipient (R17). The templates only arrange these values.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from functools import cache
 from itertools import zip_longest
 from typing import Any
@@ -75,7 +76,7 @@ def cp_note(printed: int, now: dict[str, int] | None) -> str:
     return ", ".join(f"{use} {v}" for use, v in now.items()) + " CP this turn"
 
 
-def phase_label(v: dict[str, Any]) -> str:
+def phase_label(v: Mapping[str, Any]) -> str:
     phase = v["phase"]
     if phase == "activity":
         return f"activity phase {v['round']} of 5"
@@ -90,7 +91,7 @@ def phase_label(v: dict[str, Any]) -> str:
     }.get(phase, str(phase))
 
 
-def board(v: dict[str, Any]) -> dict[str, Any]:
+def board(v: Mapping[str, Any]) -> dict[str, Any]:
     """The public board (R17.1): states by region, tracks, bag, tokens."""
     regions: list[dict[str, Any]] = []
     for region in engine.REGIONS:
@@ -248,7 +249,7 @@ def examples(legal: list[str], limit: int = 3) -> list[str]:
     return picked[:limit]
 
 
-def log_since(v: dict[str, Any], since: int) -> list[dict[str, Any]]:
+def log_since(v: Mapping[str, Any], since: int) -> list[dict[str, Any]]:
     """Log entries from index ``since`` on, grouped by turn; private ones flagged (``private``:
     the reader's own; ``was_private``: the other side's, which the view shows once the game is
     over, R17)."""
@@ -266,7 +267,7 @@ def log_since(v: dict[str, Any], since: int) -> list[dict[str, Any]]:
     return turns
 
 
-def explained(entry: dict[str, Any]) -> str:
+def explained(entry: Mapping[str, Any]) -> str:
     """A log line with its cause (the entry's ``why``) when the text names no card and no rule."""
     text, why = str(entry["text"]), str(entry.get("why") or "")
     if not why or "#" in text or "(R" in text or why in text or text.startswith(("Turn ", "End of turn")):
@@ -298,7 +299,7 @@ def all_cards(edition: str) -> list[dict[str, Any]]:
     return [card_row(n) for n in engine.CARDS if edition == "gmt" or not engine.CARDS[n].gmt_only]
 
 
-def final_tally(result: dict[str, Any] | None) -> dict[str, Any] | None:
+def final_tally(result: Mapping[str, Any] | None) -> dict[str, Any] | None:
     """The result (R13.6, R14) with sides in a fixed order."""
     if not result:
         return None

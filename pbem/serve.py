@@ -5,6 +5,13 @@ reported anything or not, the loop re-syncs with a full `poll_once`, so a mail
 that arrived just before IDLE is never stranded. SIGTERM/SIGINT set a flag;
 a signal that arrives while blocked in IDLE interrupts the wait, any other
 time the current mail finishes first. Connection errors back off and reconnect.
+
+Several workers may serve one mailbox from one PostgreSQL (issue 14, docs/OPERATING.md
+"Several workers"): only the IMAP leader (`pbem.leader`, an advisory lock held for the life
+of its database session) fetches and IDLEs; the others stand by, ticking the clocks and
+sending the outbox (rows are claimed, so each mail goes once) every ``standby_interval``
+seconds, and try to take the lead each time, so a dead leader is replaced within that time.
+The leader checks that it still holds the lock before every pass.
 """
 
 from __future__ import annotations
@@ -22,6 +29,8 @@ from typing import Any
 from sqlalchemy.engine import Engine
 
 from pbem.config import Settings
+from pbem.db import is_transient
+from pbem.leader import ImapLeader, mailbox_of
 from pbem.service import drain_outbox, poll_once
 
 __all__ = ["Stopper", "serve"]
@@ -61,26 +70,43 @@ def serve(
     *,
     stopper: Stopper,
     idle_timeout: float = 300.0,
+    standby_interval: float = 5.0,
     on_pass: Callable[[str], None] = lambda _: None,
 ) -> int:
-    """Run until stopped; returns the number of passes made."""
+    """Run until stopped; returns the number of passes made (as leader or standby)."""
+    leader = ImapLeader(db, mailbox_of(settings))
     passes, backoff = 0, 1.0
-    while not stopper.stopped:
-        try:
-            with open_inbox() as inbox:
-                inbox.ensure_folders()
-                backoff = 1.0
-                while not stopper.stopped:
+    try:
+        while not stopper.stopped:
+            try:
+                if not leader.acquire():
                     passes += 1
-                    on_pass(_one_pass(db, settings, inbox, sender))
-                    if not stopper.stopped:
-                        _wait(inbox, stopper, idle_timeout)
-        except _Interrupt:
-            break
-        except (OSError, imaplib.IMAP4.error) as exc:  # refused, dropped, login refused, garbage
-            log.warning("mail connection problem: %s; reconnecting in %.0fs", exc, backoff)
-            _sleep(stopper, backoff)
-            backoff = min(backoff * 2, 300.0)
+                    on_pass("standby: another worker leads the IMAP fetch; "
+                            + _standby_pass(db, settings, sender))
+                    _sleep(stopper, standby_interval)
+                    continue
+                with open_inbox() as inbox:
+                    inbox.ensure_folders()
+                    backoff = 1.0
+                    while not stopper.stopped and leader.holds():
+                        passes += 1
+                        on_pass(_one_pass(db, settings, inbox, sender))
+                        if not stopper.stopped:
+                            _wait(inbox, stopper, idle_timeout)
+            except _Interrupt:
+                break
+            except (OSError, imaplib.IMAP4.error) as exc:  # refused, dropped, login refused
+                log.warning("mail connection problem: %s; reconnecting in %.0fs", exc, backoff)
+                _sleep(stopper, backoff)
+                backoff = min(backoff * 2, 300.0)
+            except Exception as exc:
+                if not is_transient(exc):
+                    raise
+                log.warning("database unreachable: %s; retrying in %.0fs", exc, backoff)
+                _sleep(stopper, backoff)
+                backoff = min(backoff * 2, 300.0)
+    finally:
+        leader.release()
     return passes
 
 
@@ -91,6 +117,14 @@ def _one_pass(db: Engine, settings: Settings, inbox: Any, sender: Any) -> str:
     stats = poll_once(db, settings, inbox)
     sent = drain_outbox(db, settings, sender)
     return f"clocks: {clocks.summary()}; in: {stats.summary()}; out: {sent.summary()}"
+
+
+def _standby_pass(db: Engine, settings: Settings, sender: Any) -> str:
+    from pbem.clocks.service import tick
+
+    clocks = tick(db, settings)
+    sent = drain_outbox(db, settings, sender)
+    return f"clocks: {clocks.summary()}; out: {sent.summary()}"
 
 
 def _wait(inbox: Any, stopper: Stopper, timeout: float) -> None:

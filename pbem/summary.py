@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any, TypedDict
 
 import engine
@@ -59,10 +59,11 @@ def _title(text: str, turn: int, current: Group | None) -> str | None:
     return None
 
 
-def group_log(log: Sequence[dict[str, Any]], since: int, side: str | None = None) -> list[Group]:
+def group_log(log: Sequence[Mapping[str, Any]], since: int, side: str | None = None) -> list[Group]:
     """The view's log entries from index ``since`` on, grouped by action; each line with its
-    cause (`report_model.explained`). ``private``: the reader's (``side``) own line; once the
-    game is over the view also holds the other side's, marked ``(was private to …)``."""
+    cause (`report_model.explained`) and a line said several times in a row once, with its
+    count (`repeated`). ``private``: the reader's (``side``) own line; once the game is over
+    the view also holds the other side's, marked ``(was private to …)``."""
     groups: list[Group] = []
     for e in log:
         if e["i"] < since:
@@ -76,17 +77,31 @@ def group_log(log: Sequence[dict[str, Any]], since: int, side: str | None = None
             groups.append(current)
         to = e["to"]
         mine = to is not None and (side is None or to == side)
-        current["entries"].append({"text": explained(e), "private": mine,
-                                   "was_private": to.title() if to and not mine else ""})
+        entry = {"text": explained(e), "private": mine,
+                 "was_private": to.title() if to and not mine else "", "line": explained(e), "times": 1}
+        last = current["entries"][-1] if current["entries"] else None
+        if last is not None and (last["line"], last["private"], last["was_private"]) == (
+                entry["line"], entry["private"], entry["was_private"]):
+            last["times"] += 1  # "Nixon campaigns in California (R7)." five times: one line
+            last["text"] = repeated(last["line"], last["times"])
+            continue
+        current["entries"].append(entry)
     return groups
 
 
-def public_board(state: dict[str, Any]) -> dict[str, Any]:
+def repeated(text: str, times: int) -> str:
+    """A log line said ``times`` times in a row, as one line: ``... (R7) — 5 times.``"""
+    if times == 1:
+        return text
+    return f"{text[:-1] if text.endswith('.') else text} — {times} times."
+
+
+def public_board(state: engine.GameState) -> dict[str, Any]:
     """The public board (R17.1) as signed counts: what `board_changes` compares."""
     v = engine.view(state, None)
     signed = {"kennedy": 1, "nixon": -1}
 
-    def val(space: dict[str, Any]) -> int:
+    def val(space: Mapping[str, Any]) -> int:
         return signed.get(space["side"] or "", 0) * int(space["cubes"])
 
     return {
@@ -141,7 +156,7 @@ def notify_text(notify: str, digest_hour: int) -> str:
 
 
 def build(
-    state: dict[str, Any],
+    state: engine.GameState,
     side: str,
     *,
     since: int,

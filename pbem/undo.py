@@ -10,7 +10,6 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any
 
 import engine
 from pbem.models import Game, Move
@@ -27,14 +26,14 @@ class Mail:
 
     inbound_id: int | None
     sides: set[str] = field(default_factory=set)
-    before: dict[str, Any] | None = None
+    before: engine.GameState | None = None
 
 
 @dataclass
 class Replayed:
     """The position the log leads to, the mails still standing, or the first failure."""
 
-    state: dict[str, Any]
+    state: engine.GameState
     mails: list[Mail]
     moves: int
     error: str = ""

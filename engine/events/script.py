@@ -18,12 +18,13 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, cast
 
 from engine import board
 from engine.data import CARDS, other
 from engine.effects import prevented_by
 from engine.flow import Frame, Step, pop, push, register, top
+from engine.schema import PersistentKind
 from engine.state import GameState
 
 Op = tuple[str, dict[str, Any]]
@@ -96,6 +97,14 @@ def resolve(g: GameState, f: Frame, spec: str) -> str | None:
     raise ValueError(f"bad who-spec {spec!r}")
 
 
+def ask(g: GameState, f: Frame, who: str, step: str, **keys: Any) -> None:
+    """Push the decision ``step`` of this event for the side ``who`` resolves to (nobody: no
+    question); the frame holds ``keys`` and the event's card, for the step's prompt."""
+    side = resolve(g, f, who)
+    if side is not None:
+        push(g, {"step": step, "side": side, **keys, "card": f["card"]})
+
+
 def state_arg(f: Frame, spec: str) -> str | None:
     """A state code, or the state stored in the event's vars for ``"var:NAME"``."""
     if spec.startswith("var:"):
@@ -161,6 +170,6 @@ class EventStep(Step):
         elif fate == "none":
             pass
         elif CARDS[card].persistent != "none":
-            g["persistent"][CARDS[card].persistent].append(card)  # R6.4
+            g["persistent"][cast(PersistentKind, CARDS[card].persistent)].append(card)  # R6.4
         else:
             g["removed"].append(card)  # R6.3

@@ -20,28 +20,9 @@ def can_spend_momentum(g: GameState, side: str, n: int) -> bool:
     return g["momentum"][side] >= n and not effects.momentum_locked(g, side)
 
 
-def can_play_event(g: GameState, side: str, card: int) -> bool:
-    """R6.3 with prevention (R6.4) and any momentum cost an effect adds."""
-    if not event_available(g, card):
-        return False
-    cost = effects.play_cost(g, side, "event")
-    return cost == 0 or can_spend_momentum(g, side, cost)  # a locked side cannot pay (#44, #65)
-
-
 def can_use_for(g: GameState, side: str, kind: str) -> bool:
     cost = effects.play_cost(g, side, kind)
     return cost == 0 or can_spend_momentum(g, side, cost)
-
-
-def can_preempt(g: GameState, side: str, card: int) -> bool:
-    """R6.8: two momentum (or free under an effect) to stop the opponent's trigger."""
-    if not event_available(g, card):
-        return False
-    return effects.free_preempt(g, side) or can_spend_momentum(g, side, board.PREEMPT_COST)
-
-
-def card_commands(g: GameState, side: str, card: int) -> list[str]:
-    return list(_Plays(g, side).commands(card))
 
 
 # Canonical texts per card, built once: "event N", then per CP use "KIND N" and "KIND N preempt".
@@ -204,6 +185,7 @@ def _play_vp(g: GameState, side: str, discard: int) -> None:
     g["hands"][side].remove(discard)
     g["discard"].append(discard)
     vp = g["vp"][side]
+    assert vp is not None, "R15.1 is offered only with the Vice Presidents option"
     log(g, f"{side.title()} discards {board.card_label(discard)} to play the Vice President card {board.card_label(vp)} (R15.1).")
     push(g, {"step": "action", "side": side, "only": vp})
 

@@ -10,9 +10,10 @@ their `EventDef` declares (``debate_bonus``, ``reveal_first``).
 from __future__ import annotations
 
 from engine import board
-from engine.data import CARDS, ISSUES, STATES, other
+from engine.data import CARDS, ISSUES, STATES
 from engine.events.script import EVENTS
 from engine.flow import Frame, Step, pop, push, register
+from engine.schema import Debate
 from engine.state import GameState, log
 
 
@@ -25,9 +26,16 @@ def reveal_first(g: GameState) -> str | None:
     return None
 
 
+def debate_of(g: GameState) -> Debate:
+    """The debates in progress (R12); only the debate steps and their events ask."""
+    d = g["debate"]
+    assert d is not None, "no debate in progress"
+    return d
+
+
 def contest_total(g: GameState, issue: str, side: str) -> int:
     """R12.5: the CP of the side's cards on an issue, plus debate events in force (#35)."""
-    d = g["debate"]
+    d = debate_of(g)
     base = sum(CARDS[c].cp for c in d["board"][issue][side])
     for c in g["persistent"]["debate"]:
         bonus = EVENTS[c].debate_bonus if c in EVENTS else None
@@ -60,7 +68,7 @@ class Debates(Step):
         f["stage"] = "round"
 
     def _round(self, g: GameState, f: Frame) -> None:
-        d = g["debate"]
+        d = debate_of(g)
         if len(d["resolved"]) == 3 or not (d["hands"]["kennedy"] or d["hands"]["nixon"]):
             f["stage"] = "finish"
             return
@@ -68,7 +76,7 @@ class Debates(Step):
         push(g, {"step": "debate_pick", "picks": {}})
 
     def _place(self, g: GameState, f: Frame) -> None:
-        d = g["debate"]
+        d = debate_of(g)
         if not d["pending"]:
             # R12.5: the revealed cards are all placed first; then every issue now due is
             # resolved, the one lower on the issue track first
@@ -100,7 +108,7 @@ class Debates(Step):
         log(g, f"{side.title()}'s {board.card_label(card)} goes to {board.issue_name(issue)} on {place.title()}'s side.")
 
     def _finish(self, g: GameState, f: Frame) -> None:
-        d = g["debate"]
+        d = debate_of(g)
         left = [i for i in reversed(g["issue_order"]) if i not in d["resolved"]]
         if left:  # R12.7: lowest track position first
             resolve_issue(g, left[0])
@@ -120,7 +128,7 @@ class Debates(Step):
 
 def resolve_issue(g: GameState, issue: str) -> None:
     """R12.5-R12.6: compare totals, award 2/3/4 bonus support, return cards."""
-    d = g["debate"]
+    d = debate_of(g)
     k, n = contest_total(g, issue, "kennedy"), contest_total(g, issue, "nixon")
     winner = "kennedy" if k > n else "nixon" if n > k else d["initiative"]
     d["resolved"].append(issue)
@@ -140,7 +148,7 @@ class DebatePick(Step):
     name = "debate_pick"
 
     def sides(self, g: GameState, f: Frame) -> list[str]:
-        d = g["debate"]
+        d = debate_of(g)
         waiting = [s for s in ("kennedy", "nixon") if s not in f["picks"] and d["hands"][s]]
         first = reveal_first(g)
         if first in waiting:
@@ -154,7 +162,7 @@ class DebatePick(Step):
         if side not in self.sides(g, f):
             return []
         out: list[str] = []
-        for c in g["debate"]["hands"][side]:
+        for c in debate_of(g)["hands"][side]:
             out.append(f"debate {c}")
             if CARDS[c].icon == "both":  # the side may be named now, or chosen when placed
                 out.extend([f"debate {c} kennedy", f"debate {c} nixon"])
@@ -164,18 +172,18 @@ class DebatePick(Step):
         card = int(words[1])
         icon = CARDS[card].icon
         place = words[2] if len(words) > 2 else (None if icon == "both" else icon)
-        g["debate"]["hands"][side].remove(card)
+        debate_of(g)["hands"][side].remove(card)
         f["picks"][side] = [side, card, place]
         if reveal_first(g) == side:
             log(g, f"{side.title()} must reveal first: {board.card_label(card)}" + (f" for {place.title()}" if place else "") + ".")
-            g["debate"]["revealed"].append(card)
+            debate_of(g)["revealed"].append(card)
         else:
             log(g, f"You choose {board.card_label(card)}" + (f" for {place.title()}" if place else "") + ".", to=side)
         if not self.sides(g, f):
             self.skip(g, f)
 
     def skip(self, g: GameState, f: Frame) -> None:
-        d = g["debate"]
+        d = debate_of(g)
         picks = [f["picks"][s] for s in ("kennedy", "nixon") if s in f["picks"]]
         shown = "; ".join(
             f"{p[0].title()}: {board.card_label(p[1])}" + (f" for {p[2].title()}" if p[2] else " (side to choose)")
@@ -204,7 +212,7 @@ class DebateOrder(Step):
 
     def act(self, g: GameState, f: Frame, side: str, words: list[str]) -> None:
         pop(g)
-        g["debate"]["pending"].sort(key=lambda p: p[0] != words[1])
+        debate_of(g)["pending"].sort(key=lambda p: p[0] != words[1])
         log(g, f"{side.title()} has {words[1].title()}'s debate card placed first (R12.1).")
 
     def prompt(self, g: GameState, f: Frame, side: str) -> str:
@@ -222,7 +230,7 @@ class DebateSide(Step):
 
     def act(self, g: GameState, f: Frame, side: str, words: list[str]) -> None:
         pop(g)
-        g["debate"]["pending"][0][2] = words[1]
+        debate_of(g)["pending"][0][2] = words[1]
 
     def prompt(self, g: GameState, f: Frame, side: str) -> str:
         card = board.card_label(f["card"])
@@ -257,7 +265,3 @@ class DebateBonus(Step):
 
     def prompt(self, g: GameState, f: Frame, side: str) -> str:
         return f"You won the issue: place {f['left']} state support in any states, one at a time (R12.6)."
-
-
-def other_side(side: str) -> str:
-    return other(side)

@@ -7,12 +7,11 @@ initiative player's order of Election Day events).
 
 from __future__ import annotations
 
-from typing import Any
-
 from engine import board
-from engine.data import CARDS, REGIONS, STATES, WINNING_EV, other
+from engine.data import CARDS, STATES, WINNING_EV, other
 from engine.events import start_election_event
 from engine.flow import Frame, Step, pop, push, register
+from engine.schema import Result
 from engine.state import GameState, log
 
 
@@ -78,8 +77,7 @@ class Election(Step):
                 side = board.owner(g["endorsements"][info.region]) or info.border
                 board.gain(g, "states", st, side)
                 log(g, f"Undecided {info.name} goes to {side.title()} (R13.5).")
-        g["result"] = tally(g)
-        r = g["result"]
+        g["result"] = r = tally(g)
         ev = r["electoral_votes"]
         log(g, f"Final tally: Kennedy {ev['kennedy']} EV, Nixon {ev['nixon']} EV — {r['winner'].title()} wins (R13.6).")
         pop(g)
@@ -95,7 +93,7 @@ def resolve_strategy_card(g: GameState, side: str, card: int) -> None:
     board.gain(g, "states", st, side, wins)
 
 
-def tally(g: GameState) -> dict[str, Any]:
+def tally(g: GameState) -> Result:
     """R13.6 and R14: EV, states won, tie-breaks; states awarded to nobody by #33."""
     ev = {"kennedy": 0, "nixon": 0}
     won = {"kennedy": 0, "nixon": 0}
@@ -173,6 +171,3 @@ class ElectionEvent(Step):
 
     def prompt(self, g: GameState, f: Frame, side: str) -> str:
         return "Election Day: choose the next Election Day event to resolve (R13.4)."
-
-
-REGION_NAMES = REGIONS

@@ -81,7 +81,9 @@ class TurnStep(Step):
             return
         g["phase"] = "activity"
         g["round"] = i // 2 + 1
-        side = g["first"] if i % 2 == 0 else other(g["first"])
+        first = g["first"]
+        assert first is not None, "the first player is chosen before the first action (R5.2)"
+        side = first if i % 2 == 0 else other(first)
         f["i"] = i + 1
         push(g, {"step": "action", "side": side})
 

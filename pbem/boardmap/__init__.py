@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import hashlib
 import io
+from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
@@ -88,7 +89,7 @@ def _palette(data: bytes) -> bytes:
     return out.getvalue()
 
 
-def picture(view: dict[str, Any]) -> Picture:
+def picture(view: Mapping[str, Any]) -> Picture:
     """The map picture for the report built from ``view`` (public keys only)."""
     board = from_view({k: view[k] for k in PUBLIC_KEYS})
     data = png(board)

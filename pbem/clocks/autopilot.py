@@ -1,55 +1,47 @@
 """The autopilot: what the server plays for a side whose clock and grace ran out.
 
-`choose_command` is the ONE place that picks the move. Today it is a legal
-default, the lowest-risk command the engine can name: ``pass``, ``decline`` or
-``done`` when legal; otherwise a card played for CP that the opponent cannot
-trigger (the player's own or a neutral icon), the weakest first, positioning
-before campaigning before advertising; otherwise the first legal command in a
-stable order. A computer opponent replaces it by changing this one function.
+It plays with the project's computer player (`bots.choose_command`), the ``heuristic``
+kind: rules of thumb from the side's own view only (R17), fast enough to run inside the
+tick's transaction (no search budget to spend). Its randomness is `seed_for`: a hash of the
+game's engine seed, the game, the position's sequence number and the side, so the same
+game times out the same way every time (tests, replays of the log, an operator's question)
+while the bot's private seed is never the engine's own (R17.3: the deck order stays
+hidden). `play_for` plays the side's whole decision, never more than `MAX_COMMANDS`.
 """
 
 from __future__ import annotations
 
-from typing import Any
+import hashlib
 
+import bots
 import engine
 
-__all__ = ["choose_command", "play_for"]
+__all__ = ["KIND", "MAX_COMMANDS", "choose_command", "play_for", "seed_for"]
 
-PASSIVE = ("pass", "decline", "done")
-CP_USES = ("position", "campaign", "advertise")
+KIND = "heuristic"  # the computer player that moves for an absent human
 MAX_COMMANDS = 200  # one expiry plays the side's whole decision, never more than this
 
 
-def _risk(cmd: str, side: str) -> tuple[int, int, str]:
-    """Sort key: lower is safer."""
-    words = cmd.split()
-    verb = words[0]
-    if verb in CP_USES and len(words) >= 2 and words[1].isdigit():
-        card = engine.card_info(int(words[1]))
-        foreign = card["icon"] not in (side, "both", "", None)
-        preempt = words[-1] == "preempt"
-        return (1 + foreign + 2 * preempt, int(card["cp"]) * 3 + CP_USES.index(verb), cmd)
-    return (5, 0, cmd)
+def seed_for(game_seed: int, game_id: int, state: engine.GameState, side: str) -> int:
+    """The bot's seed for ``side``'s decision at ``state``: deterministic, never the game's own."""
+    text = f"autopilot:{game_seed}:{game_id}:{state['seq']}:{side}".encode()
+    return int.from_bytes(hashlib.sha256(text).digest()[:8], "big")
 
 
-def choose_command(state: dict[str, Any], side: str) -> str | None:
+def choose_command(state: engine.GameState, side: str, seed: int) -> str | None:
     """The autopilot's command for ``side`` now, or None when it has nothing to decide."""
-    legal = engine.legal_commands(state, side)
-    if not legal:
+    if side not in engine.active_sides(state):
         return None
-    for word in PASSIVE:
-        if word in legal:
-            return word
-    return min(legal, key=lambda c: _risk(c, side))
+    return bots.choose_command(state, side, KIND, None, seed)
 
 
-def play_for(state: dict[str, Any], side: str) -> tuple[dict[str, Any], list[str]]:
+def play_for(state: engine.GameState, side: str, game_seed: int,
+             game_id: int) -> tuple[engine.GameState, list[str]]:
     """Play ``side``'s turn until it has nothing more to decide; returns (new state, commands)."""
     g = engine.copy_state(state)
     played: list[str] = []
-    while len(played) < MAX_COMMANDS and side in engine.active_sides(g):
-        cmd = choose_command(g, side)
+    while len(played) < MAX_COMMANDS:
+        cmd = choose_command(g, side, seed_for(game_seed, game_id, g, side))
         if cmd is None:
             break
         engine.apply_in_place(g, side, cmd)

@@ -23,7 +23,9 @@ import math
 import time
 from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import Any, TypedDict
+from datetime import datetime
+from typing import Any, Required, TypedDict
+from zoneinfo import ZoneInfo
 
 from pbem.clocks.control import TimeControl, fmt_duration
 
@@ -42,9 +44,12 @@ __all__ = [
     "next_due",
     "on_vacation",
     "paused_until",
+    "robots",
     "settle",
     "start",
     "start_vacation",
+    "sync",
+    "tz_of",
     "wall_after",
 ]
 
@@ -65,9 +70,11 @@ class SideClock(TypedDict):
     started: float | None  # when the current decision period began (None: not deciding)
 
 
-class ClockState(TypedDict):
-    control: dict[str, Any]
-    sides: dict[str, SideClock]
+class ClockState(TypedDict, total=False):
+    control: Required[dict[str, Any]]
+    sides: Required[dict[str, SideClock]]
+    robots: list[str]  # sides played by the computer (``bot:`` seats): their clock never runs
+    zones: dict[str, str]  # side -> IANA time zone its mails show times in (default UTC)
 
 
 @dataclass(frozen=True)
@@ -188,6 +195,11 @@ def _begin_period(c: ClockState, control: TimeControl, side: str, now: float) ->
     sc["done"] = []
 
 
+def robots(c: ClockState) -> set[str]:
+    """The sides played by the computer: no clock runs for them."""
+    return set(c.get("robots", []))
+
+
 def handover(c: ClockState, before: Iterable[str], after: Iterable[str], mover: str | None,
              now: float, *, autopilot: bool = False) -> None:
     """The deciding sides changed from ``before`` to ``after`` after ``mover``'s move.
@@ -195,11 +207,11 @@ def handover(c: ClockState, before: Iterable[str], after: Iterable[str], mover: 
     A side that stops deciding stops its clock; if it is the mover it is credited the
     increment (never above the cap; an overdrawn bank is first cleared to 0). A move made by
     the autopilot leaves the bank at the increment alone. A side that starts deciding starts
-    a new period (pace: a fresh allowance).
+    a new period (pace: a fresh allowance). A computer-played side never starts its clock.
     """
     control = control_of(c)
     settle(c, now)
-    was, now_on = set(before), set(after)
+    was, now_on = set(before), set(after) - robots(c)
     for side in SIDES:
         sc = c["sides"][side]
         if side in was and side not in now_on:
@@ -210,6 +222,25 @@ def handover(c: ClockState, before: Iterable[str], after: Iterable[str], mover: 
                 bank = control.increment if autopilot else max(sc["bank"], 0.0) + control.increment
                 sc["bank"] = min(bank, control.cap) if control.cap is not None else bank
         elif side in now_on and (side not in was or sc["since"] is None):
+            _begin_period(c, control, side, now)
+
+
+def sync(c: ClockState, bots: Iterable[str], active: Iterable[str], now: float) -> None:
+    """Make the clock agree with who plays and who decides (after moves the clock did not see).
+
+    ``bots`` become the computer-played sides: their clocks stop, with nothing due for them.
+    A human side that decides in ``active`` but whose clock is stopped starts a new period
+    (a bot moved, or a bot's seat went to a human); one that no longer decides stops.
+    """
+    control = control_of(c)
+    settle(c, now)
+    c["robots"] = sorted(set(bots))
+    deciding = set(active)
+    for side in SIDES:
+        sc = c["sides"][side]
+        if side in c["robots"] or side not in deciding:
+            sc["since"] = sc["started"] = None
+        elif sc["since"] is None:
             _begin_period(c, control, side, now)
 
 
@@ -251,7 +282,7 @@ def start_vacation(c: ClockState, side: str, now: float, until: float) -> None:
     sc = c["sides"][side]
     if sc["vac_until"] is not None and sc["vac_until"] > now:
         raise VacationError(
-            f"you are already on vacation until {fmt_time(sc['vac_until'])}; "
+            f"you are already on vacation until {fmt_time(sc['vac_until'], tz_of(c, side))}; "
             "any game command ends it early")
     need = until - now
     if need > sc["vac_left"] + 1:
@@ -277,14 +308,39 @@ def end_vacation(c: ClockState, side: str, now: float) -> float:
     return refund
 
 
-def fmt_time(t: float) -> str:
+def fmt_time(t: float, tz: str | None = None) -> str:
+    """``Tue 2026-12-01 03:33 UTC``, or in the player's time zone (``... 04:33 CET``)."""
+    if tz:
+        return datetime.fromtimestamp(t, ZoneInfo(tz)).strftime("%a %Y-%m-%d %H:%M %Z")
     return time.strftime("%a %Y-%m-%d %H:%M UTC", time.gmtime(t))
 
 
-def parse_date(text: str) -> float:
-    """``2027-01-03`` (the vacation lasts until the start of that day, UTC) -> epoch seconds."""
+def parse_date(text: str, tz: str | None = None) -> float:
+    """``2027-01-03`` (the vacation lasts until the start of that day, UTC or ``tz``) -> epoch."""
     parsed = time.strptime(text, "%Y-%m-%d")
+    if tz:
+        day = datetime(parsed.tm_year, parsed.tm_mon, parsed.tm_mday, tzinfo=ZoneInfo(tz))
+        return day.timestamp()
     return float(calendar.timegm(parsed))
+
+
+def tz_of(c: ClockState, side: str) -> str | None:
+    """The time zone ``side`` asked to see times in (the ``timezone`` word), None for UTC."""
+    return c.get("zones", {}).get(side)
+
+
+def valid_zone(name: str) -> str | None:
+    """The IANA zone name as the system spells it (``europe/berlin`` -> ``Europe/Berlin``)."""
+    try:
+        from zoneinfo import available_timezones
+
+        spelled = {z.lower(): z for z in available_timezones()}.get(name.lower())
+        if spelled is None:
+            return None
+        ZoneInfo(spelled)
+        return spelled
+    except (ValueError, OSError):
+        return None
 
 
 # --- what is due -------------------------------------------------------------------------------
@@ -318,7 +374,7 @@ def due(c: ClockState, now: float) -> list[Due]:
     if pause is not None and pause > now:
         return out
     for side, sc in c["sides"].items():
-        if sc["since"] is None:
+        if sc["since"] is None or side in robots(c):
             continue
         now_left = left(c, side, now)
         reached = [(label, t) for label, t in _ladder(c, side) if now_left <= t]
@@ -351,7 +407,7 @@ def next_due(c: ClockState, now: float) -> float | None:
     if control.enabled:
         pause = paused_until(c)
         for side, sc in c["sides"].items():
-            if sc["since"] is None:
+            if sc["since"] is None or side in robots(c):
                 continue
             pending = [t for label, t in _ladder(c, side) if label not in sc["done"]]
             if not pending:

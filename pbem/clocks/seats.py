@@ -15,9 +15,9 @@ import hashlib
 import hmac
 import secrets
 from datetime import datetime
-from typing import Any
 
 from sqlalchemy.engine import Engine
+from sqlmodel import col, select
 
 import engine
 from pbem.clocks import model
@@ -26,13 +26,13 @@ from pbem.clocks.control import ClockSpecError, fmt_duration, parse_duration
 from pbem.config import Settings
 from pbem.db import lock_game, transaction
 from pbem.mail.extract import reply_text
-from pbem.models import Game, Seat, utcnow
+from pbem.models import Game, OutboxMessage, Seat, SeatOrders, utcnow
 from pbem.pipeline.base import Answered, Context, IgnoreMessage, RejectMessage, handler
 from pbem.replies import queue_mail, refresh_key, seats_of
 
 __all__ = ["SEAT_WORDS", "accepts_sender", "change_seat", "confirm_code"]
 
-SEAT_WORDS = ("vacation", "resign", "address", "claim")
+SEAT_WORDS = ("vacation", "resign", "address", "claim", "timezone")
 EMAIL_CHARS = set("abcdefghijklmnopqrstuvwxyz0123456789.!#$%&'*+-/=?^_`{|}~@")
 
 
@@ -96,17 +96,26 @@ def seat_commands(ctx: Context) -> None:
         ev = clocks.record_event(ctx.session, ctx.game, ctx.side, "answer", " | ".join(mine), ctx.now)
         assert ctx.state is not None
         clocks.notify(ctx.session, ctx.settings, ctx.game, ctx.state, ctx.side, ev, ctx.now,
-                      subject="; ".join(m.split()[0].lower() for m in mine) + ": done",
-                      lines=answers)
+                      subject=_subject(mine, answers), lines=answers)
     if not ctx.lines:
         raise Answered("answered " + ", ".join(m.split()[0].lower() for m in mine))
+
+
+def _subject(lines: list[str], answers: list[str]) -> str:
+    """The answer's subject: its first sentence for one word, else the words answered."""
+    first = answers[0].split(". ")[0].rstrip(".")
+    if len(lines) == 1 and len(first) <= 90:
+        return first
+    return "; ".join(m.split()[0].lower() for m in lines) + ": answered"
 
 
 @handler("clock", "run the clocks for the recorded move: stop the mover's, start the next")
 def clock(ctx: Context) -> None:
     assert ctx.game is not None and ctx.state is not None and ctx.new_state is not None
-    clocks.after_move(ctx.session, ctx.settings, ctx.game, ctx.state, ctx.new_state, ctx.side,
-                      ctx.now)
+    back = clocks.after_move(ctx.session, ctx.settings, ctx.game, ctx.state, ctx.new_state,
+                             ctx.side, ctx.now, mid=ctx.before_bots)
+    for note in back:  # the player's report says so under "results of your orders"
+        ctx.results.append({"line": "vacation end", "ok": True, "message": note})
 
 
 def _one(ctx: Context, words: list[str]) -> list[str]:
@@ -118,7 +127,34 @@ def _one(ctx: Context, words: list[str]) -> list[str]:
         return _resign(ctx, args)
     if word == "claim":
         return _claim(ctx)
+    if word == "timezone":
+        return _timezone(ctx, args)
     return _address(ctx, args)
+
+
+def _timezone(ctx: Context, args: list[str]) -> list[str]:
+    """``timezone Europe/Berlin``: the times in this player's mails, in their zone (UTC: reset)."""
+    assert ctx.game is not None
+    c = _clock(ctx)
+    t = ctx.now.timestamp()
+    if not args:
+        zone = model.tz_of(c, ctx.side) or "UTC"
+        return [f"Times in your mails are shown in {zone}: now is {model.fmt_time(t, model.tz_of(c, ctx.side))}. "
+                "Write e.g. 'timezone Europe/Berlin' or 'timezone America/New_York' to change it."]
+    found = model.valid_zone(args[0])
+    if found is None:
+        raise RejectMessage(f"'timezone {args[0]}': not a time zone name; write a name like "
+                            "Europe/Berlin, America/New_York, Asia/Tokyo or UTC")
+    zone, zones = found, dict(c.get("zones", {}))
+    if zone in ("UTC", "Etc/UTC"):
+        zones.pop(ctx.side, None)
+    else:
+        zones[ctx.side] = zone
+    c["zones"] = zones
+    clocks.store(ctx.game, c, t)
+    return [f"Times in your mails are now shown in {zone}: now is "
+            f"{model.fmt_time(t, zones.get(ctx.side))}. Dates you write ('vacation 2027-01-03') "
+            "are read in that zone too."]
 
 
 def _clock(ctx: Context) -> model.ClockState:
@@ -133,10 +169,10 @@ def _tell_opponent(ctx: Context, kind: str, subject: str, lines: list[str]) -> N
                   ctx.now, subject=subject, lines=lines)
 
 
-def _vacation_until(arg: str, now: float) -> float:
+def _vacation_until(arg: str, now: float, tz: str | None = None) -> float:
     if len(arg) == 10 and arg[4] == "-" and arg[7] == "-":
         try:
-            return model.parse_date(arg)
+            return model.parse_date(arg, tz)
         except ValueError:
             raise RejectMessage(f"vacation {arg!r}: not a date; write e.g. 'vacation 2027-01-03' "
                                 "or 'vacation 5d'") from None
@@ -165,15 +201,16 @@ def _vacation(ctx: Context, args: list[str]) -> list[str]:
                        [f"{ctx.side.title()} is back from vacation; the clocks run again."])
         return [f"Welcome back: your vacation has ended, {fmt_duration(refund)} returned to "
                 "your yearly allowance. The clocks run again."]
-    until = _vacation_until(args[0], t)
+    until = _vacation_until(args[0], t, model.tz_of(c, ctx.side))
     try:
         model.start_vacation(c, ctx.side, t, until)
     except model.VacationError as exc:
         raise RejectMessage(f"'vacation {args[0]}': {exc}") from None
     clocks.store(ctx.game, c, t)
-    when = model.fmt_time(until)
-    _tell_opponent(ctx, "vacation", f"{ctx.side.title()} is on vacation until {when}",
-                   [f"{ctx.side.title()} is on vacation until {when}. Both clocks are stopped "
+    when = model.fmt_time(until, model.tz_of(c, ctx.side))
+    theirs = model.fmt_time(until, model.tz_of(c, clocks.other(ctx.side)))
+    _tell_opponent(ctx, "vacation", f"{ctx.side.title()} is on vacation until {theirs}",
+                   [f"{ctx.side.title()} is on vacation until {theirs}. Both clocks are stopped "
                     "until then; you may still send your moves."])
     return [f"You are on vacation until {when}: both clocks are stopped. "
             f"{fmt_duration(model.vacation_left(c, ctx.side, t))} of vacation are left this year. "
@@ -301,7 +338,17 @@ def change_seat(db: Engine, settings: Settings, game_id: int, side: str, address
         if address == opp.email:
             raise ServiceError(f"{address} holds the other seat: one address per side (R17)")
         old = seat.email
-        state: dict[str, Any] = engine.from_json(game.snapshot)
+        state: engine.GameState = engine.from_json(game.snapshot)
+        for row in s.exec(select(OutboxMessage).where(  # nothing more goes to the old address
+                OutboxMessage.game_id == game_id, OutboxMessage.status == "pending",
+                col(OutboxMessage.recipient).in_([old, *aliases_of(seat), seat.pending_email]))):
+            row.status, row.last_error = "cancelled", f"seat handed to {address} before it was sent"
+            s.add(row)
+        orders = s.get(SeatOrders, seat.id)
+        if orders is not None:  # the previous player's preference and orders are not the new one's
+            orders.notify, orders.digest_hour, orders.digest_at = "decisions", 18, None
+            orders.standing, orders.queue, orders.notes = "{}", "[]", "[]"
+            s.add(orders)
         seat.email, seat.aliases, seat.pending_email = address, "", ""
         seat.key_salt, seat.thread_root, seat.decision_sig = secrets.token_hex(8), "", ""
         refresh_key(seat, state)  # a fresh key: every older reply key of the seat is void
@@ -310,8 +357,9 @@ def change_seat(db: Engine, settings: Settings, game_id: int, side: str, address
         ev = clocks.record_event(s, game, side, "seat", detail, now)
         clocks.notify(s, settings, game, state, side, ev, now, seats=seats, full=True,
                       subject=f"You now play {side.title()} in game #{game_id}",
-                      lines=[f"You take over {side.title()}'s seat in game #{game_id} "
-                             f"from {old}. Below is the game so far and what to do now."])
+                      lines=[f"You take over {side.title()}'s seat in game #{game_id}. Below are "
+                             "the clocks, the game so far and what to do now; reply to this mail "
+                             "to play."])
         clocks.notify(s, settings, game, state, opp.side, ev, now, seats=seats,
                       subject=f"{side.title()} has a new player",
                       lines=[f"{side.title()}'s seat is now held by {address} (was {old})."])

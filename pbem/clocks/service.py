@@ -21,8 +21,9 @@ from sqlalchemy.engine import Engine
 from sqlmodel import Session, col, select
 
 import engine
-from pbem.clocks import model
-from pbem.clocks.autopilot import play_for
+from pbem.bot_seats import is_bot
+from pbem.clocks import model, report
+from pbem.clocks.autopilot import KIND, play_for
 from pbem.clocks.control import TimeControl, fmt_duration, parse_control, parse_duration
 from pbem.clocks.model import ClockState, Due
 from pbem.config import Settings
@@ -33,13 +34,16 @@ from pbem.replies import queue_mail, refresh_key, seats_of
 __all__ = [
     "TickReport",
     "after_move",
+    "bot_sides",
     "end_game",
     "ensure_clock",
     "load",
+    "pending_clock",
     "record_event",
     "site_control",
     "start_clock",
     "store",
+    "sync",
     "tick",
 ]
 
@@ -70,18 +74,9 @@ def pending_control(game: Game) -> TimeControl | None:
     return TimeControl.from_dict(c["control"]) if c and c.get("pending") else None
 
 
-def set_control(db: Engine, game_id: int, control: TimeControl, now: datetime) -> None:
-    """Give a just-created game its time control: started now if it runs, else kept pending."""
-    with transaction(db) as s:
-        game = lock_game(s, game_id)
-        if game is None:
-            return
-        if game.status == "active" and game.snapshot:
-            start_clock(game, control, engine.from_json(game.snapshot), now.timestamp())
-        else:
-            game.clock = json.dumps({"control": control.to_dict(), "pending": True})
-            game.clock_due = None
-        s.add(game)
+def pending_clock(control: TimeControl) -> str:
+    """The ``Game.clock`` of a game not started yet: its control, started with the game."""
+    return json.dumps({"control": control.to_dict(), "pending": True})
 
 
 def store(game: Game, c: ClockState, now: float) -> None:
@@ -90,13 +85,13 @@ def store(game: Game, c: ClockState, now: float) -> None:
     game.clock_due = model.next_due(c, now) if game.status == "active" else None
 
 
-def start_clock(game: Game, control: TimeControl, state: dict[str, Any], now: float) -> ClockState:
+def start_clock(game: Game, control: TimeControl, state: engine.GameState, now: float) -> ClockState:
     c = model.start(control, now, engine.active_sides(state))
     store(game, c, now)
     return c
 
 
-def ensure_clock(game: Game, settings: Settings, state: dict[str, Any], now: float) -> ClockState:
+def ensure_clock(game: Game, settings: Settings, state: engine.GameState, now: float) -> ClockState:
     """The game's clock; a game from before clocks gets the site default, from ``now``."""
     c = load(game)
     if c is not None:
@@ -114,7 +109,7 @@ def record_event(s: Session, game: Game, side: str, kind: str, detail: str, now:
     return ev
 
 
-def notify(s: Session, settings: Settings, game: Game, state: dict[str, Any], side: str,
+def notify(s: Session, settings: Settings, game: Game, state: engine.GameState, side: str,
            event: GameEvent, now: datetime, *, subject: str, lines: list[str],
            full: bool = False, seats: dict[str, Seat] | None = None) -> None:
     """Queue a ``notice`` mail for ``side`` about ``event``."""
@@ -127,29 +122,65 @@ def notify(s: Session, settings: Settings, game: Game, state: dict[str, Any], si
 
 # --- moves -------------------------------------------------------------------------------------
 
-def after_move(s: Session, settings: Settings, game: Game, before: dict[str, Any],
-               after: dict[str, Any], mover: str, now: datetime, *,
-               autopilot: bool = False) -> list[str]:
+def bot_sides(seats: dict[str, Seat]) -> set[str]:
+    """The computer-played sides (``bot:`` seats): no clock runs for them (pbem.bot_seats)."""
+    return {side for side, seat in seats.items() if is_bot(seat.email)}
+
+
+def sync(s: Session, game: Game, state: engine.GameState, now: datetime) -> None:
+    """Bring a running clock in line with the seats and who decides in ``state``.
+
+    For moves the clock did not see (a computer player's, when the game was created or by
+    `pbem.bot_seats.catch_up`) and after a seat change: a bot's clock stops, a human who
+    must decide and whose clock is stopped starts a new period.
+    """
+    c = load(game)
+    if c is None or game.status != "active":
+        return
+    assert game.id is not None
+    t = now.timestamp()
+    model.sync(c, bot_sides(seats_of(s, game.id)), engine.active_sides(state), t)
+    store(game, c, t)
+    s.add(game)
+
+
+def after_move(s: Session, settings: Settings, game: Game, before: engine.GameState,
+               after: engine.GameState, mover: str, now: datetime, *,
+               autopilot: bool = False, mid: set[str] | None = None) -> list[str]:
     """Run the clocks for a move of ``mover``; returns notes for the game log.
 
-    A player's own move ends their vacation early (the unused days go back).
+    ``mid``: the deciding sides after ``mover``'s own commands when computer players moved
+    next (the ``bot-moves`` handler): the mover's decision ended there, even if the bots
+    hand the move straight back. A player's own move ends their vacation early (the unused
+    days go back).
     """
     t = now.timestamp()
     c = ensure_clock(game, settings, before, t)
+    assert game.id is not None
+    robots = bot_sides(seats_of(s, game.id))
+    c["robots"] = sorted(robots)
     notes = []
     if not autopilot and model.on_vacation(c, mover, t):
         refund = model.end_vacation(c, mover, t)
-        notes.append(f"{mover.title()} is back from vacation ({fmt_duration(refund)} returned)")
-        record_event(s, game, mover, "vacation_end", notes[-1], now)
-    model.handover(c, engine.active_sides(before), engine.active_sides(after), mover, t,
-                   autopilot=autopilot)
+        record_event(s, game, mover, "vacation_end", f"{mover.title()} is back from vacation "
+                     f"({fmt_duration(refund)} returned)", now)
+        notes.append(f"your move ends your vacation early: welcome back; {fmt_duration(refund)} "
+                     "went back to your yearly allowance and the clocks run again")
+    if mid is not None:
+        model.handover(c, engine.active_sides(before), mid, mover, t, autopilot=autopilot)
+        model.handover(c, mid, engine.active_sides(after), None, t)
+    else:
+        model.handover(c, engine.active_sides(before), engine.active_sides(after), mover, t,
+                       autopilot=autopilot)
     if engine.result(after) is not None:
         model.stop_all(c, t)
+    else:
+        model.sync(c, robots, engine.active_sides(after), t)
     store(game, c, t)
     return notes
 
 
-def end_game(s: Session, settings: Settings, game: Game, state: dict[str, Any], *, winner: str,
+def end_game(s: Session, settings: Settings, game: Game, state: engine.GameState, *, winner: str,
              reason: str, detail: str, now: datetime) -> None:
     """End the game outside the rules (timeout or resignation) and mail both the result."""
     game.status, game.ended, game.winner = "over", reason, winner
@@ -263,6 +294,9 @@ def _game_due(s: Session, settings: Settings, game: Game, now: datetime, report:
     c = load(game)
     if c is None:
         return
+    if game.snapshot:  # a bot's clock never runs, whatever moved without the clock seeing it
+        model.sync(c, bot_sides(seats_of(s, game.id or 0)), engine.active_sides(
+            engine.from_json(game.snapshot)), t)
     for _ in range(20):  # each act may make the next one due (an autopilot move starts a period)
         items = model.due(c, t)
         if not items or game.status != "active":
@@ -292,30 +326,51 @@ def _act(s: Session, settings: Settings, game: Game, c: ClockState, d: Due, now:
             who = "Your" if side == d.side else f"{d.side.title()}'s"
             notify(s, settings, game, state, side, ev, now, seats=seats,
                    subject=f"{who} vacation is over: the clocks run again",
-                   lines=[f"{who} vacation ended on {model.fmt_time(until)}; the clocks run again."])
+                   lines=[f"{who} vacation ended on {model.fmt_time(until, model.tz_of(c, side))}; "
+                          "the clocks run again."])
         report.vacations_over += 1
         return
     key = f"{d.label}:{d.side}:{sc['period']}"
     if d.kind == "reminder":
         ev = record_event(s, game, d.side, "reminder", f"{d.label} reminder: "
                           f"{fmt_duration(d.left)} left", now, key="remind:" + key)
+        zero = model.deadline(c, d.side) or now.timestamp() + d.left
+        zone = model.tz_of(c, d.side)
+        lines = [f"You have {fmt_duration(d.left)} left on your clock, until "
+                 f"{model.fmt_time(zero, zone)}, to decide: {decision}",
+                 "Reply to this mail with your move: the legal commands are below."
+                 + (" Away? Reply 'vacation 3d' (or a date) to pause the game."
+                    if control.vacation and model.vacation_left(c, d.side, now.timestamp()) > 0
+                    else "")]
+        if control.grace:
+            final = model.wall_after(zero, control.grace, control.weekend_pause)
+            lines.append(f"When your clock runs out you get {fmt_duration(control.grace)} of "
+                         f"grace, until {model.fmt_time(final, zone)}; if you have not moved by then, "
+                         f"{_POLICY[control.expiry][0]}.")
+        else:
+            lines.append(f"When your clock runs out, {_POLICY[control.expiry][0]}.")
         notify(s, settings, game, state, d.side, ev, now, seats=seats,
-               subject=f"Reminder: {fmt_duration(d.left)} left on your clock",
-               lines=[f"You have {fmt_duration(d.left)} left on your clock to decide: {decision}",
-                      _after_zero(control)])
+               subject=f"Reminder: {fmt_duration(d.left)} left on your clock", lines=lines)
         report.reminders += 1
     elif d.kind == "out_of_time":
         ev = record_event(s, game, d.side, "out_of_time", "out of time; grace "
                           f"{fmt_duration(control.grace)}", now, key="out:" + key)
         grace_left = fmt_duration(control.grace + d.left)
+        end = model.wall_after(now.timestamp(), max(control.grace + d.left, 0.0),
+                               control.weekend_pause)
+        grace_end = model.fmt_time(end, model.tz_of(c, d.side))
         notify(s, settings, game, state, d.side, ev, now, seats=seats,
                subject=f"Your time is up: {grace_left} of grace left",
-               lines=[f"Your clock has run out. You have {grace_left} of grace to decide: "
-                      f"{decision}", _after_zero(control)])
+               lines=[f"Your clock has run out. You have {grace_left} of grace, until {grace_end}, "
+                      f"to decide: {decision}",
+                      "Reply to this mail with your move: the legal commands are below.",
+                      f"If you have not moved by then, {_POLICY[control.expiry][0]}."])
         notify(s, settings, game, state, other(d.side), ev, now, seats=seats,
                subject=f"{d.side.title()} is out of time",
-               lines=[f"{d.side.title()}'s clock has run out; {grace_left} of grace are left. "
-                      + _after_zero(control, opponent=True)])
+               lines=[f"{d.side.title()}'s clock has run out; they have {grace_left} of grace "
+                      f"left, until {model.fmt_time(end, model.tz_of(c, other(d.side)))}. "
+                      "If they have not moved by then, "
+                      f"{_POLICY[control.expiry][1]}."])
         report.out_of_time += 1
     else:
         _expire(s, settings, game, c, d, state, now, seats, key)
@@ -323,21 +378,16 @@ def _act(s: Session, settings: Settings, game: Game, c: ClockState, d: Due, now:
     model.mark(c, d)
 
 
-def _after_zero(control: TimeControl, opponent: bool = False) -> str:
-    grace = f"after {fmt_duration(control.grace)} of grace " if control.grace else ""
-    if opponent:
-        return {"forfeit": f"If they do not move, they lose the game on time {grace}.",
-                "claim": f"If they do not move, you may claim the win {grace}.",
-                "autopilot": f"If they do not move, the server plays a safe move for them {grace}.",
-                }[control.expiry].replace("  ", " ")
-    return {"forfeit": f"When your clock is out, {grace}you lose the game on time.",
-            "claim": f"When your clock is out, {grace}your opponent may claim the win.",
-            "autopilot": f"When your clock is out, {grace}the server plays a safe move for you.",
-            }[control.expiry]
+_POLICY = {  # what happens when a clock and its grace are out: (to the player, to the opponent)
+    "forfeit": ("you lose the game on time", "they lose the game on time and you win"),
+    "claim": ("your opponent may claim the win", "you may claim the win"),
+    "autopilot": ("the server's computer player moves for you",
+                  "the server's computer player moves for them"),
+}
 
 
 def _expire(s: Session, settings: Settings, game: Game, c: ClockState, d: Due,
-            state: dict[str, Any], now: datetime, seats: dict[str, Seat], key: str) -> None:
+            state: engine.GameState, now: datetime, seats: dict[str, Seat], key: str) -> None:
     control = model.control_of(c)
     late, opp = d.side, other(d.side)
     if control.expiry == "forfeit":
@@ -361,43 +411,63 @@ def _expire(s: Session, settings: Settings, game: Game, c: ClockState, d: Due,
 
 
 def _autopilot(s: Session, settings: Settings, game: Game, c: ClockState, side: str,
-               state: dict[str, Any], now: datetime, seats: dict[str, Seat], key: str) -> None:
-    """Play ``side``'s decision with the autopilot, record the moves, report to both."""
-    after, played = play_for(state, side)
+               state: engine.GameState, now: datetime, seats: dict[str, Seat], key: str) -> None:
+    """Play ``side``'s decision with the computer player, record the moves, report to both.
+
+    A computer-played opponent answers at once (`pbem.bot_seats.play_bots`), as after a mail.
+    """
     from sqlalchemy import func
 
-    seq = s.exec(select(func.max(Move.seq)).where(Move.game_id == game.id)).one() or 0
+    from pbem.bot_seats import play_bots
+    from pbem.fairplay.games import engine_seed_of
+
     assert game.id is not None
+    after, played = play_for(state, side, engine_seed_of(s, game), game.id)
+    seq = s.exec(select(func.max(Move.seq)).where(Move.game_id == game.id)).one() or 0
     for i, cmd in enumerate(played):
         s.add(Move(game_id=game.id, seq=seq + i + 1, side=side, command=cmd, created_at=now,
                    source="autopilot"))
-    detail = f"autopilot for {side.title()}: " + ("; ".join(played) or "nothing legal")
+    detail = f"autopilot ({KIND} player) for {side.title()}: " + ("; ".join(played) or "nothing legal")
     ev = record_event(s, game, side, "autopilot", detail, now, key="expire:" + key)
     t = now.timestamp()
-    model.handover(c, engine.active_sides(state), engine.active_sides(after), side, t, autopilot=True)
+    mid = engine.active_sides(after)
+    s.flush()
+    replies = [m.command for m in play_bots(s, settings, game, after, seats, now)]
+    model.handover(c, engine.active_sides(state), mid, side, t, autopilot=True)
+    model.handover(c, mid, engine.active_sides(after), None, t)
     game.snapshot = engine.to_json(after)
     game.version += 1
     game.updated_at = now
     if engine.result(after) is not None:
         game.status = "over"
         model.stop_all(c, t)
+    else:
+        model.sync(c, bot_sides(seats), engine.active_sides(after), t)
     store(game, c, t)
     for seat in seats.values():
         refresh_key(seat, after)
+    moves = "; ".join(played) or "nothing"
+    grace = f" and {fmt_duration(model.control_of(c).grace)} of grace" if model.control_of(c).grace else ""
     for target in SIDES:
         mine = target == side
-        lines = [("Your clock and grace ran out, so the server played for you: " if mine
-                  else f"{side.title()}'s clock and grace ran out; the autopilot played for them: ")
-                 + ("; ".join(played) or "nothing") + "."]
         if mine:
-            lines.append("Your next decisions get only the increment of time each; any mail "
-                         "of yours takes the seat back.")
+            lines = [f"Your clock{grace} ran out, so the server's computer player moved for you "
+                     f"(this game's expiry policy is autopilot). It played: {moves}.",
+                     "Your next decisions get only the increment of time each, so answer soon: "
+                     "any move you send yourself plays on as usual."]
+        else:
+            lines = [f"{side.title()}'s clock{grace} ran out, so the server's computer player "
+                     f"moved for them (this game's expiry policy is autopilot). It played: {moves}."]
+        if replies:
+            lines.append("The computer opponent answered: " + "; ".join(replies) + ".")
         if game.status == "over":
             queue_mail(s, settings, kind="game_over", game=game, seat=seats[target], state=after,
                        cause=f"ev{ev.id}", now=now, seats=seats)
         else:
             notify(s, settings, game, after, target, ev, now, seats=seats, full=True,
-                   subject=f"Autopilot played for {'you' if mine else side.title()}", lines=lines)
+                   subject=("Out of time: the computer played for you" if mine
+                            else f"{side.title()} ran out of time: the computer played for them"),
+                   lines=lines)
 
 
 def clocks_of(game: Game, now: float) -> dict[str, dict[str, Any]] | None:
@@ -416,6 +486,12 @@ def clock_line(game: Game, now: datetime) -> str:
     c = load(game)
     if c is None or not model.control_of(c).enabled:
         return "" if c is None else "none"
+    if game.ended and game.winner:
+        return f"{game.winner} won {report.WHY.get(game.ended, game.ended)}"
+    return _clocks_text(c, now)
+
+
+def _clocks_text(c: ClockState, now: datetime) -> str:
     t = now.timestamp()
     parts = []
     for side, sc in c["sides"].items():
@@ -436,8 +512,8 @@ def show_text(game: Game, now: datetime) -> str:
     if c is None:
         return "\nClock: not started yet (the next tick starts the site default)"
     lines = ["", "Clock: " + model.control_of(c).describe()]
-    line = clock_line(game, now)
-    lines += [f"  {part}" for part in line.split("; ")] if line != "none" else []
+    if model.control_of(c).enabled:
+        lines += [f"  {part}" for part in _clocks_text(c, now).split("; ")]
     if game.ended:
         lines.append(f"Ended: {game.ended}, {game.winner} wins")
     return "\n".join(lines)

@@ -47,11 +47,15 @@ EDITION_NAMES = {"zman": "Z-Man 2nd edition", "gmt": "GMT edition (2017)"}
 
 def new_committed_game(db: Engine, settings: Settings, *, emails: dict[str, str], edition: str,
                        options: list[str], invite: bool, now: datetime,
-                       expires_in: timedelta | None = None) -> int:
-    """Create a game with a committed seed; invite both players, or start it at once."""
+                       expires_in: timedelta | None = None, clock: str | None = None) -> int:
+    """Create a game with a committed seed; invite both players, or start it at once.
+
+    ``clock``: the game's time control as `pbem.clocks.service.pending_clock` writes it, so
+    the invitations and the welcome show it and it starts with the game.
+    """
     server_seed = secrets.token_hex(32)
     with transaction(db) as s:
-        game = Game(seed=0, edition=edition, options=",".join(options), snapshot="",
+        game = Game(seed=0, edition=edition, options=",".join(options), snapshot="", clock=clock,
                     status="invited" if invite else "active", created_at=now, updated_at=now)
         s.add(game)
         s.flush()
@@ -92,7 +96,7 @@ def _start(s: Session, settings: Settings, game: Game, commit: Commitment, seats
     state = engine.new_game(seed, edition=game.edition, options=game.option_list)
     commit.engine_seed = str(seed)
     game.snapshot, game.status, game.updated_at = engine.to_json(state), "active", now
-    from pbem.clocks.service import ensure_clock  # the clocks start with the game
+    from pbem.clocks.service import ensure_clock, sync  # the clocks start with the game
 
     ensure_clock(game, settings, state, now.timestamp())
     s.add(commit)
@@ -100,6 +104,13 @@ def _start(s: Session, settings: Settings, game: Game, commit: Commitment, seats
     for seat in seats.values():
         refresh_key(seat, state)
     s.flush()
+    from pbem.bot_seats import play_bots, store
+
+    if play_bots(s, settings, game, state, seats, now):  # a bot seat to decide first moves now,
+        store(game, state, now)  # so the welcome shows the human its move, not "waiting for Nixon"
+        for seat in seats.values():
+            refresh_key(seat, state)
+    sync(s, game, state, now)  # no clock runs for a bot seat (pbem.clocks)
     start_orders(s, seats, state)  # notify preferences, summaries from the opening (pbem.notify)
     for side, seat in sorted(seats.items()):
         queue_mail(s, settings, kind="welcome", game=game, seat=seat, state=state, cause="v0",
@@ -111,7 +122,17 @@ def _facts(game: Game, commit: Commitment, seats: dict[str, Seat]) -> list[tuple
             ("Rules", EDITION_NAMES.get(game.edition, game.edition)
              + (f", options: {', '.join(game.option_list)}" if game.option_list else ", no options")),
             ("Kennedy", seats["kennedy"].email), ("Nixon", seats["nixon"].email),
-            ("Commitment (SHA-256)", commit.commitment)]
+            *_clock_fact(game), ("Commitment (SHA-256)", commit.commitment)]
+
+
+def _clock_fact(game: Game) -> list[tuple[str, str]]:
+    """The time control the players accept (pbem.clocks), when the game has one."""
+    import json
+
+    from pbem.clocks.control import TimeControl
+
+    c = json.loads(game.clock) if game.clock else None
+    return [("Time control", TimeControl.from_dict(c["control"]).describe())] if c else []
 
 
 def _queue_invitation(s: Session, settings: Settings, game: Game, commit: Commitment, seat: Seat,

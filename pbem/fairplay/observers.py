@@ -146,7 +146,7 @@ def unsubscribe(session: Session, settings: Settings, obs: Observer, now: dateti
                reply_to=addr, now=now)
 
 
-def notify_observers(session: Session, settings: Settings, game: Game, state: dict[str, Any],
+def notify_observers(session: Session, settings: Settings, game: Game, state: engine.GameState,
                      *, since: int, now: datetime) -> int:
     """Queue the public report of ``state`` to every active observer; returns how many."""
     rows = session.exec(select(Observer).where(Observer.game_id == game.id,
@@ -157,7 +157,7 @@ def notify_observers(session: Session, settings: Settings, game: Game, state: di
 
 
 def _queue_report(session: Session, settings: Settings, game: Game, obs: Observer,
-                  state: dict[str, Any], now: datetime, *, since: int, cause: str) -> None:
+                  state: engine.GameState, now: datetime, *, since: int, cause: str) -> None:
     v = engine.view(state, None)  # the public view only (R17.1)
     over = v["result"] is not None
     revealed = reveal_for(session, settings, game, now) if over else None

@@ -90,7 +90,7 @@ def engine_seed(seed_hex: str, game_id: int, entropy: dict[str, str]) -> int:
     return int.from_bytes(mac.digest(), "big")
 
 
-def position_hash(state: dict[str, Any]) -> str:
+def position_hash(state: engine.GameState) -> str:
     """SHA-256 of the position without its log (the log is checked line by line instead)."""
     slim = {k: v for k, v in state.items() if k != "log"}
     return hashlib.sha256(json.dumps(slim, separators=(",", ":"), sort_keys=True).encode()).hexdigest()
@@ -103,7 +103,7 @@ def _recording(draws: list[list[int]]) -> Iterator[None]:
     """Record every ``engine.rng.below(bound)`` result as ``[bound, value]`` while inside."""
     real = engine.rng.below
 
-    def below(rng: dict[str, Any], n: int) -> int:
+    def below(rng: engine.schema.Rng, n: int) -> int:
         value = real(rng, n)
         draws.append([n, value])
         return value
@@ -115,11 +115,11 @@ def _recording(draws: list[list[int]]) -> Iterator[None]:
         engine.rng.below = real
 
 
-def _log_texts(state: dict[str, Any], start: int) -> list[str]:
+def _log_texts(state: engine.GameState, start: int) -> list[str]:
     return [(f"[{e['to']}] " if e.get("to") else "") + str(e["text"]) for e in state["log"][start:]]
 
 
-def _setup(seed: int, edition: str, options: list[str]) -> tuple[dict[str, Any], dict[str, Any]]:
+def _setup(seed: int, edition: str, options: list[str]) -> tuple[engine.GameState, dict[str, Any]]:
     """(state, setup record): the game set up from ``seed`` with the deal's draws recorded."""
     draws: list[list[int]] = []
     with _recording(draws):
@@ -128,7 +128,7 @@ def _setup(seed: int, edition: str, options: list[str]) -> tuple[dict[str, Any],
                    "log": _log_texts(state, 0), "position": position_hash(state)}
 
 
-def _step(state: dict[str, Any], side: str, command: str) -> dict[str, Any]:
+def _step(state: engine.GameState, side: str, command: str) -> dict[str, Any]:
     """Apply one move to ``state`` (raises `engine.CommandError`); its record."""
     draws: list[list[int]] = []
     start = len(state["log"])

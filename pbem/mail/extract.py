@@ -96,13 +96,19 @@ class ReplyText:
 
     ``above_quote`` counts the leading lines that stand above the first quoted line or
     attribution (top posting); ``quoted`` is True if any quoted history was seen; ``cut`` says
-    what ended the reading ("" when the text simply ended).
+    what ended the reading ("" when the text simply ended). ``blocks`` numbers each line's run
+    of own lines: it grows by one wherever quoted lines or an attribution stood between two
+    kept lines (an interleaved answer is a block of its own).
     """
 
     lines: list[str]
     above_quote: int
     quoted: bool = False
     cut: str = ""
+    blocks: tuple[int, ...] = ()
+
+    def block_of(self, n: int) -> int:
+        return self.blocks[n] if n < len(self.blocks) else 0
 
 
 def normalise_line(line: str) -> str:
@@ -125,15 +131,19 @@ class _Reader:
         self.lines = lines
         self.starts = history_starts or (lambda _line: False)
         self.kept: list[str] = []
+        self.blocks: list[int] = []
+        self.block = 0
         self.above: int | None = None
 
     def _history(self) -> None:
         if self.above is None:
             self.above = len(self.kept)
+        if self.blocks and self.blocks[-1] == self.block:
+            self.block += 1
 
     def _done(self, cut: str) -> ReplyText:
         above = len(self.kept) if self.above is None else self.above
-        return ReplyText(self.kept, above, self.above is not None, cut)
+        return ReplyText(self.kept, above, self.above is not None, cut, tuple(self.blocks))
 
     def read(self) -> ReplyText:
         lines, i = self.lines, 0
@@ -164,6 +174,7 @@ class _Reader:
                 self._history()
                 return self._done("a header block")
             self.kept.append(line)
+            self.blocks.append(self.block)
             i += 1
         return self._done("")
 
@@ -246,5 +257,5 @@ def _second_opinion(reply: ReplyText) -> ReplyText:
             j = body.index(line, j) + 1
         except ValueError:
             return ReplyText(lines[:n], min(reply.above_quote, n), reply.quoted,
-                             reply.cut or "a signature or disclaimer")
+                             reply.cut or "a signature or disclaimer", reply.blocks[:n])
     return reply

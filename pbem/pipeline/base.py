@@ -21,6 +21,7 @@ from typing import Any
 
 from sqlmodel import Session
 
+from engine import GameState
 from pbem.config import Settings
 from pbem.keys import ReplyKey
 from pbem.mail import ParsedMessage
@@ -87,8 +88,8 @@ class Context:
     key: ReplyKey | None = None
     game: Game | None = None
     seat: Seat | None = None
-    state: dict[str, Any] | None = None  # the position before this mail
-    new_state: dict[str, Any] | None = None
+    state: GameState | None = None  # the position before this mail
+    new_state: GameState | None = None
     lines: list[str] = field(default_factory=list)
     applied: list[str] = field(default_factory=list)  # the lines' canonical commands (the move log)
     ignored: list[str] = field(default_factory=list)
@@ -96,12 +97,13 @@ class Context:
     talk: list[str] = field(default_factory=list)  # "say …" table talk for the opponent
     undo: bool = False  # the mail's first line is "undo"
     stale: str = ""  # the mail answers an older report's question (rejected unless 'undo')
-    undone: dict[str, Any] | None = None  # after an accepted undo: the position it took back
+    undone: GameState | None = None  # after an accepted undo: the position it took back
     results: list[dict[str, Any]] = field(default_factory=list)
     stage: str = ""
     trace: list[str] = field(default_factory=list)
     orders: Any = None  # pbem.orders.MailOrders: notify/standing/then/cancel lines of this mail
     auto: list[Any] = field(default_factory=list)  # pbem.orders.Auto: moves the server applied
+    before_bots: set[str] | None = None  # deciding sides when the bots moved (pbem.clocks)
 
     @property
     def side(self) -> str:

@@ -7,6 +7,7 @@ bot's reply and asks the human for the next decision. See `pbem.bot_seats`.
 
 from __future__ import annotations
 
+import engine
 from pbem.bot_seats import play_bots, store
 from pbem.pipeline.base import Context, handler
 from pbem.replies import seats_of
@@ -18,6 +19,8 @@ def bot_moves(ctx: Context) -> None:
     if ctx.game.status != "active":
         return
     seats = seats_of(ctx.session, ctx.game.id or 0)
+    deciding = engine.active_sides(ctx.new_state)
     if play_bots(ctx.session, ctx.settings, ctx.game, ctx.new_state, seats, ctx.now):
+        ctx.before_bots = deciding  # the player's decision ended here (the ``clock`` handler)
         store(ctx.game, ctx.new_state, ctx.now)
         ctx.session.add(ctx.game)

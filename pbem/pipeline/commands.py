@@ -140,8 +140,8 @@ def apply_commands(ctx: Context) -> None:
     ctx.new_state = g if g is not ctx.state else engine.copy_state(g)
 
 
-def _reason(exc: engine.CommandError, line: str, i: int, before: dict[str, Any],
-            now: dict[str, Any], side: str) -> str:
+def _reason(exc: engine.CommandError, line: str, i: int, before: engine.GameState,
+            now: engine.GameState, side: str) -> str:
     """What the player is told: overspend in the one-line form, else the engine's reason with
     "did you mean" (details only where R17 allows them, see `_safe_reason`)."""
     why = _safe_reason(exc, i, before, now)
@@ -149,7 +149,7 @@ def _reason(exc: engine.CommandError, line: str, i: int, before: dict[str, Any],
         return why
     short = overspend(now, side, line)
     if short:
-        return f"{exc.kind}: {line!r}: {short}"
+        return f"{exc.kind}: {short}"
     if isinstance(exc, engine.CommandSyntaxError | engine.IllegalCommandError):
         hints = did_you_mean(line, engine.legal_commands(now, side))
         if hints:
@@ -157,27 +157,24 @@ def _reason(exc: engine.CommandError, line: str, i: int, before: dict[str, Any],
     return why
 
 
-def _hidden_drawn(before: dict[str, Any], after: dict[str, Any]) -> bool:
+def _hidden_drawn(before: engine.GameState, after: engine.GameState) -> bool:
     """True if applying lines consumed randomness or drew from a hidden deck."""
     return (before["rng"] != after["rng"] or len(before["deck"]) != len(after["deck"])
             or len(before["endorse_deck"]) != len(after["endorse_deck"]))
 
 
-def _safe_reason(exc: engine.CommandError, i: int, before: dict[str, Any],
-                 after: dict[str, Any]) -> str:
+def _safe_reason(exc: engine.CommandError, i: int, before: engine.GameState,
+                 after: engine.GameState) -> str:
     """The error as the player may see it (R17: never the position after the prefix).
 
-    On the first line the engine's full message (with what is legal now) is the
-    truth about the position before the mail. After earlier lines it would
-    describe the position they produced, so only the reason is given, and not
-    even that if those lines drew cards or cubes (no peeking by failing on purpose).
+    The reason only: the mail quotes the line beside it and lists what is legal now (grouped,
+    for the position before the mail) below it. After earlier lines that drew cards or cubes
+    not even the reason is given (no peeking by failing on purpose).
     """
-    if i == 0:
-        return str(exc)
-    if _hidden_drawn(before, after):
+    if i > 0 and _hidden_drawn(before, after):
         return (f"{exc.kind}: this line could not follow the lines before it (details withheld: "
                 "they drew cards or cubes, which a rejected mail may not reveal, R17)")
-    return f"{exc.kind}: {exc.text!r}: {exc.reason}"
+    return f"{exc.kind}: {exc.reason}"
 
 
 @handler("record", "append the canonical moves and store the new snapshot")
@@ -189,7 +186,7 @@ def record(ctx: Context) -> None:
     # canonical commands, not the lines as written: a later alias or parser change cannot
     # break `pbem replay` (migration 0005 rewrote the older logs the same way)
     moves = ([(ctx.side, "undo")] if ctx.undone is not None else []) + [
-        (ctx.side, cmd) for cmd in ctx.applied] + [(a.side, a.command) for a in ctx.auto]
+        (ctx.side, cmd) for cmd in ctx.applied] + [(a.side, c) for a in ctx.auto for c in a.applied]
     for offset, (side, line) in enumerate(moves):
         s.add(Move(game_id=game.id, seq=seq + offset + 1, side=side, command=line,
                    inbound_id=ctx.inbound.id, created_at=ctx.now))

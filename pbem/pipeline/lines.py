@@ -12,10 +12,12 @@ A command attempt that cannot be read (a misspelt verb, a bare card or state) is
 the pipeline rejects the whole mail with "did you mean" suggestions (README: all or nothing).
 Lines after ``say …`` up to the next command are table talk for the opponent.
 
-Two guards keep the server's own words from coming back as orders: a line that equals a line of
-a report sent to this seat is never a command unless it stands above the first quoted line or
-attribution (`SentReports`), and the report marker (or the first line of any sent report)
-starts the quoted history wherever it appears (`SentReports.starts_history`).
+Two guards keep the server's own words from coming back as orders: below the first quoted line
+or attribution, a line that equals a line of a report sent to this seat is never a command when
+its run of own lines (`ReplyText.blocks`) also carries the report's prose — history a client
+pasted without ``>`` (`SentReports`); a player's own ``first kennedy``, typed below or between
+quoted lines, stands alone and is read. And the report marker (or the first line of any sent
+report) starts the quoted history wherever it appears (`SentReports.starts_history`).
 """
 
 from __future__ import annotations
@@ -183,6 +185,7 @@ def read_reply(reply: ReplyText, sent: SentReports | None = None, *, max_lines: 
     """Sort the writer's own lines into commands, unreadable attempts, talk and prose."""
     sent = sent or SentReports()
     out = ReadReply()
+    leaked = _blocks_with_report_prose(reply, sent)
     talking = False
     first_line = True
     for n, raw in enumerate(reply.lines):
@@ -204,7 +207,9 @@ def read_reply(reply: ReplyText, sent: SentReports | None = None, *, max_lines: 
                 out.talk.append(rest)
             first_line = False
             continue
-        kind = _kind(line, words, n >= reply.above_quote and sent.is_report_line(line))
+        report_line = (n >= reply.above_quote and reply.block_of(n) in leaked
+                       and sent.is_report_line(line))
+        kind = _kind(line, words, report_line)
         if kind == "prose":
             (out.talk if talking else out.ignored).append(line)
         elif kind == "undo":
@@ -226,6 +231,20 @@ def read_reply(reply: ReplyText, sent: SentReports | None = None, *, max_lines: 
         first_line = False
     out.ignored = out.ignored[:MAX_IGNORED]
     return out
+
+
+def _blocks_with_report_prose(reply: ReplyText, sent: SentReports) -> set[int]:
+    """Runs of own lines below the quote that hold a sent report's prose (not a command line):
+    report text that came back unquoted."""
+    leaked: set[int] = set()
+    for n, raw in enumerate(reply.lines[reply.above_quote:], start=reply.above_quote):
+        line = " ".join(_BULLET.sub("", raw).split())
+        if not line or not sent.is_report_line(line):
+            continue
+        words = _WORD.findall(line.lower())
+        if not words or _kind(line, words, False) != "command":
+            leaked.add(reply.block_of(n))
+    return leaked
 
 
 def read_text(text: str, sent: SentReports | None = None, *, max_lines: int = 40,

@@ -17,15 +17,17 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 
 from sqlalchemy.engine import Engine
-from sqlmodel import col, func, select
+from sqlmodel import col, select
 
 import engine
 from pbem.clocks import seats as _seats  # noqa: F401  (registers seat-commands, clock)
 from pbem.config import Settings
 from pbem.db import is_transient, lock_game, transaction
 from pbem.fairplay import handlers as _fairplay  # noqa: F401  (registers handlers)
+from pbem.mail.budget import OverBudget
 from pbem.models import InboundMessage, Quarantine, utcnow
 from pbem.pipeline import bot_moves as _bot_moves  # noqa: F401  (registers handlers)
+from pbem.pipeline import bounces as _bounces  # noqa: F401  (registers handlers)
 from pbem.pipeline import commands as _commands  # noqa: F401  (registers handlers)
 from pbem.pipeline import orders as _orders  # noqa: F401  (registers handlers)
 from pbem.pipeline import undo as _undo  # noqa: F401  (registers handlers)
@@ -42,6 +44,7 @@ log = logging.getLogger("pbem.pipeline")
 PIPELINE = (
     "parse",
     "dedupe",
+    "bounce",
     "filter-loops",
     "observer-mail",
     "identify-seat",
@@ -110,6 +113,10 @@ def process_message(
         try:
             return _attempt(db, settings, raw, mailbox, uidvalidity, uid, now, pipeline)
         except _Crash as crash:
+            if isinstance(crash.error, OverBudget):  # a stranger's slow bytes: not a bug
+                log.warning("quarantined a mail (stage %s): %s", crash.stage, crash.error)
+                return _quarantine(db, raw, mailbox, uidvalidity, uid, crash.stage,
+                                   crash.trace, now, reason=f"over budget: {crash.error}")
             if not is_transient(crash.error):
                 log.error("quarantined a mail (stage %s)", crash.stage or "?", exc_info=crash.error)
                 return _quarantine(db, raw, mailbox, uidvalidity, uid, crash.stage,
@@ -189,8 +196,14 @@ def _stopped(ctx: Context, stop: StopPipeline) -> Outcome:
 def _answer(ctx: Context, stop: RejectMessage) -> bool:
     """Queue the rejection for the seat's registered address; False if rate-limited (C3)."""
     assert ctx.seat is not None and ctx.inbound is not None and ctx.parsed is not None
-    if _recent_rejections(ctx) >= MAX_ERROR_REPLIES_PER_HOUR:
+    recent = _recent_rejections(ctx)
+    if len(recent) >= MAX_ERROR_REPLIES_PER_HOUR:
         return False
+    context: dict[str, object] = {}
+    if len(recent) == MAX_ERROR_REPLIES_PER_HOUR - 1:  # this answer is the last for a while
+        oldest = min(recent) if recent else ctx.now
+        context = {"error_replies_until": (oldest + timedelta(hours=1)).strftime("%H:%M UTC"),
+                   "error_replies_max": MAX_ERROR_REPLIES_PER_HOUR}
     if ctx.game is None:
         ctx.game = lock_game(ctx.session, ctx.seat.game_id)
         assert ctx.game is not None
@@ -201,27 +214,28 @@ def _answer(ctx: Context, stop: RejectMessage) -> bool:
     queue_mail(ctx.session, ctx.settings, kind=stop.kind, game=ctx.game, seat=ctx.seat,
                state=ctx.state, cause=f"in{ctx.inbound.id}", now=ctx.now,
                results=ctx.results, error=stop.reason, ignored=ctx.ignored,
-               in_reply_to=ctx.parsed.message_id, advance_log=False)
+               in_reply_to=ctx.parsed.message_id, advance_log=False, extra=context)
     return True
 
 
-def _recent_rejections(ctx: Context) -> int:
+def _recent_rejections(ctx: Context) -> list[datetime]:
+    """When this sender's mails of the last hour were rejected."""
     assert ctx.parsed is not None
     since = ctx.now - timedelta(hours=1)
-    stmt = select(func.count()).select_from(InboundMessage).where(
+    stmt = select(InboundMessage.received_at).where(
         col(InboundMessage.from_addr) == ctx.parsed.from_addr,
         col(InboundMessage.outcome) == "rejected",
         col(InboundMessage.received_at) >= since)
-    return int(ctx.session.exec(stmt).one())
+    return [t for t in ctx.session.exec(stmt).all() if t is not None]
 
 
 def _quarantine(db: Engine, raw: bytes, mailbox: str, uidvalidity: int | None, uid: int | None,
-                stage: str, error: str, now: datetime) -> Outcome:
+                stage: str, error: str, now: datetime, *, reason: str = "") -> Outcome:
     """Store the crashed mail; if even that fails it still goes to the Quarantine folder."""
     found = MESSAGE_ID.search(raw.split(b"\r\n\r\n", 1)[0].split(b"\n\n", 1)[0])
     mid = bounded(found.group(1).decode("utf-8", "replace"), 400) if found else ""
     last = error.strip().splitlines()[-1] if error.strip() else "error"
-    reason = f"crashed in {stage or '?'}: {last}"
+    reason = reason or f"crashed in {stage or '?'}: {last}"
     try:
         with transaction(db) as session:
             session.add(Quarantine(

@@ -11,6 +11,9 @@ had been sent the move. ``table-talk`` (after ``record``) passes the ``say`` lin
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
+from typing import Any
+
 from sqlmodel import col, select
 
 import engine
@@ -23,6 +26,12 @@ from pbem.replies import queue_mail, seats_of
 from pbem.undo import replay_moves
 
 
+def _changes_nothing(ctx: Context) -> bool:
+    """Only server words (help, status, card, history) and table talk: answered from any
+    older report, since they cannot act on a question that is gone."""
+    return bool(ctx.lines or ctx.talk) and all(meta_request(line) for line in ctx.lines)
+
+
 def _other(side: str) -> str:
     return "nixon" if side == "kennedy" else "kennedy"
 
@@ -31,7 +40,7 @@ def _other(side: str) -> str:
                  "if nothing was revealed since (engine.undo)")
 def undo(ctx: Context) -> None:
     assert ctx.game is not None and ctx.state is not None and ctx.seat is not None
-    if ctx.stale and not ctx.undo:
+    if ctx.stale and not ctx.undo and not _changes_nothing(ctx):
         raise RejectMessage(ctx.stale)
     if not ctx.undo:
         if ctx.talk and all(meta_request(line) for line in ctx.lines):
@@ -73,17 +82,29 @@ def table_talk(ctx: Context) -> None:
     if ctx.undone is not None:
         size = len(ctx.state["log"])  # the position the undo restored
         for side, seat in seats_of(ctx.session, ctx.game.id or 0).items():
-            told = seat.last_log > size
+            seen = ctx.undone["log"][size:seat.last_log]
             seat.last_log = min(seat.last_log, size)
             ctx.session.add(seat)
-            if side != ctx.side and told:  # they were sent the move: say it was taken back
+            if side != ctx.side and seen:  # they were sent the move: say it was taken back
+                asked = side not in engine.active_sides(ctx.new_state or ctx.state)
                 tabletalk.post(ctx.session, ctx.game.id or 0, to_side=side, from_side=ctx.side,
-                               kind="undo", text=f"{ctx.side.title()} took back their last "
-                               "move (undo); the position is as it was before it.", now=ctx.now)
-                if side not in engine.active_sides(ctx.new_state or ctx.state):
+                               kind="undo", text=_undo_notice(ctx.side, side, seen, asked),
+                               now=ctx.now)
+                if asked:
                     _tell_now(ctx, seat)  # a question they were asked is withdrawn
     if ctx.talk:
         _post_talk(ctx)
+
+
+def _undo_notice(mover: str, to: str, seen: Sequence[Mapping[str, Any]], withdrawn: bool) -> str:
+    """"Kennedy took back …", the log lines *to* had been sent that no longer stand (indented),
+    and whether the question they were sent is gone."""
+    lines = [f"  {e['text']}" for e in seen if e.get("to") in (None, to)]
+    end = ("The position is as it was before them; the question you were sent about it is "
+           "withdrawn: nothing for you to send now." if withdrawn else
+           "The position is as it was before them.")
+    return "\n".join([f"{mover.title()} took back their last move (undo). These lines, which "
+                      "you were sent, no longer stand:", *lines, end])
 
 
 def _tell_now(ctx: Context, seat: Seat) -> None:

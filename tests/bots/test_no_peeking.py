@@ -17,7 +17,7 @@ import pytest
 import bots
 import engine
 from bots.search import Budget
-from engine.determinize import determinize
+from engine.determinize import determinize, sampler
 from engine.state import GameState, copy_state
 from tests.engine.playout import play_out
 from tests.engine.test_hidden_info import hide
@@ -51,18 +51,18 @@ def test_a_determinisation_depends_only_on_the_sides_view(edition: str) -> None:
     rnd = random.Random(edition)
     differ = 0
     for g, side in pairs:
-        mine = dump(determinize(g, side, random.Random(7)))
+        mine = dump(determinize(g, side, sampler(7)))
         for _ in range(2):
-            assert dump(determinize(hide(g, side, rnd), side, random.Random(7))) == mine, (
+            assert dump(determinize(hide(g, side, rnd), side, sampler(7))) == mine, (
                 f"{side} at {g['stack'][-1:]} (turn {g['turn']})")
-        differ += mine != dump(determinize(g, side, random.Random(8)))
+        differ += mine != dump(determinize(g, side, sampler(8)))
     assert differ > len(pairs) // 2  # the hidden part really is sampled anew
 
 
 @pytest.mark.parametrize("edition", ["zman", "gmt"])
 def test_a_determinisation_is_consistent_with_the_view(edition: str) -> None:
     for g, side in positions(edition, games=6, every=11):
-        h = determinize(g, side, random.Random(3))
+        h = determinize(g, side, sampler(3))
         v, w = engine.view(g, side), engine.view(h, side)
         v.pop("log"), w.pop("log")
         assert v == w
@@ -104,3 +104,25 @@ def test_the_check_catches_a_player_that_peeks() -> None:
         if len(engine.legal_commands(g, side)) > 1:
             changed += peeking(g, side, n) != peeking(hide(g, side, rnd), side, n)
     assert changed > 0
+
+
+def test_determinisation_draws_from_the_engines_own_generator() -> None:
+    """The house rule (docs/RANDOMNESS.md): engine/ draws only from its JSON generator, seeded."""
+    import ast
+    from pathlib import Path
+
+    for path in sorted(Path(engine.__file__).parent.rglob("*.py")):
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        for node in ast.walk(tree):
+            names = ([a.name for a in node.names] if isinstance(node, ast.Import)
+                     else [node.module or ""] if isinstance(node, ast.ImportFrom) else [])
+            assert "random" not in names and "secrets" not in names, f"{path} imports {names}"
+    g = engine.new_game(5)
+    rng = sampler(11)
+    assert rng["key"] != engine.new_game(11)["rng"]["key"]  # its own domain, never a game's key
+    first, second = determinize(g, "kennedy", rng), determinize(g, "kennedy", rng)
+    assert rng["n"] > 0 and json.loads(json.dumps(rng)) == rng  # advanced in place, plain JSON
+    assert first["hands"]["nixon"] != second["hands"]["nixon"]  # the next sample is a new one
+    again = sampler(11)
+    assert dump(determinize(g, "kennedy", again)) == dump(first)  # a function of the seed alone
+    assert dump(determinize(g, "kennedy", again)) == dump(second)

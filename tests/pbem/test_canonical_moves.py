@@ -74,3 +74,65 @@ def test_migration_0005_leaves_a_log_that_does_not_replay_as_written() -> None:
     assert mod.canonical_log(4, "zman", [], engine.to_json(after),
                              [{"side": side, "command": "first jfk"}]) == [
         {"side": side, "command": "first kennedy", "seq": 1}]
+
+
+def test_queued_lines_are_logged_as_canonical_commands(tmp_path: Path) -> None:
+    """A queued line (after 'then') is a move like any other: the log stores what it meant."""
+    h = Harness(tmp_path)
+    h.new_game(seed=4)
+    _play_first(h)  # Kennedy goes first
+    state = h.state()
+    assert "kennedy" in engine.active_sides(state)
+    play = next(c for c in engine.legal_commands(state, "kennedy") if c.startswith("campaign "))
+    # 'finish' is an alias of 'done'; queued, it is applied at once (Kennedy decides next)
+    assert h.reply("kennedy", f"{play}\nthen\nfinish").outcomes == {"applied": 1}
+    log = _log(h)
+    assert log[1:3] == [("kennedy", play), ("kennedy", "done")]
+    assert all(cmd != "finish" for _, cmd in log)
+    assert service.replay(h.db, h.game_id).ok
+
+
+def test_migration_0010_rewrites_queued_lines_logged_as_written(tmp_path: Path) -> None:
+    from alembic import command
+
+    from pbem.db import alembic_config
+
+    h = Harness(tmp_path)
+    h.new_game(seed=4)
+    _play_first(h)
+    state = h.state()
+    play = next(c for c in engine.legal_commands(state, "kennedy") if c.startswith("campaign "))
+    assert h.reply("kennedy", f"{play}\nthen\nfinish").outcomes == {"applied": 1}
+    canonical = _log(h)
+    with Session(h.db) as s:  # as the server before this release stored the queued line
+        m = s.exec(select(Move).where(Move.game_id == h.game_id, Move.command == "done")).first()
+        assert m is not None
+        m.command = "finish"
+        s.add(m)
+        s.commit()
+    assert ("kennedy", "finish") in _log(h)
+    cfg = alembic_config(h.db)
+    with h.db.begin() as conn:
+        cfg.attributes["connection"] = conn
+        command.stamp(cfg, "0009")
+        command.upgrade(cfg, "0010")
+        command.stamp(cfg, "head")
+    assert _log(h) == canonical
+    assert service.replay(h.db, h.game_id).ok
+
+
+def test_migration_0010_replays_undo_as_pbem_replay_does() -> None:
+    import importlib
+
+    mod = importlib.import_module("pbem.migrations.versions.0010_canonical_queued_moves")
+    g = engine.new_game(4)
+    side = sorted(engine.active_sides(g))[0]
+    after = engine.apply(g, side, "first jfk")
+    moves = [{"side": side, "command": "first jfk", "inbound_id": 1},
+             {"side": side, "command": "undo", "inbound_id": 2},
+             {"side": side, "command": "FIRST JFK", "inbound_id": 2}]
+    new = mod.canonical_log(4, "zman", [], engine.to_json(after), moves)
+    assert new is not None
+    assert [(m["command"], m["seq"]) for m in new] == [
+        ("first kennedy", 1), ("undo", 2), ("first kennedy", 3)]
+    assert mod.canonical_log(4, "zman", [], engine.to_json(g), moves) is None  # snapshot differs

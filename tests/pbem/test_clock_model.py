@@ -7,9 +7,10 @@ import calendar
 
 import pytest
 
+import bots
 import engine
 from pbem.clocks import model
-from pbem.clocks.autopilot import choose_command, play_for
+from pbem.clocks.autopilot import choose_command, play_for, seed_for
 from pbem.clocks.control import (
     ClockSpecError,
     fmt_duration,
@@ -232,16 +233,17 @@ def test_the_outage_credit_charges_only_up_to_the_last_tick() -> None:
     assert model.due(c, MONDAY + 60 * H) == []
 
 
-def test_autopilot_picks_a_legal_low_risk_command_and_plays_the_whole_decision() -> None:
+def test_autopilot_plays_the_heuristic_bots_legal_commands_for_the_whole_decision() -> None:
     g = engine.new_game(3)
     for _ in range(200):
         sides = sorted(engine.active_sides(g))
         if not sides:
             break
         side = sides[0]
-        cmd = choose_command(g, side)
+        seed = seed_for(3, 1, g, side)
+        cmd = choose_command(g, side, seed)
         assert cmd in engine.legal_commands(g, side)
-        if {"pass", "decline", "done"} & set(engine.legal_commands(g, side)):
-            assert cmd in ("pass", "decline", "done")
-        g, played = play_for(g, side)
+        assert cmd == bots.choose_command(g, side, "heuristic", None, seed)
+        g, played = play_for(g, side, 3, 1)
         assert (played and side not in engine.active_sides(g)) or engine.result(g) is not None
+    assert choose_command(g, "kennedy" if "nixon" in engine.active_sides(g) else "nixon", 0) is None

@@ -8,40 +8,24 @@
 from __future__ import annotations
 
 import asyncio
-import os
 import threading
 from collections import Counter
-from pathlib import Path
 
 import pytest
-from sqlalchemy import text
-from sqlmodel import Session, SQLModel, select
+from sqlmodel import Session, select
 
 import engine
 from pbem import service
-from pbem.db import make_engine
 from pbem.mail import MemorySender
 from pbem.models import OutboxMessage, Quarantine
 from tests.pbem.harness import Harness
 
-URL = os.environ.get("PBEM_TEST_POSTGRES_URL", "")
-pytestmark = [
-    pytest.mark.postgres,
-    pytest.mark.skipif(not URL, reason="PBEM_TEST_POSTGRES_URL is not set (scripts/pgtest.sh)"),
-]
+pytestmark = pytest.mark.postgres  # skipped without PBEM_TEST_POSTGRES_URL (conftest.py)
 
 
 @pytest.fixture
-def h(tmp_path: Path) -> Harness:
-    db = make_engine(URL)
-    SQLModel.metadata.drop_all(db)
-    with db.begin() as conn:
-        conn.execute(text("DROP TABLE IF EXISTS alembic_version"))
-    db.dispose()
-    harness = Harness(tmp_path, database_url=URL)
-    harness.new_game(seed=2)
-    yield harness
-    harness.db.dispose()
+def h(postgres_harness: Harness) -> Harness:
+    return postgres_harness  # conftest.py: one new game on an emptied PostgreSQL database
 
 
 def _active(h: Harness) -> str:
@@ -112,3 +96,27 @@ def test_5_two_workers_draining_one_outbox_send_each_row_once(
     assert all(s.sent for s in senders)  # both really worked
     with Session(h.db) as s:
         assert {r.status for r in s.exec(select(OutboxMessage))} == {"sent"}
+
+
+def test_imap_uids_up_to_2_to_the_32_are_stored(
+        h: Harness, monkeypatch: pytest.MonkeyPatch) -> None:
+    """RFC 3501 UIDs and UIDVALIDITY are 32-bit *unsigned*: pymap's 2824442751 overflowed the
+    signed INTEGER columns, and every mail was quarantined (found by test_serve_leader.py)."""
+    import pbem.pipeline.runner as runner
+
+    side = _active(h)
+    raw = h.reply_bytes(side, h.legal(side)[0])
+    out = service.process_message(h.db, h.settings, raw, mailbox="INBOX",
+                                  uidvalidity=2**32 - 1, uid=2**32 - 1)
+    assert out.outcome == "applied"
+
+    def crash(ctx: object, names: object) -> None:
+        raise RuntimeError("pipeline bug")
+
+    monkeypatch.setattr(runner, "run", crash)
+    out = service.process_message(h.db, h.settings, h.reply_bytes(side, "help"),
+                                  mailbox="INBOX", uidvalidity=2**32 - 1, uid=2**32 - 2)
+    assert out.outcome == "quarantined" and "not stored" not in out.reason
+    with Session(h.db) as s:
+        (row,) = s.exec(select(Quarantine)).all()
+    assert (row.uidvalidity, row.uid) == (2**32 - 1, 2**32 - 2)

@@ -2,22 +2,16 @@
 
 from __future__ import annotations
 
-import os
-
 import pytest
 
 from pbem.db import make_engine
 from pbem.leader import ImapLeader
 
-URL = os.environ.get("PBEM_TEST_POSTGRES_URL", "")
-pytestmark = [
-    pytest.mark.postgres,
-    pytest.mark.skipif(not URL, reason="PBEM_TEST_POSTGRES_URL is not set (scripts/pgtest.sh)"),
-]
+pytestmark = pytest.mark.postgres  # skipped without PBEM_TEST_POSTGRES_URL (conftest.py)
 
 
-def test_one_leader_per_mailbox_and_a_dead_leader_hands_over() -> None:
-    a_db, b_db = make_engine(URL), make_engine(URL)
+def test_one_leader_per_mailbox_and_a_dead_leader_hands_over(postgres_url: str) -> None:
+    a_db, b_db = make_engine(postgres_url), make_engine(postgres_url)
     try:
         a = ImapLeader(a_db, "game@x.test@imap:993/INBOX").__enter__()
         with ImapLeader(b_db, "game@x.test@imap:993/INBOX") as b:

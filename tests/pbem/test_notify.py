@@ -86,12 +86,12 @@ def test_a_silent_player_gets_every_step_of_the_opponents_card_play(h: Harness) 
     assert "SINCE YOUR LAST DECISION" in text
     assert "Kennedy's action" in text
     assert "Kennedy plays #26 Ken-Air for 2 CP to campaign (R6.5)." in text
-    assert text.count("Kennedy campaigns in Massachusetts (R7).") == 2
+    assert "Kennedy campaigns in Massachusetts (R7) — 2 times." in text  # both points, one line
     assert "What changed on the board:" in text
     assert "Massachusetts:" in text and "-> Kennedy" in text
     assert "spend 1 momentum to trigger" in text.lower() or "trigger" in text
     html = h.last_mail("nixon").get_body(("html",)).get_content()
-    assert html.count("Kennedy campaigns in Massachusetts (R7).") == 2
+    assert html.count("Kennedy campaigns in Massachusetts (R7) — 2 times.") == 1
 
 
 def test_the_summary_reaches_back_to_the_players_own_previous_decision(h: Harness) -> None:
@@ -289,3 +289,24 @@ def test_should_mail(mode: str, over: bool, deciding: bool, mine: bool, unmailed
                      mailed: bool) -> None:
     assert notify.should_mail(mode, over=over, deciding=deciding, mine=mine,
                               unmailed=unmailed) is mailed
+
+
+def test_a_line_said_several_times_in_a_row_is_summarised_once_with_its_count() -> None:
+    """Five points spent in one state read as one line, not five (a bot's move included)."""
+    from pbem.summary import group_log
+
+    def entry(i: int, text: str, to: str | None = None) -> dict[str, Any]:
+        return {"i": i, "turn": 1, "text": text, "to": to}
+
+    log = [entry(0, "Nixon plays the candidate card for 5 CP to campaign (R6.9).")]
+    log += [entry(i, "Nixon campaigns in California (R7).") for i in range(1, 6)]
+    log += [entry(6, "Nixon campaigns in Texas (R7)."), entry(7, "Nixon campaigns in California (R7).")]
+    log += [entry(8, "You draw: #12.", "kennedy"), entry(9, "You draw: #12.", "nixon")]
+    (group,) = group_log(log, 0, "kennedy")
+    assert [e["text"] for e in group["entries"]] == [
+        "Nixon plays the candidate card for 5 CP to campaign (R6.9).",
+        "Nixon campaigns in California (R7) — 5 times.",
+        "Nixon campaigns in Texas (R7).",
+        "Nixon campaigns in California (R7).",  # not in a row: its own line
+        "You draw: #12.", "You draw: #12.",  # one the reader's, one not: never merged
+    ]

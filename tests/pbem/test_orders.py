@@ -51,7 +51,8 @@ def test_standing_trigger_order_answers_the_trigger_question(policy: str, card: 
     if expected is None:
         assert done == [] and top(g)["step"] == "trigger"  # asked: the player decides
         return
-    assert done[0] == orders.Auto("nixon", expected, "standing", f"trigger #{card} {engine.card_info(card)['name']}")
+    assert done[0] == orders.Auto("nixon", expected, "standing", f"trigger #{card} {engine.card_info(card)['name']}",
+                                  (expected,))
     assert b["nixon"].notes[0] == f"by standing order: {expected} (trigger #{card} {engine.card_info(card)['name']})"
     assert any(f"Nixon {'declines' if expected == 'decline' else 'spends 1 momentum'}" in e["text"]
                for e in g["log"][-6:])
@@ -68,7 +69,7 @@ def test_standing_swap_decline() -> None:
     assert orders.settle(g, books()) == []  # asked by default
     g = at_step([{"step": "issue_swap", "side": "kennedy"}], phase="momentum")
     done = orders.settle(g, books(kennedy=orders.Standing(swap="decline")))
-    assert done[0] == orders.Auto("kennedy", "decline", "standing", "issue swap")
+    assert done[0] == orders.Auto("kennedy", "decline", "standing", "issue swap", ("decline",))
     assert "Kennedy does not swap issues." in [e["text"] for e in g["log"]]
 
 
@@ -123,6 +124,24 @@ def test_queue_stops_at_the_first_line_not_legal_and_cancels_the_rest() -> None:
     assert "your queue stopped at 'media east': not legal now" in b["kennedy"].notes[-1]
     assert "the 2 line(s) after it were cancelled" in b["kennedy"].notes[-1]
     assert top(g)["step"] == "campaign"  # the player is asked, as usual
+
+
+def test_a_queued_line_is_logged_as_the_canonical_commands_it_stood_for() -> None:
+    """An alias or a one-line action in the queue is stored as what it meant (the move log
+    replays canonical commands only, so a later parser change cannot break `pbem replay`)."""
+    g = trigger_question(29)
+    b = books()
+    b["kennedy"].queue = ["no", "camp 36: ma 2"]
+    engine.apply_in_place(g, "nixon", "decline")
+    engine.apply_in_place(g, "nixon", "campaign 4: CA 2")
+    done = orders.settle(g, b)
+    assert [(a.command, a.applied) for a in done[:2]] == [
+        ("no", ("decline",)), ("camp 36: ma 2", ("campaign 36", "support MA", "support MA"))]
+    replayed = trigger_question(29)
+    for side, cmd in [("nixon", "decline"), ("nixon", "campaign 4"), ("nixon", "support CA"),
+                      ("nixon", "support CA"), *(("kennedy", c) for a in done for c in a.applied)]:
+        engine.apply_in_place(replayed, side, cmd)
+    assert replayed == g
 
 
 def test_queue_waits_while_the_other_side_decides() -> None:
@@ -226,5 +245,5 @@ def test_forced_first_strategy_pick_is_taken_for_the_player() -> None:
                 hands={"nixon": [27], "kennedy": [36, 38]})
     assert engine.legal_commands(g, "nixon") == ["strategy 27"]
     done = orders.settle(g, books())
-    assert orders.Auto("nixon", "strategy 27", "forced", "strategy") in done
+    assert orders.Auto("nixon", "strategy 27", "forced", "strategy", ("strategy 27",)) in done
     assert "kennedy" in engine.active_sides(g)  # Kennedy still chooses

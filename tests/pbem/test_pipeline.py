@@ -80,7 +80,7 @@ def test_a_stale_reply_is_explained_and_not_applied(h: Harness) -> None:
     welcome = h.mails_to("kennedy")[0]
     _play_until_kennedy_decision_changes(h)
     before, n_moves = h.state(), len(_moves(h))
-    stats = h.reply("kennedy", "help", to_mail=welcome)
+    stats = h.reply("kennedy", "first kennedy", to_mail=welcome)  # the welcome's question
     assert stats.outcomes == {"rejected": 1}
     assert h.state() == before and len(_moves(h)) == n_moves
     answer = h.last_mail("kennedy")
@@ -160,7 +160,8 @@ def test_a_garbled_line_rejects_the_whole_mail_and_reveals_nothing(h: Harness) -
     assert stats.outcomes == {"rejected": 1}
     assert h.state() == state and len(_moves(h)) == 1
     text = h.text_of(h.last_mail("kennedy"))
-    assert "campaign frobnicate" in text and "line 2" in text
+    flat = " ".join(text.split())
+    assert "REJECTED campaign frobnicate" in flat and "fine on its own, but not applied" in flat
     assert engine.decision(state, "kennedy") in text or h.legal("kennedy")[0] in text
     for line in revealed:  # R17: failing on purpose must not show what the prefix did
         assert line not in text
@@ -239,6 +240,19 @@ def test_error_replies_to_one_sender_are_rate_limited(h: Harness) -> None:
     assert h.poll().outcomes == {"rejected": MAX_ERROR_REPLIES_PER_HOUR + 2}
     assert len(h.mails_to("nixon")) == 1 + MAX_ERROR_REPLIES_PER_HOUR  # welcome + the limit
     assert "limit reached" in h.inbound()[-1].detail
+
+
+def test_the_last_answered_error_says_that_more_errors_go_unanswered(h: Harness) -> None:
+    """Found by playing: after five mistakes in an hour the sixth reply got no answer at all;
+    the fifth answer now says so (the limit guards against mail loops)."""
+    from pbem.pipeline.runner import MAX_ERROR_REPLIES_PER_HOUR
+
+    for n in range(MAX_ERROR_REPLIES_PER_HOUR):
+        assert h.reply("kennedy", f"frist kennedy {n}").outcomes == {"rejected": 1}
+        text = " ".join(h.text_of(h.last_mail("kennedy")).split())
+        last = n == MAX_ERROR_REPLIES_PER_HOUR - 1
+        assert ("will not be answered" in text) == last, n
+    assert "until" in text and "orders that can be applied are still applied" in text.lower()
 
 
 def test_an_error_after_a_random_draw_withholds_the_details(h: Harness) -> None:

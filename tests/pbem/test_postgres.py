@@ -6,38 +6,24 @@ serialises two workers applying mail to one game.
 
 from __future__ import annotations
 
-import os
 import random
 import threading
-from pathlib import Path
 
 import pytest
 from sqlalchemy import text
-from sqlmodel import Session, SQLModel
+from sqlmodel import Session
 
 import engine
 from pbem import service
-from pbem.db import lock_game, make_engine, transaction
+from pbem.db import lock_game, transaction
 from tests.pbem.harness import Harness
 
-URL = os.environ.get("PBEM_TEST_POSTGRES_URL", "")
-pytestmark = [
-    pytest.mark.postgres,
-    pytest.mark.skipif(not URL, reason="PBEM_TEST_POSTGRES_URL is not set (scripts/pgtest.sh)"),
-]
+pytestmark = pytest.mark.postgres  # skipped without PBEM_TEST_POSTGRES_URL (conftest.py)
 
 
 @pytest.fixture
-def h(tmp_path: Path) -> Harness:
-    db = make_engine(URL)
-    SQLModel.metadata.drop_all(db)
-    with db.begin() as conn:
-        conn.execute(text("DROP TABLE IF EXISTS alembic_version"))
-    db.dispose()
-    harness = Harness(tmp_path, database_url=URL)
-    harness.new_game(seed=2)
-    yield harness
-    harness.db.dispose()
+def h(postgres_harness: Harness) -> Harness:
+    return postgres_harness  # conftest.py: one new game on an emptied PostgreSQL database
 
 
 def test_migrations_and_a_played_game_replay_on_postgres(h: Harness) -> None:

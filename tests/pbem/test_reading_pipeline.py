@@ -50,9 +50,43 @@ def test_overspending_in_the_one_line_form_says_what_it_needs(h: Harness) -> Non
     assert "nothing to decide" not in text
 
 
+def test_overspending_on_issues_says_how_the_points_are_priced(h: Harness) -> None:
+    """Found by playing: 'civil rights 2, economy 1' needs 4 CP, not 3 — the reply says why."""
+    text = _rejected(h, "position 27: civil rights 2, economy 1")
+    assert "need 4 CP, the card gives 3" in text
+    assert "first point in an issue costs 1 CP and each further point 2" in text
+
+
 def test_a_misspelt_state_gets_did_you_mean(h: Harness) -> None:
     text = _rejected(h, "campaign 50: Ohiio 1")
     assert "did you mean 'campaign 50: OH 1'" in text
+
+
+def _rejection_section(h: Harness) -> str:
+    """The rejection's own part: from its heading to the decision (the "Legal now" list)."""
+    text = h.text_of(h.last_mail("kennedy"))
+    part = text.split("YOUR ORDERS WERE NOT APPLIED", 1)[1].split("-- YOUR MOVE", 1)[0]
+    return " ".join(part.split())
+
+
+@pytest.mark.parametrize("body", ["campaign 50: Ohiio 1", "position 27: civil rights 2, economy 2",
+                                  "frist kennedy"])
+def test_a_rejected_line_is_explained_once_with_the_suggestion_up_front(h: Harness,
+                                                                        body: str) -> None:
+    """Found by playing: the failing line came back three times, its reason twice, and the
+    "did you mean" after a dump of 25 legal commands that the mail lists again, grouped."""
+    _rejected(h, body)
+    part = _rejection_section(h)
+    assert part.count(body) == 1, part
+    assert "Why:" not in part
+    assert "legal now:" not in part.lower()
+    assert "nothing in your mail was applied" in part.lower()
+    assert part.lower().count("nothing in your mail was applied") == 1
+
+
+def test_a_rejection_not_tied_to_a_line_still_says_why(h: Harness) -> None:
+    _rejected(h, "Hi, just saying hello")
+    assert "Why: no command found" in _rejection_section(h)
 
 
 def test_a_bare_card_number_is_a_command_attempt_not_prose(h: Harness) -> None:
@@ -109,3 +143,20 @@ def test_a_reply_to_an_older_report_whose_question_is_gone_is_rejected(h: Harnes
     assert h.reply("kennedy", "position 27", to_mail=welcome).outcomes == {"rejected": 1}
     assert h.state() == before
     assert "no longer the one being asked" in " ".join(h.text_of(h.last_mail("kennedy")).split())
+
+
+@pytest.mark.parametrize("body", ["status", "help", "card 27", "say Still thinking, Dick."])
+def test_server_words_and_table_talk_answer_from_any_older_report(h: Harness, body: str) -> None:
+    """Found by playing: 'status' (asking where the game stands) from an older report was
+    rejected as out of date; it changes nothing, so it is answered like any other time."""
+    welcome = h.mails_to("kennedy")[0]
+    before = h.state()
+    stats = h.reply("kennedy", body, to_mail=welcome)
+    assert stats.outcomes == {"answered": 1}
+    assert h.state() == before
+    assert "error in your orders" not in h.last_mail("kennedy")["Subject"]
+
+
+def test_a_stale_game_command_beside_status_is_still_rejected(h: Harness) -> None:
+    welcome = h.mails_to("kennedy")[0]
+    assert h.reply("kennedy", "status\nposition 27", to_mail=welcome).outcomes == {"rejected": 1}

@@ -92,17 +92,35 @@ def test_flowed_soft_break_before_a_command_does_not_swallow_it() -> None:
     assert read_text(text).commands == ["event 22", "campaign 17: NY 2, PA 1"]
 
 
-def test_a_report_line_below_the_quote_is_not_a_command_but_above_it_is() -> None:
+def test_an_example_command_typed_below_or_between_the_quote_is_a_command() -> None:
+    """The report's own example (``first kennedy``) typed by the player bottom-posting or
+    interleaving is the player's line: it stands alone among quoted lines (found by playing)."""
     report = next(r for r in _reports() if r.name == "report1_kennedy")
     example = "media west"
     assert any(line.strip() == example for line in report.text.splitlines())
     sent = SentReports([report.text])
-    quoted = "\n".join("> " + line for line in report.text.splitlines())
-    top = f"{example}\n\nOn Sun, Nov 29, 2026, game wrote:\n{quoted}\n"
+    quoted = ["> " + line for line in report.text.splitlines()]
+    top = "\n".join([example, "", "On Sun, Nov 29, 2026, game wrote:", *quoted])
     assert read_text(top, sent).commands == [example]
-    bottom = f"On Sun, Nov 29, 2026, game wrote:\n{quoted}\n\n{example}\n"
-    found = read_text(bottom, sent)
-    assert found.commands == [] and example in found.ignored
+    bottom = "\n".join(["On Sun, Nov 29, 2026, game wrote:", *quoted, "", example])
+    assert read_text(bottom, sent).commands == [example]
+    middle = len(quoted) // 2
+    inter = "\n".join(["On Sun, Nov 29, 2026, game wrote:", *quoted[:middle], "", example, "",
+                       *quoted[middle:]])
+    assert read_text(inter, sent).commands == [example]
+
+
+def test_report_lines_leaked_unquoted_below_the_quote_are_not_commands() -> None:
+    """History a client pasted without ``>`` (and without a known attribution) below a quote:
+    its example commands come with the report's prose, so they are the report's words."""
+    report = next(r for r in _reports() if r.name == "report1_kennedy")
+    sent = SentReports([report.text])
+    body = [line for line in report.text.splitlines()[2:]
+            if line.strip() and not line.startswith("--")]  # no separator to cut at
+    assert "media west" in [line.strip() for line in body]
+    text = "\n".join(["event 22", "", "> an earlier quote", "", *body])
+    found = read_text(text, sent)
+    assert found.commands == ["event 22"] and found.unreadable == []
 
 
 def test_an_unquoted_report_is_cut_at_its_marker_even_after_an_unknown_attribution() -> None:

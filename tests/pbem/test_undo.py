@@ -84,6 +84,35 @@ def test_the_opponent_hears_of_the_undo_only_if_they_had_been_sent_the_move(h: H
     assert "Kennedy took back their last move" in " ".join(h.text_of(mails[-1]).split())
 
 
+def test_the_undo_notice_says_what_was_taken_back_and_that_the_question_is_withdrawn(
+        h: Harness) -> None:
+    """Found by playing: Nixon, asked whether to trigger #27, was told only "took back their last
+    move" — not which move, nor that the trigger question he had been sent is gone."""
+    h.reply("kennedy", "position 27: economy 2")
+    asked = " ".join(h.text_of(h.mails_to("nixon")[-1]).split())
+    played = next(line for line in h.state()["log"] if "plays #27" in line["text"])["text"]
+    assert played in asked
+    h.reply("kennedy", "undo")
+    told = h.text_of(h.mails_to("nixon")[-1]).split("AT THE TABLE", 1)[1].split("\n", 1)[1]
+    notice = " ".join(told.split("\n-- ", 1)[0].split())
+    assert played in notice and "positions on Economy" in notice
+    assert "no longer stand" in notice
+    assert "question you were sent about it is withdrawn" in notice
+
+
+def test_the_same_question_asked_again_after_an_undo_is_mailed_again(h: Harness) -> None:
+    """Found by playing: Kennedy took back '#27 for CP', then played it again; Nixon, whose
+    trigger question had been withdrawn, was never asked again and the game stalled."""
+    h.reply("kennedy", "position 27: economy 2")
+    h.reply("kennedy", "undo")
+    sent = len(h.mails_to("nixon"))
+    assert "nothing for you to send now" in _text(h, "nixon")
+    assert h.reply("kennedy", "position 27: economy 2").outcomes == {"applied": 1}
+    assert "nixon" in engine.active_sides(h.state())
+    assert len(h.mails_to("nixon")) == sent + 1
+    assert "trigger" in _text(h, "nixon") and "IT IS YOUR MOVE" in _text(h, "nixon")
+
+
 def test_say_reaches_the_opponent_in_their_next_mail(h: Harness) -> None:
     assert h.reply("kennedy", "say Good luck, Dick!\nMay the best man win.\n"
                               "position 27: economy 2").outcomes == {"applied": 1}

@@ -1,4 +1,5 @@
-"""Card events #1-#24, in card-number order, as summarised in card_effects.md.
+"""Card events #1-#24, in card-number order, as the card texts
+say (pbem/data/card_text.json; sources in docs/DATA.md).
 
 A card that names a candidate ("Nixon places ...") acts for that candidate whoever resolves
 it; "player" is whoever resolves it (played, or triggered by the opponent, R6.7). Rest-of-turn
@@ -52,7 +53,7 @@ event(7, election_day=(op("support_checks", who="kennedy", state="IL", n=5),))
 event(8, op("issue_up", issue="economy", n=1), op("gain_support", who="leader:economy", state="NY", n=1))
 
 # 9 Baptist Ministers (prevented by #1, cards.csv)
-event(9, op("remove_up_to", who="nixon", target="kennedy", n=5, per=2, regions=["south", "midwest"]))
+event(9, op("remove_support", who="nixon", target="kennedy", n=5, per=2, regions=["south", "midwest"]))
 
 # 10 Swing State: a state the opponent leads but does not carry: 5 support, token there.
 event(
@@ -87,7 +88,7 @@ event(18, op("place_support", who="nixon", n=7, per=1))
 # 19 Old South: the Civil Rights leader loses 5 Southern support and may not campaign there.
 event(
     19,
-    op("must_remove", who="leader:civil_rights", n=5, regions=["south"]),
+    op("remove_support", who="leader:civil_rights", n=5, regions=["south"], optional=False),
     op("ban_campaign", who="leader:civil_rights", regions=["south"]),
 )
 
@@ -116,5 +117,5 @@ event(23, op("issue_up", issue="civil_rights", n=1), op("issue_support", who="pl
 event(
     24,
     op("lose_issue_support", who="nixon", issue="civil_rights", n=1),
-    op("remove_up_to", who="kennedy", target="nixon", n=5, per=2, regions=["south"]),
+    op("remove_support", who="kennedy", target="nixon", n=5, per=2, regions=["south"]),
 )

@@ -1,4 +1,5 @@
-"""Card events #25-#48, in card-number order, as summarised in card_effects.md.
+"""Card events #25-#48, in card-number order, as the card texts
+say (pbem/data/card_text.json; sources in docs/DATA.md).
 
 A card that names a candidate ("Nixon places ...") acts for that candidate whoever resolves
 it; "player" is whoever resolves it (played, or triggered by the opponent, R6.7). Rest-of-turn
@@ -31,7 +32,7 @@ event(26, op("add_effect", effect="ken_air", who="kennedy"))
 event(27, op("gain_support", who="nixon", state="NY", n=1), op("take_from_discard", who="nixon"))
 
 # 28 Harry F. Byrd (no per-state cap)
-event(28, op("remove_up_to", who="nixon", target="kennedy", n=3, states=["OK", "MS", "AL"]))
+event(28, op("remove_support", who="nixon", target="kennedy", n=3, states=["OK", "MS", "AL"]))
 
 # 29 The Great Seal Bug
 event(29, op("issue_support", who="nixon", issue="defense", n=1), op("take_from_discard", who="nixon", cards=[42]))

@@ -8,6 +8,7 @@ from __future__ import annotations
 from engine import board, effects, rng
 from engine.data import CARDS
 from engine.events.script import (
+    ask,
     event_available,
     event_label,
     primitive,
@@ -125,10 +126,7 @@ class DiscardReplace(Step):
 @primitive
 def event_from_discard(g: GameState, f: Frame, who: str) -> None:
     """#58: the side may take a discarded card and resolve its event at once (no rest cubes)."""
-    side = resolve(g, f, who)
-    if side is None:
-        return
-    push(g, {"step": "discard_event", "side": side, "card": f["card"]})
+    ask(g, f, who, "discard_event")
 
 
 @register

@@ -10,11 +10,12 @@ from itertools import permutations
 from engine import board
 from engine.data import ISSUES
 from engine.events.script import (
+    ask,
     event_label,
     primitive,
     resolve,
 )
-from engine.flow import Frame, Step, pop, push, register
+from engine.flow import Frame, Step, pop, register
 from engine.state import GameState, log
 
 
@@ -35,11 +36,10 @@ def issue_support(g: GameState, f: Frame, who: str, issue: str, n: int) -> None:
 
 @primitive
 def lose_issue_support(g: GameState, f: Frame, who: str, issue: str, n: int) -> None:
+    """Lose up to ``n`` own cubes on an issue (R6.6)."""
     side = resolve(g, f, who)
-    if side is None:
-        return
-    k = board.lose(g, "issues", issue, side, n)
-    log(g, f"{side.title()} loses {k} support on {board.issue_name(issue)} (R6.6).")
+    if side is not None:
+        board.lose_logged(g, "issues", issue, side, n)
 
 
 @primitive
@@ -69,10 +69,7 @@ def leaders_lose(g: GameState, f: Frame, issues: list[str]) -> None:
 @primitive
 def rearrange_issues(g: GameState, f: Frame, who: str = "player") -> None:
     """The side puts the three issues in any order on the issue track (R1.10)."""
-    side = resolve(g, f, who)
-    if side is None:
-        return
-    push(g, {"step": "order_issues", "side": side, "card": f["card"]})
+    ask(g, f, who, "order_issues")
 
 
 @register
@@ -99,10 +96,7 @@ class OrderIssues(Step):
 @primitive
 def issue_choice(g: GameState, f: Frame, who: str, n: int) -> None:
     """The side gains ``n`` issue support, all on one issue of its choice (R1.4)."""
-    side = resolve(g, f, who)
-    if side is None:
-        return
-    push(g, {"step": "choose_issue", "side": side, "n": n, "card": f["card"]})
+    ask(g, f, who, "choose_issue", n=n)
 
 
 @register

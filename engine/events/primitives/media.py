@@ -6,6 +6,7 @@ from __future__ import annotations
 from engine import board
 from engine.data import ISSUES, REGIONS
 from engine.events.script import (
+    ask,
     primitive,
     resolve,
 )
@@ -32,10 +33,8 @@ _KEYS = {"media": REGIONS, "issues": ISSUES}
 def gain_points(g: GameState, f: Frame, who: str, space: str, n: int, optional: bool = False) -> None:
     """The side places ``n`` points on media boxes or issue tiles of its choice (R1.4, no checks)."""
     side = resolve(g, f, who)
-    if side is None:
-        return
-    push(g, {"step": "space_points", "side": side, "target": side, "space": space, "mode": "gain",
-             "left": n, "optional": optional, "card": f["card"]})
+    if side is not None:
+        ask(g, f, side, "space_points", target=side, space=space, mode="gain", left=n, optional=optional)
 
 
 @primitive
@@ -62,7 +61,7 @@ class SpacePoints(Step):
         space, verb = f["space"], _VERB[f["space"]]
         keys = _KEYS[space]
         if f["mode"] == "lose":
-            keys = tuple(k for k in keys if board.cubes_of(g[space][k], f["target"]) > 0)
+            keys = tuple(k for k in keys if board.cubes_of(board.track(g, space)[k], f["target"]) > 0)
         out = [f"{verb} {k}" for k in keys]
         return [*out, "done"] if f["optional"] and out else out
 

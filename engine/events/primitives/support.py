@@ -11,6 +11,7 @@ from __future__ import annotations
 from engine import board
 from engine.data import STATES, sign
 from engine.events.script import (
+    ask,
     event_label,
     primitive,
     resolve,
@@ -60,10 +61,8 @@ def gain_support(g: GameState, f: Frame, who: str, state: str, n: int) -> None:
 def lose_state_support(g: GameState, f: Frame, who: str, state: str, n: int) -> None:
     """Lose up to ``n`` own cubes in a state (R6.6)."""
     side = resolve(g, f, who)
-    if side is None:
-        return
-    k = board.lose(g, "states", state, side, n)
-    log(g, f"{side.title()} loses {k} support in {STATES[state].name} (R6.6).")
+    if side is not None:
+        board.lose_logged(g, "states", state, side, n)
 
 
 @primitive
@@ -80,11 +79,8 @@ def support_checks(g: GameState, f: Frame, who: str, state: str, n: int) -> None
 def token_loss(g: GameState, f: Frame, who: str, n: int) -> None:
     """The side loses up to ``n`` cubes in the state where its own token stands."""
     side = resolve(g, f, who)
-    if side is None:
-        return
-    st = g["token"][side]
-    k = board.lose(g, "states", st, side, n)
-    log(g, f"{side.title()} loses {k} support in {STATES[st].name} (R6.6).")
+    if side is not None:
+        board.lose_logged(g, "states", g["token"][side], side, n)
 
 
 @primitive
@@ -125,11 +121,7 @@ def place_support(
     regions: list[str] | None = None,
 ) -> None:
     """The side places up to ``n`` state support, at most ``per`` per state."""
-    side = resolve(g, f, who)
-    if side is None:
-        return
-    push(g, {"step": "place_support", "side": side, "left": n, "per": per,
-             "allowed": states_in(states, regions), "placed": {}, "card": f["card"]})
+    ask(g, f, who, "place_support", left=n, per=per, allowed=states_in(states, regions), placed={})
 
 
 @primitive
@@ -156,71 +148,38 @@ def remove_support(
     g: GameState,
     f: Frame,
     who: str,
-    target: str,
     n: int,
+    target: str | None = None,
     per: int | None = None,
     states: list[str] | None = None,
     regions: list[str] | None = None,
     optional: bool = True,
 ) -> None:
-    """The side removes up to ``n`` (exactly, if not optional) of ``target``'s cubes."""
-    side, tgt = resolve(g, f, who), resolve(g, f, target)
-    if side is None or tgt is None:
-        return
-    push(g, {"step": "remove_support", "side": side, "target": tgt, "left": n, "per": per,
-             "allowed": states_in(states, regions), "removed": {}, "optional": optional,
-             "card": f["card"]})
+    """The side removes ``target``'s state cubes there, one ``remove ST`` at a time: up to
+    ``n`` (``optional``), or exactly ``n`` of its own (``target`` omitted, not optional).
 
-
-@primitive
-def must_remove(
-    g: GameState,
-    f: Frame,
-    who: str,
-    n: int,
-    per: int | None = None,
-    states: list[str] | None = None,
-    regions: list[str] | None = None,
-) -> None:
-    """The side must remove ``n`` of its own state cubes there, choosing where (R6.6).
-
-    If it has no more than ``n`` removable cubes there, all go without a choice.
+    Losses are limited to what is on the board (R6.6): with no cube there to remove nothing
+    is asked; a forced loss of everything there is taken without a question.
     """
-    side = resolve(g, f, who)
-    if side is None:
+    side, tgt = resolve(g, f, who), resolve(g, f, target or who)
+    if side is None or tgt is None:
         log(g, f"{event_label(f)}: nobody qualifies, so nothing happens.")
         return
     allowed = states_in(states, regions)
-    room = {s: min(board.cubes_of(g["states"][s], side), per or 99) for s in allowed}
-    if sum(room.values()) <= n:
-        for s, k in room.items():
-            if k:
-                board.lose(g, "states", s, side, k)
-                log(g, f"{side.title()} loses {k} support in {STATES[s].name} (R6.6).")
-        log(g, f"{side.title()} loses {sum(room.values())} support in all (R6.6).")
-        return
-    remove_support(g, f, who, who, n, per=per, states=allowed, optional=False)
-
-
-@primitive
-def remove_up_to(
-    g: GameState,
-    f: Frame,
-    who: str,
-    target: str,
-    n: int,
-    per: int | None = None,
-    states: list[str] | None = None,
-    regions: list[str] | None = None,
-) -> None:
-    """`remove_support` (optional, up to ``n``), skipped with a log line when the target
-    has no cube there to remove (R6.6), so no empty decision is asked."""
-    tgt = resolve(g, f, target)
-    allowed = states_in(states, regions)
-    if tgt is None or not any(board.cubes_of(g["states"][s], tgt) for s in allowed):
-        log(g, f"{event_label(f)}: there is no opposing support there to remove (R6.6).")
-        return
-    remove_support(g, f, who, target, n, per=per, states=allowed)
+    if optional:
+        if not any(board.cubes_of(g["states"][s], tgt) for s in allowed):
+            log(g, f"{event_label(f)}: there is no opposing support there to remove (R6.6).")
+            return
+    else:
+        room = {s: min(board.cubes_of(g["states"][s], tgt), per or 99) for s in allowed}
+        if sum(room.values()) <= n:
+            for s, k in room.items():
+                if k:
+                    board.lose_logged(g, "states", s, tgt, k)
+            log(g, f"{tgt.title()} loses {sum(room.values())} support in all (R6.6).")
+            return
+    push(g, {"step": "remove_support", "side": side, "target": tgt, "left": n, "per": per,
+             "allowed": allowed, "removed": {}, "optional": optional, "card": f["card"]})
 
 
 @primitive
@@ -266,15 +225,28 @@ class PlaceSupport(Step):
         return out
 
     @staticmethod
+    def _room(f: Frame, st: str, checked: list[str]) -> int:
+        """How many of the event's points may still go to ``st`` (0 once checks were drawn
+        there, R16.3 ruling)."""
+        per: int | None = f["per"]
+        left: int = f["left"]
+        if st in checked:
+            return 0
+        return left if per is None else min(left, per - f["placed"].get(st, 0))
+
+    @staticmethod
     def _gmt_legal(g: GameState, f: Frame, side: str) -> list[str]:
-        per, placed, left = f["per"], f["placed"], f["left"]
         checked = cp_phase.checked_states(f)
+        per: int | None = f["per"]
+        left: int = f["left"]
+        placed: dict[str, int] = f["placed"]
+        required = board.checks_rule(g, side)  # R16.3 (this is the GMT edition)
         out: list[str] = []
-        for st in f["allowed"]:
+        for st in f["allowed"]:  # `_room`, inlined: this listing runs at every GMT placement
             room = left if per is None else min(left, per - placed.get(st, 0))
             if room < 1 or st in checked:
                 continue
-            if event_needs_checks(g, side, st):
+            if required(st):
                 out.extend(cp_phase.check_commands(st, room))
             else:
                 out.append(_SUPPORT[st])
@@ -286,8 +258,17 @@ class PlaceSupport(Step):
             return False
         if cmd == "done":
             return True
-        if g["edition"] == "gmt":
-            return cmd in self._gmt_legal(g, f, side)
+        if g["edition"] == "gmt":  # the one state the command names, as `_gmt_legal` lists it
+            words = cmd.split(" ")
+            st = words[1] if len(words) > 1 else ""
+            if st not in f["allowed"]:
+                return False
+            room = self._room(f, st, cp_phase.checked_states(f))
+            if room < 1:
+                return False
+            if board.checks_required(g, side, st):
+                return len(words) == 3 and cmd in cp_phase.check_commands(st, room)
+            return cmd == _SUPPORT[st]
         st = cmd[8:]  # 'support ST'
         per = f["per"]
         return (cmd.startswith("support ") and st in f["allowed"]
@@ -311,8 +292,9 @@ class PlaceSupport(Step):
             log(g, f"{side.title()} places support in {STATES[st].name}.")
         f["placed"][st] = f["placed"].get(st, 0) + n
         f["left"] -= n
-        if f["left"] <= 0 or self.legal(g, f, side) == ["done"]:
-            pop(g)
+        checked = cp_phase.checked_states(f)
+        if f["left"] <= 0 or not any(self._room(f, s, checked) > 0 for s in f["allowed"]):
+            pop(g)  # nothing but 'done' is left
 
     def prompt(self, g: GameState, f: Frame, side: str) -> str:
         cap = f" (max {f['per']} per state)" if f["per"] else ""

@@ -66,7 +66,7 @@ def upgrade() -> None:
         new = canonical_log(game["seed"], game["edition"],
                             [o for o in (game["options"] or "").split(",") if o], game["snapshot"], raw)
         if new is None:
-            print(f"0004: game #{game['id']}: its log does not replay with this engine; left as written")
+            print(f"0005: game #{game['id']}: its log does not replay with this engine; left as written")
             continue
         if [m["command"] for m in new] == [r["command"] for r in rows]:
             continue  # already canonical
