@@ -226,7 +226,7 @@ def test_forced_last_strategy_card_is_taken_though_the_next_turn_deals() -> None
     assert forced.reveals(g, "nixon", "strategy 27")  # the deal follows ...
     assert not forced.shows_by_itself(g, "nixon", "strategy 27")  # ... but not from the choice
     done = orders.settle(g, books())
-    assert done[0] == orders.Auto("nixon", "strategy 27", "forced", "strategy")
+    assert done[0] == orders.Auto("nixon", "strategy 27", "forced", "strategy", ("strategy 27",))
     assert 27 in g["stacks"]["nixon"] and not engine.legal_commands(g, "nixon")
 
 
