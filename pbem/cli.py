@@ -52,6 +52,11 @@ class App:
         problem = identity_problem(self.settings)
         if problem:
             raise click.ClickException(f"refusing to run: {problem}")
+        from pbem.mail import dkimcheck
+
+        if self.settings.dkim_verify and not dkimcheck.available():
+            raise click.ClickException("refusing to run: PBEM_DKIM_VERIFY is on but dkimpy is not "
+                                       "installed (pip install 'pbem1960[dkim]')")
 
 
 pass_app = click.make_pass_decorator(App)
@@ -171,6 +176,17 @@ def poll(app: App, no_send: bool) -> None:
 def _poll(app: App, no_send: bool) -> int:
     migrate(app.db)
     code = _tick(app)  # the clock work first: the outage guard acts before any move is read
+    if no_send:
+        return max(code, _fetch(app, None))
+    from pbem.outbox_pump import OutboxPump
+
+    with OutboxPump(app.db, app.settings, service.make_sender(app.settings)) as pump:
+        code = max(code, _fetch(app, pump.nudge))  # each mail's reports sent during the next
+    return max(code, _sent_code(app, pump.stats))
+
+
+def _fetch(app: App, after_each: Any) -> int:
+    """Read and process the inbox (when this worker leads the IMAP fetch); the exit code."""
     from pbem.leader import ImapLeader, mailbox_of
 
     st = app.settings
@@ -182,24 +198,26 @@ def _poll(app: App, no_send: bool) -> int:
             else:
                 with service.open_mailbox(st) as inbox:
                     inbox.ensure_folders()
-                    stats = service.poll_once(app.db, st, inbox)
+                    stats = service.poll_once(app.db, st, inbox, after_each=after_each)
     except (OSError, imaplib.IMAP4.error) as exc:  # refused, timed out, login refused, garbage
         click.echo(f"IMAP {app.settings.imap_host}:{app.settings.imap_port}: "
                    f"{type(exc).__name__}: {exc}", err=True)
         return EXIT_UNREACHABLE
     if stats.total:
         app.say("in: " + stats.summary())
+    code = 0
     if stats.outcomes["quarantined"] or stats.outcomes["bounced"]:  # an operator should look
-        code = max(code, EXIT_ATTENTION)
+        code = EXIT_ATTENTION
     if stats.outcomes["deferred"]:  # the database was busy or unreachable: the next run retries
         code = max(code, EXIT_UNREACHABLE)
-    if not no_send:
-        code = max(code, _send(app))
     return code
 
 
 def _send(app: App) -> int:
-    sent = service.drain_outbox(app.db, app.settings, service.make_sender(app.settings))
+    return _sent_code(app, service.drain_outbox(app.db, app.settings, service.make_sender(app.settings)))
+
+
+def _sent_code(app: App, sent: service.SendStats) -> int:
     if sent.sent or sent.retrying or sent.failed:
         app.say("out: " + sent.summary())
     if sent.failed:
