@@ -53,6 +53,11 @@ class App:
         problem = identity_problem(self.settings)
         if problem:
             raise click.ClickException(f"refusing to run: {problem}")
+        from pbem.mail import dkimcheck
+
+        if self.settings.dkim_verify and not dkimcheck.available():
+            raise click.ClickException("refusing to run: PBEM_DKIM_VERIFY is on but dkimpy is not "
+                                       "installed (pip install 'pbem1960[dkim]')")
 
 
 pass_app = click.make_pass_decorator(App)
