@@ -8,7 +8,9 @@ and sending every report. Baseline in the same run, the *wire limit*: a bare scr
 the same N messages with imapclient and sends the same number of replies, byte for byte the
 server's reports, with aiosmtplib over one connection, doing nothing else. Reported: moves/s,
 server ÷ wire (throughput), and the engine's share of the server's time (benchmarks/probe.py
-times every engine call inside the poll).
+times every engine call inside the poll). `pbem poll` sends each mail's reports while the next
+mail is processed (`pbem.outbox_pump`); a second baseline in the same run does the same work
+serially, `pbem poll --no-send` then `pbem send` (how `poll` worked before), timed in process.
 
 The mails are made on a scratch copy of the database (each one answers the report the server
 would have sent, with its reply key), then the pristine copy is what the timed poll runs on.
@@ -160,16 +162,24 @@ def poll_env(s: Settings, db_file: Path) -> dict[str, str]:
             "PBEM_SMTP_TLS": "0", "PBEM_SECRET": s.secret}
 
 
-def run_server(w: Workload, folder: Path, run: int) -> dict[str, float]:
-    """`pbem poll` on a fresh copy of the pristine database; returns timings and checks."""
-    db_file = folder / f"run{run}.db"
+def run_server(w: Workload, folder: Path, run: int, serial: bool = False) -> dict[str, float]:
+    """`pbem poll` on a fresh copy of the pristine database; returns timings and checks.
+
+    ``serial``: the same work without sending during processing — `pbem poll --no-send`, then
+    `pbem send` (how `poll` worked before the outbox pump); ``seconds`` is both in process."""
+    db_file = folder / f"run{run}{'s' if serial else ''}.db"
     shutil.copy(w.db_file, db_file)
     env = {**os.environ, **poll_env(w.settings, db_file)}
     out = folder / f"probe{run}.json"
+    commands = [["poll", "--no-send"], ["send"]] if serial else [["poll"]]
     t = time.perf_counter()
-    subprocess.run([sys.executable, str(HERE / "probe.py"), str(out), "poll"], env=env, check=True)
+    probes = []
+    for command in commands:
+        subprocess.run([sys.executable, str(HERE / "probe.py"), str(out), *command], env=env, check=True)
+        probes.append(json.loads(out.read_text()))
     wall = time.perf_counter() - t
-    probe = json.loads(out.read_text())
+    probe = {k: sum(p[k] for p in probes) for k in ("seconds", "rules_s", "json_s", "maxrss_kb")}
+    probe["exit"] = max(p["exit"] or 0 for p in probes)
     db = make_engine(f"sqlite:///{db_file}")
     with Session(db) as s:
         applied = len(s.exec(select(InboundMessage.id).where(InboundMessage.outcome == "applied")).all())
@@ -271,16 +281,20 @@ def bench(server: MailServer, folder: Path, moves: int, games: int, runs: int) -
           f"(avg {statistics.mean(len(r) for _, r in w.replies):,.0f} bytes); made in {time.perf_counter() - t:.1f} s")
     wire_user = server.fresh_address("wire")
     server_runs: list[dict[str, float]] = []
+    serial_runs: list[dict[str, float]] = []
     wire_runs: list[float] = []
     for run in range(runs):
         fill(server, w.settings.address, w.mails)
         fill(server, wire_user, w.mails)
         wire_runs.append(run_wire(server, wire_user, w))
-        r = run_server(w, folder, run)
-        if r["applied"] != len(w.mails) or r["sent"] != len(w.replies) or r["exit"] not in (0, None):
-            print(f"  run {run}: WARNING applied {r['applied']}/{len(w.mails)}, sent {r['sent']}/{len(w.replies)}, "
-                  f"exit {r['exit']}")
-        server_runs.append(r)
+        for serial in (False, True):
+            if serial:
+                fill(server, w.settings.address, w.mails)
+            r = run_server(w, folder, run, serial)
+            if r["applied"] != len(w.mails) or r["sent"] != len(w.replies) or r["exit"] not in (0, None):
+                print(f"  run {run}{' (serial)' if serial else ''}: WARNING applied {r['applied']}/{len(w.mails)}, "
+                      f"sent {r['sent']}/{len(w.replies)}, exit {r['exit']}")
+            (serial_runs if serial else server_runs).append(r)
     n = len(w.mails)
     srv = [n / r["wall"] for r in server_runs]
     wire = [n / x for x in wire_runs]
@@ -288,10 +302,13 @@ def bench(server: MailServer, folder: Path, moves: int, games: int, runs: int) -
     engine_share = [100 * r["rules_s"] / r["seconds"] for r in server_runs]
     json_share = [100 * r["json_s"] / r["seconds"] for r in server_runs]
     in_proc = [n / r["seconds"] for r in server_runs]
+    serial_in_proc = [n / r["seconds"] for r in serial_runs]
     rows = [
         Row("pbem poll: moves/s (wall, start-up incl.)", n, "moves/s", srv, f"{ratio:.2f} × wire (target ≥ 0.5)"),
         Row("pbem poll: moves/s (in process)", n, "moves/s", in_proc,
             f"{statistics.median(in_proc) / statistics.median(wire):.2f} × wire"),
+        Row("serial: poll --no-send, then send (in process)", n, "moves/s", serial_in_proc,
+            f"{statistics.median(serial_in_proc) / statistics.median(wire):.2f} × wire (before the outbox pump)"),
         Row("wire limit: imapclient fetch + aiosmtplib send", n, "moves/s", wire, "1.00 (baseline)"),
         Row("engine rules share of poll time", n, "%", engine_share, "target ≤ 10 %"),
         Row("engine to_json/from_json share", n, "%", json_share, ""),

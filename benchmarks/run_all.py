@@ -4,7 +4,8 @@
 
 ``--smoke`` runs each once at a tiny size: a check that it still works and prints its table,
 never a timing assertion. The exit status is non-zero only if a benchmark crashed. The mail
-benchmarks (2, 3) need the real mail stack (MAILSTACK_* set, or root) and say "skipped" without.
+benchmarks (2, 3, 7, 8) need the real mail stack (MAILSTACK_* set, or root) and say "skipped" without;
+7 also needs PostgreSQL (PBEM_TEST_POSTGRES_URL, or root).
 """
 
 from __future__ import annotations
@@ -17,7 +18,8 @@ from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 BENCHMARKS = ("bench_engine.py", "bench_mail.py", "bench_idle.py", "bench_replay.py",
-              "bench_roundtrips.py", "bench_bots.py")
+              "bench_roundtrips.py", "bench_bots.py", "bench_parse_budget.py", "bench_scaleout.py",
+              "bench_latency.py")
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -1,7 +1,7 @@
 """The `pbem` command: a thin click shell over `pbem.service` (every option has an envvar).
 
 Exit status: 0 done (or nothing to do), 1 usage or user error, 3 something
-needs an operator (a mail was quarantined, an outbox mail failed for good, a
+needs an operator (a mail was quarantined, an outbox mail failed for good or bounced, a
 replay mismatch, a failed check), 4 a mail server could not be reached,
 75 another pbem worker holds the lock (try again later).
 """
@@ -12,6 +12,7 @@ import imaplib
 import json
 import logging
 import sys
+from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cached_property
 from typing import Any
@@ -52,6 +53,11 @@ class App:
         problem = identity_problem(self.settings)
         if problem:
             raise click.ClickException(f"refusing to run: {problem}")
+        from pbem.mail import dkimcheck
+
+        if self.settings.dkim_verify and not dkimcheck.available():
+            raise click.ClickException("refusing to run: PBEM_DKIM_VERIFY is on but dkimpy is not "
+                                       "installed (pip install 'pbem1960[dkim]')")
 
 
 pass_app = click.make_pass_decorator(App)
@@ -170,7 +176,26 @@ def poll(app: App, no_send: bool) -> None:
 
 def _poll(app: App, no_send: bool) -> int:
     migrate(app.db)
-    code = _tick(app)  # the clock work first: the outage guard acts before any move is read
+    # the outage guard before any move is read; reminders and expiries after the mail
+    # (a move waiting in the inbox is played, not forfeited): pbem.clocks.service.worker_pass
+    if no_send:
+        return _with_clocks(app, lambda: _fetch(app, None))
+    from pbem.outbox_pump import OutboxPump
+
+    with OutboxPump(app.db, app.settings, service.make_sender(app.settings)) as pump:
+        code = _with_clocks(app, lambda: _fetch(app, pump.nudge))  # reports sent during the next
+    return max(code, _sent_code(app, pump.stats))
+
+
+def _with_clocks(app: App, fetch: Callable[[], int]) -> int:
+    from pbem.clocks.service import worker_pass
+
+    report, code = worker_pass(app.db, app.settings, fetch)
+    return max(code, _tick_code(app, report))
+
+
+def _fetch(app: App, after_each: Any) -> int:
+    """Read and process the inbox (when this worker leads the IMAP fetch); the exit code."""
     from pbem.leader import ImapLeader, mailbox_of
 
     st = app.settings
@@ -182,23 +207,26 @@ def _poll(app: App, no_send: bool) -> int:
             else:
                 with service.open_mailbox(st) as inbox:
                     inbox.ensure_folders()
-                    stats = service.poll_once(app.db, st, inbox)
+                    stats = service.poll_once(app.db, st, inbox, after_each=after_each)
     except (OSError, imaplib.IMAP4.error) as exc:  # refused, timed out, login refused, garbage
         click.echo(f"IMAP {app.settings.imap_host}:{app.settings.imap_port}: "
                    f"{type(exc).__name__}: {exc}", err=True)
         return EXIT_UNREACHABLE
     if stats.total:
         app.say("in: " + stats.summary())
-    code = max(code, EXIT_ATTENTION if stats.outcomes["quarantined"] else 0)
+    code = 0
+    if stats.outcomes["quarantined"] or stats.outcomes["bounced"]:  # an operator should look
+        code = EXIT_ATTENTION
     if stats.outcomes["deferred"]:  # the database was busy or unreachable: the next run retries
         code = max(code, EXIT_UNREACHABLE)
-    if not no_send:
-        code = max(code, _send(app))
     return code
 
 
 def _send(app: App) -> int:
-    sent = service.drain_outbox(app.db, app.settings, service.make_sender(app.settings))
+    return _sent_code(app, service.drain_outbox(app.db, app.settings, service.make_sender(app.settings)))
+
+
+def _sent_code(app: App, sent: service.SendStats) -> int:
     if sent.sent or sent.retrying or sent.failed:
         app.say("out: " + sent.summary())
     if sent.failed:
@@ -209,7 +237,10 @@ def _send(app: App) -> int:
 def _tick(app: App) -> int:
     from pbem.clocks.service import tick as run_tick
 
-    report = run_tick(app.db, app.settings)
+    return _tick_code(app, run_tick(app.db, app.settings))
+
+
+def _tick_code(app: App, report: Any) -> int:
     if report.summary() != "nothing due":
         app.say("clocks: " + report.summary())
     return EXIT_ATTENTION if report.outage or report.failed else 0

@@ -48,6 +48,7 @@ class Settings:
     lock_file: str = ""
     max_lines: int = 40
     max_bytes: int = 2_000_000
+    parse_cpu_seconds: float = 5.0  # CPU budget to read one mail before its sender is known; 0: none
     # game clocks (pbem.clocks): the site default time control and the worker's outage guard
     clock: str = "72h+36h/240h"  # INITIAL+INCREMENT/CAP, TIME/move, or none
     clock_expiry: str = "claim"  # forfeit | claim | autopilot
@@ -57,6 +58,7 @@ class Settings:
     vacation_days: int = 21  # per player and calendar year
     outage_threshold: str = "2h"  # no tick for longer: credit the gap, no expiry in that pass
     authserv_id: str = ""  # our receiving server's Authentication-Results id (RFC 8601)
+    dkim_verify: bool = False  # verify DKIM signatures on arrival (dkimpy, the `dkim` extra)
     previous_secrets: str = ""  # comma-separated old PBEM_SECRETs still accepted (rotation)
     invitation_hours: int = 168  # an unanswered game invitation expires after this (pbem.fairplay)
 
@@ -101,6 +103,11 @@ def _coerce(name: str, kind: type, raw: Any) -> Any:
             return int(raw)
         except (TypeError, ValueError):
             raise ConfigError(f"{env_name(name)}: expected an integer, got {raw!r}") from None
+    if kind is float:
+        try:
+            return float(raw)
+        except (TypeError, ValueError):
+            raise ConfigError(f"{env_name(name)}: expected a number, got {raw!r}") from None
     return str(raw)
 
 

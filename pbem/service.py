@@ -16,7 +16,7 @@ import json
 import re
 import secrets
 from collections import Counter
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from email.utils import parseaddr
@@ -68,6 +68,7 @@ __all__ = [
 EMAIL_RE = re.compile(r"^[^@\s<>]+@[^@\s<>]+\.[^@\s<>]+$|^[^@\s<>]+@localhost$")
 MAX_ATTEMPTS = 10
 FETCH_BATCH = 50
+CLAIM_BATCH = 10  # outbox rows claimed at a time (a crash leaves at most these leased)
 SIDE_CHOICES = ("kennedy", "nixon", "public")
 
 
@@ -149,9 +150,8 @@ def new_game(db: Engine, settings: Settings, *, kennedy: str, nixon: str, editio
 
         game_id = new_committed_game(db, settings, emails=emails, edition=edition,
                                      options=list(state["options"]), invite=invite, now=now,
-                                     expires_in=expires_in)
-        _clocks.set_control(db, game_id, control, now)  # runs from the start (pbem.clocks)
-        return game_id
+                                     expires_in=expires_in, clock=_clocks.pending_clock(control))
+        return game_id  # its clock starts with the game (pbem.clocks)
     with transaction(db) as s:
         game = Game(seed=seed, edition=edition, options=",".join(state["options"]),
                     snapshot=engine.to_json(state), created_at=now, updated_at=now)
@@ -325,8 +325,12 @@ class PollStats:
 
 
 def poll_once(db: Engine, settings: Settings, inbox: Inbox, *, mailbox: str = "INBOX",
-              now: datetime | None = None) -> PollStats:
-    """Process every mail still in the inbox; move each after its commit (C1)."""
+              now: datetime | None = None,
+              after_each: Callable[[], None] | None = None) -> PollStats:
+    """Process every mail still in the inbox; move each after its commit (C1).
+
+    ``after_each`` is called after each mail's transaction (`pbem.outbox_pump.OutboxPump.nudge`:
+    its reports are sent while the next mail is processed)."""
     stats = PollStats()
     seen: set[tuple[int, int]] = set()
     while True:  # in batches, so a flooded inbox never sits in memory at once
@@ -342,6 +346,8 @@ def poll_once(db: Engine, settings: Settings, inbox: Inbox, *, mailbox: str = "I
                 stats.outcomes[out.outcome] += 1
                 if out.game_id is not None:
                     stats.games.add(out.game_id)
+                if after_each is not None:
+                    after_each()
         finally:
             _move(inbox, done)  # each only after its commit (C1); a crash before: dedupe skips it
         if len(batch) < FETCH_BATCH:
@@ -433,24 +439,35 @@ async def _drain(db: Engine, settings: Settings, sender: Sender, now: datetime |
     failure (one timeout per run, not one per mail) and the rows stay due for the next run.
     """
     stats = SendStats()
-    now = now or utcnow()
-    session: contextlib.AbstractAsyncContextManager[Any] = (
-        sender if isinstance(sender, contextlib.AbstractAsyncContextManager) else contextlib.nullcontext())
-    async with session:
-        while True:
-            rows = _claim(db, now, max(1, min(limit, CLAIM_BATCH)))
-            if not rows:
-                return stats
-            left = await _send_rows(db, settings, sender, rows, now, stats)
-            if left is not None:
-                _release(db, left, now)
-                stats.unreachable = True
-                stats.retrying = pending_count(db)
-                return stats
+    async with smtp_session(sender):
+        await send_due(db, settings, sender, now or utcnow(), stats, limit)
+    return stats
 
 
-CLAIM_BATCH = 50
-CLAIM_LEASE = timedelta(minutes=15)
+def smtp_session(sender: Sender) -> contextlib.AbstractAsyncContextManager[Any]:
+    """``async with`` this around several sends: one SMTP session when the sender offers it."""
+    if isinstance(sender, contextlib.AbstractAsyncContextManager):
+        return sender
+    return contextlib.nullcontext()
+
+
+async def send_due(db: Engine, settings: Settings, sender: Sender, now: datetime, stats: SendStats,
+                   limit: int = CLAIM_BATCH) -> bool:
+    """Claim and send every row due at ``now``, a batch at a time; False when the SMTP server
+    could not be reached (the rest stays due for the next run, ``stats.unreachable``)."""
+    while True:
+        rows = _claim(db, now, max(1, min(limit, CLAIM_BATCH)))
+        if not rows:
+            return True
+        left = await _send_rows(db, settings, sender, rows, now, stats)
+        if left is not None:
+            _release(db, left, now)
+            stats.unreachable = True
+            stats.retrying = pending_count(db)
+            return False
+
+
+CLAIM_LEASE = timedelta(minutes=5)  # a killed worker's claimed rows are sent again after it
 _MARK_COLUMNS = ("attempts", "status", "sent_at", "last_error", "next_attempt_at")
 
 

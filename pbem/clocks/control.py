@@ -162,7 +162,7 @@ class TimeControl:
             text += "; clocks stop on Saturdays and Sundays (UTC)"
         policy = {"forfeit": "the game is lost on time",
                   "claim": "the opponent may claim the win",
-                  "autopilot": "the server plays a safe default move"}[self.expiry]
+                  "autopilot": "the server's computer player moves for you"}[self.expiry]
         grace = f" after {fmt_duration(self.grace)} of grace" if self.grace else ""
         text += f"; out of time: {policy}{grace}"
         text += "; vacation allowed" if self.vacation else "; no vacation in this game"

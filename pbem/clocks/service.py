@@ -13,16 +13,17 @@ from __future__ import annotations
 
 import json
 import logging
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Any
+from typing import Any, TypeVar
 
 from sqlalchemy.engine import Engine
 from sqlmodel import Session, col, select
 
 import engine
 from pbem.bot_seats import is_bot
-from pbem.clocks import model
+from pbem.clocks import model, report
 from pbem.clocks.autopilot import KIND, play_for
 from pbem.clocks.control import TimeControl, fmt_duration, parse_control, parse_duration
 from pbem.clocks.model import ClockState, Due
@@ -38,15 +39,18 @@ __all__ = [
     "end_game",
     "ensure_clock",
     "load",
+    "pending_clock",
     "record_event",
     "site_control",
     "start_clock",
     "store",
     "sync",
     "tick",
+    "worker_pass",
 ]
 
 log = logging.getLogger("pbem.clocks")
+R = TypeVar("R")
 SIDES = model.SIDES
 
 
@@ -73,18 +77,9 @@ def pending_control(game: Game) -> TimeControl | None:
     return TimeControl.from_dict(c["control"]) if c and c.get("pending") else None
 
 
-def set_control(db: Engine, game_id: int, control: TimeControl, now: datetime) -> None:
-    """Give a just-created game its time control: started now if it runs, else kept pending."""
-    with transaction(db) as s:
-        game = lock_game(s, game_id)
-        if game is None:
-            return
-        if game.status == "active" and game.snapshot:
-            start_clock(game, control, engine.from_json(game.snapshot), now.timestamp())
-        else:
-            game.clock = json.dumps({"control": control.to_dict(), "pending": True})
-            game.clock_due = None
-        s.add(game)
+def pending_clock(control: TimeControl) -> str:
+    """The ``Game.clock`` of a game not started yet: its control, started with the game."""
+    return json.dumps({"control": control.to_dict(), "pending": True})
 
 
 def store(game: Game, c: ClockState, now: float) -> None:
@@ -170,8 +165,10 @@ def after_move(s: Session, settings: Settings, game: Game, before: engine.GameSt
     notes = []
     if not autopilot and model.on_vacation(c, mover, t):
         refund = model.end_vacation(c, mover, t)
-        notes.append(f"{mover.title()} is back from vacation ({fmt_duration(refund)} returned)")
-        record_event(s, game, mover, "vacation_end", notes[-1], now)
+        record_event(s, game, mover, "vacation_end", f"{mover.title()} is back from vacation "
+                     f"({fmt_duration(refund)} returned)", now)
+        notes.append(f"your move ends your vacation early: welcome back; {fmt_duration(refund)} "
+                     "went back to your yearly allowance and the clocks run again")
     if mid is not None:
         model.handover(c, engine.active_sides(before), mid, mover, t, autopilot=autopilot)
         model.handover(c, mid, engine.active_sides(after), None, t)
@@ -263,8 +260,29 @@ def _mark_tick(settings: Settings, db: Engine, t: float, report: TickReport) -> 
                     report.credited)
 
 
-def tick(db: Engine, settings: Settings, *, now: datetime | None = None) -> TickReport:
-    """The clock work: start missing clocks, then send what is due, game by game."""
+def worker_pass(db: Engine, settings: Settings, read_mail: Callable[[], R], *,
+                now: datetime | None = None) -> tuple[TickReport, R]:
+    """One worker pass (`pbem poll`, each `serve` pass): guard, read the mail, then the clocks.
+
+    The outage guard acts before any move is read, but reminders and expiries come after
+    the mail: a move waiting in the inbox when its clock ran out is played, not forfeited
+    because the tick happened to run first. After an outage nothing expires in this pass.
+    """
+    first = tick(db, settings, now=now, acts=False)
+    got = read_mail()
+    if first.outage is not None:
+        return first, got
+    report = tick(db, settings, now=now)
+    report.started += first.started
+    return report, got
+
+
+def tick(db: Engine, settings: Settings, *, now: datetime | None = None,
+         acts: bool = True) -> TickReport:
+    """The clock work: start missing clocks, then send what is due, game by game.
+
+    ``acts=False``: only the outage guard and the missing clocks (`worker_pass`).
+    """
     now = now or utcnow()
     t = now.timestamp()
     report = TickReport()
@@ -281,7 +299,7 @@ def tick(db: Engine, settings: Settings, *, now: datetime | None = None) -> Tick
                 ensure_clock(game, settings, engine.from_json(game.snapshot), t)
                 s.add(game)
                 report.started += 1
-    if report.outage is not None:
+    if report.outage is not None or not acts:
         return report  # the guard: nothing expires in the first pass after an outage
     for game_id in due_ids:
         try:
@@ -332,30 +350,51 @@ def _act(s: Session, settings: Settings, game: Game, c: ClockState, d: Due, now:
             who = "Your" if side == d.side else f"{d.side.title()}'s"
             notify(s, settings, game, state, side, ev, now, seats=seats,
                    subject=f"{who} vacation is over: the clocks run again",
-                   lines=[f"{who} vacation ended on {model.fmt_time(until)}; the clocks run again."])
+                   lines=[f"{who} vacation ended on {model.fmt_time(until, model.tz_of(c, side))}; "
+                          "the clocks run again."])
         report.vacations_over += 1
         return
     key = f"{d.label}:{d.side}:{sc['period']}"
     if d.kind == "reminder":
         ev = record_event(s, game, d.side, "reminder", f"{d.label} reminder: "
                           f"{fmt_duration(d.left)} left", now, key="remind:" + key)
+        zero = model.deadline(c, d.side) or now.timestamp() + d.left
+        zone = model.tz_of(c, d.side)
+        lines = [f"You have {fmt_duration(d.left)} left on your clock, until "
+                 f"{model.fmt_time(zero, zone)}, to decide: {decision}",
+                 "Reply to this mail with your move: the legal commands are below."
+                 + (" Away? Reply 'vacation 3d' (or a date) to pause the game."
+                    if control.vacation and model.vacation_left(c, d.side, now.timestamp()) > 0
+                    else "")]
+        if control.grace:
+            final = model.wall_after(zero, control.grace, control.weekend_pause)
+            lines.append(f"When your clock runs out you get {fmt_duration(control.grace)} of "
+                         f"grace, until {model.fmt_time(final, zone)}; if you have not moved by then, "
+                         f"{_POLICY[control.expiry][0]}.")
+        else:
+            lines.append(f"When your clock runs out, {_POLICY[control.expiry][0]}.")
         notify(s, settings, game, state, d.side, ev, now, seats=seats,
-               subject=f"Reminder: {fmt_duration(d.left)} left on your clock",
-               lines=[f"You have {fmt_duration(d.left)} left on your clock to decide: {decision}",
-                      _after_zero(control)])
+               subject=f"Reminder: {fmt_duration(d.left)} left on your clock", lines=lines)
         report.reminders += 1
     elif d.kind == "out_of_time":
         ev = record_event(s, game, d.side, "out_of_time", "out of time; grace "
                           f"{fmt_duration(control.grace)}", now, key="out:" + key)
         grace_left = fmt_duration(control.grace + d.left)
+        end = model.wall_after(now.timestamp(), max(control.grace + d.left, 0.0),
+                               control.weekend_pause)
+        grace_end = model.fmt_time(end, model.tz_of(c, d.side))
         notify(s, settings, game, state, d.side, ev, now, seats=seats,
                subject=f"Your time is up: {grace_left} of grace left",
-               lines=[f"Your clock has run out. You have {grace_left} of grace to decide: "
-                      f"{decision}", _after_zero(control)])
+               lines=[f"Your clock has run out. You have {grace_left} of grace, until {grace_end}, "
+                      f"to decide: {decision}",
+                      "Reply to this mail with your move: the legal commands are below.",
+                      f"If you have not moved by then, {_POLICY[control.expiry][0]}."])
         notify(s, settings, game, state, other(d.side), ev, now, seats=seats,
                subject=f"{d.side.title()} is out of time",
-               lines=[f"{d.side.title()}'s clock has run out; {grace_left} of grace are left. "
-                      + _after_zero(control, opponent=True)])
+               lines=[f"{d.side.title()}'s clock has run out; they have {grace_left} of grace "
+                      f"left, until {model.fmt_time(end, model.tz_of(c, other(d.side)))}. "
+                      "If they have not moved by then, "
+                      f"{_POLICY[control.expiry][1]}."])
         report.out_of_time += 1
     else:
         _expire(s, settings, game, c, d, state, now, seats, key)
@@ -363,17 +402,12 @@ def _act(s: Session, settings: Settings, game: Game, c: ClockState, d: Due, now:
     model.mark(c, d)
 
 
-def _after_zero(control: TimeControl, opponent: bool = False) -> str:
-    grace = f"after {fmt_duration(control.grace)} of grace " if control.grace else ""
-    if opponent:
-        return {"forfeit": f"If they do not move, they lose the game on time {grace}.",
-                "claim": f"If they do not move, you may claim the win {grace}.",
-                "autopilot": f"If they do not move, the server's computer player moves for them {grace}.",
-                }[control.expiry].replace("  ", " ")
-    return {"forfeit": f"When your clock is out, {grace}you lose the game on time.",
-            "claim": f"When your clock is out, {grace}your opponent may claim the win.",
-            "autopilot": f"When your clock is out, {grace}the server's computer player moves for you.",
-            }[control.expiry]
+_POLICY = {  # what happens when a clock and its grace are out: (to the player, to the opponent)
+    "forfeit": ("you lose the game on time", "they lose the game on time and you win"),
+    "claim": ("your opponent may claim the win", "you may claim the win"),
+    "autopilot": ("the server's computer player moves for you",
+                  "the server's computer player moves for them"),
+}
 
 
 def _expire(s: Session, settings: Settings, game: Game, c: ClockState, d: Due,
@@ -455,7 +489,7 @@ def _autopilot(s: Session, settings: Settings, game: Game, c: ClockState, side: 
                        cause=f"ev{ev.id}", now=now, seats=seats)
         else:
             notify(s, settings, game, after, target, ev, now, seats=seats, full=True,
-                   subject=(f"Out of time: the computer played for you in game #{game.id}" if mine
+                   subject=("Out of time: the computer played for you" if mine
                             else f"{side.title()} ran out of time: the computer played for them"),
                    lines=lines)
 
@@ -476,6 +510,12 @@ def clock_line(game: Game, now: datetime) -> str:
     c = load(game)
     if c is None or not model.control_of(c).enabled:
         return "" if c is None else "none"
+    if game.ended and game.winner:
+        return f"{game.winner} won {report.WHY.get(game.ended, game.ended)}"
+    return _clocks_text(c, now)
+
+
+def _clocks_text(c: ClockState, now: datetime) -> str:
     t = now.timestamp()
     parts = []
     for side, sc in c["sides"].items():
@@ -496,8 +536,8 @@ def show_text(game: Game, now: datetime) -> str:
     if c is None:
         return "\nClock: not started yet (the next tick starts the site default)"
     lines = ["", "Clock: " + model.control_of(c).describe()]
-    line = clock_line(game, now)
-    lines += [f"  {part}" for part in line.split("; ")] if line != "none" else []
+    if model.control_of(c).enabled:
+        lines += [f"  {part}" for part in _clocks_text(c, now).split("; ")]
     if game.ended:
         lines.append(f"Ended: {game.ended}, {game.winner} wins")
     return "\n".join(lines)

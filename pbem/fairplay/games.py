@@ -47,11 +47,15 @@ EDITION_NAMES = {"zman": "Z-Man 2nd edition", "gmt": "GMT edition (2017)"}
 
 def new_committed_game(db: Engine, settings: Settings, *, emails: dict[str, str], edition: str,
                        options: list[str], invite: bool, now: datetime,
-                       expires_in: timedelta | None = None) -> int:
-    """Create a game with a committed seed; invite both players, or start it at once."""
+                       expires_in: timedelta | None = None, clock: str | None = None) -> int:
+    """Create a game with a committed seed; invite both players, or start it at once.
+
+    ``clock``: the game's time control as `pbem.clocks.service.pending_clock` writes it, so
+    the invitations and the welcome show it and it starts with the game.
+    """
     server_seed = secrets.token_hex(32)
     with transaction(db) as s:
-        game = Game(seed=0, edition=edition, options=",".join(options), snapshot="",
+        game = Game(seed=0, edition=edition, options=",".join(options), snapshot="", clock=clock,
                     status="invited" if invite else "active", created_at=now, updated_at=now)
         s.add(game)
         s.flush()
@@ -118,7 +122,17 @@ def _facts(game: Game, commit: Commitment, seats: dict[str, Seat]) -> list[tuple
             ("Rules", EDITION_NAMES.get(game.edition, game.edition)
              + (f", options: {', '.join(game.option_list)}" if game.option_list else ", no options")),
             ("Kennedy", seats["kennedy"].email), ("Nixon", seats["nixon"].email),
-            ("Commitment (SHA-256)", commit.commitment)]
+            *_clock_fact(game), ("Commitment (SHA-256)", commit.commitment)]
+
+
+def _clock_fact(game: Game) -> list[tuple[str, str]]:
+    """The time control the players accept (pbem.clocks), when the game has one."""
+    import json
+
+    from pbem.clocks.control import TimeControl
+
+    c = json.loads(game.clock) if game.clock else None
+    return [("Time control", TimeControl.from_dict(c["control"]).describe())] if c else []
 
 
 def _queue_invitation(s: Session, settings: Settings, game: Game, commit: Commitment, seat: Seat,

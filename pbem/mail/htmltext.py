@@ -22,7 +22,7 @@ from typing import Literal
 from bs4 import BeautifulSoup
 from bs4.element import NavigableString, PageElement, PreformattedString, Tag
 
-from pbem.mail import htmlquote
+from pbem.mail import budget, htmlquote
 
 __all__ = ["MAX_ELEMENTS", "QuoteRule", "default_quote_rule", "html_to_text"]
 
@@ -99,6 +99,8 @@ def _pieces(soup: BeautifulSoup, quote_rule: QuoteRule) -> Iterator[tuple[str, b
         elements += 1
         if elements > MAX_ELEMENTS:
             return
+        if not elements % 256:
+            budget.check()  # the caller's CPU budget (pbem.mail.budget)
         if node.name == "br":
             yield "\n", False
             continue

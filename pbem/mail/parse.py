@@ -3,7 +3,8 @@
 Hostile input is expected (email-engineering notes C3, C7): the header block, the number of
 recipients, MIME depth and part count and the decoded text are all capped, unknown or lying
 charsets are decoded with replacement characters, and any failure of the stdlib parser
-(including ``RecursionError``) becomes :class:`MalformedMessage`. ``auto_reason`` says why a
+(including ``RecursionError``) becomes :class:`MalformedMessage`; `pbem.mail.budget.OverBudget`
+(the caller's CPU budget spent) passes through. ``auto_reason`` says why a
 message must never be answered (RFC 3834 auto-replies, RFC 3464 bounces, our own mail).
 """
 
@@ -17,6 +18,9 @@ import re
 from dataclasses import dataclass, field
 from email.message import EmailMessage, Message
 
+from pbem.mail import budget
+from pbem.mail.budget import OverBudget
+from pbem.mail.dsn import Dsn, read_dsn
 from pbem.mail.flowed import unflow
 from pbem.mail.htmltext import html_to_text
 from pbem.sanitize import utf8_header
@@ -68,6 +72,7 @@ class ParsedMessage:
     size: int = 0
     problems: list[str] = field(default_factory=list)
     auth_results: list[str] = field(default_factory=list)  # Authentication-Results values
+    dsn: Dsn | None = None  # a delivery status notification (bounce), `pbem.mail.dsn`
 
 
 def parse_message(raw: bytes, own_address: str) -> ParsedMessage:
@@ -85,7 +90,7 @@ def parse_message(raw: bytes, own_address: str) -> ParsedMessage:
     try:
         msg = email.message_from_bytes(raw, policy=email.policy.default)
         return _build(msg, raw, own_address.strip().lower())
-    except MalformedMessage:
+    except (MalformedMessage, OverBudget):
         raise
     except (Exception, RecursionError) as exc:  # the stdlib parser has many failure modes
         raise MalformedMessage(f"cannot read message: {type(exc).__name__}: {exc}") from exc
@@ -117,6 +122,7 @@ def _build(msg: EmailMessage, raw: bytes, own: str) -> ParsedMessage:
         size=len(raw),
         problems=problems,
         auth_results=_all_headers(msg, "Authentication-Results")[:20],
+        dsn=read_dsn(msg),
     )
 
 
@@ -262,6 +268,7 @@ def _walk(msg: Message, problems: list[str]) -> list[Message]:
     stack: list[tuple[Message, int]] = [(msg, 0)]
     count = 0
     while stack:
+        budget.check()
         part, depth = stack.pop()
         count += 1
         if count > MAX_PARTS:

@@ -1,6 +1,6 @@
 """Inbound mail pipeline: small named handlers run in order, one transaction per mail.
 
-    parse -> dedupe -> filter-loops -> identify-seat -> check-sender -> load-game
+    parse -> dedupe -> bounce -> filter-loops -> identify-seat -> check-sender -> load-game
           -> check-fresh -> extract -> seat-commands -> orders -> meta-commands -> apply
           -> autoplay -> record -> bot-moves -> clock -> report
 

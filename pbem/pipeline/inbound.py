@@ -20,6 +20,7 @@ from pbem import keys, tabletalk
 from pbem.config import accepted_secrets
 from pbem.db import lock_game
 from pbem.mail import MalformedMessage, parse_message
+from pbem.mail.budget import cpu_budget
 from pbem.models import Game, InboundMessage, Seat
 from pbem.pipeline.base import Context, IgnoreMessage, RejectMessage, handler
 from pbem.sanitize import bounded
@@ -57,8 +58,9 @@ def dedupe_key(message_id: str | None, raw: bytes) -> str:
 def parse(ctx: Context) -> None:
     if len(ctx.raw) > ctx.settings.max_bytes:
         raise IgnoreMessage(f"too large: {len(ctx.raw)} bytes > {ctx.settings.max_bytes}")
-    try:
-        ctx.parsed = parse_message(ctx.raw, ctx.settings.address)
+    try:  # a mail over the CPU budget raises OverBudget: the runner quarantines it, with why
+        with cpu_budget(ctx.settings.parse_cpu_seconds):
+            ctx.parsed = parse_message(ctx.raw, ctx.settings.address)
     except MalformedMessage as exc:
         raise IgnoreMessage(f"malformed message: {exc}") from None
 
@@ -164,5 +166,5 @@ def check_fresh(ctx: Context) -> None:
         return  # e.g. 'support OH' one point at a time: still the same step and card
     ctx.stale = (  # decided after `extract`: an 'undo' answers no question and passes
         "your mail answers an older report whose question is no longer the one being asked "
-        f"(reply key generation {ctx.key.gen}, now {ctx.seat.key_gen}), so nothing was applied;"
-        " the current position is below")
+        "(the game has moved on since), so nothing was applied; the current position and "
+        "question are below — reply to this mail")

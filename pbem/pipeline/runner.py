@@ -24,8 +24,10 @@ from pbem.clocks import seats as _seats  # noqa: F401  (registers seat-commands,
 from pbem.config import Settings
 from pbem.db import is_transient, lock_game, transaction
 from pbem.fairplay import handlers as _fairplay  # noqa: F401  (registers handlers)
+from pbem.mail.budget import OverBudget
 from pbem.models import InboundMessage, Quarantine, utcnow
 from pbem.pipeline import bot_moves as _bot_moves  # noqa: F401  (registers handlers)
+from pbem.pipeline import bounces as _bounces  # noqa: F401  (registers handlers)
 from pbem.pipeline import commands as _commands  # noqa: F401  (registers handlers)
 from pbem.pipeline import orders as _orders  # noqa: F401  (registers handlers)
 from pbem.pipeline import undo as _undo  # noqa: F401  (registers handlers)
@@ -42,6 +44,7 @@ log = logging.getLogger("pbem.pipeline")
 PIPELINE = (
     "parse",
     "dedupe",
+    "bounce",
     "filter-loops",
     "observer-mail",
     "identify-seat",
@@ -65,7 +68,7 @@ PIPELINE = (
     "report",
     "observers",
 )
-MAX_ERROR_REPLIES_PER_HOUR = 5
+MAX_ERROR_REPLIES_PER_HOUR = 10  # answers to one seat's rejected mails an hour (C3: no loops)
 TRANSIENT_RETRIES = (0.2, 1.0, 3.0)  # seconds to wait before each retry of a transient DB error
 MESSAGE_ID = re.compile(rb"^message-id:\s*(<[^>\r\n]{1,400}>)", re.I | re.M)
 
@@ -110,6 +113,10 @@ def process_message(
         try:
             return _attempt(db, settings, raw, mailbox, uidvalidity, uid, now, pipeline)
         except _Crash as crash:
+            if isinstance(crash.error, OverBudget):  # a stranger's slow bytes: not a bug
+                log.warning("quarantined a mail (stage %s): %s", crash.stage, crash.error)
+                return _quarantine(db, raw, mailbox, uidvalidity, uid, crash.stage,
+                                   crash.trace, now, reason=f"over budget: {crash.error}")
             if not is_transient(crash.error):
                 log.error("quarantined a mail (stage %s)", crash.stage or "?", exc_info=crash.error)
                 return _quarantine(db, raw, mailbox, uidvalidity, uid, crash.stage,
@@ -223,12 +230,12 @@ def _recent_rejections(ctx: Context) -> list[datetime]:
 
 
 def _quarantine(db: Engine, raw: bytes, mailbox: str, uidvalidity: int | None, uid: int | None,
-                stage: str, error: str, now: datetime) -> Outcome:
+                stage: str, error: str, now: datetime, *, reason: str = "") -> Outcome:
     """Store the crashed mail; if even that fails it still goes to the Quarantine folder."""
     found = MESSAGE_ID.search(raw.split(b"\r\n\r\n", 1)[0].split(b"\n\n", 1)[0])
     mid = bounded(found.group(1).decode("utf-8", "replace"), 400) if found else ""
     last = error.strip().splitlines()[-1] if error.strip() else "error"
-    reason = f"crashed in {stage or '?'}: {last}"
+    reason = reason or f"crashed in {stage or '?'}: {last}"
     try:
         with transaction(db) as session:
             session.add(Quarantine(

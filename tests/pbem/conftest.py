@@ -9,6 +9,8 @@
 * ``embedded_mail`` (session): :class:`pbem.mail.embedded.EmbeddedMailServers` (pure Python).
 * ``mail_server``: parametrised over both, so an integration test runs on each; the
   ``mailstack`` variant carries the ``mailstack`` marker.
+* ``bouncing_mailstack`` (module): a private real stack with ``MAILSTACK_ANY_USER=0``: unknown
+  local users bounce with a real Postfix DSN.
 * ``postgres_url``: ``PBEM_TEST_POSTGRES_URL`` (``scripts/pgtest.sh``), or the test is skipped;
   ``empty_postgres``: that URL with every table dropped; ``postgres_harness``: a `Harness`
   with one new game on an emptied PostgreSQL database.
@@ -22,6 +24,7 @@ import subprocess
 import tempfile
 import time
 from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
@@ -56,6 +59,18 @@ def mailstack() -> Iterator[MailServer]:
             pytest.skip(f"MAILSTACK_IMAP_PORT={server.imap_port} is set but nothing listens")
         yield server
         return
+    with private_mailstack(any_user=True) as started:
+        yield started
+
+
+@contextmanager
+def private_mailstack(*, any_user: bool, users: str = "") -> Iterator[MailServer]:
+    """Start `scripts/mailstack.sh` in a private folder on free ports (root only, else skip).
+
+    ``any_user=False`` (with ``users``, ``"addr:password addr:password"``): only those
+    mailboxes exist, and Postfix accepts mail for any other local address and then bounces it
+    with a real RFC 3464 DSN to the envelope sender.
+    """
     if os.geteuid() != 0:
         pytest.skip("no mail stack: set MAILSTACK_* (scripts/mailstack.sh start) or run as root")
     if not (Path("/usr/sbin/dovecot").exists() and Path("/usr/sbin/postfix").exists()):
@@ -63,10 +78,12 @@ def mailstack() -> Iterator[MailServer]:
     state = tempfile.mkdtemp(prefix="pbem-mailstack-")
     os.chmod(state, 0o755)
     env = {
-        **os.environ, "MAILSTACK_DIR": state, "MAILSTACK_ANY_USER": "1",
+        **os.environ, "MAILSTACK_DIR": state, "MAILSTACK_ANY_USER": "1" if any_user else "0",
         "IMAP_PORT": str(free_port()), "LMTP_PORT": str(free_port()),
         "SMTP_PORT": str(free_port()),
     }
+    if users:
+        env["MAIL_USERS"] = users
     started = time.monotonic()
     result = subprocess.run(["bash", str(SCRIPT), "start"], env=env, capture_output=True,
                             text=True, timeout=180)
@@ -80,6 +97,18 @@ def mailstack() -> Iterator[MailServer]:
     finally:
         subprocess.run(["bash", str(SCRIPT), "stop"], env=env, capture_output=True, timeout=60)
         shutil.rmtree(state, ignore_errors=True)
+
+
+BOUNCING_USERS = ("game", "kennedy")  # the only mailboxes of `bouncing_mailstack`
+
+
+@pytest.fixture(scope="module")
+def bouncing_mailstack() -> Iterator[MailServer]:
+    """A private real stack where only game@ and kennedy@example.test exist: mail to any other
+    local address is accepted by Postfix and bounced with a real RFC 3464 DSN."""
+    users = " ".join(f"{u}@example.test:secret" for u in BOUNCING_USERS)
+    with private_mailstack(any_user=False, users=users) as server:
+        yield server
 
 
 @pytest.fixture(scope="session")

@@ -215,3 +215,111 @@ def parse(raw: bytes):  # type: ignore[no-untyped-def]
     import email.policy
 
     return email.message_from_bytes(raw, policy=email.policy.default)
+
+
+# --- the time control in the first mails ------------------------------------------------------------
+
+@pytest.mark.parametrize("invite", [False, True])
+def test_the_first_mails_of_a_committed_game_show_its_own_time_control(tmp_path: Path,
+                                                                       invite: bool) -> None:
+    h = Harness(tmp_path)
+    h.game_id = service.new_game(h.db, h.settings, kennedy=EMAILS["kennedy"], nixon=EMAILS["nixon"],
+                                 invite=invite, now=MONDAY,
+                                 clock=parse_control("4m+1m/8m", expiry="forfeit", grace="1m"))
+    h.send()
+    text = " ".join(h.text_of(h.mails_to("kennedy")[0]).split())
+    assert "Time bank 4 min, +1 min per move handed over, at most 8 min" in text
+    assert "3 d" not in text.split("Time control:")[1][:60]  # not the site default
+    if not invite:
+        g = ClockGame(h)
+        assert g.left(g.to_move()) == 240
+
+
+
+# --- what the clock mails say (found playing by mail) ------------------------------------------------
+
+def test_reminders_say_until_when_and_what_to_do_and_the_result_says_who_won(tmp_path: Path) -> None:
+    g = ClockGame.create(Harness(tmp_path), "10h", expiry="forfeit", grace="1h", reminders="50%")
+    late = g.to_move()
+    for _ in range(12):
+        g.advance(hours=1)
+        g.tick()
+    reminder = next(i for i, s in enumerate(g.subjects(late)) if "Reminder" in s)
+    text = g.text(late, reminder)
+    assert "until Mon 2026-11-30 10:00 UTC, to decide:" in text
+    assert "Reply to this mail with your move" in text and "'vacation 3d'" in text
+    assert "grace, until Mon 2026-11-30 11:00 UTC; if you have not moved by then, you lose" in text
+    up = g.text(late, next(i for i, s in enumerate(g.subjects(late)) if "time is up" in s))
+    assert "of grace, until Mon 2026-11-30 11:00 UTC, to decide" in up
+    assert "Clock " + late.title() + ": out of time by " in up and "0 (over" not in up
+    assert "they lose the game on time and you win" in g.text(other(late), -2)
+    result = g.text(other(late))
+    assert "RESULT ---" in result and f"The winner: {other(late).title()}, on time." in result
+    assert "The game has ended." not in result
+    from pbem.clocks.service import clock_line
+
+    assert clock_line(g.game(), g.at) == f"{other(late)} won on time"  # `pbem games`
+
+
+def test_a_vacation_answer_has_a_plain_subject_and_a_move_says_welcome_back(tmp_path: Path) -> None:
+    g = ClockGame.create(Harness(tmp_path), "10h")
+    mover = g.to_move()
+    g.reply(mover, "vacation 2d")
+    assert g.subjects(mover)[-1].endswith(
+        "You are on vacation until Wed 2026-12-02 00:00 UTC: both clocks are stopped")
+    g.advance(hours=3)
+    g.reply(mover, engine.legal_commands(g.h.state(), mover)[0], to_mail=g.h.mails_to(mover)[-2])
+    assert g.h.inbound()[-1].outcome == "applied"
+    assert [e.kind for e in g.events("vacation_end")] == ["vacation_end"]
+    assert "paused" not in g.text(other(mover))  # the opponent's report: the clocks run again
+
+
+def test_a_player_sees_times_in_their_time_zone(tmp_path: Path) -> None:
+    g = ClockGame.create(Harness(tmp_path), "10h", expiry="forfeit", grace="1h", reminders="50%")
+    mover = g.to_move()
+    g.reply(mover, "timezone europe/berlin")
+    assert "Times in your mails are now shown in Europe/Berlin: now is Mon 2026-11-30 01:00 CET" \
+        in g.text(mover)
+    g.reply(mover, "timezone Mars/Olympus")
+    assert g.h.inbound()[-1].outcome == "rejected" and "not a time zone name" in g.text(mover)
+    g.advance(hours=5)
+    g.tick()
+    reminder = g.text(mover)
+    assert "until Mon 2026-11-30 11:00 CET, to decide" in reminder  # 10:00 UTC
+    assert "grace, until Mon 2026-11-30 12:00 CET" in reminder
+    g.reply(mover, "vacation 2026-12-02")  # midnight in Berlin, 23:00 UTC the day before
+    assert "You are on vacation until Wed 2026-12-02 00:00 CET" in g.text(mover)
+    assert f"{mover.title()} is on vacation until Tue 2026-12-01 23:00 UTC" in g.text(other(mover))
+    g.reply(mover, "timezone UTC")
+    assert "shown in UTC" in g.text(mover)
+    assert "zones" not in g.clock() or mover not in g.clock()["zones"]
+
+
+# --- a worker pass: the mail before the clocks ---------------------------------------------------------
+
+def test_a_move_waiting_in_the_inbox_when_the_clock_runs_out_is_played_not_forfeited(
+        tmp_path: Path) -> None:
+    from pbem.clocks.service import worker_pass
+
+    g = ClockGame.create(Harness(tmp_path), "10h", expiry="forfeit", grace="0s")
+    mover = g.to_move()
+    g.advance(hours=9, minutes=59)
+    g.tick()
+    move = engine.legal_commands(g.h.state(), mover)[0]
+    g.h.inbox.deliver(g.h.reply_bytes(mover, move))  # sent in time; the worker runs at 10:05
+    g.advance(minutes=6)
+    report, stats = worker_pass(g.h.db, g.h.settings, lambda: service.poll_once(
+        g.h.db, g.h.settings, g.h.inbox, now=g.at), now=g.at)
+    assert stats.outcomes["applied"] == 1 and report.expired == {}
+    assert g.game().status == "active" and not g.game().ended
+
+
+def test_after_an_outage_a_worker_pass_reads_the_mail_but_expires_nothing(tmp_path: Path) -> None:
+    from pbem.clocks.service import worker_pass
+
+    g = ClockGame.create(Harness(tmp_path), "10h", expiry="forfeit", grace="0s", outage="2h")
+    g.tick()
+    g.advance(hours=30)  # the worker was down
+    report, _ = worker_pass(g.h.db, g.h.settings, lambda: None, now=g.at)
+    assert report.outage is not None and report.expired == {}
+    assert g.game().status == "active"

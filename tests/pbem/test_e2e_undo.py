@@ -23,8 +23,8 @@ from tests.pbem.mailtools import MailServer, player_mail
 class Player:
     """One player's mailbox over IMAP: read the newest report, reply to it quoting it."""
 
-    def __init__(self, server: MailServer, address: str) -> None:
-        self.server, self.address, self.seen = server, address, 0
+    def __init__(self, server: MailServer, address: str, game: str) -> None:
+        self.server, self.address, self.game, self.seen = server, address, game, 0
 
     def next_mail(self) -> EmailMessage:
         found = self.server.wait_for(self.address, self.seen + 1, timeout=20)
@@ -41,6 +41,8 @@ class Player:
         raw = player_mail(self.address, str(to["Reply-To"]), full,
                           subject="Re: " + str(to["Subject"]), in_reply_to=str(to["Message-ID"]))
         self.server.send(raw, self.address, [str(to["Reply-To"])])
+        # Postfix delivers to the game mailbox in the background: poll only once it is there
+        assert self.server.wait_for(self.game, 1, timeout=20), "the reply was not delivered"
 
 
 def _text(msg: EmailMessage) -> str:
@@ -64,8 +66,8 @@ def test_typo_quoted_reply_undo_and_table_talk_by_real_mail(mail_server: MailSer
                         smtp_port=mail_server.smtp_port, smtp_tls=False, secret="undo-secret")
     db = make_engine(settings.database_url)
     migrate(db)
-    kim = Player(mail_server, mail_server.fresh_address("kennedy"))
-    dick = Player(mail_server, mail_server.fresh_address("nixon"))
+    kim = Player(mail_server, mail_server.fresh_address("kennedy"), game_address)
+    dick = Player(mail_server, mail_server.fresh_address("nixon"), game_address)
     game_id = service.new_game(db, settings, kennedy=kim.address, nixon=dick.address, seed=2)
 
     def turn() -> None:

@@ -1,0 +1,202 @@
+"""Benchmark 8 — serve-mode latency: a player's SMTP submission to both reports in the players'
+IMAP boxes, with `pbem serve` (IMAP IDLE) on the real Dovecot + Postfix stack.
+
+    python benchmarks/bench_latency.py [--moves 200] [--games 20] [--smoke]
+
+`pbem serve` (a subprocess, SQLite) serves G games whose seats are all on ``notify every`` (so
+every applied move mails both players). One move at a time: the player to move submits a random
+legal command over SMTP to the reply address of their current key; timed from the start of the
+submission until both players' INBOXes, each watched by an IMAP IDLE connection opened
+beforehand, report the new mail (one untimed warm-up move first). Baseline in the same run, interleaved with the moves: the bare
+delivery time — one mail submitted to two addresses, timed until both IDLE connections report
+it (Postfix → Dovecot → IDLE, one hop; a served move is two hops plus the server's work).
+Prints p50, p90, p99 and max of both. Needs the mail stack (MAILSTACK_* or root).
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import os
+import random
+import statistics
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+import uuid
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from imapclient import IMAPClient
+from sqlmodel import Session, select
+
+import engine
+from benchmarks.common import Row, print_table
+from benchmarks.mailenv import NoMailStack, mail_stack
+from pbem import keys, service
+from pbem.config import Settings
+from pbem.db import make_engine, migrate
+from pbem.mail import MemorySender, SmtpSender
+from pbem.models import Game, Seat, utcnow
+from pbem.notify import set_notify
+from pbem.replies import current_key
+from tests.pbem.mailtools import MailServer, player_mail
+
+TIMEOUT = 60.0
+
+
+class Watch:
+    """IDLE on one INBOX; `arrived` is when the server reported a new message (monotonic)."""
+
+    def __init__(self, server: MailServer, address: str) -> None:
+        self.client = IMAPClient(server.host, port=server.imap_port, ssl=False, timeout=TIMEOUT)
+        self.client.login(address, server.password)
+        self.client.select_folder("INBOX")
+        self.arrived: float | None = None
+        self.client.idle()
+        self._thread = threading.Thread(target=self._wait, daemon=True)
+        self._thread.start()
+
+    def _wait(self) -> None:
+        end = time.monotonic() + TIMEOUT
+        while time.monotonic() < end:
+            for resp in self.client.idle_check(timeout=1):
+                if len(resp) > 1 and resp[1] == b"EXISTS":
+                    self.arrived = time.monotonic()
+                    return
+
+    def result(self) -> float | None:
+        self._thread.join(TIMEOUT + 5)
+        try:
+            self.client.idle_done()
+            self.client.logout()
+        except Exception:  # a broken watch only loses this sample
+            pass
+        return self.arrived
+
+
+def both_arrive(server: MailServer, addresses: tuple[str, str], smtp: SmtpSender, raw: bytes,
+                sender: str, recipients: list[str]) -> float | None:
+    """Seconds from submitting ``raw`` until both INBOXes reported a new mail (None: timeout)."""
+    watches = [Watch(server, a) for a in addresses]
+    time.sleep(0.05)  # both IDLEs are in place
+    t = time.monotonic()
+    asyncio.run(smtp.send(raw, sender, recipients))
+    done = [w.result() for w in watches]
+    if any(d is None for d in done):
+        return None
+    return max(d for d in done if d is not None) - t
+
+
+def main(argv: list[str] | None = None) -> None:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--moves", type=int, default=200)
+    ap.add_argument("--games", type=int, default=20)
+    ap.add_argument("--smoke", action="store_true", help="tiny sizes, for CI")
+    a = ap.parse_args(argv)
+    moves, games = (2, 1) if a.smoke else (a.moves, a.games)
+    try:
+        with mail_stack() as server, tempfile.TemporaryDirectory(prefix="pbem-bench-latency-") as tmp:
+            bench(server, Path(tmp), moves, games)
+    except NoMailStack as exc:
+        print(f"latency benchmark skipped: {exc}")
+
+
+def bench(server: MailServer, folder: Path, moves: int, games: int) -> None:
+    address = server.fresh_address("latency")
+    url = f"sqlite:///{folder}/latency.db"
+    settings = Settings(database_url=url, address=address, secret="bench-secret", imap_host=server.host,
+                        imap_port=server.imap_port, imap_user=address, imap_password=server.password,
+                        imap_ssl=False, smtp_host=server.host, smtp_port=server.smtp_port, smtp_tls=False)
+    db = make_engine(url)
+    migrate(db)
+    ids = []
+    for i in range(games):
+        gid = service.new_game(db, settings, kennedy=server.fresh_address(f"k{i}"),
+                               nixon=server.fresh_address(f"n{i}"), edition=engine.EDITIONS[i % 2], seed=3000 + i)
+        for side in engine.SIDES:
+            set_notify(db, gid, side, "every", now=utcnow())
+        ids.append(gid)
+    service.drain_outbox(db, settings, MemorySender())  # the welcome mails are not timed
+    env = {**os.environ, "PBEM_DATABASE_URL": url, "PBEM_ADDRESS": address, "PBEM_IMAP_HOST": server.host,
+           "PBEM_IMAP_PORT": str(server.imap_port), "PBEM_IMAP_USER": address,
+           "PBEM_IMAP_PASSWORD": server.password, "PBEM_IMAP_SSL": "0", "PBEM_SMTP_HOST": server.host,
+           "PBEM_SMTP_PORT": str(server.smtp_port), "PBEM_SMTP_TLS": "0", "PBEM_SECRET": settings.secret,
+           "PBEM_LOCK_FILE": str(folder / "serve.lock")}
+    log = open(folder / "serve.log", "w")  # noqa: SIM115 - closed below
+    serve = subprocess.Popen([sys.executable, "-m", "pbem", "serve", "--idle-timeout", "300"], env=env,
+                             stdout=log, stderr=subprocess.STDOUT)
+    smtp = SmtpSender(server.host, server.smtp_port, timeout=TIMEOUT)
+    rnd = random.Random(13)
+    served: list[float] = []
+    bare: list[float] = []
+    lost = 0
+    probe = (server.fresh_address("bare-a"), server.fresh_address("bare-b"))
+    t0 = time.perf_counter()
+    try:
+        for i in range(-1, moves):  # move -1 is the untimed warm-up: serve is up and in IDLE
+            gid = ids[i % len(ids)]
+            with Session(db) as s:
+                game = s.get(Game, gid)
+                assert game is not None
+                state = engine.from_json(game.snapshot)
+                seats = {st.side: st for st in s.exec(select(Seat).where(Seat.game_id == gid))}
+            if engine.result(state) is not None:
+                continue
+            side = rnd.choice(sorted(engine.active_sides(state)))
+            to = keys.reply_address(address, current_key(settings, seats[side]))
+            raw = player_mail(seats[side].email, to, rnd.choice(engine.legal_commands(state, side)),
+                              message_id=f"<{uuid.uuid4().hex}@client.example.org>")
+            pair = (seats["kennedy"].email, seats["nixon"].email)
+            took = both_arrive(server, pair, smtp, raw, seats[side].email, [to])
+            if i < 0:
+                continue
+            if took is None:
+                lost += 1
+            else:
+                served.append(took)
+            mail = player_mail(probe[0], probe[1], "bare delivery", message_id=f"<{uuid.uuid4().hex}@bare.test>")
+            took = both_arrive(server, probe, smtp, mail, probe[0], list(probe))
+            if took is not None:
+                bare.append(took)
+    finally:
+        serve.terminate()
+        try:
+            serve.wait(30)
+        except subprocess.TimeoutExpired:
+            serve.kill()
+            serve.wait()
+        log.close()
+        db.dispose()
+    wall = time.perf_counter() - t0
+    print(f"{len(served)} moves timed over {games} games ({lost} lost: no report within {TIMEOUT:.0f} s), "
+          f"{len(bare)} bare deliveries; {wall:.1f} s")
+    if not served or not bare:
+        print((folder / "serve.log").read_text()[-2000:])
+        return
+
+    def q(xs: list[float], p: float) -> float:
+        xs = sorted(xs)
+        return xs[min(len(xs) - 1, int(p * len(xs)))]
+
+    b50, b99 = statistics.median(bare), q(bare, 0.99)
+    rows = []
+    for what, xs in (("served move: submission → both reports (pbem serve, IDLE)", served),
+                     ("bare delivery: submission → both IDLEs (Postfix → Dovecot)", bare)):
+        base = what.startswith("bare")
+        rows += [
+            Row(f"{what}, p50", len(xs), "s", [statistics.median(xs)],
+                "1.00 (baseline)" if base else f"{statistics.median(xs) / b50:.1f} × bare p50"),
+            Row(f"{what}, p90", len(xs), "s", [q(xs, 0.9)], ""),
+            Row(f"{what}, p99", len(xs), "s", [q(xs, 0.99)],
+                "1.00 (baseline)" if base else f"{q(xs, 0.99) / b99:.1f} × bare p99"),
+            Row(f"{what}, max", len(xs), "s", [max(xs)], ""),
+        ]
+    print_table("Serve-mode latency on the real mail stack", rows)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,108 @@
+"""The ``bounce`` handler: a DSN of our own mail is recorded and the other player told, never answered.
+
+Postfix (or any MTA) returns a mail it could not deliver to the envelope sender, the game
+mailbox, as an RFC 3464 delivery status notification. Read with `pbem.mail.dsn`, it names the
+recipient that failed and the Message-ID of our mail; that finds the outbox row. The row is
+marked ``bounced`` (with the status and the remote server's words), the game gets a
+``bounce`` event (`pbem log GAME`), the poll counts it (`pbem poll` exits 3: an operator should
+look), and the opponent is told once per dead address by a ``notice``. Nothing is ever sent
+to the DSN's sender, and a notice that bounces itself tells nobody: no mail loop.
+"""
+
+from __future__ import annotations
+
+import logging
+
+from sqlmodel import col, select
+
+import engine
+from pbem.clocks.service import notify, record_event
+from pbem.db import lock_game
+from pbem.models import GameEvent, OutboxMessage
+from pbem.pipeline.base import Context, IgnoreMessage, handler
+from pbem.replies import seats_of
+from pbem.sanitize import bounded
+
+__all__ = ["Bounced"]
+
+log = logging.getLogger("pbem.bounces")
+
+
+class Bounced(IgnoreMessage):
+    """A bounce of our mail: recorded for the operator, never answered."""
+
+    outcome = "bounced"
+
+
+@handler("bounce", "record a bounce (RFC 3464 DSN) of our own mail; tell the other player once")
+def bounce(ctx: Context) -> None:
+    assert ctx.parsed is not None
+    dsn = ctx.parsed.dsn
+    if dsn is None:
+        return
+    failed = dsn.failed
+    if not failed:
+        actions = ", ".join(sorted({r.action or "?" for r in dsn.recipients})) or "none"
+        raise IgnoreMessage(f"delivery report ({actions}): nothing failed")
+    row = _bounced_row(ctx, dsn.original_message_id, [r.recipient for r in failed])
+    if row is None:
+        raise IgnoreMessage(f"bounce (RFC 3464) of no mail of ours ({failed[0].recipient})")
+    hit = next((r for r in failed if r.recipient == row.recipient.lower()), failed[0])
+    why = hit.diagnostic if hit.status and hit.status in hit.diagnostic else (
+        f"{hit.status} {hit.diagnostic}".strip() or "no reason given")
+    row.status, row.last_error = "bounced", bounded(f"bounced: {why}", 2000)
+    ctx.session.add(row)
+    where = f"game {row.game_id} {row.side}" if row.game_id and row.side else "no game"
+    reason = bounded(f"bounce: the {row.kind} mail to {row.recipient} ({where}) could not be "
+                     f"delivered: {why}", 1000)
+    if row.game_id is not None and row.side in engine.SIDES:
+        _record(ctx, row, why)
+    log.warning("%s", reason)
+    raise Bounced(reason)
+
+
+def _bounced_row(ctx: Context, message_id: str | None,
+                 recipients: list[str]) -> OutboxMessage | None:
+    """Our outbox row the DSN returns: by the original's Message-ID, else the latest mail sent
+    to a failed recipient (a DSN without the original's headers)."""
+    s = ctx.session
+    if message_id:
+        for mid in dict.fromkeys((message_id, message_id.lower())):
+            row = s.exec(select(OutboxMessage).where(OutboxMessage.message_id == mid)).first()
+            if row is not None:
+                return row
+        return None  # it names a mail that is not ours
+    return s.exec(select(OutboxMessage).where(
+        col(OutboxMessage.recipient).in_(recipients), OutboxMessage.status == "sent")
+        .order_by(col(OutboxMessage.id).desc())).first()
+
+
+def _record(ctx: Context, row: OutboxMessage, why: str) -> None:
+    """The game's ``bounce`` event; the opponent's notice the first time this address bounces."""
+    assert row.game_id is not None and row.side is not None
+    game = lock_game(ctx.session, row.game_id)
+    if game is None:
+        return
+    s, key = ctx.session, f"bounce:{row.id}"
+    earlier = s.exec(select(GameEvent).where(
+        GameEvent.game_id == row.game_id, GameEvent.kind == "bounce")).all()
+    if any(e.key == key for e in earlier):
+        return  # a second DSN for the same mail
+    detail = f"{row.recipient}: {why}"
+    event = record_event(s, game, row.side, "bounce", bounded(detail, 2000), ctx.now, key=key)
+    other = next(side for side in engine.SIDES if side != row.side)
+    seats = seats_of(s, row.game_id)
+    told = any(e.side == row.side and e.detail.startswith(f"{row.recipient}:") for e in earlier)
+    other_dead = any(e.side == other and e.detail.startswith(f"{seats[other].email}:")
+                     for e in earlier)
+    if told or other_dead or game.status != "active":
+        return
+    name = row.side.capitalize()
+    notify(s, ctx.settings, game, engine.from_json(game.snapshot), other, event, ctx.now,
+           seats=seats, subject=f"Mail to {name} could not be delivered", lines=[
+               f"Our mail to {name} ({row.recipient}) could not be delivered: their mail "
+               f"server answered \u201c{why}\u201d.",
+               f"The site operator has been told. Until {name} has a working address they "
+               "will not see the reports; if the game waits for them, their clock runs as "
+               "usual. You need not do anything.",
+           ])
