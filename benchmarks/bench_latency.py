@@ -1,4 +1,4 @@
-"""Benchmark 9 — serve-mode latency: a player's SMTP submission to both reports in the players'
+"""Benchmark 8 — serve-mode latency: a player's SMTP submission to both reports in the players'
 IMAP boxes, with `pbem serve` (IMAP IDLE) on the real Dovecot + Postfix stack.
 
     python benchmarks/bench_latency.py [--moves 200] [--games 20] [--smoke]

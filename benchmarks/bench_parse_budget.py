@@ -1,4 +1,4 @@
-"""Benchmark 7 — the CPU budget for reading a mail before its sender is known (issue 14, 4).
+"""Benchmark 9 — the CPU budget for reading a mail before its sender is known (issue 14, 4).
 
     python benchmarks/bench_parse_budget.py [--runs 3] [--budget 5] [--smoke]
 

@@ -1,4 +1,4 @@
-"""Benchmark 8 — scale-out: 1, 2 and 4 `pbem poll` workers sharing one PostgreSQL and one mailbox.
+"""Benchmark 7 — scale-out: 1, 2 and 4 `pbem poll` workers sharing one PostgreSQL and one mailbox.
 
     python benchmarks/bench_scaleout.py [--moves 300] [--games 60] [--workers 1,2,4] [--runs 3] [--smoke]
 

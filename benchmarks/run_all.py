@@ -4,8 +4,8 @@
 
 ``--smoke`` runs each once at a tiny size: a check that it still works and prints its table,
 never a timing assertion. The exit status is non-zero only if a benchmark crashed. The mail
-benchmarks (2, 3, 8, 9) need the real mail stack (MAILSTACK_* set, or root) and say "skipped" without;
-8 also needs PostgreSQL (PBEM_TEST_POSTGRES_URL, or root).
+benchmarks (2, 3, 7, 8) need the real mail stack (MAILSTACK_* set, or root) and say "skipped" without;
+7 also needs PostgreSQL (PBEM_TEST_POSTGRES_URL, or root).
 """
 
 from __future__ import annotations

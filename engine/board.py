@@ -10,6 +10,7 @@ first removes one opposing cube). Every draw from the bag goes through
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Literal
 
 from engine import rng
@@ -110,8 +111,21 @@ def checks_required(g: GameState, side: str, st: str) -> bool:
     The opponent carries or occupies the state and ``side`` has no media support in its
     region. Campaigning also consults the effects in force (`engine.phases.cp.needs_check`).
     """
-    opp = other(side)
-    return (carries(g, st, opp) or occupies(g, st, opp)) and not has_media(g, side, STATES[st].region)
+    return checks_rule(g, side)(st)
+
+
+def checks_rule(g: GameState, side: str) -> Callable[[str], bool]:
+    """`checks_required` for ``side`` in this position, as a predicate of the state: the rule's
+    one writing, its inputs read once (a legal-command listing asks it of every state)."""
+    opp_sign, own_sign = sign(other(side)), sign(side)
+    support, media, opp_token = g["states"], g["media"], g["token"][other(side)]
+
+    def required(st: str) -> bool:
+        if support[st] * opp_sign < CARRY and opp_token != st:  # neither carries nor occupies
+            return False
+        return media[STATES[st].region] * own_sign <= 0  # no media support of its own there
+
+    return required
 
 
 def issue_leader(g: GameState, issue: str) -> str | None:

@@ -4,10 +4,16 @@ Used by the server's standing and queued orders (pbem.orders) so that it never h
 inside the flow stack itself. Pure: the game state is only read, or applied to a copy.
 
 A *forced* command is the only legal one for a side. The server may apply it for the player
-only when choosing it reveals nothing new to that side (`reveals`): no card, cube or
-endorsement is drawn, no card comes into the side's hand, and nothing hidden (a debate pick, an
-event's revealed cards) becomes visible. A step whose result the player has not seen yet stays
-the player's to take, so every draw is the answer to one of the player's own mails.
+only when choosing it draws and shows nothing by itself (`shows_by_itself`): the command's own
+step draws no card, cube or endorsement and puts no card into the side's hand. A command whose
+own step draws (an Election Day card's checks, an event's draw) stays the player's to take, so
+each of the player's own draws answers one of their mails. What the game does *after* the
+choice is not the choice: the only strategy card left ends the turn, and the next turn's deal
+and initiative check (R5.1, R5.2) follow whoever wrote it; the only debate card left is played,
+and the round is revealed when both have chosen (R12.4). Those are taken for the player.
+
+`reveals` is the wider question (does anything at all come to light before the next
+decision?): what a scripted player asks before it writes another line into the same mail.
 """
 
 from __future__ import annotations
@@ -17,10 +23,10 @@ from typing import Any
 from engine.api import active_sides, apply, legal_commands
 from engine.data import CARDS
 from engine.errors import CommandError
-from engine.flow import top
-from engine.state import GameState
+from engine.flow import step_of, top
+from engine.state import GameState, copy_state
 
-__all__ = ["deciding_step", "forced_command", "reveals", "step_card"]
+__all__ = ["deciding_step", "forced_command", "reveals", "shows_by_itself", "step_card"]
 
 
 def deciding_step(g: GameState, side: str) -> str | None:
@@ -66,9 +72,24 @@ def reveals(g: GameState, side: str, cmd: str) -> bool:
     return bool(set(after["hands"][side]) - set(g["hands"][side]))
 
 
+def shows_by_itself(g: GameState, side: str, cmd: str) -> bool:
+    """True if the step of the legal command ``cmd`` draws a card, cube or endorsement, or puts
+    a card into the side's hand, before the game moves on (the flow after it is not run)."""
+    f = top(g)
+    if f is None or cmd not in legal_commands(g, side):
+        return True
+    g2 = copy_state(g)
+    f2 = top(g2)
+    assert f2 is not None
+    step_of(f2).act(g2, f2, side, cmd.split())
+    drawn = (g2["rng"], len(g2["deck"]), len(g2["endorse_deck"])) != (
+        g["rng"], len(g["deck"]), len(g["endorse_deck"]))
+    return drawn or bool(set(g2["hands"][side]) - set(g["hands"][side]))
+
+
 def forced_command(g: GameState, side: str) -> str | None:
-    """The only legal command of ``side`` when the server may choose it (see `reveals`)."""
+    """The only legal command of ``side`` when the server may choose it (see `shows_by_itself`)."""
     legal = legal_commands(g, side)
-    if len(legal) != 1 or reveals(g, side, legal[0]):
+    if len(legal) != 1 or shows_by_itself(g, side, legal[0]):
         return None
     return legal[0]

@@ -37,7 +37,7 @@ def verb(name: str, args: str, help_text: str, example: str) -> None:
 verb("first", "side", "choose who goes first (initiative, R5.2; debates, R12.1)", "first nixon")
 verb("event", "card", "play a card from your hand as its event (R6.3)", "event 22")
 verb("campaign", "?card ?preempt", "play a card for CP to campaign in states (R7)", "campaign 17: NY 2, PA 1")
-verb("advertise", "?card ?preempt", "play a card for CP to advertise in regions (R8)", "advertise 17")
+verb("advertise", "?card ?preempt", "play a card for CP to advertise in regions (R8); the points written after it are where your successes go, in that order, as far as they go (declared before the draw)", "advertise 17: east 2, west 1")
 verb("position", "?card ?preempt", "play a card for CP to position on issues (R9)", "position 17: defense 2")
 verb("candidate", "use", "play your candidate card for 5 CP (R6.9)", "candidate campaign")
 verb("vp", "card", "discard a card with only your icon and play your Vice President card (R15.1)", "vp 24")
@@ -57,7 +57,7 @@ verb("swap", "issue issue", "swap two adjacent issues (R10.6)", "swap defense ec
 verb("strategy", "card", "put a card on your campaign-strategy stack (R11.1)", "strategy 40")
 verb("debate", "card ?side", "choose your debate card; a two-icon card names its side (R12.4)", "debate 23 kennedy")
 verb("side", "side", "put your revealed two-icon debate card on this side (R12.4)", "side kennedy")
-verb("resolve", "card", "resolve an Election Day card or event next (R13.3, R13.4)", "resolve 7")
+verb("resolve", "card", "resolve an Election Day card or event next (R13.3, R13.4); several cards declare your whole order before the first draw", "resolve 36, 58, 55")
 verb("order", "issue issue issue", "put the three issues in this order, 1st to 3rd", "order economy defense civil rights")
 verb("discard", "card", "throw away a card from your hand (an event lets you replace it)", "discard 12")
 verb("take", "card", "take a card (from the discard pile, as an event allows)", "take 42")
@@ -112,6 +112,8 @@ meta("resign", "?CODE", "resign the game; the server mails a code to confirm wit
 meta("address", "add|use|remove ADDRESS | confirm CODE", "add another address you may send "
      "from (confirmed from that address), or make one your mailing address", "address add me@example.org")
 meta("claim", "", "claim the win when your opponent is out of time and grace", "claim")
+meta("timezone", "ZONE", "show the times in your mails (deadlines, vacations) in your time zone; "
+     "dates you write are read in it too", "timezone Europe/Berlin")
 
 
 def command_words() -> frozenset[str]:

@@ -12,6 +12,7 @@ import imaplib
 import json
 import logging
 import sys
+from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cached_property
 from typing import Any
@@ -52,6 +53,11 @@ class App:
         problem = identity_problem(self.settings)
         if problem:
             raise click.ClickException(f"refusing to run: {problem}")
+        from pbem.mail import dkimcheck
+
+        if self.settings.dkim_verify and not dkimcheck.available():
+            raise click.ClickException("refusing to run: PBEM_DKIM_VERIFY is on but dkimpy is not "
+                                       "installed (pip install 'pbem1960[dkim]')")
 
 
 pass_app = click.make_pass_decorator(App)
@@ -170,14 +176,22 @@ def poll(app: App, no_send: bool) -> None:
 
 def _poll(app: App, no_send: bool) -> int:
     migrate(app.db)
-    code = _tick(app)  # the clock work first: the outage guard acts before any move is read
+    # the outage guard before any move is read; reminders and expiries after the mail
+    # (a move waiting in the inbox is played, not forfeited): pbem.clocks.service.worker_pass
     if no_send:
-        return max(code, _fetch(app, None))
+        return _with_clocks(app, lambda: _fetch(app, None))
     from pbem.outbox_pump import OutboxPump
 
     with OutboxPump(app.db, app.settings, service.make_sender(app.settings)) as pump:
-        code = max(code, _fetch(app, pump.nudge))  # each mail's reports sent during the next
+        code = _with_clocks(app, lambda: _fetch(app, pump.nudge))  # reports sent during the next
     return max(code, _sent_code(app, pump.stats))
+
+
+def _with_clocks(app: App, fetch: Callable[[], int]) -> int:
+    from pbem.clocks.service import worker_pass
+
+    report, code = worker_pass(app.db, app.settings, fetch)
+    return max(code, _tick_code(app, report))
 
 
 def _fetch(app: App, after_each: Any) -> int:
@@ -223,7 +237,10 @@ def _sent_code(app: App, sent: service.SendStats) -> int:
 def _tick(app: App) -> int:
     from pbem.clocks.service import tick as run_tick
 
-    report = run_tick(app.db, app.settings)
+    return _tick_code(app, run_tick(app.db, app.settings))
+
+
+def _tick_code(app: App, report: Any) -> int:
     if report.summary() != "nothing due":
         app.say("clocks: " + report.summary())
     return EXIT_ATTENTION if report.outage or report.failed else 0

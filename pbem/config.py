@@ -58,6 +58,7 @@ class Settings:
     vacation_days: int = 21  # per player and calendar year
     outage_threshold: str = "2h"  # no tick for longer: credit the gap, no expiry in that pass
     authserv_id: str = ""  # our receiving server's Authentication-Results id (RFC 8601)
+    dkim_verify: bool = False  # verify DKIM signatures on arrival (dkimpy, the `dkim` extra)
     previous_secrets: str = ""  # comma-separated old PBEM_SECRETs still accepted (rotation)
     invitation_hours: int = 168  # an unanswered game invitation expires after this (pbem.fairplay)
 

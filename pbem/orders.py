@@ -284,7 +284,7 @@ class Auto:
         where = f" ({self.about})" if self.about else ""
         return {"queued": f"from your queue: {self.command}{where}",
                 "standing": f"by standing order: {self.command}{where}",
-                "forced": f"{self.command}{where}: your only legal choice, and it showed nothing new"
+                "forced": f"{self.command}{where}: your only legal choice (it drew nothing itself)"
                 }[self.why]
 
 

@@ -111,10 +111,9 @@ def serve(
 
 
 def _one_pass(db: Engine, settings: Settings, inbox: Any, sender: Any) -> str:
-    from pbem.clocks.service import tick  # the clock work first (outage guard, reminders)
+    from pbem.clocks.service import worker_pass  # the outage guard, the mail, then the clocks
 
-    clocks = tick(db, settings)
-    stats = poll_once(db, settings, inbox)
+    clocks, stats = worker_pass(db, settings, lambda: poll_once(db, settings, inbox))
     sent = drain_outbox(db, settings, sender)
     return f"clocks: {clocks.summary()}; in: {stats.summary()}; out: {sent.summary()}"
 

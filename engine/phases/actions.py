@@ -161,7 +161,9 @@ class Action(Step):
     def prompt(self, g: GameState, f: Frame, side: str) -> str:
         return (
             f"Turn {g['turn']}, activity phase {g['round']}: play a card from your hand as an "
-            "event, or for its CP to campaign, advertise or position, or play your candidate card (R6.1)."
+            "event, or for its CP to campaign, advertise or position, or play your candidate card (R6.1). "
+            "One line may carry the whole action: 'campaign 17: NY 2, PA 1', 'position 17: defense 2', "
+            "'advertise 17: east 2, west 1' (where your successes go, declared before the draw)."
         )
 
 

@@ -146,7 +146,8 @@ class ElectionCard(Step):
             pop(g)
 
     def prompt(self, g: GameState, f: Frame, side: str) -> str:
-        return "Election Day: choose the next campaign-strategy card to resolve (3 support checks in its state, R13.3)."
+        return ("Election Day: choose the next campaign-strategy card to resolve (3 support checks in its "
+                "state, R13.3), or declare your whole order at once: 'resolve 36, 58, 55'.")
 
 
 @register

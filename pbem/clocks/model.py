@@ -23,7 +23,9 @@ import math
 import time
 from collections.abc import Iterable
 from dataclasses import dataclass
+from datetime import datetime
 from typing import Any, Required, TypedDict
+from zoneinfo import ZoneInfo
 
 from pbem.clocks.control import TimeControl, fmt_duration
 
@@ -47,6 +49,7 @@ __all__ = [
     "start",
     "start_vacation",
     "sync",
+    "tz_of",
     "wall_after",
 ]
 
@@ -71,6 +74,7 @@ class ClockState(TypedDict, total=False):
     control: Required[dict[str, Any]]
     sides: Required[dict[str, SideClock]]
     robots: list[str]  # sides played by the computer (``bot:`` seats): their clock never runs
+    zones: dict[str, str]  # side -> IANA time zone its mails show times in (default UTC)
 
 
 @dataclass(frozen=True)
@@ -278,7 +282,7 @@ def start_vacation(c: ClockState, side: str, now: float, until: float) -> None:
     sc = c["sides"][side]
     if sc["vac_until"] is not None and sc["vac_until"] > now:
         raise VacationError(
-            f"you are already on vacation until {fmt_time(sc['vac_until'])}; "
+            f"you are already on vacation until {fmt_time(sc['vac_until'], tz_of(c, side))}; "
             "any game command ends it early")
     need = until - now
     if need > sc["vac_left"] + 1:
@@ -304,14 +308,39 @@ def end_vacation(c: ClockState, side: str, now: float) -> float:
     return refund
 
 
-def fmt_time(t: float) -> str:
+def fmt_time(t: float, tz: str | None = None) -> str:
+    """``Tue 2026-12-01 03:33 UTC``, or in the player's time zone (``... 04:33 CET``)."""
+    if tz:
+        return datetime.fromtimestamp(t, ZoneInfo(tz)).strftime("%a %Y-%m-%d %H:%M %Z")
     return time.strftime("%a %Y-%m-%d %H:%M UTC", time.gmtime(t))
 
 
-def parse_date(text: str) -> float:
-    """``2027-01-03`` (the vacation lasts until the start of that day, UTC) -> epoch seconds."""
+def parse_date(text: str, tz: str | None = None) -> float:
+    """``2027-01-03`` (the vacation lasts until the start of that day, UTC or ``tz``) -> epoch."""
     parsed = time.strptime(text, "%Y-%m-%d")
+    if tz:
+        day = datetime(parsed.tm_year, parsed.tm_mon, parsed.tm_mday, tzinfo=ZoneInfo(tz))
+        return day.timestamp()
     return float(calendar.timegm(parsed))
+
+
+def tz_of(c: ClockState, side: str) -> str | None:
+    """The time zone ``side`` asked to see times in (the ``timezone`` word), None for UTC."""
+    return c.get("zones", {}).get(side)
+
+
+def valid_zone(name: str) -> str | None:
+    """The IANA zone name as the system spells it (``europe/berlin`` -> ``Europe/Berlin``)."""
+    try:
+        from zoneinfo import available_timezones
+
+        spelled = {z.lower(): z for z in available_timezones()}.get(name.lower())
+        if spelled is None:
+            return None
+        ZoneInfo(spelled)
+        return spelled
+    except (ValueError, OSError):
+        return None
 
 
 # --- what is due -------------------------------------------------------------------------------

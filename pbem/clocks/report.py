@@ -47,7 +47,7 @@ def _clock(game: Game, side: str, now: float) -> dict[str, Any] | None:
         sc = c["sides"][s]
         remaining = model.left(c, s, now)
         until = sc["vac_until"]
-        vacation = model.fmt_time(until) if until is not None and until > now else ""
+        vacation = model.fmt_time(until, model.tz_of(c, side)) if until is not None and until > now else ""
         state = ("on vacation until " + vacation if vacation else
                  "running" if sc["since"] is not None else "stopped")
         if s in model.robots(c):
@@ -65,7 +65,8 @@ def _clock(game: Game, side: str, now: float) -> dict[str, Any] | None:
         "control": control.describe(),
         "spec": control.spec,
         "rows": rows if control.enabled else [],
-        "paused_until": model.fmt_time(pause) if pause is not None and pause > now else "",
+        "paused_until": (model.fmt_time(pause, model.tz_of(c, side))
+                         if pause is not None and pause > now else ""),
         "vacation_left": (fmt_duration(model.vacation_left(c, side, now))
                           if control.enabled and control.vacation else ""),
     }

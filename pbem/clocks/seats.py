@@ -32,7 +32,7 @@ from pbem.replies import queue_mail, refresh_key, seats_of
 
 __all__ = ["SEAT_WORDS", "accepts_sender", "change_seat", "confirm_code"]
 
-SEAT_WORDS = ("vacation", "resign", "address", "claim")
+SEAT_WORDS = ("vacation", "resign", "address", "claim", "timezone")
 EMAIL_CHARS = set("abcdefghijklmnopqrstuvwxyz0123456789.!#$%&'*+-/=?^_`{|}~@")
 
 
@@ -127,7 +127,34 @@ def _one(ctx: Context, words: list[str]) -> list[str]:
         return _resign(ctx, args)
     if word == "claim":
         return _claim(ctx)
+    if word == "timezone":
+        return _timezone(ctx, args)
     return _address(ctx, args)
+
+
+def _timezone(ctx: Context, args: list[str]) -> list[str]:
+    """``timezone Europe/Berlin``: the times in this player's mails, in their zone (UTC: reset)."""
+    assert ctx.game is not None
+    c = _clock(ctx)
+    t = ctx.now.timestamp()
+    if not args:
+        zone = model.tz_of(c, ctx.side) or "UTC"
+        return [f"Times in your mails are shown in {zone}: now is {model.fmt_time(t, model.tz_of(c, ctx.side))}. "
+                "Write e.g. 'timezone Europe/Berlin' or 'timezone America/New_York' to change it."]
+    found = model.valid_zone(args[0])
+    if found is None:
+        raise RejectMessage(f"'timezone {args[0]}': not a time zone name; write a name like "
+                            "Europe/Berlin, America/New_York, Asia/Tokyo or UTC")
+    zone, zones = found, dict(c.get("zones", {}))
+    if zone in ("UTC", "Etc/UTC"):
+        zones.pop(ctx.side, None)
+    else:
+        zones[ctx.side] = zone
+    c["zones"] = zones
+    clocks.store(ctx.game, c, t)
+    return [f"Times in your mails are now shown in {zone}: now is "
+            f"{model.fmt_time(t, zones.get(ctx.side))}. Dates you write ('vacation 2027-01-03') "
+            "are read in that zone too."]
 
 
 def _clock(ctx: Context) -> model.ClockState:
@@ -142,10 +169,10 @@ def _tell_opponent(ctx: Context, kind: str, subject: str, lines: list[str]) -> N
                   ctx.now, subject=subject, lines=lines)
 
 
-def _vacation_until(arg: str, now: float) -> float:
+def _vacation_until(arg: str, now: float, tz: str | None = None) -> float:
     if len(arg) == 10 and arg[4] == "-" and arg[7] == "-":
         try:
-            return model.parse_date(arg)
+            return model.parse_date(arg, tz)
         except ValueError:
             raise RejectMessage(f"vacation {arg!r}: not a date; write e.g. 'vacation 2027-01-03' "
                                 "or 'vacation 5d'") from None
@@ -174,15 +201,16 @@ def _vacation(ctx: Context, args: list[str]) -> list[str]:
                        [f"{ctx.side.title()} is back from vacation; the clocks run again."])
         return [f"Welcome back: your vacation has ended, {fmt_duration(refund)} returned to "
                 "your yearly allowance. The clocks run again."]
-    until = _vacation_until(args[0], t)
+    until = _vacation_until(args[0], t, model.tz_of(c, ctx.side))
     try:
         model.start_vacation(c, ctx.side, t, until)
     except model.VacationError as exc:
         raise RejectMessage(f"'vacation {args[0]}': {exc}") from None
     clocks.store(ctx.game, c, t)
-    when = model.fmt_time(until)
-    _tell_opponent(ctx, "vacation", f"{ctx.side.title()} is on vacation until {when}",
-                   [f"{ctx.side.title()} is on vacation until {when}. Both clocks are stopped "
+    when = model.fmt_time(until, model.tz_of(c, ctx.side))
+    theirs = model.fmt_time(until, model.tz_of(c, clocks.other(ctx.side)))
+    _tell_opponent(ctx, "vacation", f"{ctx.side.title()} is on vacation until {theirs}",
+                   [f"{ctx.side.title()} is on vacation until {theirs}. Both clocks are stopped "
                     "until then; you may still send your moves."])
     return [f"You are on vacation until {when}: both clocks are stopped. "
             f"{fmt_duration(model.vacation_left(c, ctx.side, t))} of vacation are left this year. "

@@ -13,16 +13,17 @@ from __future__ import annotations
 
 import json
 import logging
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Any
+from typing import Any, TypeVar
 
 from sqlalchemy.engine import Engine
 from sqlmodel import Session, col, select
 
 import engine
 from pbem.bot_seats import is_bot
-from pbem.clocks import model
+from pbem.clocks import model, report
 from pbem.clocks.autopilot import KIND, play_for
 from pbem.clocks.control import TimeControl, fmt_duration, parse_control, parse_duration
 from pbem.clocks.model import ClockState, Due
@@ -45,9 +46,11 @@ __all__ = [
     "store",
     "sync",
     "tick",
+    "worker_pass",
 ]
 
 log = logging.getLogger("pbem.clocks")
+R = TypeVar("R")
 SIDES = model.SIDES
 
 
@@ -257,8 +260,29 @@ def _mark_tick(settings: Settings, db: Engine, t: float, report: TickReport) -> 
                     report.credited)
 
 
-def tick(db: Engine, settings: Settings, *, now: datetime | None = None) -> TickReport:
-    """The clock work: start missing clocks, then send what is due, game by game."""
+def worker_pass(db: Engine, settings: Settings, read_mail: Callable[[], R], *,
+                now: datetime | None = None) -> tuple[TickReport, R]:
+    """One worker pass (`pbem poll`, each `serve` pass): guard, read the mail, then the clocks.
+
+    The outage guard acts before any move is read, but reminders and expiries come after
+    the mail: a move waiting in the inbox when its clock ran out is played, not forfeited
+    because the tick happened to run first. After an outage nothing expires in this pass.
+    """
+    first = tick(db, settings, now=now, acts=False)
+    got = read_mail()
+    if first.outage is not None:
+        return first, got
+    report = tick(db, settings, now=now)
+    report.started += first.started
+    return report, got
+
+
+def tick(db: Engine, settings: Settings, *, now: datetime | None = None,
+         acts: bool = True) -> TickReport:
+    """The clock work: start missing clocks, then send what is due, game by game.
+
+    ``acts=False``: only the outage guard and the missing clocks (`worker_pass`).
+    """
     now = now or utcnow()
     t = now.timestamp()
     report = TickReport()
@@ -275,7 +299,7 @@ def tick(db: Engine, settings: Settings, *, now: datetime | None = None) -> Tick
                 ensure_clock(game, settings, engine.from_json(game.snapshot), t)
                 s.add(game)
                 report.started += 1
-    if report.outage is not None:
+    if report.outage is not None or not acts:
         return report  # the guard: nothing expires in the first pass after an outage
     for game_id in due_ids:
         try:
@@ -326,7 +350,8 @@ def _act(s: Session, settings: Settings, game: Game, c: ClockState, d: Due, now:
             who = "Your" if side == d.side else f"{d.side.title()}'s"
             notify(s, settings, game, state, side, ev, now, seats=seats,
                    subject=f"{who} vacation is over: the clocks run again",
-                   lines=[f"{who} vacation ended on {model.fmt_time(until)}; the clocks run again."])
+                   lines=[f"{who} vacation ended on {model.fmt_time(until, model.tz_of(c, side))}; "
+                          "the clocks run again."])
         report.vacations_over += 1
         return
     key = f"{d.label}:{d.side}:{sc['period']}"
@@ -334,8 +359,9 @@ def _act(s: Session, settings: Settings, game: Game, c: ClockState, d: Due, now:
         ev = record_event(s, game, d.side, "reminder", f"{d.label} reminder: "
                           f"{fmt_duration(d.left)} left", now, key="remind:" + key)
         zero = model.deadline(c, d.side) or now.timestamp() + d.left
+        zone = model.tz_of(c, d.side)
         lines = [f"You have {fmt_duration(d.left)} left on your clock, until "
-                 f"{model.fmt_time(zero)}, to decide: {decision}",
+                 f"{model.fmt_time(zero, zone)}, to decide: {decision}",
                  "Reply to this mail with your move: the legal commands are below."
                  + (" Away? Reply 'vacation 3d' (or a date) to pause the game."
                     if control.vacation and model.vacation_left(c, d.side, now.timestamp()) > 0
@@ -343,7 +369,7 @@ def _act(s: Session, settings: Settings, game: Game, c: ClockState, d: Due, now:
         if control.grace:
             final = model.wall_after(zero, control.grace, control.weekend_pause)
             lines.append(f"When your clock runs out you get {fmt_duration(control.grace)} of "
-                         f"grace, until {model.fmt_time(final)}; if you have not moved by then, "
+                         f"grace, until {model.fmt_time(final, zone)}; if you have not moved by then, "
                          f"{_POLICY[control.expiry][0]}.")
         else:
             lines.append(f"When your clock runs out, {_POLICY[control.expiry][0]}.")
@@ -354,8 +380,9 @@ def _act(s: Session, settings: Settings, game: Game, c: ClockState, d: Due, now:
         ev = record_event(s, game, d.side, "out_of_time", "out of time; grace "
                           f"{fmt_duration(control.grace)}", now, key="out:" + key)
         grace_left = fmt_duration(control.grace + d.left)
-        grace_end = model.fmt_time(model.wall_after(now.timestamp(), max(control.grace + d.left, 0.0),
-                                                    control.weekend_pause))
+        end = model.wall_after(now.timestamp(), max(control.grace + d.left, 0.0),
+                               control.weekend_pause)
+        grace_end = model.fmt_time(end, model.tz_of(c, d.side))
         notify(s, settings, game, state, d.side, ev, now, seats=seats,
                subject=f"Your time is up: {grace_left} of grace left",
                lines=[f"Your clock has run out. You have {grace_left} of grace, until {grace_end}, "
@@ -365,7 +392,8 @@ def _act(s: Session, settings: Settings, game: Game, c: ClockState, d: Due, now:
         notify(s, settings, game, state, other(d.side), ev, now, seats=seats,
                subject=f"{d.side.title()} is out of time",
                lines=[f"{d.side.title()}'s clock has run out; they have {grace_left} of grace "
-                      f"left, until {grace_end}. If they have not moved by then, "
+                      f"left, until {model.fmt_time(end, model.tz_of(c, other(d.side)))}. "
+                      "If they have not moved by then, "
                       f"{_POLICY[control.expiry][1]}."])
         report.out_of_time += 1
     else:
@@ -482,6 +510,12 @@ def clock_line(game: Game, now: datetime) -> str:
     c = load(game)
     if c is None or not model.control_of(c).enabled:
         return "" if c is None else "none"
+    if game.ended and game.winner:
+        return f"{game.winner} won {report.WHY.get(game.ended, game.ended)}"
+    return _clocks_text(c, now)
+
+
+def _clocks_text(c: ClockState, now: datetime) -> str:
     t = now.timestamp()
     parts = []
     for side, sc in c["sides"].items():
@@ -502,8 +536,8 @@ def show_text(game: Game, now: datetime) -> str:
     if c is None:
         return "\nClock: not started yet (the next tick starts the site default)"
     lines = ["", "Clock: " + model.control_of(c).describe()]
-    line = clock_line(game, now)
-    lines += [f"  {part}" for part in line.split("; ")] if line != "none" else []
+    if model.control_of(c).enabled:
+        lines += [f"  {part}" for part in _clocks_text(c, now).split("; ")]
     if game.ended:
         lines.append(f"Ended: {game.ended}, {game.winner} wins")
     return "\n".join(lines)

@@ -193,7 +193,7 @@ class ImapMailbox:
         try:
             self.client.idle()
             try:
-                responses: list[Any] = self.client.idle_check(timeout=timeout)
+                responses = self._idle_changes(timeout)
             finally:
                 done = self.client.idle_done()
         except (imaplib.IMAP4.abort, IMAPClientError, OSError):
@@ -202,7 +202,29 @@ class ImapMailbox:
             self.close()
             self.connect()
             return True
-        return bool(responses) or bool(done[1])
+        return bool(responses) or bool(_changes(done[1]))
+
+    def _idle_changes(self, timeout: float) -> list[Any]:
+        """Untagged responses that report a change, waiting up to ``timeout`` in all: a status
+        response such as Dovecot's ``* OK Still here`` keep-alive is no change, so the wait
+        goes on for the time left instead of waking the caller."""
+        deadline = time.monotonic() + timeout
+        while True:
+            left = deadline - time.monotonic()
+            if left <= 0:
+                return []
+            changes = _changes(self.client.idle_check(timeout=left))
+            if changes:
+                return changes
+
+
+_STATUS = frozenset({b"OK", b"NO", b"BAD", b"PREAUTH", b"CAPABILITY"})
+
+
+def _changes(responses: Any) -> list[Any]:
+    """The responses that report a mailbox change (EXISTS, EXPUNGE, FETCH, RECENT, BYE ...)."""
+    return [r for r in responses or ()
+            if not (isinstance(r, tuple) and r and r[0] in _STATUS)]
 
 
 @dataclass

@@ -5,7 +5,9 @@ With ``PBEM_AUTHSERV_ID`` set, the receiving server's ``Authentication-Results``
 read (`pbem.mail.authres`); a ``fail`` for the From domain means the From may be spoofed by
 someone who learned the reply key, so the move is *held*: stored with its raw bytes, not
 applied, the registered player told at the registered address, the operator shown it in
-``pbem held`` (release or drop).
+``pbem held`` (release or drop). With ``PBEM_DKIM_VERIFY`` the server also verifies the From
+domain's DKIM signatures itself (`pbem.mail.dkimcheck`, dkimpy) and holds a mail whose
+signature fails.
 """
 
 from __future__ import annotations
@@ -34,6 +36,12 @@ def check_auth(ctx: Context) -> None:
     reason = verdict(ctx.parsed.auth_results, ctx.settings.authserv_id, domain)
     if reason is not None:
         raise HoldMessage(f"held: {ctx.settings.authserv_id} reports {reason}")
+    if ctx.settings.dkim_verify:  # our own check, for a receiving server that writes no A-R
+        from pbem.mail import dkimcheck
+
+        found = dkimcheck.verdict(ctx.raw, domain, dnsfunc=dkimcheck.DNS)
+        if found is not None:
+            raise HoldMessage(f"held: DKIM verification on arrival: {found}")
 
 
 def hold(ctx: Context, stop: HoldMessage) -> None:

@@ -20,7 +20,7 @@ from pbem.mail.extract import reply_text
 from pbem.models import Move, OutboxMessage
 from pbem.notify import queue_reports
 from pbem.pipeline.base import Answered, Context, RejectMessage, handler
-from pbem.pipeline.lines import SentReports, did_you_mean, read_reply
+from pbem.pipeline.lines import SentReports, did_you_mean, read_reply, suggest
 from pbem.replies import queue_mail, seats_of
 
 META_COMMANDS = tuple(engine.META_WORDS)
@@ -50,7 +50,7 @@ def extract(ctx: Context) -> None:
     if found.unreadable:
         legal = engine.legal_commands(ctx.state, ctx.side) if ctx.state is not None else []
         for bad in found.unreadable:
-            hints = list(dict.fromkeys([*did_you_mean(bad.line, legal), *bad.suggestions]))[:3]
+            hints = suggest(bad, legal)
             message = bad.reason + (" — did you mean " + " or ".join(f"'{h}'" for h in hints)
                                     + "?" if hints else "")
             ctx.results.append({"line": bad.line, "ok": False, "message": message})
@@ -62,6 +62,12 @@ def extract(ctx: Context) -> None:
         raise RejectMessage(f"too many command lines ({len(found.commands) + found.truncated}; "
                             f"at most {ctx.settings.max_lines} in one mail)")
     if not ctx.lines and not ctx.undo and not ctx.talk:
+        if reply.quoted and not any(reply.lines):
+            legal = engine.legal_commands(ctx.state, ctx.side) if ctx.state is not None else []
+            example = f" (for example '{legal[0]}')" if legal else ""
+            raise RejectMessage("your mail holds only the quoted report, nothing of your own: "
+                                f"write your commands above the quoted text{example}, one per "
+                                "line")
         raise RejectMessage("no command found in your mail (send 'help' for the command list)")
 
 

@@ -166,5 +166,5 @@ def check_fresh(ctx: Context) -> None:
         return  # e.g. 'support OH' one point at a time: still the same step and card
     ctx.stale = (  # decided after `extract`: an 'undo' answers no question and passes
         "your mail answers an older report whose question is no longer the one being asked "
-        f"(reply key generation {ctx.key.gen}, now {ctx.seat.key_gen}), so nothing was applied;"
-        " the current position is below")
+        "(the game has moved on since), so nothing was applied; the current position and "
+        "question are below — reply to this mail")

@@ -41,6 +41,8 @@ __all__ = [
     "did_you_mean",
     "read_reply",
     "read_text",
+    "sendable",
+    "suggest",
 ]
 
 MARKER = re.compile(r"reply above this line|1960-ref:?\s*[0-9a-z]{6,}", re.IGNORECASE)
@@ -332,6 +334,35 @@ def did_you_mean(line: str, legal: list[str]) -> list[str]:
     if not found:
         found = difflib.get_close_matches(line, legal, n=3, cutoff=0.6)
     return list(dict.fromkeys(found))[:3]
+
+
+def suggest(bad: Unreadable, legal: list[str]) -> list[str]:
+    """What to offer for an unreadable line: legal commands close to it; else its own
+    suggestions that are commands at all, those of a verb legal now first."""
+    found = did_you_mean(bad.line, legal)
+    if found:
+        return found
+    card = next((c.split()[1] for c in legal if c.startswith("campaign ")
+                 and c.split()[1].isdigit()), "")
+    offers = [s.replace("campaign N:", f"campaign {card}:") if card else s
+              for s in bad.suggestions]
+    offers = [s for s in dict.fromkeys(offers) if sendable(s)]
+    verbs = {c.split()[0] for c in legal}
+    now = [s for s in offers if s.split()[0] in verbs]
+    return (now or offers)[:3]
+
+
+def sendable(text: str) -> bool:
+    """*text* is a command at all: it parses, or it is a server word with fitting arguments
+    (a "did you mean" never offers 'status 38' or 'state 27')."""
+    try:
+        engine.parse(text, [])
+        return True
+    except engine.CommandError:
+        pass
+    word, _, arg = text.partition(" ")
+    meta_word = META_WORDS.get(word.lower())
+    return meta_word is not None and (bool(meta_word.args) or not arg.strip())
 
 
 def _combinations(options: list[list[str]], limit: int = 16) -> list[list[str]]:

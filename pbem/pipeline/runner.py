@@ -68,7 +68,7 @@ PIPELINE = (
     "report",
     "observers",
 )
-MAX_ERROR_REPLIES_PER_HOUR = 5
+MAX_ERROR_REPLIES_PER_HOUR = 10  # answers to one seat's rejected mails an hour (C3: no loops)
 TRANSIENT_RETRIES = (0.2, 1.0, 3.0)  # seconds to wait before each retry of a transient DB error
 MESSAGE_ID = re.compile(rb"^message-id:\s*(<[^>\r\n]{1,400}>)", re.I | re.M)
 

@@ -172,3 +172,23 @@ def test_r6_10_zman_events_place_support_without_checks() -> None:
     assert _in_state(legal(g, "kennedy"), "NY") == ["support NY"]
     g = play(g, "kennedy", "support NY", "support NY")
     assert g["states"]["NY"] == -2
+
+
+def test_checks_rule_is_checks_required_for_every_state_of_seeded_positions() -> None:
+    """`board.checks_rule` (the listings' form of R7.4/R16.3) answers as `checks_required`."""
+    import random
+
+    from engine import board
+    from engine.data import SIDES, STATES, other
+
+    for seed in range(6):
+        g = engine.new_game(seed, edition="gmt")
+        rnd = random.Random(seed)
+        for _ in range(120):
+            side = sorted(engine.active_sides(g))[0]
+            engine.apply_in_place(g, side, rnd.choice(engine.legal_commands(g, side)))
+            for s in SIDES:
+                rule = board.checks_rule(g, s)
+                assert all(rule(st) == (
+                    (board.carries(g, st, other(s)) or board.occupies(g, st, other(s)))
+                    and not board.has_media(g, s, STATES[st].region)) for st in STATES)

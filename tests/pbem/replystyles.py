@@ -156,6 +156,10 @@ STYLES: tuple[Style, ...] = (
     # --- ">" quoting with an attribution line ----------------------------------------------
     Style("en-gmail", "en", "Gmail", "quote", f"On Sun, Nov 29, 2026 at 9:00\u202fAM {GAME} wrote:"),
     Style("en-apple", "en", "Apple Mail (macOS)", "quote", f"> On 29 Nov 2026, at 09:00, {GAME} wrote:\n>"),
+    Style("en-s-nail", "en", "s-nail 14.9 (Debian defaults), seen in the issue-10 play-through",
+          "quote", "1960 \u2014 game #1 <game@example.test> wrote:\n\n"),
+    Style("en-mutt", "en", "Mutt 2.2 (default attribution)", "quote",
+          "On Tue, Dec 01, 2026 at 03:13:21AM +0000, 1960 \u2014 game #1 wrote:"),
     Style("en-no-colon", "en", "K-9 Mail / older mobile clients", "quote",
           f"On November 29, 2026 9:00:00 AM GMT+01:00, {GAME} wrote"),
     Style("en-wrapped", "en", "Gmail, attribution wrapped at 72", "quote",

@@ -256,6 +256,9 @@ def test_reminders_say_until_when_and_what_to_do_and_the_result_says_who_won(tmp
     result = g.text(other(late))
     assert "RESULT ---" in result and f"The winner: {other(late).title()}, on time." in result
     assert "The game has ended." not in result
+    from pbem.clocks.service import clock_line
+
+    assert clock_line(g.game(), g.at) == f"{other(late)} won on time"  # `pbem games`
 
 
 def test_a_vacation_answer_has_a_plain_subject_and_a_move_says_welcome_back(tmp_path: Path) -> None:
@@ -269,3 +272,54 @@ def test_a_vacation_answer_has_a_plain_subject_and_a_move_says_welcome_back(tmp_
     assert g.h.inbound()[-1].outcome == "applied"
     assert [e.kind for e in g.events("vacation_end")] == ["vacation_end"]
     assert "paused" not in g.text(other(mover))  # the opponent's report: the clocks run again
+
+
+def test_a_player_sees_times_in_their_time_zone(tmp_path: Path) -> None:
+    g = ClockGame.create(Harness(tmp_path), "10h", expiry="forfeit", grace="1h", reminders="50%")
+    mover = g.to_move()
+    g.reply(mover, "timezone europe/berlin")
+    assert "Times in your mails are now shown in Europe/Berlin: now is Mon 2026-11-30 01:00 CET" \
+        in g.text(mover)
+    g.reply(mover, "timezone Mars/Olympus")
+    assert g.h.inbound()[-1].outcome == "rejected" and "not a time zone name" in g.text(mover)
+    g.advance(hours=5)
+    g.tick()
+    reminder = g.text(mover)
+    assert "until Mon 2026-11-30 11:00 CET, to decide" in reminder  # 10:00 UTC
+    assert "grace, until Mon 2026-11-30 12:00 CET" in reminder
+    g.reply(mover, "vacation 2026-12-02")  # midnight in Berlin, 23:00 UTC the day before
+    assert "You are on vacation until Wed 2026-12-02 00:00 CET" in g.text(mover)
+    assert f"{mover.title()} is on vacation until Tue 2026-12-01 23:00 UTC" in g.text(other(mover))
+    g.reply(mover, "timezone UTC")
+    assert "shown in UTC" in g.text(mover)
+    assert "zones" not in g.clock() or mover not in g.clock()["zones"]
+
+
+# --- a worker pass: the mail before the clocks ---------------------------------------------------------
+
+def test_a_move_waiting_in_the_inbox_when_the_clock_runs_out_is_played_not_forfeited(
+        tmp_path: Path) -> None:
+    from pbem.clocks.service import worker_pass
+
+    g = ClockGame.create(Harness(tmp_path), "10h", expiry="forfeit", grace="0s")
+    mover = g.to_move()
+    g.advance(hours=9, minutes=59)
+    g.tick()
+    move = engine.legal_commands(g.h.state(), mover)[0]
+    g.h.inbox.deliver(g.h.reply_bytes(mover, move))  # sent in time; the worker runs at 10:05
+    g.advance(minutes=6)
+    report, stats = worker_pass(g.h.db, g.h.settings, lambda: service.poll_once(
+        g.h.db, g.h.settings, g.h.inbox, now=g.at), now=g.at)
+    assert stats.outcomes["applied"] == 1 and report.expired == {}
+    assert g.game().status == "active" and not g.game().ended
+
+
+def test_after_an_outage_a_worker_pass_reads_the_mail_but_expires_nothing(tmp_path: Path) -> None:
+    from pbem.clocks.service import worker_pass
+
+    g = ClockGame.create(Harness(tmp_path), "10h", expiry="forfeit", grace="0s", outage="2h")
+    g.tick()
+    g.advance(hours=30)  # the worker was down
+    report, _ = worker_pass(g.h.db, g.h.settings, lambda: None, now=g.at)
+    assert report.outage is not None and report.expired == {}
+    assert g.game().status == "active"

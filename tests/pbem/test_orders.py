@@ -185,8 +185,21 @@ def test_a_queued_line_must_be_a_game_command() -> None:
 
 # --- forced decisions ---------------------------------------------------------------------------
 
-def test_forced_decisions_never_reveal_and_always_have_one_choice() -> None:
-    """Seeded playouts: the server takes a single legal command iff it draws and shows nothing."""
+def _own_draw(g: engine.GameState, side: str, cmd: str) -> bool:
+    """Whether the command's own step draws or deals to ``side`` (the flow after it not run)."""
+    from engine.flow import step_of, top
+
+    g2 = engine.copy_state(g)
+    f = top(g2)
+    assert f is not None
+    step_of(f).act(g2, f, side, cmd.split())
+    return (g2["rng"] != g["rng"] or len(g2["deck"]) != len(g["deck"])
+            or len(g2["endorse_deck"]) != len(g["endorse_deck"])
+            or bool(set(g2["hands"][side]) - set(g["hands"][side])))
+
+
+def test_forced_decisions_never_draw_by_themselves_and_always_have_one_choice() -> None:
+    """Seeded playouts: the server takes a single legal command iff its own step draws nothing."""
     seen = {"forced": 0, "kept": 0}
     for seed in range(4):
         g = engine.new_game(seed)
@@ -198,22 +211,33 @@ def test_forced_decisions_never_reveal_and_always_have_one_choice() -> None:
             if len(legal) != 1:
                 assert got is None
             else:
-                after = engine.apply(g, side, legal[0])
-                drew = (after["rng"] != g["rng"] or len(after["deck"]) != len(g["deck"])
-                        or bool(set(after["hands"][side]) - set(g["hands"][side])))
-                assert (got is None) == drew or (got is None and forced.reveals(g, side, legal[0]))
+                assert (got is None) == _own_draw(g, side, legal[0])
                 seen["forced" if got else "kept"] += 1
             engine.apply_in_place(g, side, rnd.choice(legal))
-    assert seen["forced"] > 0 and seen["kept"] > 0
+    assert seen["forced"] > 0
 
 
-def test_forced_last_strategy_card_is_kept_when_the_next_turn_deals() -> None:
-    """The last strategy pick deals the next turn's hands: the player makes it (R11, R17)."""
+def test_forced_last_strategy_card_is_taken_though_the_next_turn_deals() -> None:
+    """The last strategy pick is no choice (R11.1); the deal and initiative check of the next turn
+    (R5.1, R5.2) follow it whoever writes it, and the player reads them in the next mail."""
     g = at_step([{"step": "strategy", "need": 1, "picked": {"kennedy": 1, "nixon": 0}}], phase="strategy",
                 hands={"nixon": [27], "kennedy": [36]}, stacks={"kennedy": [40]})
     assert engine.legal_commands(g, "nixon") == ["strategy 27"]
-    assert forced.reveals(g, "nixon", "strategy 27")
-    assert orders.settle(g, books()) == []
+    assert forced.reveals(g, "nixon", "strategy 27")  # the deal follows ...
+    assert not forced.shows_by_itself(g, "nixon", "strategy 27")  # ... but not from the choice
+    done = orders.settle(g, books())
+    assert done[0] == orders.Auto("nixon", "strategy 27", "forced", "strategy", ("strategy 27",))
+    assert 27 in g["stacks"]["nixon"] and not engine.legal_commands(g, "nixon")
+
+
+def test_forced_never_takes_a_single_command_that_draws_for_the_player() -> None:
+    """An Election Day card is resolved by its own three checks (R13.3): even a single one is
+    the player's to send, so each of their draws answers one of their mails."""
+    g = at_step([{"step": "election_card", "side": "nixon"}], turn=9, phase="election",
+                stacks={"nixon": [27], "kennedy": []}, bag={"kennedy": 5, "nixon": 5})
+    assert engine.legal_commands(g, "nixon") == ["resolve 27"]
+    assert forced.shows_by_itself(g, "nixon", "resolve 27")
+    assert forced.forced_command(g, "nixon") is None
 
 
 def test_forced_first_strategy_pick_is_taken_for_the_player() -> None:

@@ -61,3 +61,23 @@ def test_no_summary_digest_or_note_names_the_opponents_hidden_cards(tmp_path: Pa
     assert checked > 100
     assert kinds == {"SINCE YOUR LAST DECISION", "DONE FOR YOU BY THE SERVER", "YOUR SETTINGS",
                      "What changed on the board"}
+
+
+def test_a_declared_advertising_order_is_never_rejected_after_the_draw(tmp_path: Path) -> None:
+    """R8.1 + R17: `advertise N: east 5` declares the places before the draw; points beyond the
+    successes are dropped, so the mail applies whatever the cubes did and no rejection tells the
+    player how many checks succeeded (the old strict form failed inside the line after the draw,
+    with the position after the draw in its message)."""
+    h = Harness(tmp_path)
+    h.new_game(seed=2)  # Kennedy decides first
+    assert h.reply("kennedy", "first kennedy").outcomes == {"applied": 1}
+    card = next(c for c in h.legal("kennedy") if c.startswith("advertise "))
+    before = h.state()
+    stats = h.reply("kennedy", f"{card}: east 5")
+    assert stats.outcomes == {"applied": 1}
+    after = h.state()
+    placed = after["media"]["east"] - before["media"]["east"]
+    checks = [e["text"] for e in after["log"][len(before["log"]):] if "support check(s)" in e["text"]]
+    successes = int(checks[0].rsplit("— ", 1)[1].split()[0])
+    assert placed == successes
+    assert "REJECTED" not in h.text_of(h.last_mail("kennedy"))

@@ -160,3 +160,46 @@ def test_server_words_and_table_talk_answer_from_any_older_report(h: Harness, bo
 def test_a_stale_game_command_beside_status_is_still_rejected(h: Harness) -> None:
     welcome = h.mails_to("kennedy")[0]
     assert h.reply("kennedy", "status\nposition 27", to_mail=welcome).outcomes == {"rejected": 1}
+
+
+def test_a_reply_that_only_quotes_the_report_says_so_and_how_to_answer(h: Harness) -> None:
+    """Found by playing (s-nail's reply with nothing typed): "no command found" did not say
+    that the mail held nothing but our report, nor where to write."""
+    report = h.text_of(h.last_mail("kennedy"))
+    quoted = "\n".join("> " + line for line in report.splitlines())
+    text = _rejected(h, f"1960 - game #1 <game@pbem.test> wrote:\n\n{quoted}\n")
+    assert "only the quoted report" in text
+    assert "above the quoted text" in text and "for example 'event 27'" in text
+
+
+def test_an_applied_line_is_listed_once_without_a_bare_ok_under_it(h: Harness) -> None:
+    """Found by playing: every applied line came back as "OK  decline" and then "ok"."""
+    assert h.reply("kennedy", "position 27: economy 1, defense 1").outcomes == {"applied": 1}
+    text = h.text_of(h.last_mail("kennedy"))
+    block = text.split("RESULTS OF YOUR ORDERS", 1)[1].split("\n-- ", 1)[0]
+    assert "position 27: economy 1, defense 1" in block
+    assert [line.strip() for line in block.splitlines() if line.strip().lower() == "ok"] == []
+
+
+@pytest.mark.parametrize(("body", "meant"), [("evnt 27", "event 27"), ("positon 27", "position 27"),
+                                             ("campain 50", "campaign 50"),
+                                             ("stratgy 27", "strategy 27")])
+def test_did_you_mean_offers_only_what_can_be_sent_now(h: Harness, body: str, meant: str) -> None:
+    """Found by playing: 'stratgy 38' got "did you mean 'strategy 38' or 'state 38' or
+    'status 38'" — the last two are no commands at all."""
+    _rejected(h, body)
+    part = _rejection_section(h)
+    hints = part.split("did you mean", 1)[1].split("?", 1)[0]
+    offered = [x.strip(" '") for x in hints.split(" or ")]
+    assert offered[0] == meant
+    for x in offered:
+        engine.parse(x, [])  # each one a command (if not one legal now: no CommandSyntaxError)
+
+
+def test_a_bare_state_is_answered_with_a_command_that_fits_the_step(h: Harness) -> None:
+    """At the card-play step a bare 'Ohio 2' means campaigning there with a card in hand, not
+    'support Ohio 2' (a later step) nor the placeholder 'campaign N: Ohio 2'."""
+    _rejected(h, "Ohio 2")
+    part = _rejection_section(h)
+    assert "did you mean 'campaign 27: Ohio 2'" in part
+    assert "support Ohio 2" not in part and "campaign N" not in part

@@ -225,15 +225,28 @@ class PlaceSupport(Step):
         return out
 
     @staticmethod
+    def _room(f: Frame, st: str, checked: list[str]) -> int:
+        """How many of the event's points may still go to ``st`` (0 once checks were drawn
+        there, R16.3 ruling)."""
+        per: int | None = f["per"]
+        left: int = f["left"]
+        if st in checked:
+            return 0
+        return left if per is None else min(left, per - f["placed"].get(st, 0))
+
+    @staticmethod
     def _gmt_legal(g: GameState, f: Frame, side: str) -> list[str]:
-        per, placed, left = f["per"], f["placed"], f["left"]
         checked = cp_phase.checked_states(f)
+        per: int | None = f["per"]
+        left: int = f["left"]
+        placed: dict[str, int] = f["placed"]
+        required = board.checks_rule(g, side)  # R16.3 (this is the GMT edition)
         out: list[str] = []
-        for st in f["allowed"]:
+        for st in f["allowed"]:  # `_room`, inlined: this listing runs at every GMT placement
             room = left if per is None else min(left, per - placed.get(st, 0))
             if room < 1 or st in checked:
                 continue
-            if event_needs_checks(g, side, st):
+            if required(st):
                 out.extend(cp_phase.check_commands(st, room))
             else:
                 out.append(_SUPPORT[st])
@@ -245,8 +258,17 @@ class PlaceSupport(Step):
             return False
         if cmd == "done":
             return True
-        if g["edition"] == "gmt":
-            return cmd in self._gmt_legal(g, f, side)
+        if g["edition"] == "gmt":  # the one state the command names, as `_gmt_legal` lists it
+            words = cmd.split(" ")
+            st = words[1] if len(words) > 1 else ""
+            if st not in f["allowed"]:
+                return False
+            room = self._room(f, st, cp_phase.checked_states(f))
+            if room < 1:
+                return False
+            if board.checks_required(g, side, st):
+                return len(words) == 3 and cmd in cp_phase.check_commands(st, room)
+            return cmd == _SUPPORT[st]
         st = cmd[8:]  # 'support ST'
         per = f["per"]
         return (cmd.startswith("support ") and st in f["allowed"]
@@ -270,8 +292,9 @@ class PlaceSupport(Step):
             log(g, f"{side.title()} places support in {STATES[st].name}.")
         f["placed"][st] = f["placed"].get(st, 0) + n
         f["left"] -= n
-        if f["left"] <= 0 or self.legal(g, f, side) == ["done"]:
-            pop(g)
+        checked = cp_phase.checked_states(f)
+        if f["left"] <= 0 or not any(self._room(f, s, checked) > 0 for s in f["allowed"]):
+            pop(g)  # nothing but 'done' is left
 
     def prompt(self, g: GameState, f: Frame, side: str) -> str:
         cap = f" (max {f['per']} per state)" if f["per"] else ""
