@@ -4,7 +4,7 @@ Two real `pbem serve` processes (each with its own run-lock file, as on two mach
 PostgreSQL database and the game mailbox of a real mail server. One leads the IMAP fetch, the
 other stands by; the leader is SIGKILLed (its database session dies with it, and the advisory
 lock with the session), the standby takes the lead, and a move mailed afterwards is applied
-exactly once and reported to both players.
+exactly once and reported to the player who must decide next (notify decisions).
 """
 
 from __future__ import annotations
@@ -26,7 +26,7 @@ import engine
 from pbem import service
 from pbem.config import Settings
 from pbem.db import make_engine, migrate
-from pbem.models import Game, InboundMessage, Move
+from pbem.models import Game, InboundMessage, Move, OutboxMessage
 from tests.pbem.mailtools import MailServer, player_mail
 
 pytestmark = [pytest.mark.postgres, pytest.mark.timeout(300)]
@@ -110,6 +110,10 @@ def test_the_standby_takes_the_lead_when_the_leader_dies_and_applies_the_next_mo
                          players[side], [game])
         _wait(f"move {expected_applied} applied", lambda: applied() == expected_applied)
 
+    def pending_mail() -> int:
+        with Session(db) as s:
+            return len(s.exec(select(OutboxMessage.id).where(col(OutboxMessage.status) != "sent")).all())
+
     def applied() -> int:
         with Session(db) as s:
             return len(s.exec(select(InboundMessage.id).where(
@@ -130,8 +134,14 @@ def test_the_standby_takes_the_lead_when_the_leader_dies_and_applies_the_next_mo
     leader.proc.wait(10)
     move(2)  # only b is alive to fetch and apply it
     _wait("b to lead", lambda: standby.said("in: "))
+    with Session(db) as s:
+        g = s.get(Game, game_id)
+        assert g is not None
+        deciding = engine.active_sides(engine.from_json(g.snapshot))
+    # notify decisions (the default): move 2 is reported to whoever must decide next
     _wait("the reports of move 2",
-          lambda: all(len(received(s)) > reports[s] for s in engine.SIDES))
+          lambda: all(len(received(s)) > reports[s] for s in deciding))
+    _wait("the outbox sent", lambda: not pending_mail())
     standby.stop()
     assert standby.proc.returncode == 0, standby.log.read_text()
 
