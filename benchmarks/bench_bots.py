@@ -50,22 +50,32 @@ def calibrate(games: int, iterations: int = 60) -> None:
             n += 1
     rate = sorted(rates)[len(rates) // 2]
     lo, hi = tournament.percentile(rates, 0.1), tournament.percentile(rates, 0.9)
-    print(f"search calibration: {len(rates)} searched decisions ({iterations} playouts each) in "
-          f"{games} heuristic games: median {rate:.0f} playouts per CPU second "
-          f"(10th-90th percentile {lo:.0f}-{hi:.0f})")
-    print("an idle core buys about " + ", ".join(f"{rate * s:.0f} playouts in {s} s" for s in (0.1, 0.5, 2.0)))
+    print(
+        f"search calibration: {len(rates)} searched decisions ({iterations} playouts each) in "
+        f"{games} heuristic games: median {rate:.0f} playouts per CPU second "
+        f"(10th-90th percentile {lo:.0f}-{hi:.0f})"
+    )
+    print(
+        "an idle core buys about "
+        + ", ".join(f"{rate * s:.0f} playouts in {s} s" for s in (0.1, 0.5, 2.0))
+    )
 
 
 def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     ap.add_argument("players", nargs="*", help="pairs of player specs, e.g. heuristic random")
     ap.add_argument("--games", type=int, default=200)
     ap.add_argument("--editions", default="zman,gmt")
     ap.add_argument("--workers", type=int, default=2)
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--smoke", action="store_true", help="tiny sizes (CI)")
-    ap.add_argument("--calibrate", action="store_true",
-                    help="playouts per CPU second of the search (what a budget in seconds buys)")
+    ap.add_argument(
+        "--calibrate",
+        action="store_true",
+        help="playouts per CPU second of the search (what a budget in seconds buys)",
+    )
     a = ap.parse_args(argv)
     if a.calibrate:
         calibrate(games=a.games if a.games != 200 else 2)
@@ -78,9 +88,17 @@ def main(argv: list[str] | None = None) -> int:
     for i in range(0, len(players), 2):
         for edition in a.editions.split(","):
             started = time.perf_counter()
-            records = tournament.run(players[i], players[i + 1], games=a.games, edition=edition,
-                                     workers=a.workers, seed=a.seed)
-            t = tournament.summarise(records, players[i], players[i + 1], time.perf_counter() - started)
+            records = tournament.run(
+                players[i],
+                players[i + 1],
+                games=a.games,
+                edition=edition,
+                workers=a.workers,
+                seed=a.seed,
+            )
+            t = tournament.summarise(
+                records, players[i], players[i + 1], time.perf_counter() - started
+            )
             print(tournament.format_table(t), flush=True)
             print(flush=True)
     return 0

@@ -49,7 +49,9 @@ def apply_and_roundtrip(edition: str, games: int) -> tuple[list[float], list[flo
 
 
 def main(argv: list[str] | None = None) -> None:
-    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     ap.add_argument("--games", type=int, default=40, help="games per timing run")
     ap.add_argument("--runs", type=int, default=5, help="timing runs (median reported)")
     ap.add_argument("--smoke", action="store_true", help="tiny sizes, for CI")
@@ -60,13 +62,27 @@ def main(argv: list[str] | None = None) -> None:
         both = [games_per_second(edition, games, 0) for _ in range(runs)]
         for i, clock in enumerate(("wall", "CPU")):
             gps = [b[i] for b in both]
-            rows.append(Row(f"random games/s ({edition}, {clock})", games, "games/s", gps,
-                            f"{statistics.median(gps) / 100:.2f} × target"))
+            rows.append(
+                Row(
+                    f"random games/s ({edition}, {clock})",
+                    games,
+                    "games/s",
+                    gps,
+                    f"{statistics.median(gps) / 100:.2f} × target",
+                )
+            )
     for edition in engine.EDITIONS:
         applies, trips = apply_and_roundtrip(edition, max(1, games // 4))
         ap_m, rt_m = statistics.median(applies), statistics.median(trips)
-        rows.append(Row(f"apply one command ({edition})", len(applies), "s", applies,
-                        f"{ap_m / rt_m:.2f} × round trip"))
+        rows.append(
+            Row(
+                f"apply one command ({edition})",
+                len(applies),
+                "s",
+                applies,
+                f"{ap_m / rt_m:.2f} × round trip",
+            )
+        )
         rows.append(Row(f"JSON round trip ({edition})", len(trips), "s", trips, "1.00 (baseline)"))
     print_table("Engine benchmark (single process)", rows)
 

@@ -57,15 +57,25 @@ def template_db(path: Path, settings: Settings) -> None:
         engine.apply_in_place(g, side, cmd)
         moves.append((side, cmd))
     con = sqlite3.connect(path)
-    con.execute("UPDATE game SET snapshot = ?, version = ? WHERE id = ?", (engine.to_json(g), len(moves), gid))
-    con.execute("UPDATE outboxmessage SET text = substr(text, 1, 1000), html = substr(html, 1, 1000)")
+    con.execute(
+        "UPDATE game SET snapshot = ?, version = ? WHERE id = ?",
+        (engine.to_json(g), len(moves), gid),
+    )
+    con.execute(
+        "UPDATE outboxmessage SET text = substr(text, 1, 1000), html = substr(html, 1, 1000)"
+    )
     for i, (side, cmd) in enumerate(moves, 1):
-        con.execute("INSERT INTO inboundmessage (dedupe_key, message_id, mailbox, uidvalidity, uid, content_hash, "
-                    "from_addr, subject, game_id, side, outcome, detail, received_at) VALUES "
-                    "(?, ?, 'INBOX', 1, ?, 'x', ?, 'Re: move', ?, ?, 'applied', '', CURRENT_TIMESTAMP)",
-                    (f"<t{i}@x>", f"<t{i}@x>", i, f"{side[0]}@example.test", gid, side))
-        con.execute("INSERT INTO move (game_id, seq, side, command, inbound_id, created_at) VALUES "
-                    "(?, ?, ?, ?, ?, CURRENT_TIMESTAMP)", (gid, i, side, cmd, i))
+        con.execute(
+            "INSERT INTO inboundmessage (dedupe_key, message_id, mailbox, uidvalidity, uid, content_hash, "
+            "from_addr, subject, game_id, side, outcome, detail, received_at) VALUES "
+            "(?, ?, 'INBOX', 1, ?, 'x', ?, 'Re: move', ?, ?, 'applied', '', CURRENT_TIMESTAMP)",
+            (f"<t{i}@x>", f"<t{i}@x>", i, f"{side[0]}@example.test", gid, side),
+        )
+        con.execute(
+            "INSERT INTO move (game_id, seq, side, command, inbound_id, created_at) VALUES "
+            "(?, ?, ?, ?, ?, CURRENT_TIMESTAMP)",
+            (gid, i, side, cmd, i),
+        )
     con.commit()
     con.close()
 
@@ -74,8 +84,10 @@ def grow(template: Path, path: Path, games: int) -> None:
     """Copy the template's one game ``games`` times (new ids, addresses and keys) in bulk."""
     src = sqlite3.connect(template)
     src.row_factory = sqlite3.Row
-    tables = {t: [dict(r) for r in src.execute(f"SELECT * FROM {t}")]
-              for t in ("game", "seat", "move", "inboundmessage", "outboxmessage")}
+    tables = {
+        t: [dict(r) for r in src.execute(f"SELECT * FROM {t}")]
+        for t in ("game", "seat", "move", "inboundmessage", "outboxmessage")
+    }
     src.close()
     shutil.copy(template, path)  # the schema and alembic's version row
     con = sqlite3.connect(path)
@@ -85,15 +97,39 @@ def grow(template: Path, path: Path, games: int) -> None:
     for i in range(games):
         gid = i + 1
         _rows(con, "game", tables["game"], {"id": gid})
-        _rows(con, "seat", tables["seat"], {"game_id": gid}, lambda r, i=i: {
-            "id": None, "email": f"{r['side'][0]}{i}@example.test"})
+        _rows(
+            con,
+            "seat",
+            tables["seat"],
+            {"game_id": gid},
+            lambda r, i=i: {"id": None, "email": f"{r['side'][0]}{i}@example.test"},
+        )
         n_in = len(tables["inboundmessage"])
-        _rows(con, "inboundmessage", tables["inboundmessage"], {"game_id": gid}, lambda r, i=i, n_in=n_in: {
-            "id": r["id"] + base["inboundmessage"], "dedupe_key": f"{r['dedupe_key']}.{i}", "uid": r["uid"] + i * n_in})
-        _rows(con, "move", tables["move"], {"game_id": gid}, lambda r: {
-            "id": None, "inbound_id": r["inbound_id"] + base["inboundmessage"]})
-        _rows(con, "outboxmessage", tables["outboxmessage"], {"game_id": gid}, lambda r, i=i: {
-            "id": None, "message_id": f"{r['message_id']}.{i}"})
+        _rows(
+            con,
+            "inboundmessage",
+            tables["inboundmessage"],
+            {"game_id": gid},
+            lambda r, i=i, n_in=n_in: {
+                "id": r["id"] + base["inboundmessage"],
+                "dedupe_key": f"{r['dedupe_key']}.{i}",
+                "uid": r["uid"] + i * n_in,
+            },
+        )
+        _rows(
+            con,
+            "move",
+            tables["move"],
+            {"game_id": gid},
+            lambda r: {"id": None, "inbound_id": r["inbound_id"] + base["inboundmessage"]},
+        )
+        _rows(
+            con,
+            "outboxmessage",
+            tables["outboxmessage"],
+            {"game_id": gid},
+            lambda r, i=i: {"id": None, "message_id": f"{r['message_id']}.{i}"},
+        )
         base["inboundmessage"] += n_in
         if i % 5000 == 4999:
             con.commit()
@@ -102,20 +138,37 @@ def grow(template: Path, path: Path, games: int) -> None:
     con.close()
 
 
-def _rows(con: sqlite3.Connection, table: str, rows: list[dict[str, object]], fixed: dict[str, object],
-          per_row: object = None) -> None:
+def _rows(
+    con: sqlite3.Connection,
+    table: str,
+    rows: list[dict[str, object]],
+    fixed: dict[str, object],
+    per_row: object = None,
+) -> None:
     for r in rows:
         row = {**r, **fixed, **(per_row(r) if callable(per_row) else {})}
         cols = ", ".join(f'"{c}"' for c in row)
-        con.execute(f"INSERT INTO {table} ({cols}) VALUES ({', '.join('?' for _ in row)})",
-                    list(row.values()))
+        con.execute(
+            f"INSERT INTO {table} ({cols}) VALUES ({', '.join('?' for _ in row)})",
+            list(row.values()),
+        )
 
 
 def idle_poll(db_file: Path, server: MailServer, address: str, out: Path) -> dict[str, float]:
-    env = {**os.environ, "PBEM_DATABASE_URL": f"sqlite:///{db_file}", "PBEM_ADDRESS": address,
-           "PBEM_IMAP_HOST": server.host, "PBEM_IMAP_PORT": str(server.imap_port), "PBEM_IMAP_USER": address,
-           "PBEM_IMAP_PASSWORD": server.password, "PBEM_IMAP_SSL": "0", "PBEM_SMTP_HOST": server.host,
-           "PBEM_SMTP_PORT": str(server.smtp_port), "PBEM_SMTP_TLS": "0", "PBEM_SECRET": "bench-secret"}
+    env = {
+        **os.environ,
+        "PBEM_DATABASE_URL": f"sqlite:///{db_file}",
+        "PBEM_ADDRESS": address,
+        "PBEM_IMAP_HOST": server.host,
+        "PBEM_IMAP_PORT": str(server.imap_port),
+        "PBEM_IMAP_USER": address,
+        "PBEM_IMAP_PASSWORD": server.password,
+        "PBEM_IMAP_SSL": "0",
+        "PBEM_SMTP_HOST": server.host,
+        "PBEM_SMTP_PORT": str(server.smtp_port),
+        "PBEM_SMTP_TLS": "0",
+        "PBEM_SECRET": "bench-secret",
+    }
     t = time.perf_counter()
     subprocess.run([sys.executable, str(HERE / "probe.py"), str(out), "poll"], env=env, check=True)
     wall = time.perf_counter() - t
@@ -126,8 +179,12 @@ def idle_poll(db_file: Path, server: MailServer, address: str, out: Path) -> dic
 
 
 def main(argv: list[str] | None = None) -> None:
-    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--sizes", default="10,1000,10000,100000", help="game counts (the first is the baseline)")
+    ap = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    ap.add_argument(
+        "--sizes", default="10,1000,10000,100000", help="game counts (the first is the baseline)"
+    )
     ap.add_argument("--runs", type=int, default=5, help="polls per size (median reported)")
     ap.add_argument("--smoke", action="store_true", help="tiny sizes, for CI")
     a = ap.parse_args(argv)
@@ -149,8 +206,12 @@ def bench(server: MailServer, folder: Path, sizes: list[int], runs: int) -> None
         t = time.perf_counter()
         dbs[n] = folder / f"games{n}.db"
         grow(template, dbs[n], n)
-        print(f"database of {n:,} games: {dbs[n].stat().st_size / 1e6:,.1f} MB, made in {time.perf_counter() - t:.1f} s")
-    idle_poll(dbs[sizes[0]], server, address, folder / "warm.json")  # warm the caches and folders once
+        print(
+            f"database of {n:,} games: {dbs[n].stat().st_size / 1e6:,.1f} MB, made in {time.perf_counter() - t:.1f} s"
+        )
+    idle_poll(
+        dbs[sizes[0]], server, address, folder / "warm.json"
+    )  # warm the caches and folders once
     results: dict[int, list[dict[str, float]]] = {n: [] for n in sizes}
     for run in range(runs):  # interleaved, so drift hits every size alike
         for n in sizes:
@@ -160,15 +221,29 @@ def bench(server: MailServer, folder: Path, sizes: list[int], runs: int) -> None
     rows: list[Row] = []
     for n in sizes:
         walls = [r["wall"] for r in results[n]]
-        rows.append(Row(f"idle poll wall, {n:,} games", n, "s", walls,
-                        f"{statistics.median(walls) / base_t:.2f} × {sizes[0]} games"))
+        rows.append(
+            Row(
+                f"idle poll wall, {n:,} games",
+                n,
+                "s",
+                walls,
+                f"{statistics.median(walls) / base_t:.2f} × {sizes[0]} games",
+            )
+        )
     for n in sizes:
         inproc = [r["seconds"] for r in results[n]]
         rows.append(Row(f"idle poll in process, {n:,} games", n, "s", inproc, ""))
     for n in sizes:
         mem = [r["maxrss_kb"] / 1024 for r in results[n]]
-        rows.append(Row(f"peak memory, {n:,} games", n, "MB", mem,
-                        f"{statistics.median(mem) * 1024 / base_m:.2f} × {sizes[0]} games"))
+        rows.append(
+            Row(
+                f"peak memory, {n:,} games",
+                n,
+                "MB",
+                mem,
+                f"{statistics.median(mem) * 1024 / base_m:.2f} × {sizes[0]} games",
+            )
+        )
     print_table("Idle poll (empty inbox) as games grow", rows)
 
 

@@ -78,8 +78,14 @@ class Watch:
         return self.arrived
 
 
-def both_arrive(server: MailServer, addresses: tuple[str, str], smtp: SmtpSender, raw: bytes,
-                sender: str, recipients: list[str]) -> float | None:
+def both_arrive(
+    server: MailServer,
+    addresses: tuple[str, str],
+    smtp: SmtpSender,
+    raw: bytes,
+    sender: str,
+    recipients: list[str],
+) -> float | None:
     """Seconds from submitting ``raw`` until both INBOXes reported a new mail (None: timeout)."""
     watches = [Watch(server, a) for a in addresses]
     time.sleep(0.05)  # both IDLEs are in place
@@ -92,14 +98,19 @@ def both_arrive(server: MailServer, addresses: tuple[str, str], smtp: SmtpSender
 
 
 def main(argv: list[str] | None = None) -> None:
-    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     ap.add_argument("--moves", type=int, default=200)
     ap.add_argument("--games", type=int, default=20)
     ap.add_argument("--smoke", action="store_true", help="tiny sizes, for CI")
     a = ap.parse_args(argv)
     moves, games = (2, 1) if a.smoke else (a.moves, a.games)
     try:
-        with mail_stack() as server, tempfile.TemporaryDirectory(prefix="pbem-bench-latency-") as tmp:
+        with (
+            mail_stack() as server,
+            tempfile.TemporaryDirectory(prefix="pbem-bench-latency-") as tmp,
+        ):
             bench(server, Path(tmp), moves, games)
     except NoMailStack as exc:
         print(f"latency benchmark skipped: {exc}")
@@ -108,27 +119,57 @@ def main(argv: list[str] | None = None) -> None:
 def bench(server: MailServer, folder: Path, moves: int, games: int) -> None:
     address = server.fresh_address("latency")
     url = f"sqlite:///{folder}/latency.db"
-    settings = Settings(database_url=url, address=address, secret="bench-secret", imap_host=server.host,
-                        imap_port=server.imap_port, imap_user=address, imap_password=server.password,
-                        imap_ssl=False, smtp_host=server.host, smtp_port=server.smtp_port, smtp_tls=False)
+    settings = Settings(
+        database_url=url,
+        address=address,
+        secret="bench-secret",
+        imap_host=server.host,
+        imap_port=server.imap_port,
+        imap_user=address,
+        imap_password=server.password,
+        imap_ssl=False,
+        smtp_host=server.host,
+        smtp_port=server.smtp_port,
+        smtp_tls=False,
+    )
     db = make_engine(url)
     migrate(db)
     ids = []
     for i in range(games):
-        gid = service.new_game(db, settings, kennedy=server.fresh_address(f"k{i}"),
-                               nixon=server.fresh_address(f"n{i}"), edition=engine.EDITIONS[i % 2], seed=3000 + i)
+        gid = service.new_game(
+            db,
+            settings,
+            kennedy=server.fresh_address(f"k{i}"),
+            nixon=server.fresh_address(f"n{i}"),
+            edition=engine.EDITIONS[i % 2],
+            seed=3000 + i,
+        )
         for side in engine.SIDES:
             set_notify(db, gid, side, "every", now=utcnow())
         ids.append(gid)
     service.drain_outbox(db, settings, MemorySender())  # the welcome mails are not timed
-    env = {**os.environ, "PBEM_DATABASE_URL": url, "PBEM_ADDRESS": address, "PBEM_IMAP_HOST": server.host,
-           "PBEM_IMAP_PORT": str(server.imap_port), "PBEM_IMAP_USER": address,
-           "PBEM_IMAP_PASSWORD": server.password, "PBEM_IMAP_SSL": "0", "PBEM_SMTP_HOST": server.host,
-           "PBEM_SMTP_PORT": str(server.smtp_port), "PBEM_SMTP_TLS": "0", "PBEM_SECRET": settings.secret,
-           "PBEM_LOCK_FILE": str(folder / "serve.lock")}
+    env = {
+        **os.environ,
+        "PBEM_DATABASE_URL": url,
+        "PBEM_ADDRESS": address,
+        "PBEM_IMAP_HOST": server.host,
+        "PBEM_IMAP_PORT": str(server.imap_port),
+        "PBEM_IMAP_USER": address,
+        "PBEM_IMAP_PASSWORD": server.password,
+        "PBEM_IMAP_SSL": "0",
+        "PBEM_SMTP_HOST": server.host,
+        "PBEM_SMTP_PORT": str(server.smtp_port),
+        "PBEM_SMTP_TLS": "0",
+        "PBEM_SECRET": settings.secret,
+        "PBEM_LOCK_FILE": str(folder / "serve.lock"),
+    }
     log = open(folder / "serve.log", "w")  # noqa: SIM115 - closed below
-    serve = subprocess.Popen([sys.executable, "-m", "pbem", "serve", "--idle-timeout", "300"], env=env,
-                             stdout=log, stderr=subprocess.STDOUT)
+    serve = subprocess.Popen(
+        [sys.executable, "-m", "pbem", "serve", "--idle-timeout", "300"],
+        env=env,
+        stdout=log,
+        stderr=subprocess.STDOUT,
+    )
     smtp = SmtpSender(server.host, server.smtp_port, timeout=TIMEOUT)
     rnd = random.Random(13)
     served: list[float] = []
@@ -148,8 +189,12 @@ def bench(server: MailServer, folder: Path, moves: int, games: int) -> None:
                 continue
             side = rnd.choice(sorted(engine.active_sides(state)))
             to = keys.reply_address(address, current_key(settings, seats[side]))
-            raw = player_mail(seats[side].email, to, rnd.choice(engine.legal_commands(state, side)),
-                              message_id=f"<{uuid.uuid4().hex}@client.example.org>")
+            raw = player_mail(
+                seats[side].email,
+                to,
+                rnd.choice(engine.legal_commands(state, side)),
+                message_id=f"<{uuid.uuid4().hex}@client.example.org>",
+            )
             pair = (seats["kennedy"].email, seats["nixon"].email)
             took = both_arrive(server, pair, smtp, raw, seats[side].email, [to])
             if i < 0:
@@ -158,7 +203,9 @@ def bench(server: MailServer, folder: Path, moves: int, games: int) -> None:
                 lost += 1
             else:
                 served.append(took)
-            mail = player_mail(probe[0], probe[1], "bare delivery", message_id=f"<{uuid.uuid4().hex}@bare.test>")
+            mail = player_mail(
+                probe[0], probe[1], "bare delivery", message_id=f"<{uuid.uuid4().hex}@bare.test>"
+            )
             took = both_arrive(server, probe, smtp, mail, probe[0], list(probe))
             if took is not None:
                 bare.append(took)
@@ -172,8 +219,10 @@ def bench(server: MailServer, folder: Path, moves: int, games: int) -> None:
         log.close()
         db.dispose()
     wall = time.perf_counter() - t0
-    print(f"{len(served)} moves timed over {games} games ({lost} lost: no report within {TIMEOUT:.0f} s), "
-          f"{len(bare)} bare deliveries; {wall:.1f} s")
+    print(
+        f"{len(served)} moves timed over {games} games ({lost} lost: no report within {TIMEOUT:.0f} s), "
+        f"{len(bare)} bare deliveries; {wall:.1f} s"
+    )
     if not served or not bare:
         print((folder / "serve.log").read_text()[-2000:])
         return
@@ -184,15 +233,27 @@ def bench(server: MailServer, folder: Path, moves: int, games: int) -> None:
 
     b50, b99 = statistics.median(bare), q(bare, 0.99)
     rows = []
-    for what, xs in (("served move: submission → both reports (pbem serve, IDLE)", served),
-                     ("bare delivery: submission → both IDLEs (Postfix → Dovecot)", bare)):
+    for what, xs in (
+        ("served move: submission → both reports (pbem serve, IDLE)", served),
+        ("bare delivery: submission → both IDLEs (Postfix → Dovecot)", bare),
+    ):
         base = what.startswith("bare")
         rows += [
-            Row(f"{what}, p50", len(xs), "s", [statistics.median(xs)],
-                "1.00 (baseline)" if base else f"{statistics.median(xs) / b50:.1f} × bare p50"),
+            Row(
+                f"{what}, p50",
+                len(xs),
+                "s",
+                [statistics.median(xs)],
+                "1.00 (baseline)" if base else f"{statistics.median(xs) / b50:.1f} × bare p50",
+            ),
             Row(f"{what}, p90", len(xs), "s", [q(xs, 0.9)], ""),
-            Row(f"{what}, p99", len(xs), "s", [q(xs, 0.99)],
-                "1.00 (baseline)" if base else f"{q(xs, 0.99) / b99:.1f} × bare p99"),
+            Row(
+                f"{what}, p99",
+                len(xs),
+                "s",
+                [q(xs, 0.99)],
+                "1.00 (baseline)" if base else f"{q(xs, 0.99) / b99:.1f} × bare p99",
+            ),
             Row(f"{what}, max", len(xs), "s", [max(xs)], ""),
         ]
     print_table("Serve-mode latency on the real mail stack", rows)

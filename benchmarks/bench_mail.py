@@ -73,10 +73,19 @@ class Workload:
 
 
 def settings_for(server: MailServer, db_file: Path, address: str) -> Settings:
-    return Settings(database_url=f"sqlite:///{db_file}", address=address, imap_host=server.host,
-                    imap_port=server.imap_port, imap_user=address, imap_password=server.password,
-                    imap_ssl=False, smtp_host=server.host, smtp_port=server.smtp_port, smtp_tls=False,
-                    secret="bench-secret")
+    return Settings(
+        database_url=f"sqlite:///{db_file}",
+        address=address,
+        imap_host=server.host,
+        imap_port=server.imap_port,
+        imap_user=address,
+        imap_password=server.password,
+        imap_ssl=False,
+        smtp_host=server.host,
+        smtp_port=server.smtp_port,
+        smtp_tls=False,
+        secret="bench-secret",
+    )
 
 
 def make_workload(server: MailServer, folder: Path, moves: int, games: int) -> Workload:
@@ -86,9 +95,17 @@ def make_workload(server: MailServer, folder: Path, moves: int, games: int) -> W
     db = make_engine(settings.database_url)
     migrate(db)
     for i in range(games):
-        service.new_game(db, settings, kennedy=server.fresh_address(f"k{i}"), nixon=server.fresh_address(f"n{i}"),
-                         edition=engine.EDITIONS[i % 2], seed=1000 + i)
-    service.drain_outbox(db, settings, MemorySender(), limit=10 * games)  # the welcome mails are gone
+        service.new_game(
+            db,
+            settings,
+            kennedy=server.fresh_address(f"k{i}"),
+            nixon=server.fresh_address(f"n{i}"),
+            edition=engine.EDITIONS[i % 2],
+            seed=1000 + i,
+        )
+    service.drain_outbox(
+        db, settings, MemorySender(), limit=10 * games
+    )  # the welcome mails are gone
     db.dispose()
     scratch = folder / "scratch.db"
     shutil.copy(pristine, scratch)
@@ -103,13 +120,18 @@ def make_workload(server: MailServer, folder: Path, moves: int, games: int) -> W
             if len(mails) >= moves:
                 break
             raw = _next_move(sdb, ssettings, gid, rnd)
-            out = process_message(sdb, ssettings, raw, mailbox="scratch", uidvalidity=1, uid=len(mails) + 1)
+            out = process_message(
+                sdb, ssettings, raw, mailbox="scratch", uidvalidity=1, uid=len(mails) + 1
+            )
             if out.outcome != "applied":
                 raise RuntimeError(f"scratch mail not applied: {out}")
             mails.append(raw)
     with Session(sdb) as s:
-        rows = s.exec(select(OutboxMessage).where(OutboxMessage.status == "pending")
-                      .order_by(col(OutboxMessage.id))).all()
+        rows = s.exec(
+            select(OutboxMessage)
+            .where(OutboxMessage.status == "pending")
+            .order_by(col(OutboxMessage.id))
+        ).all()
         images = mailimages.load(s.connection(), (r.html for r in rows))  # the map pictures
         replies = [(r.recipient, service.raw_message(ssettings, r, images)) for r in rows]
     sdb.dispose()
@@ -124,12 +146,17 @@ def _next_move(db: object, settings: Settings, gid: int | None, rnd: random.Rand
         seat = s.exec(select(Seat).where(Seat.game_id == gid, Seat.side == side)).one()
         to = keys.reply_address(settings.address, current_key(settings, seat))
         command = rnd.choice(engine.legal_commands(state, side))
-        return player_mail(seat.email, to, f"{command}\n\n-- \n{side.title()}\n",
-                           subject=f"Re: [1960 #{gid}] your move",
-                           message_id=f"<{uuid.uuid4().hex}@client.example.org>")
+        return player_mail(
+            seat.email,
+            to,
+            f"{command}\n\n-- \n{side.title()}\n",
+            subject=f"Re: [1960 #{gid}] your move",
+            message_id=f"<{uuid.uuid4().hex}@client.example.org>",
+        )
 
 
 # --- mailbox handling -------------------------------------------------------------------------
+
 
 def imap(server: MailServer, user: str) -> IMAPClient:
     c = IMAPClient(server.host, port=server.imap_port, ssl=False, timeout=60)
@@ -154,12 +181,22 @@ def fill(server: MailServer, user: str, mails: list[bytes]) -> None:
 
 # --- the two timed runs -----------------------------------------------------------------------
 
+
 def poll_env(s: Settings, db_file: Path) -> dict[str, str]:
     """The PBEM_* environment of a `pbem poll` on ``db_file`` with these settings."""
-    return {"PBEM_DATABASE_URL": f"sqlite:///{db_file}", "PBEM_ADDRESS": s.address, "PBEM_IMAP_HOST": s.imap_host,
-            "PBEM_IMAP_PORT": str(s.imap_port), "PBEM_IMAP_USER": s.imap_user, "PBEM_IMAP_PASSWORD": s.imap_password,
-            "PBEM_IMAP_SSL": "0", "PBEM_SMTP_HOST": s.smtp_host, "PBEM_SMTP_PORT": str(s.smtp_port),
-            "PBEM_SMTP_TLS": "0", "PBEM_SECRET": s.secret}
+    return {
+        "PBEM_DATABASE_URL": f"sqlite:///{db_file}",
+        "PBEM_ADDRESS": s.address,
+        "PBEM_IMAP_HOST": s.imap_host,
+        "PBEM_IMAP_PORT": str(s.imap_port),
+        "PBEM_IMAP_USER": s.imap_user,
+        "PBEM_IMAP_PASSWORD": s.imap_password,
+        "PBEM_IMAP_SSL": "0",
+        "PBEM_SMTP_HOST": s.smtp_host,
+        "PBEM_SMTP_PORT": str(s.smtp_port),
+        "PBEM_SMTP_TLS": "0",
+        "PBEM_SECRET": s.secret,
+    }
 
 
 def run_server(w: Workload, folder: Path, run: int, serial: bool = False) -> dict[str, float]:
@@ -175,18 +212,32 @@ def run_server(w: Workload, folder: Path, run: int, serial: bool = False) -> dic
     t = time.perf_counter()
     probes = []
     for command in commands:
-        subprocess.run([sys.executable, str(HERE / "probe.py"), str(out), *command], env=env, check=True)
+        subprocess.run(
+            [sys.executable, str(HERE / "probe.py"), str(out), *command], env=env, check=True
+        )
         probes.append(json.loads(out.read_text()))
     wall = time.perf_counter() - t
     probe = {k: sum(p[k] for p in probes) for k in ("seconds", "rules_s", "json_s", "maxrss_kb")}
     probe["exit"] = max(p["exit"] or 0 for p in probes)
     db = make_engine(f"sqlite:///{db_file}")
     with Session(db) as s:
-        applied = len(s.exec(select(InboundMessage.id).where(InboundMessage.outcome == "applied")).all())
-        sent = len(s.exec(select(OutboxMessage.id).where(OutboxMessage.status == "sent",
-                                                         OutboxMessage.kind != "welcome")).all())
+        applied = len(
+            s.exec(select(InboundMessage.id).where(InboundMessage.outcome == "applied")).all()
+        )
+        sent = len(
+            s.exec(
+                select(OutboxMessage.id).where(
+                    OutboxMessage.status == "sent", OutboxMessage.kind != "welcome"
+                )
+            ).all()
+        )
     db.dispose()
-    return {"wall": wall, "applied": applied, "sent": sent, **{k: v for k, v in probe.items() if k != "calls"}}
+    return {
+        "wall": wall,
+        "applied": applied,
+        "sent": sent,
+        **{k: v for k, v in probe.items() if k != "calls"},
+    }
 
 
 async def _send_all(server: MailServer, sender: str, replies: list[tuple[str, bytes]]) -> None:
@@ -205,7 +256,7 @@ def run_wire(server: MailServer, user: str, w: Workload) -> float:
         uids = sorted(c.search(["ALL"]))
         got = 0
         for i in range(0, len(uids), 100):
-            got += len(c.fetch(uids[i:i + 100], ["BODY.PEEK[]"]))
+            got += len(c.fetch(uids[i : i + 100], ["BODY.PEEK[]"]))
     asyncio.run(_send_all(server, user, w.replies))
     wall = time.perf_counter() - t
     if got != len(w.mails):
@@ -214,7 +265,9 @@ def run_wire(server: MailServer, user: str, w: Workload) -> float:
 
 
 def main(argv: list[str] | None = None) -> None:
-    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     ap.add_argument("--moves", type=int, default=500, help="move mails N (default 500)")
     ap.add_argument("--games", type=int, default=100, help="games they are spread over")
     ap.add_argument("--runs", type=int, default=3, help="timing runs (median reported)")
@@ -245,9 +298,17 @@ def render_cost(moves: int, runs: int) -> None:
         views.append({s: engine.view(g, s) for s in engine.SIDES})
 
     def ctx(v: dict[str, object], side: str, picture: bool) -> dict[str, object]:
-        return {"game_id": 1, "side": side, "view": v, "since": max(0, len(v["log"]) - 10),  # type: ignore[arg-type]
-                "results": [], "error": None, "opponent": "o@example.test",
-                "reply_to": "game+x@example.test", "picture": picture}
+        return {
+            "game_id": 1,
+            "side": side,
+            "view": v,
+            "since": max(0, len(v["log"]) - 10),  # type: ignore[arg-type]
+            "results": [],
+            "error": None,
+            "opponent": "o@example.test",
+            "reply_to": "game+x@example.test",
+            "picture": picture,
+        }
 
     def one_run(picture: bool, cache: bool) -> float:
         boardmap._png.cache_clear()
@@ -266,9 +327,20 @@ def render_cost(moves: int, runs: int) -> None:
     fresh = [one_run(True, False) for _ in range(runs)]
     n = 2 * len(views)
     rows = [
-        Row("render per report: templates only", n, "s", plain, f"{statistics.median(plain) / statistics.median(fresh):.2f}"),
-        Row("render per report: + picture, per-move cache", n, "s", cached,
-            f"{statistics.median(cached) / statistics.median(fresh):.2f} ({drawn} draws for {n * runs} reports)"),
+        Row(
+            "render per report: templates only",
+            n,
+            "s",
+            plain,
+            f"{statistics.median(plain) / statistics.median(fresh):.2f}",
+        ),
+        Row(
+            "render per report: + picture, per-move cache",
+            n,
+            "s",
+            cached,
+            f"{statistics.median(cached) / statistics.median(fresh):.2f} ({drawn} draws for {n * runs} reports)",
+        ),
         Row("render per report: + picture drawn per recipient", n, "s", fresh, "1.00 (baseline)"),
     ]
     print_table(f"Rendering per report ({len(views)} moves, both seats' reports each)", rows)
@@ -277,8 +349,10 @@ def render_cost(moves: int, runs: int) -> None:
 def bench(server: MailServer, folder: Path, moves: int, games: int, runs: int) -> None:
     t = time.perf_counter()
     w = make_workload(server, folder, moves, games)
-    print(f"workload: {len(w.mails)} move mails over {games} games, {len(w.replies)} reports "
-          f"(avg {statistics.mean(len(r) for _, r in w.replies):,.0f} bytes); made in {time.perf_counter() - t:.1f} s")
+    print(
+        f"workload: {len(w.mails)} move mails over {games} games, {len(w.replies)} reports "
+        f"(avg {statistics.mean(len(r) for _, r in w.replies):,.0f} bytes); made in {time.perf_counter() - t:.1f} s"
+    )
     wire_user = server.fresh_address("wire")
     server_runs: list[dict[str, float]] = []
     serial_runs: list[dict[str, float]] = []
@@ -291,9 +365,15 @@ def bench(server: MailServer, folder: Path, moves: int, games: int, runs: int) -
             if serial:
                 fill(server, w.settings.address, w.mails)
             r = run_server(w, folder, run, serial)
-            if r["applied"] != len(w.mails) or r["sent"] != len(w.replies) or r["exit"] not in (0, None):
-                print(f"  run {run}{' (serial)' if serial else ''}: WARNING applied {r['applied']}/{len(w.mails)}, "
-                      f"sent {r['sent']}/{len(w.replies)}, exit {r['exit']}")
+            if (
+                r["applied"] != len(w.mails)
+                or r["sent"] != len(w.replies)
+                or r["exit"] not in (0, None)
+            ):
+                print(
+                    f"  run {run}{' (serial)' if serial else ''}: WARNING applied {r['applied']}/{len(w.mails)}, "
+                    f"sent {r['sent']}/{len(w.replies)}, exit {r['exit']}"
+                )
             (serial_runs if serial else server_runs).append(r)
     n = len(w.mails)
     srv = [n / r["wall"] for r in server_runs]
@@ -304,18 +384,39 @@ def bench(server: MailServer, folder: Path, moves: int, games: int, runs: int) -
     in_proc = [n / r["seconds"] for r in server_runs]
     serial_in_proc = [n / r["seconds"] for r in serial_runs]
     rows = [
-        Row("pbem poll: moves/s (wall, start-up incl.)", n, "moves/s", srv, f"{ratio:.2f} × wire (target ≥ 0.5)"),
-        Row("pbem poll: moves/s (in process)", n, "moves/s", in_proc,
-            f"{statistics.median(in_proc) / statistics.median(wire):.2f} × wire"),
-        Row("serial: poll --no-send, then send (in process)", n, "moves/s", serial_in_proc,
-            f"{statistics.median(serial_in_proc) / statistics.median(wire):.2f} × wire (before the outbox pump)"),
-        Row("wire limit: imapclient fetch + aiosmtplib send", n, "moves/s", wire, "1.00 (baseline)"),
+        Row(
+            "pbem poll: moves/s (wall, start-up incl.)",
+            n,
+            "moves/s",
+            srv,
+            f"{ratio:.2f} × wire (target ≥ 0.5)",
+        ),
+        Row(
+            "pbem poll: moves/s (in process)",
+            n,
+            "moves/s",
+            in_proc,
+            f"{statistics.median(in_proc) / statistics.median(wire):.2f} × wire",
+        ),
+        Row(
+            "serial: poll --no-send, then send (in process)",
+            n,
+            "moves/s",
+            serial_in_proc,
+            f"{statistics.median(serial_in_proc) / statistics.median(wire):.2f} × wire (before the outbox pump)",
+        ),
+        Row(
+            "wire limit: imapclient fetch + aiosmtplib send", n, "moves/s", wire, "1.00 (baseline)"
+        ),
         Row("engine rules share of poll time", n, "%", engine_share, "target ≤ 10 %"),
         Row("engine to_json/from_json share", n, "%", json_share, ""),
         Row("per move: server (in process)", n, "s", [r["seconds"] / n for r in server_runs], ""),
         Row("per move: wire", n, "s", [x / n for x in wire_runs], ""),
     ]
-    print_table(f"Mail end to end vs the wire limit ({n} moves, {games} games, {len(w.replies)} reports)", rows)
+    print_table(
+        f"Mail end to end vs the wire limit ({n} moves, {games} games, {len(w.replies)} reports)",
+        rows,
+    )
 
 
 if __name__ == "__main__":

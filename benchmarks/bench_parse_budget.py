@@ -26,9 +26,11 @@ from pbem.config import Settings
 from pbem.db import make_engine, migrate
 from pbem.mail import parse_message
 
-HEAD = ("From: Stranger <s@elsewhere.test>\r\nTo: game@pbem.test\r\nSubject: hi\r\n"
-        "Message-ID: <{n}@elsewhere.test>\r\nMIME-Version: 1.0\r\n"
-        "Content-Type: text/html; charset=utf-8\r\n\r\n")
+HEAD = (
+    "From: Stranger <s@elsewhere.test>\r\nTo: game@pbem.test\r\nSubject: hi\r\n"
+    "Message-ID: <{n}@elsewhere.test>\r\nMIME-Version: 1.0\r\n"
+    "Content-Type: text/html; charset=utf-8\r\n\r\n"
+)
 
 
 def slow_mail(size: int, n: int = 0) -> bytes:
@@ -36,7 +38,9 @@ def slow_mail(size: int, n: int = 0) -> bytes:
 
 
 def normal_mail() -> bytes:
-    quoted = "<blockquote><p>report line</p><table><tr><td>Ohio</td><td>3</td></tr></table></blockquote>"
+    quoted = (
+        "<blockquote><p>report line</p><table><tr><td>Ohio</td><td>3</td></tr></table></blockquote>"
+    )
     html = "<div><p>play 27 ev</p><p>support OH</p></div>" + quoted * 100
     return HEAD.format(n="normal").encode() + html.encode()
 
@@ -48,8 +52,9 @@ def cpu(fn: object) -> float:
 
 
 def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(description=__doc__,
-                                 formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     ap.add_argument("--runs", type=int, default=3)
     ap.add_argument("--budget", type=float, default=5.0)
     ap.add_argument("--smoke", action="store_true", help="tiny sizes, budget 0.2 s (CI)")
@@ -61,17 +66,35 @@ def main(argv: list[str] | None = None) -> int:
     normal = normal_mail()
     base = [cpu(lambda: parse_message(normal, "game@pbem.test")) for _ in range(runs * 5)]
     base_median = sorted(base)[len(base) // 2]
-    rows = [Row(f"normal HTML reply ({len(normal) // 1024} KB), no budget", len(base), "s CPU",
-                base, "1")]
+    rows = [
+        Row(
+            f"normal HTML reply ({len(normal) // 1024} KB), no budget",
+            len(base),
+            "s CPU",
+            base,
+            "1",
+        )
+    ]
     for size in sizes:
         raw = slow_mail(size)
         samples = [cpu(lambda raw=raw: parse_message(raw, "game@pbem.test")) for _ in range(runs)]
-        rows.append(Row(f"unclosed <a, {size // 1000} KB, no budget", runs, "s CPU", samples,
-                        f"{sorted(samples)[runs // 2] / base_median:,.0f}×"))
+        rows.append(
+            Row(
+                f"unclosed <a, {size // 1000} KB, no budget",
+                runs,
+                "s CPU",
+                samples,
+                f"{sorted(samples)[runs // 2] / base_median:,.0f}×",
+            )
+        )
 
     with tempfile.TemporaryDirectory() as folder:
-        settings = Settings(database_url=f"sqlite:///{folder}/b.db", address="game@pbem.test",
-                            secret="bench", parse_cpu_seconds=budget)
+        settings = Settings(
+            database_url=f"sqlite:///{folder}/b.db",
+            address="game@pbem.test",
+            secret="bench",
+            parse_cpu_seconds=budget,
+        )
         db = make_engine(settings.database_url)
         migrate(db)
         samples, outcomes = [], set()
@@ -81,8 +104,15 @@ def main(argv: list[str] | None = None) -> int:
             out = service.process_message(db, settings, raw)
             samples.append(time.process_time() - t)
             outcomes.add(out.outcome)
-        rows.append(Row(f"unclosed <a, {big // 1000} KB, budget {budget:g} s → {'/'.join(outcomes)}",
-                        runs, "s CPU", samples, f"{sorted(samples)[runs // 2] / budget:.2f}× budget"))
+        rows.append(
+            Row(
+                f"unclosed <a, {big // 1000} KB, budget {budget:g} s → {'/'.join(outcomes)}",
+                runs,
+                "s CPU",
+                samples,
+                f"{sorted(samples)[runs // 2] / budget:.2f}× budget",
+            )
+        )
         db.dispose()
     print_table("reading one mail before the sender is known (CPU seconds)", rows)
     return 0 if outcomes == {"quarantined"} else 1

@@ -51,22 +51,31 @@ def engine_rows(games: int, runs: int) -> list[Row]:
     moves_avg = statistics.mean(len(m) for *_, m in snaps)
     r = statistics.median(rebuild) / statistics.median(load)
     return [
-        Row(f"engine: replay a full game ({moves_avg:.0f} moves avg)", n, "s", rebuild,
-            f"{r:.1f} × snapshot load (target ≤ 2)"),
+        Row(
+            f"engine: replay a full game ({moves_avg:.0f} moves avg)",
+            n,
+            "s",
+            rebuild,
+            f"{r:.1f} × snapshot load (target ≤ 2)",
+        ),
         Row("engine: snapshot load (from_json)", n, "s", load, "1.00 (baseline)"),
     ]
 
 
 def server_rows(folder: Path, games: int, runs: int) -> list[Row]:
-    settings = Settings(database_url=f"sqlite:///{folder}/replay.db", address="game@example.test",
-                        secret="bench-secret")
+    settings = Settings(
+        database_url=f"sqlite:///{folder}/replay.db",
+        address="game@example.test",
+        secret="bench-secret",
+    )
     db = make_engine(settings.database_url)
     migrate(db)
     ids = []
     for seed in range(games):
         g, moves = random_game(seed, "zman")
-        gid = service.new_game(db, settings, kennedy=f"k{seed}@example.test", nixon=f"n{seed}@example.test",
-                               seed=seed)
+        gid = service.new_game(
+            db, settings, kennedy=f"k{seed}@example.test", nixon=f"n{seed}@example.test", seed=seed
+        )
         with transaction(db) as s:
             game = s.get(Game, gid)
             assert game is not None
@@ -94,14 +103,21 @@ def server_rows(folder: Path, games: int, runs: int) -> list[Row]:
     db.dispose()
     r = statistics.median(rebuild) / statistics.median(load)
     return [
-        Row("server: pbem replay (rows + rebuild + compare)", len(ids), "s", rebuild,
-            f"{r:.1f} × snapshot load (target ≤ 2)"),
+        Row(
+            "server: pbem replay (rows + rebuild + compare)",
+            len(ids),
+            "s",
+            rebuild,
+            f"{r:.1f} × snapshot load (target ≤ 2)",
+        ),
         Row("server: load the snapshot (row + from_json)", len(ids), "s", load, "1.00 (baseline)"),
     ]
 
 
 def main(argv: list[str] | None = None) -> None:
-    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     ap.add_argument("--games", type=int, default=10, help="finished games per edition")
     ap.add_argument("--runs", type=int, default=5, help="timing runs (median reported)")
     ap.add_argument("--smoke", action="store_true", help="tiny sizes, for CI")

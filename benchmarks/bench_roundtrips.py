@@ -97,7 +97,7 @@ def _compact(first: str, rest: list[str]) -> str | None:
     point = {"campaign": "support", "position": "issue"}.get(verb)
     if point is None or not rest or any(not r.startswith(point + " ") for r in rest):
         return None
-    counts = Counter(r[len(point) + 1:] for r in rest)
+    counts = Counter(r[len(point) + 1 :] for r in rest)
     parts = [f"{k.replace('_', ' ')} {n}" for k, n in counts.items()]
     return f"{first}: {', '.join(parts)}"
 
@@ -123,7 +123,9 @@ def declare(g: dict[str, Any], side: str, cmd: str, rnd: random.Random) -> str:
     return f"{cmd}: " + ", ".join(f"{r} {n}" for r, n in counts.items())
 
 
-def compose(before: dict[str, Any], side: str, rnd: random.Random, *, declared: bool = True) -> list[str]:
+def compose(
+    before: dict[str, Any], side: str, rnd: random.Random, *, declared: bool = True
+) -> list[str]:
     """The lines of one mail: random legal commands while nothing new is learnt.
 
     With ``declared`` (the defaults), a play whose outcome is drawn is written in its declared
@@ -172,8 +174,9 @@ def play(seed: int, mode: str, folder: Path) -> dict[str, Tally]:
     inbox, sender = MemoryMailbox(), MemorySender()
     inbox.ensure_folders()
     orders.FORCED = mode != "today"
-    game_id = service.new_game(db, settings, kennedy=EMAILS["kennedy"], nixon=EMAILS["nixon"],
-                               seed=seed)
+    game_id = service.new_game(
+        db, settings, kennedy=EMAILS["kennedy"], nixon=EMAILS["nixon"], seed=seed
+    )
     if mode == "today":
         for side in EMAILS:
             service_notify(db, game_id, side, "every")
@@ -203,14 +206,22 @@ def play(seed: int, mode: str, folder: Path) -> dict[str, Tally]:
                 continue
             tally[side].kinds[decision_kind(state, side)] += 1
             lines = compose(state, side, p.rnd, declared=mode == "defaults")
-            inbox.deliver(player_mail(EMAILS[side], str(newest["Reply-To"]), "\n".join(lines),
-                                      str(newest["Message-ID"])))
+            inbox.deliver(
+                player_mail(
+                    EMAILS[side],
+                    str(newest["Reply-To"]),
+                    "\n".join(lines),
+                    str(newest["Message-ID"]),
+                )
+            )
             p.answered = str(newest["Message-ID"])
             tally[side].sent += 1
             replied = True
         if not replied:
-            raise RuntimeError(f"seed {seed} {mode}: stalled, {sorted(engine.active_sides(state))} "
-                               "must decide but have no unanswered decision mail")
+            raise RuntimeError(
+                f"seed {seed} {mode}: stalled, {sorted(engine.active_sides(state))} "
+                "must decide but have no unanswered decision mail"
+            )
         service.poll_once(db, settings, inbox)
         service.drain_outbox(db, settings, sender)
     raise RuntimeError(f"seed {seed} {mode}: more than {MAX_MAILS} rounds")
@@ -218,15 +229,23 @@ def play(seed: int, mode: str, folder: Path) -> dict[str, Tally]:
 
 # the engine's step names, grouped as a player would name the decision
 KIND_OF_STEP = {
-    "action": "card play (action)", "after_cp": "card play (action)",
-    "campaign": "campaign points", "position": "position points",
+    "action": "card play (action)",
+    "after_cp": "card play (action)",
+    "campaign": "campaign points",
+    "position": "position points",
     "advertise": "advertising placement (after the draw)",
     "trigger": "trigger question",
     "choose_first": "initiative (who goes first)",
-    "award_choice": "momentum phase", "endorse_region": "momentum phase", "issue_swap": "momentum phase",
+    "award_choice": "momentum phase",
+    "endorse_region": "momentum phase",
+    "issue_swap": "momentum phase",
     "strategy": "campaign strategy",
-    "debate_pick": "debates", "debate_order": "debates", "debate_side": "debates", "debate_bonus": "debates",
-    "election_card": "Election Day", "election_event": "Election Day",
+    "debate_pick": "debates",
+    "debate_order": "debates",
+    "debate_side": "debates",
+    "debate_bonus": "debates",
+    "election_card": "Election Day",
+    "election_event": "Election Day",
 }
 
 
@@ -272,13 +291,18 @@ def reuse_one_map_picture() -> None:
 
 
 def main(argv: list[str] | None = None) -> None:
-    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     ap.add_argument("--games", type=int, default=20, help="seeded games per behaviour (default 20)")
     ap.add_argument("--smoke", action="store_true", help="one game (CI)")
     ap.add_argument("--seed", type=int, default=1, help="first seed")
     ap.add_argument("--jobs", type=int, default=1, help="games played at once (processes)")
-    ap.add_argument("--modes", default=",".join(MODES),
-                    help="comma-separated behaviours to play (default all three)")
+    ap.add_argument(
+        "--modes",
+        default=",".join(MODES),
+        help="comma-separated behaviours to play (default all three)",
+    )
     a = ap.parse_args(argv)
     n = 1 if a.smoke else a.games
     reuse_one_map_picture()
@@ -286,7 +310,10 @@ def main(argv: list[str] | None = None) -> None:
     rows: dict[str, list[Tally]] = {m: [] for m in modes}
     t0 = time.perf_counter()
     print("mails per player per game: received (decision mails) / sent / KB received")
-    print(f"{'game':>5} {'player':8} | " + " | ".join(f"{m + ': recv (dec) / sent / KB':>34}" for m in modes))
+    print(
+        f"{'game':>5} {'player':8} | "
+        + " | ".join(f"{m + ': recv (dec) / sent / KB':>34}" for m in modes)
+    )
     with tempfile.TemporaryDirectory(prefix="pbem-roundtrips-") as tmp:
         seeds = range(a.seed, a.seed + n)
         jobs = [(seed, m, Path(tmp)) for seed in seeds for m in modes]
@@ -302,35 +329,58 @@ def main(argv: list[str] | None = None) -> None:
                 for m in modes:
                     t = result[m][side]
                     rows[m].append(t)
-                    cells.append(f"{t.received:4d} ({t.decisions:3d}) / {t.sent:3d} / {t.bytes / 1024:7.0f}")
+                    cells.append(
+                        f"{t.received:4d} ({t.decisions:3d}) / {t.sent:3d} / {t.bytes / 1024:7.0f}"
+                    )
                 print(f"{seed:>5} {side:8} | " + " | ".join(f"{c:>34}" for c in cells))
     orders.FORCED = True
 
     def med(m: str, f: str) -> float:
         return float(statistics.median(getattr(t, f) for t in rows[m]))
 
-    print(f"\n{'median per player per game':28} " + " ".join(f"{m:>9}" for m in modes)
-          + (f" {'today/defaults':>15}" if {"today", "defaults"} <= set(modes) else ""))
-    for f, label in (("received", "mails received"), ("decisions", "decision mails"),
-                     ("sent", "mails sent"), ("bytes", "KB received")):
+    print(
+        f"\n{'median per player per game':28} "
+        + " ".join(f"{m:>9}" for m in modes)
+        + (f" {'today/defaults':>15}" if {"today", "defaults"} <= set(modes) else "")
+    )
+    for f, label in (
+        ("received", "mails received"),
+        ("decisions", "decision mails"),
+        ("sent", "mails sent"),
+        ("bytes", "KB received"),
+    ):
         scale = 1024 if f == "bytes" else 1
         v = {m: med(m, f) / scale for m in modes}
-        ratio = (f" {v['today'] / v['defaults'] if v['defaults'] else float('nan'):15.2f}"
-                 if {"today", "defaults"} <= set(modes) else "")
+        ratio = (
+            f" {v['today'] / v['defaults'] if v['defaults'] else float('nan'):15.2f}"
+            if {"today", "defaults"} <= set(modes)
+            else ""
+        )
         print(f"{label:28} " + " ".join(f"{v[m]:9.0f}" for m in modes) + ratio)
     print(f"\n{'mails sent, by what they decide':40} " + " ".join(f"{m:>9}" for m in modes))
     print(f"{'(mean per player per game)':40}")
-    kinds = sorted({k for m in modes for t in rows[m] for k in t.kinds},
-                   key=lambda k: -sum(t.kinds[k] for m in modes for t in rows[m]))
+    kinds = sorted(
+        {k for m in modes for t in rows[m] for k in t.kinds},
+        key=lambda k: -sum(t.kinds[k] for m in modes for t in rows[m]),
+    )
     for k in kinds:
-        print(f"{k:40} " + " ".join(f"{statistics.mean(t.kinds[k] for t in rows[m]):9.1f}" for m in modes))
-    print(f"{'all':40} " + " ".join(f"{statistics.mean(t.sent for t in rows[m]):9.1f}" for m in modes))
-    print(f"({n} games per behaviour, {len(rows[modes[0]])} player-games each, "
-          f"{time.perf_counter() - t0:.0f} s; undeclared = the defaults with a player who "
-          "places media points and resolves Election Day cards after each draw)")
+        print(
+            f"{k:40} "
+            + " ".join(f"{statistics.mean(t.kinds[k] for t in rows[m]):9.1f}" for m in modes)
+        )
+    print(
+        f"{'all':40} " + " ".join(f"{statistics.mean(t.sent for t in rows[m]):9.1f}" for m in modes)
+    )
+    print(
+        f"({n} games per behaviour, {len(rows[modes[0]])} player-games each, "
+        f"{time.perf_counter() - t0:.0f} s; undeclared = the defaults with a player who "
+        "places media points and resolves Election Day cards after each draw)"
+    )
     if "defaults" in rows:
-        print(f"round trips per player per game (defaults): received {med('defaults', 'received'):.0f}, "
-              f"sent {med('defaults', 'sent'):.0f}")
+        print(
+            f"round trips per player per game (defaults): received {med('defaults', 'received'):.0f}, "
+            f"sent {med('defaults', 'sent'):.0f}"
+        )
 
 
 if __name__ == "__main__":

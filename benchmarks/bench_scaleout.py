@@ -54,15 +54,30 @@ class Backlog:
     def __init__(self, server: MailServer, pg: str, moves: int, games: int) -> None:
         self.address = server.fresh_address("scale")
         self.pristine = create_database(pg)
-        self.settings = Settings(database_url=self.pristine, address=self.address, secret="bench-secret",
-                                 imap_host=server.host, imap_port=server.imap_port, imap_user=self.address,
-                                 imap_password=server.password, imap_ssl=False, smtp_host=server.host,
-                                 smtp_port=server.smtp_port, smtp_tls=False)
+        self.settings = Settings(
+            database_url=self.pristine,
+            address=self.address,
+            secret="bench-secret",
+            imap_host=server.host,
+            imap_port=server.imap_port,
+            imap_user=self.address,
+            imap_password=server.password,
+            imap_ssl=False,
+            smtp_host=server.host,
+            smtp_port=server.smtp_port,
+            smtp_tls=False,
+        )
         db = make_engine(self.pristine)
         migrate(db)
         for i in range(games):
-            service.new_game(db, self.settings, kennedy=server.fresh_address(f"k{i}"),
-                             nixon=server.fresh_address(f"n{i}"), edition=engine.EDITIONS[i % 2], seed=2000 + i)
+            service.new_game(
+                db,
+                self.settings,
+                kennedy=server.fresh_address(f"k{i}"),
+                nixon=server.fresh_address(f"n{i}"),
+                edition=engine.EDITIONS[i % 2],
+                seed=2000 + i,
+            )
         service.drain_outbox(db, self.settings, MemorySender(), limit=10 * games)
         db.dispose()
         with fresh_database(pg, self.pristine) as scratch:
@@ -75,38 +90,67 @@ class Backlog:
             while len(self.mails) < moves:
                 for gid in ids[: moves - len(self.mails)]:
                     raw = _next_move(sdb, ssettings, gid, rnd)
-                    out = process_message(sdb, ssettings, raw, mailbox="scratch", uidvalidity=1,
-                                          uid=len(self.mails) + 1)
+                    out = process_message(
+                        sdb,
+                        ssettings,
+                        raw,
+                        mailbox="scratch",
+                        uidvalidity=1,
+                        uid=len(self.mails) + 1,
+                    )
                     if out.outcome != "applied":
                         raise RuntimeError(f"scratch mail not applied: {out}")
                     self.mails.append(raw)
             with Session(sdb) as s:
-                rows = s.exec(select(OutboxMessage).where(OutboxMessage.status == "pending")
-                              .order_by(col(OutboxMessage.id))).all()
+                rows = s.exec(
+                    select(OutboxMessage)
+                    .where(OutboxMessage.status == "pending")
+                    .order_by(col(OutboxMessage.id))
+                ).all()
                 images = mailimages.load(s.connection(), (r.html for r in rows))
-                self.replies = [(r.recipient, service.raw_message(ssettings, r, images)) for r in rows]
+                self.replies = [
+                    (r.recipient, service.raw_message(ssettings, r, images)) for r in rows
+                ]
             sdb.dispose()
 
     def env(self, db_url: str, lock: Path) -> dict[str, str]:
         s = self.settings
-        return {**os.environ, "PBEM_DATABASE_URL": db_url, "PBEM_ADDRESS": s.address,
-                "PBEM_IMAP_HOST": s.imap_host, "PBEM_IMAP_PORT": str(s.imap_port), "PBEM_IMAP_USER": s.imap_user,
-                "PBEM_IMAP_PASSWORD": s.imap_password, "PBEM_IMAP_SSL": "0", "PBEM_SMTP_HOST": s.smtp_host,
-                "PBEM_SMTP_PORT": str(s.smtp_port), "PBEM_SMTP_TLS": "0", "PBEM_SECRET": s.secret,
-                "PBEM_LOCK_FILE": str(lock)}
+        return {
+            **os.environ,
+            "PBEM_DATABASE_URL": db_url,
+            "PBEM_ADDRESS": s.address,
+            "PBEM_IMAP_HOST": s.imap_host,
+            "PBEM_IMAP_PORT": str(s.imap_port),
+            "PBEM_IMAP_USER": s.imap_user,
+            "PBEM_IMAP_PASSWORD": s.imap_password,
+            "PBEM_IMAP_SSL": "0",
+            "PBEM_SMTP_HOST": s.smtp_host,
+            "PBEM_SMTP_PORT": str(s.smtp_port),
+            "PBEM_SMTP_TLS": "0",
+            "PBEM_SECRET": s.secret,
+            "PBEM_LOCK_FILE": str(lock),
+        }
 
 
 def _progress(db: object) -> tuple[int, int, int, int]:
     """(applied, sent, pending, sent more than once)."""
     with Session(db) as s:  # type: ignore[call-overload]
-        applied = s.exec(select(func.count()).select_from(InboundMessage)
-                         .where(InboundMessage.outcome == "applied")).one()
-        sent = s.exec(select(func.count()).select_from(OutboxMessage).where(
-            OutboxMessage.status == "sent", OutboxMessage.kind != "welcome")).one()
-        pending = s.exec(select(func.count()).select_from(OutboxMessage)
-                         .where(OutboxMessage.status != "sent")).one()
-        twice = s.exec(select(func.count()).select_from(OutboxMessage)
-                       .where(OutboxMessage.attempts > 1)).one()
+        applied = s.exec(
+            select(func.count())
+            .select_from(InboundMessage)
+            .where(InboundMessage.outcome == "applied")
+        ).one()
+        sent = s.exec(
+            select(func.count())
+            .select_from(OutboxMessage)
+            .where(OutboxMessage.status == "sent", OutboxMessage.kind != "welcome")
+        ).one()
+        pending = s.exec(
+            select(func.count()).select_from(OutboxMessage).where(OutboxMessage.status != "sent")
+        ).one()
+        twice = s.exec(
+            select(func.count()).select_from(OutboxMessage).where(OutboxMessage.attempts > 1)
+        ).one()
     return applied, sent, pending, twice
 
 
@@ -120,8 +164,12 @@ def run_workers(b: Backlog, pg: str, folder: Path, workers: int, tag: str) -> di
         def loop(i: int) -> None:
             env = b.env(db_url, folder / f"{tag}.w{i}.lock")
             while not done.is_set():
-                subprocess.run([sys.executable, "-m", "pbem", "poll"], env=env,
-                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+                subprocess.run(
+                    [sys.executable, "-m", "pbem", "poll"],
+                    env=env,
+                    stdout=subprocess.DEVNULL,
+                    stderr=subprocess.DEVNULL,
+                )
                 polls[i] += 1
 
         threads = [threading.Thread(target=loop, args=(i,)) for i in range(workers)]
@@ -143,13 +191,17 @@ def run_workers(b: Backlog, pg: str, folder: Path, workers: int, tag: str) -> di
         applied, sent, pending, twice = _progress(db)
         db.dispose()
     if applied != len(b.mails) or sent != len(b.replies) or twice:
-        print(f"  {tag}: WARNING applied {applied}/{len(b.mails)}, sent {sent}/{len(b.replies)}, "
-              f"rows sent twice {twice}")
+        print(
+            f"  {tag}: WARNING applied {applied}/{len(b.mails)}, sent {sent}/{len(b.replies)}, "
+            f"rows sent twice {twice}"
+        )
     return {"wall": wall, "polls": sum(polls), "twice": twice}
 
 
 def main(argv: list[str] | None = None) -> None:
-    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     ap.add_argument("--moves", type=int, default=300)
     ap.add_argument("--games", type=int, default=60)
     ap.add_argument("--workers", default="1,2,4")
@@ -159,19 +211,26 @@ def main(argv: list[str] | None = None) -> None:
     moves, games, runs = (4, 2, 1) if a.smoke else (a.moves, a.games, a.runs)
     counts = [2] if a.smoke else [int(x) for x in a.workers.split(",")]
     try:
-        with mail_stack() as server, postgres() as pg, tempfile.TemporaryDirectory(prefix="pbem-scale-") as tmp:
+        with (
+            mail_stack() as server,
+            postgres() as pg,
+            tempfile.TemporaryDirectory(prefix="pbem-scale-") as tmp,
+        ):
             bench(server, pg, Path(tmp), moves, games, counts, runs)
     except (NoMailStack, NoPostgres) as exc:
         print(f"scale-out benchmark skipped: {exc}")
 
 
-def bench(server: MailServer, pg: str, folder: Path, moves: int, games: int, counts: list[int],
-          runs: int) -> None:
+def bench(
+    server: MailServer, pg: str, folder: Path, moves: int, games: int, counts: list[int], runs: int
+) -> None:
     t = time.perf_counter()
     b = Backlog(server, pg, moves, games)
     try:
-        print(f"backlog: {len(b.mails)} move mails over {games} games, {len(b.replies)} reports; "
-              f"made in {time.perf_counter() - t:.1f} s")
+        print(
+            f"backlog: {len(b.mails)} move mails over {games} games, {len(b.replies)} reports; "
+            f"made in {time.perf_counter() - t:.1f} s"
+        )
         wire_user = server.fresh_address("wire")
         walls: dict[int, list[float]] = {k: [] for k in counts}
         polls: dict[int, list[float]] = {k: [] for k in counts}
@@ -188,13 +247,25 @@ def bench(server: MailServer, pg: str, folder: Path, moves: int, games: int, cou
         drop_database(pg, b.pristine)
     n, w = len(b.mails), statistics.median(wire)
     one = statistics.median(walls[counts[0]])
-    rows = [Row(f"{k} worker{'s' if k > 1 else ''} (pbem poll loops): moves/s", n, "moves/s", walls[k],
-                f"{statistics.median(walls[k]) / w:.2f} × wire, {statistics.median(walls[k]) / one:.2f} × "
-                f"{counts[0]} worker; polls run {statistics.median(polls[k]):.0f}")
-            for k in counts]
-    rows.append(Row("wire limit: imapclient fetch + aiosmtplib send", n, "moves/s", wire, "1.00 (baseline)"))
-    print_table(f"Scale-out on one PostgreSQL and one mailbox ({n} moves, {games} games, "
-                f"{len(b.replies)} reports)", rows)
+    rows = [
+        Row(
+            f"{k} worker{'s' if k > 1 else ''} (pbem poll loops): moves/s",
+            n,
+            "moves/s",
+            walls[k],
+            f"{statistics.median(walls[k]) / w:.2f} × wire, {statistics.median(walls[k]) / one:.2f} × "
+            f"{counts[0]} worker; polls run {statistics.median(polls[k]):.0f}",
+        )
+        for k in counts
+    ]
+    rows.append(
+        Row("wire limit: imapclient fetch + aiosmtplib send", n, "moves/s", wire, "1.00 (baseline)")
+    )
+    print_table(
+        f"Scale-out on one PostgreSQL and one mailbox ({n} moves, {games} games, "
+        f"{len(b.replies)} reports)",
+        rows,
+    )
 
 
 if __name__ == "__main__":

@@ -55,11 +55,19 @@ def fmt(x: float) -> str:
 def print_table(title: str, rows: list[Row]) -> None:
     print(f"\n{title}")
     head = ("measured", "N", "median", "min–max", "unit", "ratio")
+
     def f(r: Row, x: float) -> str:
         return f"{x:.2f}" if r.unit == "%" else fmt(x)
 
     body = [
-        (r.what, str(r.n), f(r, r.median), f"{f(r, min(r.samples))}–{f(r, max(r.samples))}", r.unit, r.ratio)
+        (
+            r.what,
+            str(r.n),
+            f(r, r.median),
+            f"{f(r, min(r.samples))}–{f(r, max(r.samples))}",
+            r.unit,
+            r.ratio,
+        )
         for r in rows
     ]
     widths = [max(len(x[i]) for x in (head, *body)) for i in range(len(head))]

@@ -36,6 +36,7 @@ calls: collections.Counter[str] = collections.Counter()
 def wrap(owner: Any, name: str, label: str) -> None:
     fn: Callable[..., Any] = getattr(owner, name)
     if asyncio.iscoroutinefunction(fn):
+
         async def timed_async(*args: Any, **kwargs: Any) -> Any:
             t = time.perf_counter()
             try:
@@ -43,6 +44,7 @@ def wrap(owner: Any, name: str, label: str) -> None:
             finally:
                 spent[label] += time.perf_counter() - t
                 calls[label] += 1
+
         setattr(owner, name, timed_async)
         return
 
@@ -53,6 +55,7 @@ def wrap(owner: Any, name: str, label: str) -> None:
         finally:
             spent[label] += time.perf_counter() - t
             calls[label] += 1
+
     setattr(owner, name, timed)
 
 
@@ -79,6 +82,7 @@ def instrument() -> None:
             finally:
                 spent[label] += time.perf_counter() - t
                 calls[label] += 1
+
         base.HANDLERS[name] = dataclasses.replace(h, process=stage)
     wrap(pbem.replies, "render", "      render (Jinja2, text + HTML, map picture)")
     wrap(pbem.boardmap, "picture", "        map picture (cached per board)")
@@ -90,12 +94,22 @@ def instrument() -> None:
     wrap(pbem.service, "build_message", "  compose (build_message)")
     wrap(pbem.mail.smtp.SmtpSender, "send", "  SMTP send")
     wrap(pbem.cli, "migrate", "migrate (schema check)")
-    for name in ("apply_in_place", "copy_state", "legal_commands", "decision", "view", "to_json", "from_json"):
+    for name in (
+        "apply_in_place",
+        "copy_state",
+        "legal_commands",
+        "decision",
+        "view",
+        "to_json",
+        "from_json",
+    ):
         wrap(engine, name, f"      engine.{name}")
 
 
 def main(argv: list[str] | None = None) -> None:
-    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     ap.add_argument("--moves", type=int, default=200)
     ap.add_argument("--games", type=int, default=50)
     a = ap.parse_args(argv)
@@ -118,12 +132,16 @@ def main(argv: list[str] | None = None) -> None:
         print(f"skipped: {exc}")
         return
     n = len(w.mails)
-    print(f"\npbem poll in process: {total:.2f} s for {n} moves ({len(w.replies)} reports): "
-          f"{total / n * 1e3:.1f} ms per move")
+    print(
+        f"\npbem poll in process: {total:.2f} s for {n} moves ({len(w.replies)} reports): "
+        f"{total / n * 1e3:.1f} ms per move"
+    )
     print(f"{'part':52} {'total s':>8} {'share':>6} {'calls':>6} {'ms/call':>8} {'ms/move':>8}")
     for label, s in sorted(spent.items(), key=lambda kv: -kv[1]):
-        print(f"{label:52} {s:8.2f} {s / total:6.1%} {calls[label]:6d} "
-              f"{s / calls[label] * 1e3:8.2f} {s / n * 1e3:8.2f}")
+        print(
+            f"{label:52} {s:8.2f} {s / total:6.1%} {calls[label]:6d} "
+            f"{s / calls[label] * 1e3:8.2f} {s / n * 1e3:8.2f}"
+        )
 
 
 if __name__ == "__main__":

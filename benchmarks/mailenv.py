@@ -28,27 +28,48 @@ class NoMailStack(RuntimeError):
 def mail_stack() -> Iterator[MailServer]:
     imap, smtp = os.environ.get("MAILSTACK_IMAP_PORT"), os.environ.get("MAILSTACK_SMTP_PORT")
     if imap and smtp:
-        server = MailServer("mailstack", os.environ.get("MAILSTACK_HOST", "127.0.0.1"), int(smtp), int(imap),
-                            os.environ.get("MAILSTACK_DOMAIN", "example.test"),
-                            os.environ.get("MAILSTACK_PASSWORD", "secret"))
+        server = MailServer(
+            "mailstack",
+            os.environ.get("MAILSTACK_HOST", "127.0.0.1"),
+            int(smtp),
+            int(imap),
+            os.environ.get("MAILSTACK_DOMAIN", "example.test"),
+            os.environ.get("MAILSTACK_PASSWORD", "secret"),
+        )
         if not port_open(server.host, server.imap_port):
             raise NoMailStack(f"MAILSTACK_IMAP_PORT={imap} is set but nothing listens")
         yield server
         return
     if os.geteuid() != 0:
-        raise NoMailStack("no mail stack: run `eval \"$(scripts/mailstack.sh start)\"` or run as root")
+        raise NoMailStack(
+            'no mail stack: run `eval "$(scripts/mailstack.sh start)"` or run as root'
+        )
     if not (Path("/usr/sbin/dovecot").exists() and Path("/usr/sbin/postfix").exists()):
         raise NoMailStack("Dovecot/Postfix not installed: `scripts/mailstack.sh install` (root)")
     state = tempfile.mkdtemp(prefix="pbem-bench-mailstack-")
     os.chmod(state, 0o755)
-    env = {**os.environ, "MAILSTACK_DIR": state, "MAILSTACK_ANY_USER": "1", "IMAP_PORT": str(free_port()),
-           "LMTP_PORT": str(free_port()), "SMTP_PORT": str(free_port())}
-    done = subprocess.run(["bash", str(SCRIPT), "start"], env=env, capture_output=True, text=True, timeout=180)
+    env = {
+        **os.environ,
+        "MAILSTACK_DIR": state,
+        "MAILSTACK_ANY_USER": "1",
+        "IMAP_PORT": str(free_port()),
+        "LMTP_PORT": str(free_port()),
+        "SMTP_PORT": str(free_port()),
+    }
+    done = subprocess.run(
+        ["bash", str(SCRIPT), "start"], env=env, capture_output=True, text=True, timeout=180
+    )
     try:
         if done.returncode != 0:
             raise NoMailStack(f"scripts/mailstack.sh start failed: {done.stderr.strip()[-400:]}")
-        yield MailServer("mailstack", "127.0.0.1", int(env["SMTP_PORT"]), int(env["IMAP_PORT"]),
-                         "example.test", "secret")
+        yield MailServer(
+            "mailstack",
+            "127.0.0.1",
+            int(env["SMTP_PORT"]),
+            int(env["IMAP_PORT"]),
+            "example.test",
+            "secret",
+        )
     finally:
         subprocess.run(["bash", str(SCRIPT), "stop"], env=env, capture_output=True, timeout=60)
         shutil.rmtree(state, ignore_errors=True)

@@ -40,7 +40,9 @@ def postgres() -> Iterator[str]:
         raise NoPostgres("no PostgreSQL: export PBEM_TEST_POSTGRES_URL or run as root")
     folder = tempfile.mkdtemp(prefix="pbem-bench-pg-")
     env = {**os.environ, "PGTEST_DIR": folder, "PGTEST_PORT": str(free_port())}
-    done = subprocess.run(["bash", str(SCRIPT), "start"], env=env, capture_output=True, text=True, timeout=180)
+    done = subprocess.run(
+        ["bash", str(SCRIPT), "start"], env=env, capture_output=True, text=True, timeout=180
+    )
     try:
         if done.returncode != 0:
             raise NoPostgres(f"scripts/pgtest.sh start failed: {done.stderr.strip()[-400:]}")

@@ -24,8 +24,18 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 import engine
 
-RULES = ("apply", "apply_in_place", "legal_commands", "active_sides", "decision", "view", "result",
-         "new_game", "copy_state", "card_info")
+RULES = (
+    "apply",
+    "apply_in_place",
+    "legal_commands",
+    "active_sides",
+    "decision",
+    "view",
+    "result",
+    "new_game",
+    "copy_state",
+    "card_info",
+)
 STORAGE = ("to_json", "from_json")
 spent = {"rules_s": 0.0, "json_s": 0.0}
 calls = {"rules": 0, "json": 0}
@@ -70,7 +80,9 @@ def main() -> None:
         code = exc.code
     seconds = time.perf_counter() - t
     peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
-    out.write_text(json.dumps({"seconds": seconds, "maxrss_kb": peak, "exit": code, **spent, "calls": calls}))
+    out.write_text(
+        json.dumps({"seconds": seconds, "maxrss_kb": peak, "exit": code, **spent, "calls": calls})
+    )
 
 
 if __name__ == "__main__":

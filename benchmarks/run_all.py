@@ -17,13 +17,23 @@ import time
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
-BENCHMARKS = ("bench_engine.py", "bench_mail.py", "bench_idle.py", "bench_replay.py",
-              "bench_roundtrips.py", "bench_bots.py", "bench_parse_budget.py", "bench_scaleout.py",
-              "bench_latency.py")
+BENCHMARKS = (
+    "bench_engine.py",
+    "bench_mail.py",
+    "bench_idle.py",
+    "bench_replay.py",
+    "bench_roundtrips.py",
+    "bench_bots.py",
+    "bench_parse_budget.py",
+    "bench_scaleout.py",
+    "bench_latency.py",
+)
 
 
 def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     ap.add_argument("--smoke", action="store_true", help="tiny sizes (CI)")
     a = ap.parse_args(argv)
     failed = []

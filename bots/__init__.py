@@ -26,8 +26,13 @@ KINDS = ("random", "heuristic", "search")
 DEFAULT_SECONDS = 2.0  # the search's budget for a real game's bot seat
 
 
-def choose_command(state: engine.GameState, side: str, kind: str = "heuristic",
-                   budget: Budget | float | None = None, seed: int = 0) -> str:
+def choose_command(
+    state: engine.GameState,
+    side: str,
+    kind: str = "heuristic",
+    budget: Budget | float | None = None,
+    seed: int = 0,
+) -> str:
     """The command the ``kind`` player picks for ``side`` now (one of `engine.legal_commands`).
 
     ``budget`` (search only): a `Budget`, or seconds per decision (default `DEFAULT_SECONDS`).
@@ -51,8 +56,10 @@ def parse_kind(spec: str) -> tuple[str, Budget | None]:
     """``heuristic``, ``search``, ``search:0.5`` (seconds) or ``search:200i`` (playouts)."""
     kind, _, arg = spec.strip().lower().partition(":")
     if kind not in KINDS:
-        raise ValueError(f"unknown player {spec!r}: expected one of {', '.join(KINDS)} "
-                         "(search may take a budget: search:0.5 seconds, search:200i playouts)")
+        raise ValueError(
+            f"unknown player {spec!r}: expected one of {', '.join(KINDS)} "
+            "(search may take a budget: search:0.5 seconds, search:200i playouts)"
+        )
     if not arg:
         return kind, None
     if kind != "search":
@@ -62,4 +69,6 @@ def parse_kind(spec: str) -> tuple[str, Budget | None]:
             return kind, Budget(iterations=int(arg[:-1]))
         return kind, Budget(seconds=float(arg.rstrip("s")))
     except ValueError as exc:
-        raise ValueError(f"{spec!r}: bad budget ({exc}); use e.g. search:0.5 or search:200i") from None
+        raise ValueError(
+            f"{spec!r}: bad budget ({exc}); use e.g. search:0.5 or search:200i"
+        ) from None

@@ -29,14 +29,27 @@ from engine.evaluate import carry_probability, evaluate
 __all__ = ["Heuristic", "choose"]
 
 _SIGN = {"kennedy": 1, "nixon": -1}
-_STATE_INFO = {st: (info.ev, info.region, 1 if info.border == "kennedy" else -1)
-               for st, info in engine.STATES.items()}
-_REGION_EV = {r: sum(ev for ev, region, _ in _STATE_INFO.values() if region == r) for r in engine.REGIONS}
+_STATE_INFO = {
+    st: (info.ev, info.region, 1 if info.border == "kennedy" else -1)
+    for st, info in engine.STATES.items()
+}
+_REGION_EV = {
+    r: sum(ev for ev, region, _ in _STATE_INFO.values() if region == r) for r in engine.REGIONS
+}
 _ZONE = {st: info.zone for st, info in engine.STATES.items()}
 _ISSUE_WEIGHT = (6.0, 4.0, 2.0)
 CP_USES = ("campaign", "advertise", "position")
-POINT_STEPS = frozenset({"campaign", "advertise", "position", "place_support", "debate_bonus",
-                         "remove_support", "space_points"})
+POINT_STEPS = frozenset(
+    {
+        "campaign",
+        "advertise",
+        "position",
+        "place_support",
+        "debate_bonus",
+        "remove_support",
+        "space_points",
+    }
+)
 
 
 def _other(side: str) -> str:
@@ -62,7 +75,9 @@ class _Board:
         tilts: dict[str, float] = {}
         for r, e in g["endorsements"].items():
             tilts[r] = (0.45 if e > 0 else -0.45) if e else 0.0
-        self.tilt = {st: tilts[region] or 0.45 * border for st, (_, region, border) in _STATE_INFO.items()}
+        self.tilt = {
+            st: tilts[region] or 0.45 * border for st, (_, region, border) in _STATE_INFO.items()
+        }
         bag = g["bag"]
         total = bag["kennedy"] + bag["nixon"]
         self.p_check = bag[side] / total if total else 0.5  # R3.1 (a refill keeps it near 1/2)
@@ -101,7 +116,9 @@ class Heuristic:
         scorer = _STEP_SCORERS.get(step)
         scores = scorer(self, b, legal) if scorer is not None else self._lookahead(b, legal)
         noise = [self.rnd.random() * 1e-6 for _ in legal]
-        return sorted(((sc + n, c) for sc, n, c in zip(scores, noise, legal, strict=True)), reverse=True)
+        return sorted(
+            ((sc + n, c) for sc, n, c in zip(scores, noise, legal, strict=True)), reverse=True
+        )
 
     # --- point spending ----------------------------------------------------------------------
 
@@ -389,7 +406,9 @@ def _campaign_value(b: _Board, cp: int) -> float:
         if not best_st:
             break
         total += gains[best_st]
-        if points[best_st] >= 1:  # a check's point is only expected: its value counted, the board kept
+        if (
+            points[best_st] >= 1
+        ):  # a check's point is only expected: its value counted, the board kept
             added[best_st] = added.get(best_st, 0) + 1
             gains[best_st] = b.gain(best_st, 1.0, support[best_st] + s * added[best_st])
         token = best_st

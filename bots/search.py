@@ -89,8 +89,14 @@ def decide(state: engine.GameState, side: str, budget: Budget, seed: int = 0) ->
     return _search(state, side, candidates, budget, rnd, rng)
 
 
-def _search(state: engine.GameState, side: str, candidates: list[str], budget: Budget,
-            rnd: random.Random, rng: Rng) -> Decision:
+def _search(
+    state: engine.GameState,
+    side: str,
+    candidates: list[str],
+    budget: Budget,
+    rnd: random.Random,
+    rng: Rng,
+) -> Decision:
     n = [0] * len(candidates)
     total = [0.0] * len(candidates)
     deadline = time.perf_counter() + budget.seconds if budget.seconds is not None else math.inf
@@ -102,8 +108,10 @@ def _search(state: engine.GameState, side: str, candidates: list[str], budget: B
             k = i  # every candidate once first, the heuristic's best first
         else:
             log_n = math.log(i)
-            k = max(range(len(candidates)),
-                    key=lambda j: total[j] / n[j] + EXPLORATION * math.sqrt(log_n / n[j]))
+            k = max(
+                range(len(candidates)),
+                key=lambda j: total[j] / n[j] + EXPLORATION * math.sqrt(log_n / n[j]),
+            )
         g = determinize(state, side, rng)
         total[k] += _playout(g, side, candidates[k], fast)
         n[k] += 1
@@ -112,8 +120,9 @@ def _search(state: engine.GameState, side: str, candidates: list[str], budget: B
     return Decision(candidates[best], i)
 
 
-def _playout(g: engine.GameState, side: str, cmd: str, fast: Heuristic,
-             horizon: int = HORIZON_ACTIONS) -> float:
+def _playout(
+    g: engine.GameState, side: str, cmd: str, fast: Heuristic, horizon: int = HORIZON_ACTIONS
+) -> float:
     """Play ``cmd``, then both sides with the fast heuristic for ``horizon`` more actions (to
     the end of the turn at most; to the end of the game on Election Day), and evaluate."""
     turn = g["turn"]

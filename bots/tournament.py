@@ -24,7 +24,15 @@ import bots
 import engine
 from bots import search
 
-__all__ = ["GameRecord", "PlayerStats", "Tournament", "format_table", "play_game", "run", "summarise"]
+__all__ = [
+    "GameRecord",
+    "PlayerStats",
+    "Tournament",
+    "format_table",
+    "play_game",
+    "run",
+    "summarise",
+]
 
 MAX_COMMANDS = 5000
 
@@ -64,7 +72,9 @@ def play_game(index: int, a: str, b: str, edition: str, seed: int) -> GameRecord
         started = time.perf_counter()
         seed_n = game_seed * 100_003 + n * 2 + index % 2
         if kind == "search":  # what `bots.choose_command` does, keeping the playout count
-            d = search.decide(g, side, budget or search.Budget(seconds=bots.DEFAULT_SECONDS), seed_n)
+            d = search.decide(
+                g, side, budget or search.Budget(seconds=bots.DEFAULT_SECONDS), seed_n
+            )
             cmd = d.command
             if d.playouts:
                 playouts[side].append(d.playouts)
@@ -75,21 +85,40 @@ def play_game(index: int, a: str, b: str, edition: str, seed: int) -> GameRecord
         n += 1
     result = engine.result(g)
     assert result is not None
-    return GameRecord(index, game_seed, edition, players, str(result["winner"]),
-                      dict(result["electoral_votes"]), times, n, playouts)
+    return GameRecord(
+        index,
+        game_seed,
+        edition,
+        players,
+        str(result["winner"]),
+        dict(result["electoral_votes"]),
+        times,
+        n,
+        playouts,
+    )
 
 
 def _play(args: tuple[int, str, str, str, int]) -> GameRecord:
     return play_game(*args)
 
 
-def run(a: str, b: str, *, games: int, edition: str = "zman", workers: int | None = None,
-        seed: int = 1, on_game: Callable[[GameRecord], None] = lambda r: None) -> list[GameRecord]:
+def run(
+    a: str,
+    b: str,
+    *,
+    games: int,
+    edition: str = "zman",
+    workers: int | None = None,
+    seed: int = 1,
+    on_game: Callable[[GameRecord], None] = lambda r: None,
+) -> list[GameRecord]:
     """Play the games (``workers`` processes; 1 = in this process) and return them in order."""
     for spec in (a, b):
         bots.parse_kind(spec)  # refuse a bad spec before starting any process
     if edition not in engine.EDITIONS:
-        raise ValueError(f"unknown edition {edition!r}: expected one of {', '.join(engine.EDITIONS)}")
+        raise ValueError(
+            f"unknown edition {edition!r}: expected one of {', '.join(engine.EDITIONS)}"
+        )
     if games < 1:
         raise ValueError("a tournament needs at least one game")
     jobs = [(i, a, b, edition, seed) for i in range(games)]
@@ -155,7 +184,9 @@ class PlayerStats:
 
     @property
     def ev_half_width(self) -> float:
-        return 1.96 * statistics.stdev(self.ev) / math.sqrt(len(self.ev)) if len(self.ev) > 1 else 0.0
+        return (
+            1.96 * statistics.stdev(self.ev) / math.sqrt(len(self.ev)) if len(self.ev) > 1 else 0.0
+        )
 
 
 @dataclass
@@ -191,8 +222,10 @@ def summarise(records: list[GameRecord], a: str, b: str, seconds: float = 0.0) -
 
 def format_table(t: Tournament) -> str:
     """A plain-text table of the tournament."""
-    head = (f"{'player':<16} {'wins':>9} {'win rate (95% CI)':>22} {'as Kennedy':>11} {'as Nixon':>9} "
-            f"{'mean EV (95% CI)':>18} {'decision ms median':>19} {'p95':>8} {'playouts median':>16} {'p5':>5}")
+    head = (
+        f"{'player':<16} {'wins':>9} {'win rate (95% CI)':>22} {'as Kennedy':>11} {'as Nixon':>9} "
+        f"{'mean EV (95% CI)':>18} {'decision ms median':>19} {'p95':>8} {'playouts median':>16} {'p5':>5}"
+    )
     lines = [f"{t.games} games, {t.edition} edition, {t.seconds:.0f} s", head, "-" * len(head)]
     for st in (t.a, t.b):
         lo, hi = st.interval
@@ -202,6 +235,10 @@ def format_table(t: Tournament) -> str:
             f" {st.mean_ev:>9.1f} ± {st.ev_half_width:<5.1f}"
             f" {1000 * statistics.median(st.times) if st.times else 0.0:>19.2f}"
             f" {1000 * percentile(st.times, 0.95):>8.2f}"
-            + (f" {statistics.median(st.playouts):>16.0f} {percentile([float(p) for p in st.playouts], 0.05):>5.0f}"
-               if st.playouts else f" {'-':>16} {'-':>5}"))
+            + (
+                f" {statistics.median(st.playouts):>16.0f} {percentile([float(p) for p in st.playouts], 0.05):>5.0f}"
+                if st.playouts
+                else f" {'-':>16} {'-':>5}"
+            )
+        )
     return "\n".join(lines)

@@ -87,15 +87,20 @@ def apply_in_place(g: GameState, side: str, text: str) -> list[str]:
     if stack:  # fast path: the canonical text of a legal command (as `_is_legal_now`, then `_act`)
         f = stack[-1]
         step = STEPS[f["step"]]
-        if (not step.auto and (side == f["side"] if step.one_side else side in step.sides(g, f))
-                and step.is_legal(g, f, side, text)):
+        if (
+            not step.auto
+            and (side == f["side"] if step.one_side else side in step.sides(g, f))
+            and step.is_legal(g, f, side, text)
+        ):
             step.act(g, f, side, text.split())
             g["seq"] += 1
             advance(g)
             return [text]
     legal = legal_commands(g, side)
     if not legal:
-        raise NotYourTurnError(text, f"{side.title()} has nothing to decide now", decision=decision(g, side))
+        raise NotYourTurnError(
+            text, f"{side.title()} has nothing to decide now", decision=decision(g, side)
+        )
     known: list[str] | None = legal  # still valid for the first step only
     applied: list[str] = []
     for cmd in commands.parse(text, legal):
@@ -128,18 +133,24 @@ def _act(g: GameState, side: str, cmd: str) -> None:
     advance(g)
 
 
-def _apply_one(g: GameState, side: str, text: str, cmd: str, legal: list[str] | None = None) -> None:
+def _apply_one(
+    g: GameState, side: str, text: str, cmd: str, legal: list[str] | None = None
+) -> None:
     if legal is None:
         if _is_legal_now(g, side, cmd):
             _act(g, side, cmd)
             return
         legal = legal_commands(g, side)
     if cmd not in legal:
-        raise IllegalCommandError(text, _why(g, side, cmd, legal), decision=decision(g, side), legal=legal)
+        raise IllegalCommandError(
+            text, _why(g, side, cmd, legal), decision=decision(g, side), legal=legal
+        )
     _act(g, side, cmd)
 
 
-def _spend(g: GameState, side: str, text: str, s: commands.Spend, legal: list[str] | None) -> list[str]:
+def _spend(
+    g: GameState, side: str, text: str, s: commands.Spend, legal: list[str] | None
+) -> list[str]:
     if legal is None:
         legal = legal_commands(g, side)
     check = f"check {s.state} {s.n}"
@@ -158,8 +169,12 @@ def _declared(g: GameState, side: str, d: commands.Declared) -> list[str]:
     done: list[str] = []
     for _ in range(d.n):
         f = top(g)
-        if (f is None or f["step"] not in d.steps or f.get("side") != side
-                or not _is_legal_now(g, side, d.command)):
+        if (
+            f is None
+            or f["step"] not in d.steps
+            or f.get("side") != side
+            or not _is_legal_now(g, side, d.command)
+        ):
             break
         _act(g, side, d.command)
         done.append(d.command)
@@ -178,7 +193,9 @@ def _why(g: GameState, side: str, cmd: str, legal: list[str]) -> str:
     f = top(g)
     step = f["step"] if f is not None else ""
     card_step = words[0] in _CARD_VERBS and (
-        (step == "action" and words[0] != "strategy") or (step == "strategy" and words[0] == "strategy"))
+        (step == "action" and words[0] != "strategy")
+        or (step == "strategy" and words[0] == "strategy")
+    )
     if words[0] not in verbs and not card_step:
         return f"'{words[0]}' is not a choice at this point"
     if card_step and len(words) > 1:
@@ -192,18 +209,24 @@ def _why(g: GameState, side: str, cmd: str, legal: list[str]) -> str:
         if words[0] == "event":
             return f"the event of {label} cannot be played now (not implemented, or its cost cannot be paid)"
         if words[-1] == "preempt":
-            return f"preempting {label} needs 2 momentum you may spend, and an event to preempt (R6.8)"
+            return (
+                f"preempting {label} needs 2 momentum you may spend, and an event to preempt (R6.8)"
+            )
         if words[0] == "strategy":
             return f"{label} is a Gathering Momentum card and may not go on the stack (R11.2)"
     if words[0] in ("support", "check") and len(words) > 1 and f is not None:
         st = words[1]
         if st in (f.get("checked") or ()):
-            return (f"support checks were already drawn in {st} in this action: no more points may go "
-                    "there (R7.4, R16.3 rulings: one declaration per state)")
+            return (
+                f"support checks were already drawn in {st} in this action: no more points may go "
+                "there (R7.4, R16.3 rulings: one declaration per state)"
+            )
         declare = [c for c in legal if c.startswith(f"check {st} ")]
         if words[0] == "support" and declare:
-            return (f"{st} needs support checks (R7.4, R16.3): declare every point for it at once, "
-                    f"'check {st} N' (N from 1 to {len(declare)})")
+            return (
+                f"{st} needs support checks (R7.4, R16.3): declare every point for it at once, "
+                f"'check {st} N' (N from 1 to {len(declare)})"
+            )
     if words[0] in ("support", "check", "travel") and len(words) > 1:
         return f"'{cmd}' is not possible now (CP, travel cost, support-check rule R7.4, caps or restrictions)"
     return f"'{cmd}' is not legal now"

@@ -220,7 +220,9 @@ def support_checks(g: GameState, side: str, n: int, purpose: str) -> int:
         if cube == side:
             wins += 1
     shown = ", ".join(draws) if draws else "none"
-    log(g, f"{side.title()} makes {n} support check(s) for {purpose}: {shown} — {wins} success(es).")
+    log(
+        g, f"{side.title()} makes {n} support check(s) for {purpose}: {shown} — {wins} success(es)."
+    )
     return wins
 
 
@@ -238,7 +240,9 @@ def initiative_check(g: GameState, purpose: str) -> str:
         if seen[cube] == 2:
             winner = cube
             break
-    log(g, f"Initiative check for {purpose}: drew {' '.join(draws)} — {winner.title()} wins (R3.3).")
+    log(
+        g, f"Initiative check for {purpose}: drew {' '.join(draws)} — {winner.title()} wins (R3.3)."
+    )
     return winner
 
 
@@ -255,7 +259,9 @@ def draw_cards(g: GameState, side: str, n: int) -> list[int]:
             g["deck"] = g["discard"]
             g["discard"] = []
             rng.shuffle(g["rng"], g["deck"])
-            log(g, f"The discard pile is shuffled into a new deck of {len(g['deck'])} cards (R5.1).")
+            log(
+                g, f"The discard pile is shuffled into a new deck of {len(g['deck'])} cards (R5.1)."
+            )
         got.append(g["deck"].pop())
     g["hands"][side].extend(got)
     if got:
@@ -284,4 +290,3 @@ def draw_endorsement(g: GameState) -> str:
     card: str = g["endorse_deck"].pop()
     g["endorse_discard"].append(card)
     return card
-

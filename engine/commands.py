@@ -75,8 +75,12 @@ _STATE_NAMES: dict[str, str] = {
     **{a.lower(): a for a in STATES},
 }
 _ISSUE_NAMES = {
-    "defense": "defense", "defence": "defense", "economy": "economy",
-    "civil rights": "civil_rights", "civil_rights": "civil_rights", "civilrights": "civil_rights",
+    "defense": "defense",
+    "defence": "defense",
+    "economy": "economy",
+    "civil rights": "civil_rights",
+    "civil_rights": "civil_rights",
+    "civilrights": "civil_rights",
 }
 _REGION_NAMES = {r: r for r in REGIONS} | {"mid west": "midwest"}
 _SIDE_NAMES = {"kennedy": "kennedy", "jfk": "kennedy", "nixon": "nixon", "rmn": "nixon"}
@@ -97,12 +101,12 @@ class _Reader:
         return self.words[self.i] if self.more() else ""
 
     def fail(self, what: str) -> CommandSyntaxError:
-        got = " ".join(self.words[self.i:]) or "nothing"
+        got = " ".join(self.words[self.i :]) or "nothing"
         return CommandSyntaxError(self.text, f"expected {what}, got {got!r}", legal=self.legal)
 
     def phrase(self, table: dict[str, str], what: str) -> str:
         for k in range(min(3, len(self.words) - self.i), 0, -1):
-            key = " ".join(self.words[self.i:self.i + k])
+            key = " ".join(self.words[self.i : self.i + k])
             if key in table:
                 self.i += k
                 return table[key]
@@ -124,7 +128,7 @@ class _Reader:
                 raise CommandSyntaxError(self.text, f"there is no card #{n}", legal=self.legal)
             return n
         for k in range(len(self.words) - self.i, 0, -1):
-            key = " ".join(self.words[self.i:self.i + k])
+            key = " ".join(self.words[self.i : self.i + k])
             found = sorted({n for name, n in _CARD_NAMES if name.startswith(key)})
             exact = sorted({n for name, n in _CARD_NAMES if name == key})
             if exact:
@@ -137,7 +141,9 @@ class _Reader:
                     found = in_play
             if len(found) > 1:
                 names = ", ".join(f"#{n} {CARDS[n].name}" for n in found[:8])
-                raise AmbiguousCommandError(self.text, f"{key!r} could be any of: {names}", legal=self.legal)
+                raise AmbiguousCommandError(
+                    self.text, f"{key!r} could be any of: {names}", legal=self.legal
+                )
             self.i += k
             return found[0]
         raise self.fail("a card number or name")
@@ -249,10 +255,14 @@ def _order(r: _Reader, first: str) -> list[Command]:
     for card in cards:
         if r.legal and f"resolve {card}" not in r.legal:
             choices = ", ".join(c.split()[1] for c in r.legal if c.startswith("resolve ")) or "none"
-            raise CommandSyntaxError(r.text, f"#{card} is not a card you may resolve now "
-                                             f"(R13.3, R13.4; yours: {choices})", legal=r.legal)
+            raise CommandSyntaxError(
+                r.text,
+                f"#{card} is not a card you may resolve now (R13.3, R13.4; yours: {choices})",
+                legal=r.legal,
+            )
     dup = next((c for c in cards if cards.count(c) > 1), None)
     if dup is not None:
-        raise CommandSyntaxError(r.text, f"#{dup} is named twice: each card is resolved once",
-                                 legal=r.legal)
+        raise CommandSyntaxError(
+            r.text, f"#{dup} is named twice: each card is resolved once", legal=r.legal
+        )
     return [first, *(Declared(f"resolve {c}", 1, ELECTION) for c in cards[1:])]

@@ -52,8 +52,9 @@ def define(effect_id: str, rules: EffectRules) -> None:
     EFFECTS[effect_id] = rules
 
 
-def add_effect(g: GameState, effect_id: str, side: Side, card: CardNo,
-               regions: list[Region] | None = None) -> None:
+def add_effect(
+    g: GameState, effect_id: str, side: Side, card: CardNo, regions: list[Region] | None = None
+) -> None:
     """Put a rest-of-turn effect in force (``regions``: where it applies, if it names any)."""
     if effect_id not in EFFECTS:
         raise KeyError(effect_id)

@@ -35,8 +35,9 @@ CARD_IN_HAND = 3.0
 STRATEGY_CARD = 2.5
 ISSUE_POSITION = (6.0, 4.0, 2.0)  # leading the 1st, 2nd, 3rd issue (R10.3)
 
-_STATE_LIST = tuple((st, info.ev, info.region, 1 if info.border == "kennedy" else -1)
-                    for st, info in STATES.items())
+_STATE_LIST = tuple(
+    (st, info.ev, info.region, 1 if info.border == "kennedy" else -1) for st, info in STATES.items()
+)
 _HALF = WINNING_EV - 0.5  # 268.5 of 537
 
 
@@ -59,7 +60,9 @@ def carry_probability(support: float, tilt: float, spread: float) -> float:
 
 def _tilt(g: GameState, region: str, border: int) -> float:
     e = g["endorsements"][region]
-    lean = (1 if e > 0 else -1) if e else border  # R13.5: endorsements first, else the border colour
+    lean = (
+        (1 if e > 0 else -1) if e else border
+    )  # R13.5: endorsements first, else the border colour
     return 0.45 * lean
 
 

@@ -19,12 +19,13 @@ __all__ = ["overspend"]
 
 _UNLIMITED = 10_000
 _RULE = {"campaign": "R7", "position": "R9.1"}
-_PRICE = {"position": "in one action the first point in an issue costs 1 CP and each further "
-                      "point 2; "}
+_PRICE = {
+    "position": "in one action the first point in an issue costs 1 CP and each further point 2; "
+}
 
 
 def overspend(g: GameState, side: str, text: str) -> str | None:
-    """"needs N CP, the card gives M" if *text* is a one-line action that overspends, else None."""
+    """ "needs N CP, the card gives M" if *text* is a one-line action that overspends, else None."""
     legal = legal_commands(g, side)
     try:
         cmds = commands.parse(text, legal)
@@ -59,5 +60,7 @@ def overspend(g: GameState, side: str, text: str) -> str | None:
     if needed <= given:
         return None
     verb = play.split()[0]
-    return (f"the points written need {needed} CP, the card gives {given} ({_RULE[verb]}); "
-            f"{_PRICE.get(verb, '')}write fewer points or play a bigger card")
+    return (
+        f"the points written need {needed} CP, the card gives {given} ({_RULE[verb]}); "
+        f"{_PRICE.get(verb, '')}write fewer points or play a bigger card"
+    )

@@ -83,7 +83,10 @@ def shows_by_itself(g: GameState, side: str, cmd: str) -> bool:
     assert f2 is not None
     step_of(f2).act(g2, f2, side, cmd.split())
     drawn = (g2["rng"], len(g2["deck"]), len(g2["endorse_deck"])) != (
-        g["rng"], len(g["deck"]), len(g["endorse_deck"]))
+        g["rng"],
+        len(g["deck"]),
+        len(g["endorse_deck"]),
+    )
     return drawn or bool(set(g2["hands"][side]) - set(g["hands"][side]))
 
 

@@ -123,11 +123,17 @@ def copy_state(g: Mapping[str, object]) -> GameState:
     Log entries are flat dicts of scalars (see `log`), so each is copied shallowly: the log
     is most of a late game's state and this keeps `apply` well under a JSON round trip.
     """
-    return cast(GameState, {
-        k: [e.copy() for e in cast(list[LogEntry], v)] if k == "log"
-        else _copy(v) if isinstance(v, (dict, list)) else v
-        for k, v in g.items()
-    })
+    return cast(
+        GameState,
+        {
+            k: [e.copy() for e in cast(list[LogEntry], v)]
+            if k == "log"
+            else _copy(v)
+            if isinstance(v, (dict, list))
+            else v
+            for k, v in g.items()
+        },
+    )
 
 
 def _copy(x: Any) -> Any:
@@ -149,9 +155,14 @@ def log(g: GameState, text: str, to: str | None = None) -> None:
 
 
 _STEP_CAUSE = {
-    "award_choice": "2nd-issue award, R10.3", "debate_bonus": "debate won, R12.6",
-    "strategy": "R11.1", "campaign": "R7", "advertise": "R8", "position": "R9",
-    "endorse_region": "endorsement, R10.5", "issue_swap": "R10.6",
+    "award_choice": "2nd-issue award, R10.3",
+    "debate_bonus": "debate won, R12.6",
+    "strategy": "R11.1",
+    "campaign": "R7",
+    "advertise": "R8",
+    "position": "R9",
+    "endorse_region": "endorsement, R10.5",
+    "issue_swap": "R10.6",
 }
 _MOMENTUM_CAUSE = {"award3": "3rd issue", "award1": "1st issue"}
 

@@ -26,19 +26,30 @@ def undo_refusal(before: GameState, after: GameState, now: GameState, side: str)
     *now*), or None if it may."""
     if now["seq"] != after["seq"] or now["rng"] != after["rng"]:
         return "the game has moved on since that mail (a decision was made after it)"
-    if (before["rng"] != after["rng"] or len(before["deck"]) != len(after["deck"])
-            or len(before["endorse_deck"]) != len(after["endorse_deck"])):
-        return ("that mail drew cards, cubes or endorsements (or made support checks): a draw "
-                "once made cannot be taken back (R17)")
+    if (
+        before["rng"] != after["rng"]
+        or len(before["deck"]) != len(after["deck"])
+        or len(before["endorse_deck"]) != len(after["endorse_deck"])
+    ):
+        return (
+            "that mail drew cards, cubes or endorsements (or made support checks): a draw "
+            "once made cannot be taken back (R17)"
+        )
     stack = before["stack"]
     if stack:
         frame = stack[-1]
         step = STEPS[frame["step"]]
         opponent = _other(side)
-        if not step.auto and not step.one_side and opponent not in deciding_sides(before) and (
-                frame["step"] in ("debate_pick", "strategy")):
-            return (f"that mail completed a secret choice {opponent.title()} had already made "
-                    f"({frame['step'].replace('_', ' ')}): both were revealed")
+        if (
+            not step.auto
+            and not step.one_side
+            and opponent not in deciding_sides(before)
+            and (frame["step"] in ("debate_pick", "strategy"))
+        ):
+            return (
+                f"that mail completed a secret choice {opponent.title()} had already made "
+                f"({frame['step'].replace('_', ' ')}): both were revealed"
+            )
     if after["result"] is not None:
         return "that mail ended the game"
     return None

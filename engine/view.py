@@ -120,8 +120,16 @@ def _space(v: int) -> SpaceView:
 def card_info(n: int) -> CardInfo:
     """Public facts printed on a card."""
     c = CARDS[n]
-    return {"number": n, "name": c.name, "cp": c.cp, "rest": c.rest, "icon": c.icon,
-            "issue": c.issue, "state": c.state, "persistent": c.persistent}
+    return {
+        "number": n,
+        "name": c.name,
+        "cp": c.cp,
+        "rest": c.rest,
+        "icon": c.icon,
+        "issue": c.issue,
+        "state": c.state,
+        "persistent": c.persistent,
+    }
 
 
 def view(g: GameState, side: Side | None) -> View:
@@ -137,8 +145,10 @@ def view(g: GameState, side: Side | None) -> View:
         "phase": g["phase"],
         "round": g["round"],
         "first": g["first"],
-        "states": {s: {**_space(g["states"][s]), "ev": STATES[s].ev, "region": STATES[s].region}
-                   for s in STATES},
+        "states": {
+            s: {**_space(g["states"][s]), "ev": STATES[s].ev, "region": STATES[s].region}
+            for s in STATES
+        },
         "media": {r: _space(x) for r, x in g["media"].items()},
         "issues": [{"issue": i, **_space(g["issues"][i])} for i in g["issue_order"]],
         "endorsements": {r: _space(x) for r, x in g["endorsements"].items()},
@@ -154,22 +164,29 @@ def view(g: GameState, side: Side | None) -> View:
         "discard": list(g["discard"]),
         "removed": list(g["removed"]),
         "persistent": {k: list(x) for k, x in cast(dict[str, list[int]], g["persistent"]).items()},
-        "effects": [{"card": e["card"], "side": e["side"], "name": CARDS[e["card"]].name}
-                    for e in g["effects"]],
+        "effects": [
+            {"card": e["card"], "side": e["side"], "name": CARDS[e["card"]].name}
+            for e in g["effects"]
+        ],
         "debate": _debate(g, side),
         "active": sorted(active_sides(g)),
         "decision": decision(g, side),
         "legal": legal_commands(g, side) if side else [],
         # once the game is over nothing is secret any more: every private line is shown
-        "log": [{**e, "i": i} for i, e in enumerate(g["log"])
-                if e["to"] is None or e["to"] == side or g["result"] is not None],
+        "log": [
+            {**e, "i": i}
+            for i, e in enumerate(g["log"])
+            if e["to"] is None or e["to"] == side or g["result"] is not None
+        ],
         "result": g["result"],
     }
     if side is not None:
         v["hand"] = sorted(g["hands"][side])
         # each hand card's CP for each use now, after the effects in force (R6.5)
-        v["hand_cp"] = {str(n): {use: effects.cp_value(g, side, CARDS[n].cp, use) for use in CP_USES}
-                        for n in v["hand"]}
+        v["hand_cp"] = {
+            str(n): {use: effects.cp_value(g, side, CARDS[n].cp, use) for use in CP_USES}
+            for n in v["hand"]
+        }
         v["stack"] = list(g["stacks"][side])
         v["revealed"] = [r.copy() for r in g["revealed"][side]]
     return v

@@ -39,7 +39,7 @@ def is_bot(address: str) -> bool:
 
 def parse_bot(address: str) -> tuple[str, bots.Budget | None]:
     """``bot:heuristic`` -> ("heuristic", None); ``bot:search:5`` -> ("search", 5 s). ValueError if bad."""
-    return bots.parse_kind(address.strip().lower()[len(BOT_PREFIX):])
+    return bots.parse_kind(address.strip().lower()[len(BOT_PREFIX) :])
 
 
 def _seed(settings: Settings, game_id: int, seq: int, side: str) -> int:
@@ -48,8 +48,14 @@ def _seed(settings: Settings, game_id: int, seq: int, side: str) -> int:
     return int.from_bytes(hashlib.sha256(text).digest()[:8], "big")
 
 
-def play_bots(session: Session, settings: Settings, game: Game, state: engine.GameState,
-              seats: dict[str, Seat], now: datetime) -> list[Move]:
+def play_bots(
+    session: Session,
+    settings: Settings,
+    game: Game,
+    state: engine.GameState,
+    seats: dict[str, Seat],
+    now: datetime,
+) -> list[Move]:
     """Play every bot seat that must decide, in ``state`` (mutated), until a human must.
 
     Adds a `Move` per command (no inbound mail) and returns them; the caller stores the
@@ -69,7 +75,9 @@ def play_bots(session: Session, settings: Settings, game: Game, state: engine.Ga
         kind, budget = parse_bot(robots[side].email)
         started = time.perf_counter()
         try:
-            cmd = bots.choose_command(state, side, kind, budget, _seed(settings, game.id, state["seq"], side))
+            cmd = bots.choose_command(
+                state, side, kind, budget, _seed(settings, game.id, state["seq"], side)
+            )
             engine.apply_in_place(state, side, cmd)
         except Exception:  # the human's move stands; `catch_up` tries again next pass
             log.exception("game #%s: the %s bot (%s) failed to move", game.id, side, kind)
@@ -78,8 +86,14 @@ def play_bots(session: Session, settings: Settings, game: Game, state: engine.Ga
         move = Move(game_id=game.id, seq=seq, side=side, command=cmd, created_at=now)
         session.add(move)
         moves.append(move)
-        log.info("game #%s: %s bot (%s) plays %r in %.2fs", game.id, side, kind, cmd,
-                 time.perf_counter() - started)
+        log.info(
+            "game #%s: %s bot (%s) plays %r in %.2fs",
+            game.id,
+            side,
+            kind,
+            cmd,
+            time.perf_counter() - started,
+        )
     return moves
 
 
@@ -99,9 +113,19 @@ def catch_up(db: Engine, settings: Settings, now: datetime) -> int:
 
     with Session(db) as s:
         # a range on the indexed address column ('bot:' <= email < 'bot;'), not a LIKE scan
-        ids = sorted(set(s.exec(select(Seat.game_id).join(Game, col(Game.id) == Seat.game_id).where(
-            col(Seat.email) >= BOT_PREFIX, col(Seat.email) < BOT_PREFIX[:-1] + ";",
-            Game.status == "active")).all()))
+        ids = sorted(
+            set(
+                s.exec(
+                    select(Seat.game_id)
+                    .join(Game, col(Game.id) == Seat.game_id)
+                    .where(
+                        col(Seat.email) >= BOT_PREFIX,
+                        col(Seat.email) < BOT_PREFIX[:-1] + ";",
+                        Game.status == "active",
+                    )
+                ).all()
+            )
+        )
     made = 0
     for game_id in ids:
         with transaction(db) as s:
@@ -121,6 +145,15 @@ def catch_up(db: Engine, settings: Settings, now: datetime) -> int:
             kind = "game_over" if game.status == "over" else "report"
             for seat in seats.values():
                 refresh_key(seat, state)
-                queue_mail(s, settings, kind=kind, game=game, seat=seat, state=state,
-                           cause=f"v{game.version}", now=now, seats=seats)
+                queue_mail(
+                    s,
+                    settings,
+                    kind=kind,
+                    game=game,
+                    seat=seat,
+                    state=state,
+                    cause=f"v{game.version}",
+                    now=now,
+                    seats=seats,
+                )
     return made

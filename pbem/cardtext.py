@@ -44,8 +44,9 @@ def _norm(s: str) -> str:
 
 @cache
 def _names() -> tuple[tuple[str, int], ...]:
-    return tuple(sorted({(_norm(n), c.number) for c in engine.CARDS.values()
-                         for n in (c.name, *c.aliases)}))
+    return tuple(
+        sorted({(_norm(n), c.number) for c in engine.CARDS.values() for n in (c.name, *c.aliases)})
+    )
 
 
 def find(query: str) -> list[int]:
@@ -56,8 +57,11 @@ def find(query: str) -> list[int]:
         return []
     if q.isdigit():
         return [int(q)] if int(q) in engine.CARDS else []
-    for test in (lambda name: name == q, lambda name: name.startswith(q),
-                 lambda name: all(w in name.split() for w in q.split())):
+    for test in (
+        lambda name: name == q,
+        lambda name: name.startswith(q),
+        lambda name: all(w in name.split() for w in q.split()),
+    ):
         found = sorted({n for name, n in _names() if test(name)})
         if found:
             return found

@@ -53,9 +53,13 @@ def _smtp(settings: Settings) -> Check:
     where = f"{settings.smtp_host}:{settings.smtp_port}"
 
     async def probe() -> str:
-        client = aiosmtplib.SMTP(hostname=settings.smtp_host, port=settings.smtp_port,
-                                 use_tls=settings.smtp_tls, timeout=15,
-                                 start_tls=None if settings.smtp_user else False)
+        client = aiosmtplib.SMTP(
+            hostname=settings.smtp_host,
+            port=settings.smtp_port,
+            use_tls=settings.smtp_tls,
+            timeout=15,
+            start_tls=None if settings.smtp_user else False,
+        )
         await client.connect()
         try:
             if settings.smtp_user:

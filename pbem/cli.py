@@ -56,24 +56,37 @@ class App:
         from pbem.mail import dkimcheck
 
         if self.settings.dkim_verify and not dkimcheck.available():
-            raise click.ClickException("refusing to run: PBEM_DKIM_VERIFY is on but dkimpy is not "
-                                       "installed (pip install 'pbem1960[dkim]')")
+            raise click.ClickException(
+                "refusing to run: PBEM_DKIM_VERIFY is on but dkimpy is not "
+                "installed (pip install 'pbem1960[dkim]')"
+            )
 
 
 pass_app = click.make_pass_decorator(App)
 
 
 @click.group()
-@click.option("--config", "config_file", envvar="PBEM_CONFIG", type=click.Path(dir_okay=False),
-              help="TOML file with the PBEM_* settings.")
-@click.option("--database-url", envvar="PBEM_DATABASE_URL", help="SQLAlchemy URL (default sqlite:///pbem.db).")
+@click.option(
+    "--config",
+    "config_file",
+    envvar="PBEM_CONFIG",
+    type=click.Path(dir_okay=False),
+    help="TOML file with the PBEM_* settings.",
+)
+@click.option(
+    "--database-url", envvar="PBEM_DATABASE_URL", help="SQLAlchemy URL (default sqlite:///pbem.db)."
+)
 @click.option("-v", "--verbose", is_flag=True, envvar="PBEM_VERBOSE", help="Say more (on stderr).")
 @click.version_option(package_name="pbem1960")
 @click.pass_context
-def cli(ctx: click.Context, config_file: str | None, database_url: str | None, verbose: bool) -> None:
+def cli(
+    ctx: click.Context, config_file: str | None, database_url: str | None, verbose: bool
+) -> None:
     """Play-by-email server for 1960: The Making of the President."""
-    logging.basicConfig(level=logging.INFO if verbose else logging.WARNING,
-                        format="%(levelname)s %(name)s: %(message)s")
+    logging.basicConfig(
+        level=logging.INFO if verbose else logging.WARNING,
+        format="%(levelname)s %(name)s: %(message)s",
+    )
     try:
         settings = load_settings(config_file, database_url=database_url)
     except ConfigError as exc:
@@ -93,37 +106,98 @@ def init(app: App) -> None:
 
 
 @cli.command()
-@click.option("--kennedy", required=True, envvar="PBEM_KENNEDY",
-              help="Kennedy's email address, or bot:heuristic / bot:search[:SECONDS].")
-@click.option("--nixon", required=True, envvar="PBEM_NIXON",
-              help="Nixon's email address, or bot:heuristic / bot:search[:SECONDS].")
-@click.option("--edition", type=click.Choice(["zman", "gmt"]), default="zman", show_default=True,
-              envvar="PBEM_EDITION")
-@click.option("--option", "options", multiple=True, envvar="PBEM_OPTIONS",
-              help="Rules option (GMT): vice_presidents, restricted_positioning.")
-@click.option("--start", is_flag=True, envvar="PBEM_START",
-              help="Start at once, without invitations (for scripts; no player entropy).")
-@click.option("--seed", type=int, envvar="PBEM_SEED",
-              help="Fixed seed, no commitment (implies --start; for tests and reproductions).")
-@click.option("--clock", "clock_spec", envvar="PBEM_NEW_CLOCK",
-              help="Time control: INITIAL+INCREMENT/CAP (72h+36h/240h), TIME/move (3d/move) "
-                   "or none. Default: the site's PBEM_CLOCK.")
-@click.option("--expiry", type=click.Choice(["forfeit", "claim", "autopilot"]),
-              envvar="PBEM_NEW_EXPIRY", help="When a clock and its grace run out (default: site's).")
+@click.option(
+    "--kennedy",
+    required=True,
+    envvar="PBEM_KENNEDY",
+    help="Kennedy's email address, or bot:heuristic / bot:search[:SECONDS].",
+)
+@click.option(
+    "--nixon",
+    required=True,
+    envvar="PBEM_NIXON",
+    help="Nixon's email address, or bot:heuristic / bot:search[:SECONDS].",
+)
+@click.option(
+    "--edition",
+    type=click.Choice(["zman", "gmt"]),
+    default="zman",
+    show_default=True,
+    envvar="PBEM_EDITION",
+)
+@click.option(
+    "--option",
+    "options",
+    multiple=True,
+    envvar="PBEM_OPTIONS",
+    help="Rules option (GMT): vice_presidents, restricted_positioning.",
+)
+@click.option(
+    "--start",
+    is_flag=True,
+    envvar="PBEM_START",
+    help="Start at once, without invitations (for scripts; no player entropy).",
+)
+@click.option(
+    "--seed",
+    type=int,
+    envvar="PBEM_SEED",
+    help="Fixed seed, no commitment (implies --start; for tests and reproductions).",
+)
+@click.option(
+    "--clock",
+    "clock_spec",
+    envvar="PBEM_NEW_CLOCK",
+    help="Time control: INITIAL+INCREMENT/CAP (72h+36h/240h), TIME/move (3d/move) "
+    "or none. Default: the site's PBEM_CLOCK.",
+)
+@click.option(
+    "--expiry",
+    type=click.Choice(["forfeit", "claim", "autopilot"]),
+    envvar="PBEM_NEW_EXPIRY",
+    help="When a clock and its grace run out (default: site's).",
+)
 @click.option("--grace", envvar="PBEM_NEW_GRACE", help="Grace after a clock runs out, e.g. 24h.")
-@click.option("--reminders", envvar="PBEM_NEW_REMINDERS",
-              help="Reminder ladder, e.g. 50%,90%,24h,2h (or none).")
-@click.option("--weekend-pause/--no-weekend-pause", default=None, envvar="PBEM_NEW_WEEKEND_PAUSE",
-              help="Stop the clocks on Saturdays and Sundays (UTC).")
-@click.option("--no-vacation", is_flag=True, envvar="PBEM_NEW_NO_VACATION",
-              help="Players may not take vacation in this game.")
-@click.option("--vacation-days", type=int, envvar="PBEM_NEW_VACATION_DAYS",
-              help="Vacation days per player and calendar year (default: site's).")
+@click.option(
+    "--reminders",
+    envvar="PBEM_NEW_REMINDERS",
+    help="Reminder ladder, e.g. 50%,90%,24h,2h (or none).",
+)
+@click.option(
+    "--weekend-pause/--no-weekend-pause",
+    default=None,
+    envvar="PBEM_NEW_WEEKEND_PAUSE",
+    help="Stop the clocks on Saturdays and Sundays (UTC).",
+)
+@click.option(
+    "--no-vacation",
+    is_flag=True,
+    envvar="PBEM_NEW_NO_VACATION",
+    help="Players may not take vacation in this game.",
+)
+@click.option(
+    "--vacation-days",
+    type=int,
+    envvar="PBEM_NEW_VACATION_DAYS",
+    help="Vacation days per player and calendar year (default: site's).",
+)
 @pass_app
-def new(app: App, kennedy: str, nixon: str, edition: str, options: tuple[str, ...],
-        start: bool, seed: int | None, clock_spec: str | None, expiry: str | None,
-        grace: str | None, reminders: str | None, weekend_pause: bool | None, no_vacation: bool,
-        vacation_days: int | None) -> None:
+def new(
+    app: App,
+    kennedy: str,
+    nixon: str,
+    edition: str,
+    options: tuple[str, ...],
+    start: bool,
+    seed: int | None,
+    clock_spec: str | None,
+    expiry: str | None,
+    grace: str | None,
+    reminders: str | None,
+    weekend_pause: bool | None,
+    no_vacation: bool,
+    vacation_days: int | None,
+) -> None:
     """Invite both players to a game with a committed seed (send with `pbem send`).
 
     The game starts when both reply `accept`; with --start it starts at once. Its clock
@@ -135,21 +209,36 @@ def new(app: App, kennedy: str, nixon: str, edition: str, options: tuple[str, ..
     s = app.settings
     try:
         control = parse_control(
-            clock_spec or s.clock, expiry=expiry or s.clock_expiry, grace=grace or s.clock_grace,
+            clock_spec or s.clock,
+            expiry=expiry or s.clock_expiry,
+            grace=grace or s.clock_grace,
             reminders=s.clock_reminders if reminders is None else reminders,
             weekend_pause=s.clock_weekend_pause if weekend_pause is None else weekend_pause,
             vacation=not no_vacation,
-            vacation_days=s.vacation_days if vacation_days is None else vacation_days)
+            vacation_days=s.vacation_days if vacation_days is None else vacation_days,
+        )
     except ClockSpecError as exc:
         raise click.UsageError(str(exc)) from None
     migrate(app.db)
     invite = not start and seed is None
-    game_id = _user(lambda: service.new_game(app.db, app.settings, kennedy=kennedy, nixon=nixon,
-                                             edition=edition, options=options, seed=seed,
-                                             invite=invite, clock=control))
-    app.say(f"game #{game_id} created: Kennedy {kennedy}, Nixon {nixon} ({edition}); "
-            f"clock {control.spec}, expiry {control.expiry}; "
-            + ("invitations queued" if invite else "welcome mails queued"))
+    game_id = _user(
+        lambda: service.new_game(
+            app.db,
+            app.settings,
+            kennedy=kennedy,
+            nixon=nixon,
+            edition=edition,
+            options=options,
+            seed=seed,
+            invite=invite,
+            clock=control,
+        )
+    )
+    app.say(
+        f"game #{game_id} created: Kennedy {kennedy}, Nixon {nixon} ({edition}); "
+        f"clock {control.spec}, expiry {control.expiry}; "
+        + ("invitations queued" if invite else "welcome mails queued")
+    )
 
 
 def _user(fn: Any) -> Any:
@@ -209,8 +298,10 @@ def _fetch(app: App, after_each: Any) -> int:
                     inbox.ensure_folders()
                     stats = service.poll_once(app.db, st, inbox, after_each=after_each)
     except (OSError, imaplib.IMAP4.error) as exc:  # refused, timed out, login refused, garbage
-        click.echo(f"IMAP {app.settings.imap_host}:{app.settings.imap_port}: "
-                   f"{type(exc).__name__}: {exc}", err=True)
+        click.echo(
+            f"IMAP {app.settings.imap_host}:{app.settings.imap_port}: {type(exc).__name__}: {exc}",
+            err=True,
+        )
         return EXIT_UNREACHABLE
     if stats.total:
         app.say("in: " + stats.summary())
@@ -223,7 +314,9 @@ def _fetch(app: App, after_each: Any) -> int:
 
 
 def _send(app: App) -> int:
-    return _sent_code(app, service.drain_outbox(app.db, app.settings, service.make_sender(app.settings)))
+    return _sent_code(
+        app, service.drain_outbox(app.db, app.settings, service.make_sender(app.settings))
+    )
 
 
 def _sent_code(app: App, sent: service.SendStats) -> int:
@@ -271,8 +364,12 @@ def tick(app: App, no_send: bool) -> None:
 @cli.command()
 @click.argument("game", type=int)
 @click.argument("side", type=click.Choice(["kennedy", "nixon"]))
-@click.option("--address", required=True, envvar="PBEM_SEAT_ADDRESS",
-              help="The seat's new address (a new player, or the same player's new address).")
+@click.option(
+    "--address",
+    required=True,
+    envvar="PBEM_SEAT_ADDRESS",
+    help="The seat's new address (a new player, or the same player's new address).",
+)
 @pass_app
 def seat(app: App, game: int, side: str, address: str) -> None:
     """Give a side's seat to ADDRESS with a fresh reply key; both players are mailed."""
@@ -299,19 +396,44 @@ def send(app: App) -> None:
 
 
 @cli.command()
-@click.option("--embedded", is_flag=True, envvar="PBEM_EMBEDDED",
-              help="Run local SMTP+IMAP servers on 127.0.0.1 for mail clients to use.")
-@click.option("--idle-timeout", type=float, default=300.0, show_default=True,
-              envvar="PBEM_IDLE_TIMEOUT", help="Seconds per IDLE before a routine re-poll.")
-@click.option("--standby-interval", type=float, default=5.0, show_default=True,
-              envvar="PBEM_STANDBY_INTERVAL",
-              help="PostgreSQL, several workers: seconds between a standby worker's attempts to "
-                   "take the IMAP lead (and its clock/outbox passes).")
-@click.option("--smtp-port", type=int, default=2525, show_default=True, envvar="PBEM_EMBEDDED_SMTP_PORT")
-@click.option("--imap-port", type=int, default=1143, show_default=True, envvar="PBEM_EMBEDDED_IMAP_PORT")
+@click.option(
+    "--embedded",
+    is_flag=True,
+    envvar="PBEM_EMBEDDED",
+    help="Run local SMTP+IMAP servers on 127.0.0.1 for mail clients to use.",
+)
+@click.option(
+    "--idle-timeout",
+    type=float,
+    default=300.0,
+    show_default=True,
+    envvar="PBEM_IDLE_TIMEOUT",
+    help="Seconds per IDLE before a routine re-poll.",
+)
+@click.option(
+    "--standby-interval",
+    type=float,
+    default=5.0,
+    show_default=True,
+    envvar="PBEM_STANDBY_INTERVAL",
+    help="PostgreSQL, several workers: seconds between a standby worker's attempts to "
+    "take the IMAP lead (and its clock/outbox passes).",
+)
+@click.option(
+    "--smtp-port", type=int, default=2525, show_default=True, envvar="PBEM_EMBEDDED_SMTP_PORT"
+)
+@click.option(
+    "--imap-port", type=int, default=1143, show_default=True, envvar="PBEM_EMBEDDED_IMAP_PORT"
+)
 @pass_app
-def serve(app: App, embedded: bool, idle_timeout: float, standby_interval: float, smtp_port: int,
-          imap_port: int) -> None:
+def serve(
+    app: App,
+    embedded: bool,
+    idle_timeout: float,
+    standby_interval: float,
+    smtp_port: int,
+    imap_port: int,
+) -> None:
     """Run until SIGTERM/SIGINT: IMAP IDLE plus periodic poll and outbox drain.
 
     On PostgreSQL several workers (on several machines) may serve one mailbox: one leads the
@@ -329,32 +451,52 @@ def serve(app: App, embedded: bool, idle_timeout: float, standby_interval: float
             if embedded:
                 _serve_embedded(app, stopper, idle_timeout, smtp_port, imap_port)
             else:
-                run_serve(app.db, app.settings, lambda: service.open_mailbox(app.settings),
-                          service.make_sender(app.settings), stopper=stopper,
-                          idle_timeout=idle_timeout, standby_interval=standby_interval,
-                          on_pass=app.note)
+                run_serve(
+                    app.db,
+                    app.settings,
+                    lambda: service.open_mailbox(app.settings),
+                    service.make_sender(app.settings),
+                    stopper=stopper,
+                    idle_timeout=idle_timeout,
+                    standby_interval=standby_interval,
+                    on_pass=app.note,
+                )
     except Locked as exc:
         click.echo(str(exc), err=True)
         sys.exit(EXIT_LOCKED)
     app.say("stopped")
 
 
-def _serve_embedded(app: App, stopper: Any, idle_timeout: float, smtp_port: int,
-                    imap_port: int) -> None:
+def _serve_embedded(
+    app: App, stopper: Any, idle_timeout: float, smtp_port: int, imap_port: int
+) -> None:
     from pbem.mail.embedded import EmbeddedMailServers
     from pbem.serve import serve as run_serve
 
     domain = app.settings.address_domain
     with EmbeddedMailServers(smtp_port=smtp_port, imap_port=imap_port, domain=domain) as mail:
-        settings = app.settings.with_(imap_host=mail.host, imap_port=mail.imap_port,
-                                      imap_ssl=False, imap_user=app.settings.address,
-                                      imap_password="x", smtp_host=mail.host,
-                                      smtp_port=mail.smtp_port, smtp_tls=False, smtp_user="")
+        settings = app.settings.with_(
+            imap_host=mail.host,
+            imap_port=mail.imap_port,
+            imap_ssl=False,
+            imap_user=app.settings.address,
+            imap_password="x",
+            smtp_host=mail.host,
+            smtp_port=mail.smtp_port,
+            smtp_tls=False,
+            smtp_user="",
+        )
         app.say("embedded mail: " + mail.address_note)
         app.say(f"game mailbox: {settings.address}; stop with Ctrl-C")
-        run_serve(app.db, settings, lambda: service.open_mailbox(settings),
-                  service.make_sender(settings), stopper=stopper, idle_timeout=idle_timeout,
-                  on_pass=app.note)
+        run_serve(
+            app.db,
+            settings,
+            lambda: service.open_mailbox(settings),
+            service.make_sender(settings),
+            stopper=stopper,
+            idle_timeout=idle_timeout,
+            on_pass=app.note,
+        )
 
 
 @cli.group(invoke_without_command=True)
@@ -372,8 +514,10 @@ def held(ctx: click.Context) -> None:
     if not rows:
         app.say("no held moves")
     for r in rows:
-        app.say(f"#{r.id:<4} {r.created_at:%Y-%m-%d %H:%M} game #{r.game_id} {r.side or '-':8} "
-                f"{r.from_addr}  {r.reason}")
+        app.say(
+            f"#{r.id:<4} {r.created_at:%Y-%m-%d %H:%M} game #{r.game_id} {r.side or '-':8} "
+            f"{r.from_addr}  {r.reason}"
+        )
 
 
 @held.command("release")
@@ -412,17 +556,31 @@ def games(app: App) -> None:
     if not rows:
         app.say("no games")
     for r in rows:
-        app.say(f"#{r.id:<4} {r.status:6} {r.edition:4} turn {r.turn} {r.phase:10} "
-                f"waiting for {r.waiting_for or '-':14} moves {r.moves:<4} "
-                f"K {r.kennedy}  N {r.nixon}" + (f"  clocks: {r.clocks}" if r.clocks else ""))
+        app.say(
+            f"#{r.id:<4} {r.status:6} {r.edition:4} turn {r.turn} {r.phase:10} "
+            f"waiting for {r.waiting_for or '-':14} moves {r.moves:<4} "
+            f"K {r.kennedy}  N {r.nixon}" + (f"  clocks: {r.clocks}" if r.clocks else "")
+        )
 
 
 @cli.command()
 @click.argument("game", type=int)
-@click.option("--as", "as_", type=click.Choice(service.SIDE_CHOICES), default="public",
-              show_default=True, envvar="PBEM_AS", help="Whose view to show.")
-@click.option("--json", "as_json", is_flag=True, envvar="PBEM_JSON",
-              help="Print that side's engine view (with legal commands) as JSON.")
+@click.option(
+    "--as",
+    "as_",
+    type=click.Choice(service.SIDE_CHOICES),
+    default="public",
+    show_default=True,
+    envvar="PBEM_AS",
+    help="Whose view to show.",
+)
+@click.option(
+    "--json",
+    "as_json",
+    is_flag=True,
+    envvar="PBEM_JSON",
+    help="Print that side's engine view (with legal commands) as JSON.",
+)
 @pass_app
 def show(app: App, game: int, as_: str, as_json: bool) -> None:
     """Show a game as one side's report shows it (or the public board)."""
@@ -440,8 +598,10 @@ def log_(app: App, game: int) -> None:
     from pbem.clocks.service import events_of
 
     for m in _user(lambda: service.game_log(app.db, game)):
-        app.say(f"{m.seq:5} {m.created_at:%Y-%m-%d %H:%M} {m.side:8} {m.command}"
-                + ("   (autopilot)" if m.source == "autopilot" else ""))
+        app.say(
+            f"{m.seq:5} {m.created_at:%Y-%m-%d %H:%M} {m.side:8} {m.command}"
+            + ("   (autopilot)" if m.source == "autopilot" else "")
+        )
     events = events_of(app.db, game)
     if events:
         app.say("clock and seat events:")
@@ -477,40 +637,92 @@ def check(app: App) -> None:
 
 @cli.command()
 @click.option("--seed", type=int, default=1960, show_default=True, envvar="PBEM_DEMO_SEED")
-@click.option("--edition", type=click.Choice(["zman", "gmt"]), default="zman", show_default=True,
-              envvar="PBEM_DEMO_EDITION")
-@click.option("--dir", "folder", type=click.Path(file_okay=False), envvar="PBEM_DEMO_DIR",
-              help="Keep the database here (default: a temporary folder).")
-@click.option("--max-moves", type=int, default=5000, show_default=True, envvar="PBEM_DEMO_MAX_MOVES")
-@click.option("--keep-running", is_flag=True, envvar="PBEM_DEMO_KEEP",
-              help="Keep the mail servers up after the game, to read the mail.")
+@click.option(
+    "--edition",
+    type=click.Choice(["zman", "gmt"]),
+    default="zman",
+    show_default=True,
+    envvar="PBEM_DEMO_EDITION",
+)
+@click.option(
+    "--dir",
+    "folder",
+    type=click.Path(file_okay=False),
+    envvar="PBEM_DEMO_DIR",
+    help="Keep the database here (default: a temporary folder).",
+)
+@click.option(
+    "--max-moves", type=int, default=5000, show_default=True, envvar="PBEM_DEMO_MAX_MOVES"
+)
+@click.option(
+    "--keep-running",
+    is_flag=True,
+    envvar="PBEM_DEMO_KEEP",
+    help="Keep the mail servers up after the game, to read the mail.",
+)
 @pass_app
-def demo(app: App, seed: int, edition: str, folder: str | None, max_moves: int,
-         keep_running: bool) -> None:
+def demo(
+    app: App, seed: int, edition: str, folder: str | None, max_moves: int, keep_running: bool
+) -> None:
     """Play a whole game by email on embedded local mail servers, with two scripted players."""
     from pbem.demo import run_demo
 
-    result = run_demo(seed=seed, edition=edition, folder=folder, max_moves=max_moves,
-                      keep_running=keep_running)
+    result = run_demo(
+        seed=seed, edition=edition, folder=folder, max_moves=max_moves, keep_running=keep_running
+    )
     sys.exit(0 if result.finished else EXIT_ATTENTION)
 
 
 @cli.command()
 @click.argument("player_a", metavar="A")
 @click.argument("player_b", metavar="B")
-@click.option("--games", type=click.IntRange(min=1), default=20, show_default=True,
-              envvar="PBEM_TOURNAMENT_GAMES", help="Games in all; A and B take each side alternately.")
-@click.option("--edition", type=click.Choice(["zman", "gmt"]), default="zman", show_default=True,
-              envvar="PBEM_EDITION")
-@click.option("--workers", type=click.IntRange(min=1), envvar="PBEM_TOURNAMENT_WORKERS",
-              help="Parallel processes (default: one per CPU).")
-@click.option("--seed", type=int, default=1, show_default=True, envvar="PBEM_TOURNAMENT_SEED",
-              help="First game seed (games 2k and 2k+1 share seed+k).")
-@click.option("--json", "json_file", type=click.Path(dir_okay=False), envvar="PBEM_TOURNAMENT_JSON",
-              help="Also write every game's record to this JSON file.")
+@click.option(
+    "--games",
+    type=click.IntRange(min=1),
+    default=20,
+    show_default=True,
+    envvar="PBEM_TOURNAMENT_GAMES",
+    help="Games in all; A and B take each side alternately.",
+)
+@click.option(
+    "--edition",
+    type=click.Choice(["zman", "gmt"]),
+    default="zman",
+    show_default=True,
+    envvar="PBEM_EDITION",
+)
+@click.option(
+    "--workers",
+    type=click.IntRange(min=1),
+    envvar="PBEM_TOURNAMENT_WORKERS",
+    help="Parallel processes (default: one per CPU).",
+)
+@click.option(
+    "--seed",
+    type=int,
+    default=1,
+    show_default=True,
+    envvar="PBEM_TOURNAMENT_SEED",
+    help="First game seed (games 2k and 2k+1 share seed+k).",
+)
+@click.option(
+    "--json",
+    "json_file",
+    type=click.Path(dir_okay=False),
+    envvar="PBEM_TOURNAMENT_JSON",
+    help="Also write every game's record to this JSON file.",
+)
 @pass_app
-def tournament(app: App, player_a: str, player_b: str, games: int, edition: str,
-               workers: int | None, seed: int, json_file: str | None) -> None:
+def tournament(
+    app: App,
+    player_a: str,
+    player_b: str,
+    games: int,
+    edition: str,
+    workers: int | None,
+    seed: int,
+    json_file: str | None,
+) -> None:
     """Let two computer players play each other: random, heuristic, search[:SECONDS|:Ni].
 
     Prints wins per player and side with 95% intervals, mean electoral votes and decision
@@ -524,12 +736,21 @@ def tournament(app: App, player_a: str, player_b: str, games: int, edition: str,
     started = time.perf_counter()
 
     def progress(r: t.GameRecord) -> None:
-        app.note(f"game {r.index + 1}/{games}: {r.players['kennedy']} (K) vs "
-                 f"{r.players['nixon']} (N): {r.winner} wins {r.electoral_votes}")
+        app.note(
+            f"game {r.index + 1}/{games}: {r.players['kennedy']} (K) vs "
+            f"{r.players['nixon']} (N): {r.winner} wins {r.electoral_votes}"
+        )
 
     try:
-        records = t.run(player_a, player_b, games=games, edition=edition, workers=workers,
-                        seed=seed, on_game=progress)
+        records = t.run(
+            player_a,
+            player_b,
+            games=games,
+            edition=edition,
+            workers=workers,
+            seed=seed,
+            on_game=progress,
+        )
     except ValueError as exc:
         raise click.UsageError(str(exc)) from None
     summary = t.summarise(records, player_a, player_b, time.perf_counter() - started)

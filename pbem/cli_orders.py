@@ -19,8 +19,12 @@ SIDES = click.Choice(["kennedy", "nixon"])
 @click.argument("game", type=int)
 @click.argument("side", type=SIDES)
 @click.argument("mode", type=click.Choice(orders.NOTIFY_MODES))
-@click.option("--hour", type=click.IntRange(0, 23), envvar="PBEM_DIGEST_HOUR",
-              help="Digest hour (UTC) for 'digest'.")
+@click.option(
+    "--hour",
+    type=click.IntRange(0, 23),
+    envvar="PBEM_DIGEST_HOUR",
+    help="Digest hour (UTC) for 'digest'.",
+)
 @pass_app
 def notify_cmd(app: App, game: int, side: str, mode: str, hour: int | None) -> None:
     """When a seat is mailed: decisions (default), every (after every move) or digest (daily)."""

@@ -48,7 +48,9 @@ class Settings:
     lock_file: str = ""
     max_lines: int = 40
     max_bytes: int = 2_000_000
-    parse_cpu_seconds: float = 5.0  # CPU budget to read one mail before its sender is known; 0: none
+    parse_cpu_seconds: float = (
+        5.0  # CPU budget to read one mail before its sender is known; 0: none
+    )
     # game clocks (pbem.clocks): the site default time control and the worker's outage guard
     clock: str = "72h+36h/240h"  # INITIAL+INCREMENT/CAP, TIME/move, or none
     clock_expiry: str = "claim"  # forfeit | claim | autopilot
@@ -164,11 +166,15 @@ def identity_problem(settings: Settings) -> str | None:
     """
     problems = []
     if settings.secret.strip() in EXAMPLE_SECRETS:
-        problems.append("PBEM_SECRET is not set (or is an example value): set a long random string, "
-                        "e.g. the output of `python3 -c 'import secrets; print(secrets.token_urlsafe(32))'`")
+        problems.append(
+            "PBEM_SECRET is not set (or is an example value): set a long random string, "
+            "e.g. the output of `python3 -c 'import secrets; print(secrets.token_urlsafe(32))'`"
+        )
     if settings.address.strip().lower() in EXAMPLE_ADDRESSES:
-        problems.append("PBEM_ADDRESS is not set (or is an example value): set the game mailbox's "
-                        "own address, e.g. game@your-domain.org")
+        problems.append(
+            "PBEM_ADDRESS is not set (or is an example value): set the game mailbox's "
+            "own address, e.g. game@your-domain.org"
+        )
     return "; ".join(problems) or None
 
 

@@ -70,8 +70,15 @@ class ScriptedPlayer:
 
     def open(self) -> None:
         s = self.settings
-        self._inbox = ImapMailbox(s.imap_host, s.imap_port, self.address, self.password,
-                                  ssl=False, processed="Read", quarantine="Junk")
+        self._inbox = ImapMailbox(
+            s.imap_host,
+            s.imap_port,
+            self.address,
+            self.password,
+            ssl=False,
+            processed="Read",
+            quarantine="Junk",
+        )
         self._inbox.connect()
         self._inbox.ensure_folders()
         self._mbox = mailbox.mbox(str(self.folder / f"{self.side}.mbox"))
@@ -118,12 +125,14 @@ class ScriptedPlayer:
         domain = self.address.partition("@")[2]
         msg["Message-ID"] = f"<{self.side}.{self.sent}.{secrets.token_hex(4)}@{domain}>"
         msg["In-Reply-To"] = str(self.latest["Message-ID"])
-        msg["References"] = " ".join(filter(None, [str(self.latest.get("References", "")),
-                                                   str(self.latest["Message-ID"])]))
+        msg["References"] = " ".join(
+            filter(None, [str(self.latest.get("References", "")), str(self.latest["Message-ID"])])
+        )
         msg.set_content(f"{command}\n\n-- \n{self.side.title()} (scripted player)\n")
         s = self.settings
-        asyncio.run(SmtpSender(s.smtp_host, s.smtp_port).send(
-            msg.as_bytes(), self.address, [msg["To"]]))
+        asyncio.run(
+            SmtpSender(s.smtp_host, s.smtp_port).send(msg.as_bytes(), self.address, [msg["To"]])
+        )
         self.sent += 1
         return command
 
@@ -137,15 +146,30 @@ def _generation(msg: Message) -> tuple[int, int]:
 
 def demo_settings(folder: Path, smtp_port: int, imap_port: int) -> Settings:
     address = f"game@{DOMAIN}"
-    return Settings(database_url=f"sqlite:///{folder}/pbem.db", address=address,
-                    imap_host="127.0.0.1", imap_port=imap_port, imap_user=address,
-                    imap_password="demo", imap_ssl=False, smtp_host="127.0.0.1",
-                    smtp_port=smtp_port, smtp_tls=False, secret=secrets.token_hex(16))
+    return Settings(
+        database_url=f"sqlite:///{folder}/pbem.db",
+        address=address,
+        imap_host="127.0.0.1",
+        imap_port=imap_port,
+        imap_user=address,
+        imap_password="demo",
+        imap_ssl=False,
+        smtp_host="127.0.0.1",
+        smtp_port=smtp_port,
+        smtp_tls=False,
+        secret=secrets.token_hex(16),
+    )
 
 
-def run_demo(*, seed: int = 1960, edition: str = "zman", folder: str | None = None,
-             max_moves: int = 5000, keep_running: bool = False,
-             console: Console | None = None) -> DemoResult:
+def run_demo(
+    *,
+    seed: int = 1960,
+    edition: str = "zman",
+    folder: str | None = None,
+    max_moves: int = 5000,
+    keep_running: bool = False,
+    console: Console | None = None,
+) -> DemoResult:
     """Start the embedded servers, play one game by email, report where the mail is."""
     from pbem.mail.embedded import EmbeddedMailServers
 
@@ -163,36 +187,59 @@ def run_demo(*, seed: int = 1960, edition: str = "zman", folder: str | None = No
     return result
 
 
-def _play(settings: Settings, seed: int, edition: str, max_moves: int, where: Path,
-          console: Console) -> DemoResult:
+def _play(
+    settings: Settings, seed: int, edition: str, max_moves: int, where: Path, console: Console
+) -> DemoResult:
     db = make_engine(settings.database_url)
     migrate(db)
     addresses = {side: f"{side}@{DOMAIN}" for side in engine.SIDES}
-    game_id = service.new_game(db, settings, kennedy=addresses["kennedy"],
-                               nixon=addresses["nixon"], edition=edition, seed=seed)
+    game_id = service.new_game(
+        db,
+        settings,
+        kennedy=addresses["kennedy"],
+        nixon=addresses["nixon"],
+        edition=edition,
+        seed=seed,
+    )
     rng = random.Random(seed)
-    players = {side: ScriptedPlayer(side, addr, settings, rng, where)
-               for side, addr in addresses.items()}
-    columns = (TextColumn("{task.description}"), BarColumn(), TextColumn("{task.fields[status]}"),
-               TimeElapsedColumn())
+    players = {
+        side: ScriptedPlayer(side, addr, settings, rng, where) for side, addr in addresses.items()
+    }
+    columns = (
+        TextColumn("{task.description}"),
+        BarColumn(),
+        TextColumn("{task.fields[status]}"),
+        TimeElapsedColumn(),
+    )
     with Progress(*columns, console=console) as bar:
         task = bar.add_task(f"game #{game_id}", total=9, status="starting")
 
         def progress(view: engine.View, moves: int) -> None:
-            bar.update(task, completed=view["turn"] - (view["result"] is None),
-                       status=f"turn {view['turn']} {view['phase']:9} moves {moves}")
+            bar.update(
+                task,
+                completed=view["turn"] - (view["result"] is None),
+                status=f"turn {view['turn']} {view['phase']:9} moves {moves}",
+            )
 
-        moves, view = play_by_email(db, settings, game_id, players, max_moves=max_moves,
-                                    on_progress=progress)
+        moves, view = play_by_email(
+            db, settings, game_id, players, max_moves=max_moves, on_progress=progress
+        )
     mails = sum(p.received for p in players.values())
-    return DemoResult(view["result"] is not None, game_id, moves, mails, 0.0, str(where),
-                      view["result"])
+    return DemoResult(
+        view["result"] is not None, game_id, moves, mails, 0.0, str(where), view["result"]
+    )
 
 
-def play_by_email(db: Any, settings: Settings, game_id: int, players: dict[str, ScriptedPlayer],
-                  *, max_moves: int, timeout: float = 60.0,
-                  on_progress: Callable[[engine.View, int], None] = lambda v, n: None,
-                  ) -> tuple[int, engine.View]:
+def play_by_email(
+    db: Any,
+    settings: Settings,
+    game_id: int,
+    players: dict[str, ScriptedPlayer],
+    *,
+    max_moves: int,
+    timeout: float = 60.0,
+    on_progress: Callable[[engine.View, int], None] = lambda v, n: None,
+) -> tuple[int, engine.View]:
     """The worker and the scripted players take turns until the game ends; (moves, view)."""
     sender = service.make_sender(settings)
     moves = 0
@@ -237,12 +284,18 @@ def _inbound_count(db: Any) -> int:
 
 def _sent_to(db: Any, address: str) -> int:
     with Session(db) as s:
-        return int(s.exec(select(func.count()).select_from(OutboxMessage).where(
-            OutboxMessage.recipient == address, OutboxMessage.status == "sent")).one())
+        return int(
+            s.exec(
+                select(func.count())
+                .select_from(OutboxMessage)
+                .where(OutboxMessage.recipient == address, OutboxMessage.status == "sent")
+            ).one()
+        )
 
 
-def _turn(db: Any, game_id: int, players: dict[str, ScriptedPlayer], active: list[str],
-          timeout: float) -> int:
+def _turn(
+    db: Any, game_id: int, players: dict[str, ScriptedPlayer], active: list[str], timeout: float
+) -> int:
     sent = 0
     for side in active:
         player = players[side]
@@ -259,15 +312,21 @@ def _turn(db: Any, game_id: int, players: dict[str, ScriptedPlayer], active: lis
 def _epilogue(console: Console, r: DemoResult, mail: Any, keep_running: bool) -> None:
     if r.finished and r.result:
         ev = r.result.get("electoral_votes", {})
-        console.print(f"[bold green]game over[/]: {str(r.result.get('winner')).title()} wins, "
-                      f"EV Kennedy {ev.get('kennedy')} / Nixon {ev.get('nixon')}")
+        console.print(
+            f"[bold green]game over[/]: {str(r.result.get('winner')).title()} wins, "
+            f"EV Kennedy {ev.get('kennedy')} / Nixon {ev.get('nixon')}"
+        )
     else:
         console.print(f"[bold yellow]stopped[/] after {r.moves} moves (limit reached)")
-    console.print(f"{r.moves} moves by email, {r.mails} reports delivered, "
-                  f"{r.seconds:.1f} s ({r.moves / max(r.seconds, 1e-9):.1f} moves/s)")
-    console.print(f"read the mail: {r.folder}/kennedy.mbox and {r.folder}/nixon.mbox "
-                  f"(e.g. `mutt -f {r.folder}/kennedy.mbox`); "
-                  f"`pbem --database-url sqlite:///{r.folder}/pbem.db log {r.game_id}`")
+    console.print(
+        f"{r.moves} moves by email, {r.mails} reports delivered, "
+        f"{r.seconds:.1f} s ({r.moves / max(r.seconds, 1e-9):.1f} moves/s)"
+    )
+    console.print(
+        f"read the mail: {r.folder}/kennedy.mbox and {r.folder}/nixon.mbox "
+        f"(e.g. `mutt -f {r.folder}/kennedy.mbox`); "
+        f"`pbem --database-url sqlite:///{r.folder}/pbem.db log {r.game_id}`"
+    )
     if keep_running:
         console.print("servers still up: " + mail.address_note + " — Ctrl-C to stop")
         try:

@@ -48,12 +48,19 @@ def _take(db: Engine, held_id: int, outcome: str) -> HeldMessage:
         return row
 
 
-def release(db: Engine, settings: Settings, held_id: int, *,
-            now: datetime | None = None) -> Outcome:
+def release(
+    db: Engine, settings: Settings, held_id: int, *, now: datetime | None = None
+) -> Outcome:
     """Apply a held move now, as if it had just arrived (without the authentication check)."""
     row = _take(db, held_id, "released")
-    return process_message(db, settings, row.raw, mailbox=row.mailbox, now=now,
-                           pipeline=tuple(p for p in PIPELINE if p != "check-auth"))
+    return process_message(
+        db,
+        settings,
+        row.raw,
+        mailbox=row.mailbox,
+        now=now,
+        pipeline=tuple(p for p in PIPELINE if p != "check-auth"),
+    )
 
 
 def drop(db: Engine, held_id: int) -> HeldMessage:

@@ -54,8 +54,12 @@ class ImapLeader:
         self.acquire()
         return self
 
-    def __exit__(self, exc_type: type[BaseException] | None, exc: BaseException | None,
-                 tb: TracebackType | None) -> None:
+    def __exit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
         self.release()
 
     def acquire(self) -> bool:
@@ -68,8 +72,9 @@ class ImapLeader:
         self._close()
         self._conn = self.db.connect()
         try:
-            got = self._conn.execute(text("SELECT pg_try_advisory_lock(:k)"),
-                                     {"k": self.key}).scalar()
+            got = self._conn.execute(
+                text("SELECT pg_try_advisory_lock(:k)"), {"k": self.key}
+            ).scalar()
             self._conn.commit()
         except Exception:
             self._close()

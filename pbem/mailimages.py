@@ -21,8 +21,15 @@ from sqlmodel import Session
 from pbem.mail import FileAttachment, InlineImage
 from pbem.models import MailImage
 
-__all__ = ["StoredPart", "attachment_ids_in", "attachments_for", "cids_in", "for_html", "load",
-           "store"]
+__all__ = [
+    "StoredPart",
+    "attachment_ids_in",
+    "attachments_for",
+    "cids_in",
+    "for_html",
+    "load",
+    "store",
+]
 
 _CID = re.compile(r"""\bsrc=["']cid:([^"'\s>]+)["']""")
 _ATTACHED = re.compile(r"""\bdata-pbem-attachment=["']([^"'\s>]+)["']""")
@@ -59,8 +66,14 @@ def store(session: Session, parts: Sequence[StoredPart]) -> None:
             continue
         known.add(part.cid)
         if session.get(MailImage, part.cid) is None:
-            session.add(MailImage(cid=part.cid, content_type=part.content_type,
-                                  filename=part.filename, data=part.data))
+            session.add(
+                MailImage(
+                    cid=part.cid,
+                    content_type=part.content_type,
+                    filename=part.filename,
+                    data=part.data,
+                )
+            )
 
 
 def load(conn: Any, htmls: Iterable[str]) -> dict[str, MailImage]:
@@ -69,20 +82,39 @@ def load(conn: Any, htmls: Iterable[str]) -> dict[str, MailImage]:
     if not wanted:
         return {}
     table = MailImage.__table__  # type: ignore[attr-defined]
-    rows = conn.execute(select(table.c.cid, table.c.content_type, table.c.filename, table.c.data)
-                        .where(table.c.cid.in_(wanted)))
-    return {r.cid: MailImage(cid=r.cid, content_type=r.content_type, filename=r.filename,
-                             data=bytes(r.data)) for r in rows}
+    rows = conn.execute(
+        select(table.c.cid, table.c.content_type, table.c.filename, table.c.data).where(
+            table.c.cid.in_(wanted)
+        )
+    )
+    return {
+        r.cid: MailImage(
+            cid=r.cid, content_type=r.content_type, filename=r.filename, data=bytes(r.data)
+        )
+        for r in rows
+    }
 
 
 def for_html(html: str, parts: dict[str, MailImage]) -> list[InlineImage]:
     """The inline images of one body, in the order it shows them (missing ones left out)."""
-    return [InlineImage(cid=c, data=parts[c].data, content_type=parts[c].content_type,
-                        filename=parts[c].filename) for c in cids_in(html) if c in parts]
+    return [
+        InlineImage(
+            cid=c,
+            data=parts[c].data,
+            content_type=parts[c].content_type,
+            filename=parts[c].filename,
+        )
+        for c in cids_in(html)
+        if c in parts
+    ]
 
 
 def attachments_for(html: str, parts: dict[str, MailImage]) -> list[FileAttachment]:
     """The files one body says are attached (missing ones left out)."""
-    return [FileAttachment(filename=parts[i].filename, data=parts[i].data,
-                           content_type=parts[i].content_type)
-            for i in attachment_ids_in(html) if i in parts]
+    return [
+        FileAttachment(
+            filename=parts[i].filename, data=parts[i].data, content_type=parts[i].content_type
+        )
+        for i in attachment_ids_in(html)
+        if i in parts
+    ]

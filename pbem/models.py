@@ -45,7 +45,9 @@ class Game(SQLModel, table=True):
     seed: int
     edition: str = Field(max_length=16)
     options: str = Field(default="", max_length=200)  # comma-separated, sorted
-    status: str = Field(default="active", max_length=16, index=True)  # invited | active | over | declined | expired
+    status: str = Field(
+        default="active", max_length=16, index=True
+    )  # invited | active | over | declined | expired
     snapshot: str = Field(sa_column=Column(Text, nullable=False))
     version: int = 0  # number of applied mails
     created_at: datetime = Field(default_factory=utcnow)
@@ -74,7 +76,9 @@ class Seat(SQLModel, table=True):
     decision_sig: str = Field(default="", max_length=64)
     last_log: int = 0  # log index already reported to this seat
     thread_root: str = Field(default="", max_length=300)  # Message-ID of the welcome mail
-    aliases: str = Field(default="", max_length=1000)  # more confirmed sender addresses, comma-separated
+    aliases: str = Field(
+        default="", max_length=1000
+    )  # more confirmed sender addresses, comma-separated
     pending_email: str = Field(default="", max_length=320)  # `address add` awaiting confirmation
 
 
@@ -91,6 +95,7 @@ class Move(SQLModel, table=True):
     inbound_id: int | None = Field(default=None, foreign_key="inboundmessage.id")
     created_at: datetime = Field(default_factory=utcnow)
     source: str = Field(default="mail", max_length=16)  # mail | autopilot
+
 
 # IMAP UIDs and UIDVALIDITY are 32-bit unsigned (RFC 3501): BIGINT on PostgreSQL (0009);
 # SQLite's INTEGER holds 64 bits already.
@@ -238,7 +243,9 @@ class Commitment(SQLModel, table=True):
     """
 
     game_id: int = Field(primary_key=True, foreign_key="game.id")
-    server_seed: str = Field(max_length=64)  # hex of 32 secret bytes: never in a mail before the end
+    server_seed: str = Field(
+        max_length=64
+    )  # hex of 32 secret bytes: never in a mail before the end
     commitment: str = Field(max_length=64)
     engine_seed: str = Field(default="", max_length=100)
     entropy_kennedy: str = Field(default="", sa_column=Column(Text, nullable=False, default=""))

@@ -54,15 +54,30 @@ def should_mail(mode: str, *, over: bool, deciding: bool, mine: bool, unmailed: 
     return deciding and (mine or unmailed)
 
 
-def extra_for(state: engine.GameState, seat: Seat, row: SeatOrders, *, decision: bool,
-              answers: list[dict[str, Any]] | None = None) -> dict[str, Any]:
+def extra_for(
+    state: engine.GameState,
+    seat: Seat,
+    row: SeatOrders,
+    *,
+    decision: bool,
+    answers: list[dict[str, Any]] | None = None,
+) -> dict[str, Any]:
     """The summary/orders template data for one mail to ``seat`` (and its ``since`` mark)."""
     book = orders.book_of(row, seat.side)
     return summary.build(
-        state, seat.side, since=row.decided_log if decision else seat.last_log, decision=decision,
-        before_board=row.decided_board, notify=row.notify, digest_hour=row.digest_hour,
-        standing=book.standing.describe(), standing_default=book.standing.is_default(),
-        queue=book.queue, notes=book.notes, answers=answers or [])
+        state,
+        seat.side,
+        since=row.decided_log if decision else seat.last_log,
+        decision=decision,
+        before_board=row.decided_board,
+        notify=row.notify,
+        digest_hour=row.digest_hour,
+        standing=book.standing.describe(),
+        standing_default=book.standing.is_default(),
+        queue=book.queue,
+        notes=book.notes,
+        answers=answers or [],
+    )
 
 
 def orders_extra(session: Session, seat: Seat) -> dict[str, Any]:
@@ -73,24 +88,54 @@ def orders_extra(session: Session, seat: Seat) -> dict[str, Any]:
     if row is None:
         return {}
     book = orders.book_of(row, seat.side)
-    return {"orders": {
-        "notify": row.notify, "notify_text": summary.notify_text(row.notify, row.digest_hour),
-        "standing": book.standing.describe(), "standing_default": book.standing.is_default(),
-        "queue": book.queue, "notes": [], "answers": []}}
+    return {
+        "orders": {
+            "notify": row.notify,
+            "notify_text": summary.notify_text(row.notify, row.digest_hour),
+            "standing": book.standing.describe(),
+            "standing_default": book.standing.is_default(),
+            "queue": book.queue,
+            "notes": [],
+            "answers": [],
+        }
+    }
 
 
-def mail_seat(session: Session, settings: Settings, *, kind: str, game: Game, seat: Seat,
-              row: SeatOrders, state: engine.GameState, cause: str, now: datetime,
-              seats: dict[str, Seat], answers: list[dict[str, Any]] | None = None,
-              **kw: Any) -> OutboxMessage | None:
+def mail_seat(
+    session: Session,
+    settings: Settings,
+    *,
+    kind: str,
+    game: Game,
+    seat: Seat,
+    row: SeatOrders,
+    state: engine.GameState,
+    cause: str,
+    now: datetime,
+    seats: dict[str, Seat],
+    answers: list[dict[str, Any]] | None = None,
+    **kw: Any,
+) -> OutboxMessage | None:
     """Queue one mail for ``seat`` with its summary; the notes it shows are then cleared.
 
     None for a computer-played seat (``bot:…``), which is never mailed."""
     decision = seat.side in engine.active_sides(state) and engine.result(state) is None
     extra = extra_for(state, seat, row, decision=decision, answers=answers)
     since = row.decided_log if decision else seat.last_log
-    out = queue_mail(session, settings, kind=kind, game=game, seat=seat, state=state, cause=cause,
-                     now=now, seats=seats, since=since, extra=extra, **kw)
+    out = queue_mail(
+        session,
+        settings,
+        kind=kind,
+        game=game,
+        seat=seat,
+        state=state,
+        cause=cause,
+        now=now,
+        seats=seats,
+        since=since,
+        extra=extra,
+        **kw,
+    )
     row.notes = "[]"
     if decision or engine.result(state) is not None:
         row.mailed_sig = seat.decision_sig
@@ -128,21 +173,39 @@ def queue_reports(ctx: Any) -> None:
         row, mine = rows[side], side == ctx.side
         if side not in active and row.mailed_sig:
             row.mailed_sig = ""  # the decision it was mailed is gone (an undo may bring back
-            s.add(row)           # the very same question: that one is new and is mailed)
-        if not should_mail(row.notify, over=over, deciding=side in active, mine=mine,
-                           unmailed=seat.decision_sig != row.mailed_sig):
+            s.add(row)  # the very same question: that one is new and is mailed)
+        if not should_mail(
+            row.notify,
+            over=over,
+            deciding=side in active,
+            mine=mine,
+            unmailed=seat.decision_sig != row.mailed_sig,
+        ):
             s.add(seat)
             continue
-        mail_seat(s, ctx.settings, kind=kind, game=game, seat=seat, row=row, state=g,
-                  cause=f"v{game.version}", now=ctx.now, seats=seats,
-                  results=ctx.results if mine else (), ignored=ctx.ignored if mine else (),
-                  in_reply_to=ctx.parsed.message_id if mine else None)
+        mail_seat(
+            s,
+            ctx.settings,
+            kind=kind,
+            game=game,
+            seat=seat,
+            row=row,
+            state=g,
+            cause=f"v{game.version}",
+            now=ctx.now,
+            seats=seats,
+            results=ctx.results if mine else (),
+            ignored=ctx.ignored if mine else (),
+            in_reply_to=ctx.parsed.message_id if mine else None,
+        )
 
 
 # --- settings ---------------------------------------------------------------------------------
 
-def apply_mail_orders(row: SeatOrders, book: orders.Book, mail: orders.MailOrders,
-                      now: datetime) -> None:
+
+def apply_mail_orders(
+    row: SeatOrders, book: orders.Book, mail: orders.MailOrders, now: datetime
+) -> None:
     """Store what a mail's notify/standing/then/cancel lines say (the mail applied)."""
     if mail.notify is not None:
         mode, hour = mail.notify
@@ -166,8 +229,9 @@ def _seat_row(s: Session, game_id: int, side: str) -> tuple[Seat, SeatOrders]:
     return seat, orders.book_row(s, seat)
 
 
-def set_notify(db: Engine, game_id: int, side: str, mode: str, hour: int | None = None,
-               *, now: datetime) -> str:
+def set_notify(
+    db: Engine, game_id: int, side: str, mode: str, hour: int | None = None, *, now: datetime
+) -> str:
     """Operator/CLI: set a seat's notify mode; returns what it is now."""
     line = f"notify {mode}" + (f" {hour}" if hour is not None else "")
     mail = orders.read_mail([line])
@@ -195,6 +259,7 @@ def set_standing(db: Engine, game_id: int, side: str, words: list[str]) -> list[
 
 # --- the daily digest ---------------------------------------------------------------------------
 
+
 def _naive(dt: datetime) -> datetime:
     return dt.replace(tzinfo=None) if dt.tzinfo else dt
 
@@ -210,9 +275,13 @@ def digest_pass(db: Engine, settings: Settings, now: datetime) -> int:
     sent = 0
     now = now if now.tzinfo else now.replace(tzinfo=UTC)
     with transaction(db) as s:
-        stmt = (select(SeatOrders, Seat, Game).where(SeatOrders.notify == "digest")
-                .where(SeatOrders.seat_id == Seat.id).where(Seat.game_id == Game.id)
-                .where(Game.status == "active"))
+        stmt = (
+            select(SeatOrders, Seat, Game)
+            .where(SeatOrders.notify == "digest")
+            .where(SeatOrders.seat_id == Seat.id)
+            .where(Seat.game_id == Game.id)
+            .where(Game.status == "active")
+        )
         for row, seat, game in s.exec(stmt).all():
             due = last_digest_time(now, row.digest_hour)
             if row.digest_at is not None and _naive(row.digest_at) >= due:
@@ -223,12 +292,25 @@ def digest_pass(db: Engine, settings: Settings, now: datetime) -> int:
             refresh_key(seat, state)
             deciding = seat.side in engine.active_sides(state)
             log = engine.view(state, seat.side)["log"]
-            news = (any(e["i"] >= seat.last_log for e in log)
-                    or (deciding and seat.decision_sig != row.mailed_sig) or row.notes != "[]")
+            news = (
+                any(e["i"] >= seat.last_log for e in log)
+                or (deciding and seat.decision_sig != row.mailed_sig)
+                or row.notes != "[]"
+            )
             if not news:
                 s.add(seat)
                 continue
-            mail_seat(s, settings, kind="report", game=game, seat=seat, row=row, state=state,
-                      cause=f"digest{_naive(now):%Y%m%d%H}", now=now, seats=seats_of(s, game.id or 0))
+            mail_seat(
+                s,
+                settings,
+                kind="report",
+                game=game,
+                seat=seat,
+                row=row,
+                state=state,
+                cause=f"digest{_naive(now):%Y%m%d%H}",
+                now=now,
+                seats=seats_of(s, game.id or 0),
+            )
             sent += 1
     return sent

@@ -76,16 +76,25 @@ class Standing:
 
     def describe(self) -> list[str]:
         """One line per order, as the player would write it."""
-        trig = {"ask": "ask me", "never": "never trigger", "always": "trigger whenever I can",
-                "icon": "trigger only cards with my icon, decline the rest"}[self.trigger]
-        elect = (" ".join(f"#{n}" for n in self.election) + ", then ask") if self.election else "ask me"
+        trig = {
+            "ask": "ask me",
+            "never": "never trigger",
+            "always": "trigger whenever I can",
+            "icon": "trigger only cards with my icon, decline the rest",
+        }[self.trigger]
+        elect = (
+            (" ".join(f"#{n}" for n in self.election) + ", then ask") if self.election else "ask me"
+        )
         return [
             f"trigger   {self.trigger:8} {trig}",
             f"preempt   {self.preempt:8} {'never preempt' if self.preempt == 'never' else 'ask me'}",
             f"election  {'list' if self.election else 'ask':8} {elect}",
             f"done      {self.done:8} "
-            + ("end campaign/advertise/position when no point is left to place"
-               if self.done == "auto" else "ask me"),
+            + (
+                "end campaign/advertise/position when no point is left to place"
+                if self.done == "auto"
+                else "ask me"
+            ),
             f"swap      {self.swap:8} {'decline issue swaps' if self.swap == 'decline' else 'ask me'}",
         ]
 
@@ -114,8 +123,12 @@ def book_row(session: Session, seat: Seat) -> SeatOrders:
 
 
 def book_of(row: SeatOrders, side: str) -> Book:
-    return Book(side, Standing.from_json(row.standing), list(json.loads(row.queue or "[]")),
-                list(json.loads(row.notes or "[]")))
+    return Book(
+        side,
+        Standing.from_json(row.standing),
+        list(json.loads(row.queue or "[]")),
+        list(json.loads(row.notes or "[]")),
+    )
 
 
 def store_book(row: SeatOrders, book: Book) -> None:
@@ -125,6 +138,7 @@ def store_book(row: SeatOrders, book: Book) -> None:
 
 
 # --- reading a mail -------------------------------------------------------------------------------
+
 
 @dataclass
 class MailOrders:
@@ -165,41 +179,69 @@ def read_mail(lines: list[str]) -> MailOrders:
             out.now.append(line)
     if queued is not None:
         if len(queued) > MAX_QUEUE:
-            raise OrdersError(f"{len(queued)} lines after 'then': at most {MAX_QUEUE} may be queued")
+            raise OrdersError(
+                f"{len(queued)} lines after 'then': at most {MAX_QUEUE} may be queued"
+            )
         out.queue = queued
-        out.answers.append({"line": "then", "ok": True, "message": (
-            f"{len(queued)} line(s) queued for your next decisions" if queued
-            else "nothing after 'then': your queue is now empty")})
+        out.answers.append(
+            {
+                "line": "then",
+                "ok": True,
+                "message": (
+                    f"{len(queued)} line(s) queued for your next decisions"
+                    if queued
+                    else "nothing after 'then': your queue is now empty"
+                ),
+            }
+        )
     return out
 
 
 def _check_queued(line: str, word: str) -> None:
     verb = engine.SYNONYMS.get(word, word)
     if verb not in engine.VERBS:
-        raise OrdersError(f"{line.strip()!r} after 'then': {word!r} is not a game command "
-                          f"(commands: {', '.join(sorted(engine.VERBS))})")
+        raise OrdersError(
+            f"{line.strip()!r} after 'then': {word!r} is not a game command "
+            f"(commands: {', '.join(sorted(engine.VERBS))})"
+        )
 
 
 def _read_setting(out: MailOrders, line: str, words: list[str]) -> None:
     word, args = words[0], words[1:]
     if word == "cancel":
         if args:
-            raise OrdersError(f"{line.strip()!r}: 'cancel' takes nothing after it (it clears your queue)")
+            raise OrdersError(
+                f"{line.strip()!r}: 'cancel' takes nothing after it (it clears your queue)"
+            )
         out.cancel = True
-        out.answers.append({"line": "cancel", "ok": True, "message": "your queued orders are cleared"})
+        out.answers.append(
+            {"line": "cancel", "ok": True, "message": "your queued orders are cleared"}
+        )
     elif word == "notify":
         out.notify = _read_notify(line, args)
         mode, hour = out.notify
-        msg = {"decisions": "you are mailed only when you must decide",
-               "every": "you are mailed after every move",
-               "digest": f"one mail a day at {hour if hour is not None else DEFAULT_DIGEST_HOUR:02d}:00 UTC"}[mode]
+        msg = {
+            "decisions": "you are mailed only when you must decide",
+            "every": "you are mailed after every move",
+            "digest": f"one mail a day at {hour if hour is not None else DEFAULT_DIGEST_HOUR:02d}:00 UTC",
+        }[mode]
         out.answers.append({"line": line.strip(), "ok": True, "message": msg})
     else:
         order, values = _read_standing(line, args)
         out.standing.append((order, values))
-        out.answers.append({"line": line.strip(), "ok": True, "message": "standing order set"
-                            if order not in ("show", "clear") else
-                            ("standing orders cleared" if order == "clear" else "your standing orders are below")})
+        out.answers.append(
+            {
+                "line": line.strip(),
+                "ok": True,
+                "message": "standing order set"
+                if order not in ("show", "clear")
+                else (
+                    "standing orders cleared"
+                    if order == "clear"
+                    else "your standing orders are below"
+                ),
+            }
+        )
 
 
 def _read_notify(line: str, args: list[str]) -> tuple[str, int | None]:
@@ -210,8 +252,10 @@ def _read_notify(line: str, args: list[str]) -> tuple[str, int | None]:
     if args[0] == "digest" and len(args) > 1:
         m = re.fullmatch(r"(\d{1,2})(?:[:h.]00)?", args[1])
         if m is None or not 0 <= int(m.group(1)) <= 23 or len(args) > 2:
-            raise OrdersError(f"{line.strip()!r}: the digest hour is a whole hour 0-23 (UTC), "
-                              "e.g. 'notify digest 18'")
+            raise OrdersError(
+                f"{line.strip()!r}: the digest hour is a whole hour 0-23 (UTC), "
+                "e.g. 'notify digest 18'"
+            )
         hour = int(m.group(1))
     elif len(args) > 1:
         raise OrdersError(f"{line.strip()!r}: expected {legal}")
@@ -224,9 +268,11 @@ _STANDING_VALUES = {
     "done": ("ask", "auto"),
     "swap": ("ask", "decline"),
 }
-_STANDING_HELP = ("standing trigger never|ask|always|icon, standing preempt never|ask, "
-                  "standing election N N ...|ask, standing done auto|ask, standing swap decline|ask, "
-                  "standing clear, or 'standing' alone to see them")
+_STANDING_HELP = (
+    "standing trigger never|ask|always|icon, standing preempt never|ask, "
+    "standing election N N ...|ask, standing done auto|ask, standing swap decline|ask, "
+    "standing clear, or 'standing' alone to see them"
+)
 
 
 def _read_standing(line: str, args: list[str]) -> tuple[str, list[str]]:
@@ -237,17 +283,20 @@ def _read_standing(line: str, args: list[str]) -> tuple[str, list[str]]:
         return "clear", []
     if order in _STANDING_VALUES:
         if len(values) != 1 or values[0] not in _STANDING_VALUES[order]:
-            raise OrdersError(f"{line.strip()!r}: expected standing {order} "
-                              f"{'|'.join(_STANDING_VALUES[order])}")
+            raise OrdersError(
+                f"{line.strip()!r}: expected standing {order} {'|'.join(_STANDING_VALUES[order])}"
+            )
         return order, values
     if order == "election":
         if values == ["ask"]:
             return order, []
         cards = [v.lstrip("#") for v in values]
         if not cards or not all(c.isdigit() and int(c) in engine.CARDS for c in cards):
-            raise OrdersError(f"{line.strip()!r}: expected card numbers in the order to resolve "
-                              "them on Election Day (R13.3, R13.4), e.g. 'standing election 7 12', "
-                              "or 'standing election ask'")
+            raise OrdersError(
+                f"{line.strip()!r}: expected card numbers in the order to resolve "
+                "them on Election Day (R13.3, R13.4), e.g. 'standing election 7 12', "
+                "or 'standing election ask'"
+            )
         return order, cards
     raise OrdersError(f"{line.strip()!r}: unknown standing order; expected {_STANDING_HELP}")
 
@@ -267,6 +316,7 @@ def apply_standing(standing: Standing, order: str, values: list[str]) -> Standin
 
 # --- applying orders for the players --------------------------------------------------------------
 
+
 @dataclass(frozen=True)
 class Auto:
     """A command the server applied for ``side``, and why (``queued``/``standing``/``forced``)."""
@@ -282,10 +332,11 @@ class Auto:
 
     def note(self) -> str:
         where = f" ({self.about})" if self.about else ""
-        return {"queued": f"from your queue: {self.command}{where}",
-                "standing": f"by standing order: {self.command}{where}",
-                "forced": f"{self.command}{where}: your only legal choice (it drew nothing itself)"
-                }[self.why]
+        return {
+            "queued": f"from your queue: {self.command}{where}",
+            "standing": f"by standing order: {self.command}{where}",
+            "forced": f"{self.command}{where}: your only legal choice (it drew nothing itself)",
+        }[self.why]
 
 
 def _about(g: engine.GameState, side: str) -> str:
@@ -301,8 +352,11 @@ def _standing_command(g: engine.GameState, side: str, st: Standing) -> str | Non
     if step == "trigger":
         card = forced.step_card(g)
         icon = engine.card_info(card)["icon"] if card is not None else ""
-        want = {"never": "decline", "always": "trigger",
-                "icon": "trigger" if icon in (side, "both") else "decline"}.get(st.trigger)
+        want = {
+            "never": "decline",
+            "always": "trigger",
+            "icon": "trigger" if icon in (side, "both") else "decline",
+        }.get(st.trigger)
         return want if want in legal else None
     if step == "issue_swap" and st.swap == "decline" and "decline" in legal:
         return "decline"
@@ -334,8 +388,10 @@ def _next(g: engine.GameState, book: Book) -> Next | None:
             after, applied = engine.apply_logged(g, side, line)
         except engine.CommandError as exc:
             rest = len(book.queue) - 1
-            book.notes.append(f"your queue stopped at {line!r}: not legal now ({exc})"
-                              + (f"; the {rest} line(s) after it were cancelled" if rest else ""))
+            book.notes.append(
+                f"your queue stopped at {line!r}: not legal now ({exc})"
+                + (f"; the {rest} line(s) after it were cancelled" if rest else "")
+            )
             book.queue = []
         else:
             book.queue.pop(0)

@@ -34,8 +34,9 @@ __all__ = ["OutboxPump"]
 class OutboxPump:
     """``with OutboxPump(db, settings, sender) as pump: ... pump.nudge() ...``; then ``pump.stats``."""
 
-    def __init__(self, db: Engine, settings: Settings, sender: Sender, *,
-                 now: datetime | None = None) -> None:
+    def __init__(
+        self, db: Engine, settings: Settings, sender: Sender, *, now: datetime | None = None
+    ) -> None:
         self.db = db
         self.settings = settings
         self.sender = sender
@@ -56,8 +57,12 @@ class OutboxPump:
         """A mail was committed: its reports may be due."""
         self._wake.set()
 
-    def __exit__(self, exc_type: type[BaseException] | None, exc: BaseException | None,
-                 tb: TracebackType | None) -> None:
+    def __exit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
         self._closing = True
         self._wake.set()
         if self._thread is not None:
@@ -77,7 +82,8 @@ class OutboxPump:
                 self._wake.wait()  # nothing else runs on this loop: blocking here is fine
                 self._wake.clear()
                 closing = self._closing  # read before sending: a nudge during it is seen next round
-                reachable = await send_due(self.db, self.settings, self.sender,
-                                           self.now or utcnow(), self.stats)
+                reachable = await send_due(
+                    self.db, self.settings, self.sender, self.now or utcnow(), self.stats
+                )
                 if closing or not reachable:
                     return

@@ -34,8 +34,19 @@ from markupsafe import Markup
 
 from pbem import boardmap, report_model
 
-KINDS = ("welcome", "report", "rejected", "help", "game_over", "key_problem", "status", "card",
-         "history", "notice", "held")
+KINDS = (
+    "welcome",
+    "report",
+    "rejected",
+    "help",
+    "game_over",
+    "key_problem",
+    "status",
+    "card",
+    "history",
+    "notice",
+    "held",
+)
 NO_VIEW_KINDS = ("help", "key_problem", "card")  # kinds that render without a view
 HISTORY_INLINE = 150  # a longer history goes in an attached file, the mail shows the latest turn
 WIDTH = 72
@@ -84,22 +95,34 @@ def render(kind: str, ctx: dict[str, Any]) -> Rendered:
         if ctx.get("picture", True):
             pic = boardmap.picture(ctx["view"])  # public keys of the view only (R17.1)
             images = (pic,)
-            model["board"]["map"] = {"cid": pic.cid, "alt": pic.alt, "width": pic.width,
-                                     "height": pic.height}
+            model["board"]["map"] = {
+                "cid": pic.cid,
+                "alt": pic.alt,
+                "width": pic.width,
+                "height": pic.height,
+            }
         else:
             model["board"]["map"] = None
         model["board_text"], model["board_html"] = board_parts(model["board"])
     attachments = _attachments(kind, model, env)
-    model["attachments"] = [{"cid": a.cid, "filename": a.filename, "size": len(a.data)}
-                            for a in attachments]
+    model["attachments"] = [
+        {"cid": a.cid, "filename": a.filename, "size": len(a.data)} for a in attachments
+    ]
     text = env.get_template(f"text/{kind}.txt.j2").render(model)
     html = env.get_template(f"html/{kind}.html.j2").render(model)
     images = tuple(p for p in images if f"cid:{p.cid}" in html)  # only what the HTML shows
-    return Rendered(subject=subject(kind, model), text=tidy_text(text), html=html, images=images,
-                    attachments=attachments)
+    return Rendered(
+        subject=subject(kind, model),
+        text=tidy_text(text),
+        html=html,
+        images=images,
+        attachments=attachments,
+    )
 
 
-def _attachments(kind: str, model: dict[str, Any], env: jinja2.Environment) -> tuple[Attachment, ...]:
+def _attachments(
+    kind: str, model: dict[str, Any], env: jinja2.Environment
+) -> tuple[Attachment, ...]:
     """The whole log as a text file: with a long ``history``, and at the game's end (when the
     view shows every line, nothing being secret any more)."""
     if kind == "history" and model.get("history_entries", 0) > HISTORY_INLINE:
@@ -127,8 +150,10 @@ def board_parts(board: dict[str, Any]) -> tuple[str, Markup]:
     hit = _BOARD_CACHE.get(key)
     if hit is None:
         env = environment()
-        hit = (env.get_template("text/_board.txt.j2").render(board=board),
-               Markup(env.get_template("html/_board.html.j2").render(board=board)))
+        hit = (
+            env.get_template("text/_board.txt.j2").render(board=board),
+            Markup(env.get_template("html/_board.html.j2").render(board=board)),
+        )
         if len(_BOARD_CACHE) >= _BOARD_CACHE_SIZE:
             _BOARD_CACHE.clear()  # only the boards of the latest moves ever hit
         _BOARD_CACHE[key] = hit
@@ -187,16 +212,24 @@ def environment() -> jinja2.Environment:
     env = jinja2.Environment(
         loader=jinja2.FileSystemLoader(str(template_dir())),
         undefined=jinja2.StrictUndefined,
-        autoescape=jinja2.select_autoescape(enabled_extensions=("html.j2",), default_for_string=False),
+        autoescape=jinja2.select_autoescape(
+            enabled_extensions=("html.j2",), default_for_string=False
+        ),
         trim_blocks=True,
         lstrip_blocks=True,
         keep_trailing_newline=True,
         auto_reload=False,  # compiled once per process: no stat() of every include per render
         cache_size=-1,
     )
-    env.filters.update(wrap=wrap, ljust=ljust, rjust=rjust, heading=heading, cell=cell,
-                       fg=lambda side: SIDE_COLOURS.get(side or "", ("#374151", ""))[0],
-                       bg=lambda side: SIDE_COLOURS.get(side or "", ("", "#ffffff"))[1])
+    env.filters.update(
+        wrap=wrap,
+        ljust=ljust,
+        rjust=rjust,
+        heading=heading,
+        cell=cell,
+        fg=lambda side: SIDE_COLOURS.get(side or "", ("#374151", ""))[0],
+        bg=lambda side: SIDE_COLOURS.get(side or "", ("", "#ffffff"))[1],
+    )
     env.globals.update(WIDTH=WIDTH)
     return env
 
@@ -209,9 +242,17 @@ def wrap(text: Any, indent: int = 0, hang: int | None = None, width: int = WIDTH
 @lru_cache(maxsize=4096)  # log lines and prompts recur in both sides' reports and later ones
 def _wrap(text: str, indent: int, hang: int | None, width: int) -> str:
     hang = indent if hang is None else hang
-    return textwrap.fill(str(text), width=width, initial_indent=" " * indent,
-                         subsequent_indent=" " * hang, break_long_words=False,
-                         break_on_hyphens=False) or " " * indent
+    return (
+        textwrap.fill(
+            str(text),
+            width=width,
+            initial_indent=" " * indent,
+            subsequent_indent=" " * hang,
+            break_long_words=False,
+            break_on_hyphens=False,
+        )
+        or " " * indent
+    )
 
 
 def ljust(value: Any, n: int) -> str:

@@ -127,17 +127,24 @@ def queue_mail(
         seats = seats_of(session, game.id)
     others = [s for s in seats.values() if s.side != seat.side]
     ctx = render_context(
-        settings, game, seat, state,
+        settings,
+        game,
+        seat,
+        state,
         opponent=others[0].email if others else "",
-        since=seat.last_log if since is None else since, results=results, error=error,
-        ignored=ignored, now=now,
+        since=seat.last_log if since is None else since,
+        results=results,
+        error=error,
+        ignored=ignored,
+        now=now,
     )
     if extra is None:
         from pbem.notify import orders_extra  # a late import: pbem.notify builds on this module
 
         extra = orders_extra(session, seat)
-    tabletalk.remember_question(session, game.id, seat.side, seat.key_gen,
-                                question(state, seat.side))
+    tabletalk.remember_question(
+        session, game.id, seat.side, seat.key_gen, question(state, seat.side)
+    )
     if kind not in ("help", "key_problem", "card"):  # kinds that show table talk
         talk = tabletalk.take(session, game.id, seat.side, now)
         if talk:

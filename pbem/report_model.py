@@ -21,7 +21,9 @@ SIDE_LETTER = {"kennedy": "K", "nixon": "N"}
 ICON_NAME = {"kennedy": "Kennedy", "nixon": "Nixon", "both": "both"}
 ISSUE_LABEL = {"defense": "Defense", "economy": "Economy", "civil_rights": "Civil rights"}
 EDITION_LABEL = {"zman": "Z-Man 2nd edition", "gmt": "GMT edition (2017)"}
-CARD_VERBS = {name for name, v in engine.VERBS.items() if v.args and v.args[0].lstrip("?") == "card"}
+CARD_VERBS = {
+    name for name, v in engine.VERBS.items() if v.args and v.args[0].lstrip("?") == "card"
+}
 _PASSIVE = ("done", "pass", "decline")
 _ANY_STATE_MIN = 35  # list "any state except ..." once this many states are legal
 
@@ -59,10 +61,17 @@ def card_row(n: int, cp_now: dict[str, int] | None = None) -> dict[str, Any]:
         "issue": issue_label(c["issue"]) if c["issue"] else "—",
         "state": c["state"] or "—",
         "text": cardtext.event_text(n),
-        "facts": " · ".join(x for x in (
-            f"{c['cp']} CP", f"{c['rest']} rest", f"icon {ICON_NAME.get(c['icon'], c['icon'])}",
-            f"debate {issue_label(c['issue'])}" if c["issue"] else "",
-            f"Election Day state {c['state']}" if c["state"] else "") if x),
+        "facts": " · ".join(
+            x
+            for x in (
+                f"{c['cp']} CP",
+                f"{c['rest']} rest",
+                f"icon {ICON_NAME.get(c['icon'], c['icon'])}",
+                f"debate {issue_label(c['issue'])}" if c["issue"] else "",
+                f"Election Day state {c['state']}" if c["state"] else "",
+            )
+            if x
+        ),
     }
 
 
@@ -96,21 +105,39 @@ def board(v: Mapping[str, Any]) -> dict[str, Any]:
     regions: list[dict[str, Any]] = []
     for region in engine.REGIONS:
         cells = [
-            {"abbr": s, "name": engine.STATES[s].name, "ev": sp["ev"], "side": sp["side"],
-             "cubes": sp["cubes"], "sup": support_label(sp)}
+            {
+                "abbr": s,
+                "name": engine.STATES[s].name,
+                "ev": sp["ev"],
+                "side": sp["side"],
+                "cubes": sp["cubes"],
+                "sup": support_label(sp),
+            }
             for s, sp in ((s, v["states"][s]) for s in engine.STATES if s in v["states"])
             if sp["region"] == region
         ]
-        ev = {side: sum(c["ev"] for c in cells if c["side"] == side and c["cubes"]) for side in engine.SIDES}
-        regions.append({"key": region, "name": region.capitalize(), "states": cells, "ev": ev,
-                        "media": support_label(v["media"][region]),
-                        "endorsement": support_label(v["endorsements"][region])})
+        ev = {
+            side: sum(c["ev"] for c in cells if c["side"] == side and c["cubes"])
+            for side in engine.SIDES
+        }
+        regions.append(
+            {
+                "key": region,
+                "name": region.capitalize(),
+                "states": cells,
+                "ev": ev,
+                "media": support_label(v["media"][region]),
+                "endorsement": support_label(v["endorsements"][region]),
+            }
+        )
     rows = [list(r) for r in zip_longest(*(r["states"] for r in regions))]
     ev_total = {side: sum(r["ev"][side] for r in regions) for side in engine.SIDES}
     ev_all = sum(int(sp["ev"]) for sp in v["states"].values())
     persistent: dict[str, list[int]] = v.get("persistent", {})
-    tokens = {side: {"abbr": st, "name": engine.STATES[st].name if st in engine.STATES else st}
-              for side, st in v["tokens"].items()}
+    tokens = {
+        side: {"abbr": st, "name": engine.STATES[st].name if st in engine.STATES else st}
+        for side, st in v["tokens"].items()
+    }
     return {
         "regions": regions,
         "rows": rows,
@@ -127,8 +154,12 @@ def board(v: Mapping[str, Any]) -> dict[str, Any]:
         "stack_sizes": v.get("stack_sizes", {}),
         "deck_size": v.get("deck_size", 0),
         "discard_size": len(v.get("discard", [])),
-        "effects": [f"#{e['card']} {e['name']} ({e['side'].title()})" for e in v.get("effects", [])],
-        "persistent": [card_row(n)["label"] for kind in sorted(persistent) for n in persistent[kind]],
+        "effects": [
+            f"#{e['card']} {e['name']} ({e['side'].title()})" for e in v.get("effects", [])
+        ],
+        "persistent": [
+            card_row(n)["label"] for kind in sorted(persistent) for n in persistent[kind]
+        ],
         "debate": debate(v.get("debate")),
     }
 
@@ -144,10 +175,14 @@ def debate(d: dict[str, Any] | None) -> dict[str, Any] | None:
     rows = []
     for issue in sorted(d["board"], key=_issue_rank):
         sides = d["board"][issue]
-        rows.append({"name": issue_label(issue),
-                     "cards": {s: [card_row(n)["label"] for n in cards] for s, cards in sides.items()},
-                     "totals": d.get("totals", {}).get(issue, {}),
-                     "resolved": issue in d["resolved"]})
+        rows.append(
+            {
+                "name": issue_label(issue),
+                "cards": {s: [card_row(n)["label"] for n in cards] for s, cards in sides.items()},
+                "totals": d.get("totals", {}).get(issue, {}),
+                "resolved": issue in d["resolved"],
+            }
+        )
     return {
         "initiative": (d.get("initiative") or "").title(),
         "rows": rows,
@@ -184,8 +219,10 @@ def _compact(verb: str, args: list[str], own_cards: set[int]) -> str:
         for a in args:
             st, _, n = a.partition(" ")
             ranges.setdefault(st, []).append(int(n))
-        return ", ".join(f"{st} {min(ns)}" if len(ns) == 1 else f"{st} {min(ns)}-{max(ns)}"
-                         for st, ns in ranges.items())
+        return ", ".join(
+            f"{st} {min(ns)}" if len(ns) == 1 else f"{st} {min(ns)}-{max(ns)}"
+            for st, ns in ranges.items()
+        )
     flagged = [a[: -len(" preempt")] for a in args if a.endswith(" preempt")]
     plain = [a for a in args if not a.endswith(" preempt")]
     if all(a in engine.STATES for a in plain) and len(plain) >= _ANY_STATE_MIN:
@@ -262,15 +299,26 @@ def log_since(v: Mapping[str, Any], since: int) -> list[dict[str, Any]]:
             turns.append({"turn": e["turn"], "entries": []})
         to = e["to"]
         text = explained(e)
-        turns[-1]["entries"].append({"text": text, "private": to is not None and to == me,
-                                     "was_private": (to or "").title() if to and to != me else ""})
+        turns[-1]["entries"].append(
+            {
+                "text": text,
+                "private": to is not None and to == me,
+                "was_private": (to or "").title() if to and to != me else "",
+            }
+        )
     return turns
 
 
 def explained(entry: Mapping[str, Any]) -> str:
     """A log line with its cause (the entry's ``why``) when the text names no card and no rule."""
     text, why = str(entry["text"]), str(entry.get("why") or "")
-    if not why or "#" in text or "(R" in text or why in text or text.startswith(("Turn ", "End of turn")):
+    if (
+        not why
+        or "#" in text
+        or "(R" in text
+        or why in text
+        or text.startswith(("Turn ", "End of turn"))
+    ):
         return text
     return f"{text[:-1]} ({why})." if text.endswith(".") else f"{text} ({why})"
 
@@ -309,10 +357,19 @@ def final_tally(result: Mapping[str, Any] | None) -> dict[str, Any] | None:
     winner = result.get("winner")
     return {
         "winner": winner.title() if winner else "nobody",
-        "rows": [{"side": s.title(), "ev": ev.get(s, 0), "states": won.get(s, 0), "cubes": cubes.get(s, 0)}
-                 for s in engine.SIDES],
+        "rows": [
+            {
+                "side": s.title(),
+                "ev": ev.get(s, 0),
+                "states": won.get(s, 0),
+                "cubes": cubes.get(s, 0),
+            }
+            for s in engine.SIDES
+        ],
         "tie_break": result.get("tie_break"),
-        "unpledged": [engine.STATES[s].name if s in engine.STATES else s for s in result.get("unpledged", [])],
+        "unpledged": [
+            engine.STATES[s].name if s in engine.STATES else s for s in result.get("unpledged", [])
+        ],
     }
 
 
@@ -323,17 +380,28 @@ def help_entries() -> list[dict[str, str]]:
 
 @cache
 def _meta_entries() -> tuple[dict[str, str], ...]:
-    return tuple({"name": w.name, "usage": " ".join([w.name, *(_arg_usage(a) for a in w.args.split())]),
-                  "help": w.help, "example": w.example}
-                 for w in engine.META_WORDS.values())
+    return tuple(
+        {
+            "name": w.name,
+            "usage": " ".join([w.name, *(_arg_usage(a) for a in w.args.split())]),
+            "help": w.help,
+            "example": w.example,
+        }
+        for w in engine.META_WORDS.values()
+    )
 
 
 @cache
 def _help_entries() -> tuple[dict[str, str], ...]:
-    return tuple({"name": v.name,
-             "usage": " ".join([v.name, *(_arg_usage(a) for a in v.args)]),
-             "help": v.help, "example": v.example}
-            for v in sorted(engine.VERBS.values(), key=lambda v: v.name))
+    return tuple(
+        {
+            "name": v.name,
+            "usage": " ".join([v.name, *(_arg_usage(a) for a in v.args)]),
+            "help": v.help,
+            "example": v.example,
+        }
+        for v in sorted(engine.VERBS.values(), key=lambda v: v.name)
+    )
 
 
 _ARG_WORDS = {"preempt": "preempt", "use": "campaign|advertise|position", "side": "kennedy|nixon"}
@@ -398,10 +466,15 @@ def _from_view(v: dict[str, Any], side: str, since: int) -> dict[str, Any]:
         own |= set(v["debate"].get("hand", []))
     legal = list(v.get("legal", []))
     active = [s.title() for s in v.get("active", [])]
-    revealed = [{"side": r["side"].title(), "turn": r.get("turn"),
-                 "cards": [card_row(n)["label"] for n in r.get("cards", [])],
-                 "by": card_row(r["card"])["label"] if r.get("card") in engine.CARDS else ""}
-                for r in v.get("revealed", [])]
+    revealed = [
+        {
+            "side": r["side"].title(),
+            "turn": r.get("turn"),
+            "cards": [card_row(n)["label"] for n in r.get("cards", [])],
+            "by": card_row(r["card"])["label"] if r.get("card") in engine.CARDS else "",
+        }
+        for r in v.get("revealed", [])
+    ]
     return {
         "view": True,
         "turn": v["turn"],

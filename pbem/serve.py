@@ -81,8 +81,10 @@ def serve(
             try:
                 if not leader.acquire():
                     passes += 1
-                    on_pass("standby: another worker leads the IMAP fetch; "
-                            + _standby_pass(db, settings, sender))
+                    on_pass(
+                        "standby: another worker leads the IMAP fetch; "
+                        + _standby_pass(db, settings, sender)
+                    )
                     _sleep(stopper, standby_interval)
                     continue
                 with open_inbox() as inbox:

@@ -93,21 +93,42 @@ class Sender(Protocol):
 
 
 def open_mailbox(settings: Settings) -> ImapMailbox:
-    return ImapMailbox(settings.imap_host, settings.imap_port, settings.imap_user,
-                       settings.imap_password, ssl=settings.imap_ssl)
+    return ImapMailbox(
+        settings.imap_host,
+        settings.imap_port,
+        settings.imap_user,
+        settings.imap_password,
+        ssl=settings.imap_ssl,
+    )
 
 
 def make_sender(settings: Settings) -> SmtpSender:
-    return SmtpSender(settings.smtp_host, settings.smtp_port, settings.smtp_user or None,
-                      settings.smtp_password or None, tls=settings.smtp_tls)
+    return SmtpSender(
+        settings.smtp_host,
+        settings.smtp_port,
+        settings.smtp_user or None,
+        settings.smtp_password or None,
+        tls=settings.smtp_tls,
+    )
 
 
 # --- games -----------------------------------------------------------------------------------
 
-def new_game(db: Engine, settings: Settings, *, kennedy: str, nixon: str, edition: str = "zman",
-             options: Iterable[str] = (), seed: int | None = None, invite: bool = False,
-             expires_in: timedelta | None = None, now: datetime | None = None,
-             clock: TimeControl | None = None) -> int:
+
+def new_game(
+    db: Engine,
+    settings: Settings,
+    *,
+    kennedy: str,
+    nixon: str,
+    edition: str = "zman",
+    options: Iterable[str] = (),
+    seed: int | None = None,
+    invite: bool = False,
+    expires_in: timedelta | None = None,
+    now: datetime | None = None,
+    clock: TimeControl | None = None,
+) -> int:
     """Create a game, seat both players and queue their first mails; returns the game id.
 
     With ``invite`` both players are invited (`pbem.fairplay.games`): the game starts when both
@@ -129,18 +150,26 @@ def new_game(db: Engine, settings: Settings, *, kennedy: str, nixon: str, editio
             except ValueError as exc:
                 raise ServiceError(f"--{side}: {exc}") from None
         elif not EMAIL_RE.match(email):
-            raise ServiceError(f"--{side}: {email!r} is not an email address "
-                               "(or bot:heuristic, bot:search for a computer player)")
+            raise ServiceError(
+                f"--{side}: {email!r} is not an email address "
+                "(or bot:heuristic, bot:search for a computer player)"
+            )
     if invite and any(is_bot(e) for e in emails.values()):
         raise ServiceError("a bot seat cannot be invited: start the game at once (--start)")
     if all(is_bot(e) for e in emails.values()):
-        raise ServiceError("both seats are bots: a game by email needs a human "
-                           "(to watch bots play each other, use `pbem tournament`)")
+        raise ServiceError(
+            "both seats are bots: a game by email needs a human "
+            "(to watch bots play each other, use `pbem tournament`)"
+        )
     if emails["kennedy"] == emails["nixon"]:
-        raise ServiceError("the two players need different addresses (the address identifies the side)")
+        raise ServiceError(
+            "the two players need different addresses (the address identifies the side)"
+        )
     if seed is not None and invite:
-        raise ServiceError("a fixed seed cannot be committed: invitations need the server's own "
-                           "secret seed (leave out --seed, or start at once with --start)")
+        raise ServiceError(
+            "a fixed seed cannot be committed: invitations need the server's own "
+            "secret seed (leave out --seed, or start at once with --start)"
+        )
     try:
         state = engine.new_game(0 if seed is None else seed, edition=edition, options=options)
     except ValueError as exc:
@@ -148,13 +177,27 @@ def new_game(db: Engine, settings: Settings, *, kennedy: str, nixon: str, editio
     if seed is None:
         from pbem.fairplay.games import new_committed_game
 
-        game_id = new_committed_game(db, settings, emails=emails, edition=edition,
-                                     options=list(state["options"]), invite=invite, now=now,
-                                     expires_in=expires_in, clock=_clocks.pending_clock(control))
+        game_id = new_committed_game(
+            db,
+            settings,
+            emails=emails,
+            edition=edition,
+            options=list(state["options"]),
+            invite=invite,
+            now=now,
+            expires_in=expires_in,
+            clock=_clocks.pending_clock(control),
+        )
         return game_id  # its clock starts with the game (pbem.clocks)
     with transaction(db) as s:
-        game = Game(seed=seed, edition=edition, options=",".join(state["options"]),
-                    snapshot=engine.to_json(state), created_at=now, updated_at=now)
+        game = Game(
+            seed=seed,
+            edition=edition,
+            options=",".join(state["options"]),
+            snapshot=engine.to_json(state),
+            created_at=now,
+            updated_at=now,
+        )
         _clocks.start_clock(game, control, state, now.timestamp())
         s.add(game)
         s.flush()
@@ -172,8 +215,17 @@ def new_game(db: Engine, settings: Settings, *, kennedy: str, nixon: str, editio
         _clocks.sync(s, game, state, now)  # no clock runs for a bot seat
         start_orders(s, seats, state)
         for seat in seats.values():
-            queue_mail(s, settings, kind="welcome", game=game, seat=seat, state=state,
-                       cause="v0", now=now, seats=seats)
+            queue_mail(
+                s,
+                settings,
+                kind="welcome",
+                game=game,
+                seat=seat,
+                state=state,
+                cause="v0",
+                now=now,
+                seats=seats,
+            )
         return game.id
 
 
@@ -182,8 +234,9 @@ def _load(s: Session, game_id: int) -> tuple[Game, engine.GameState]:
     if game is None:
         raise GameNotFound(f"no game #{game_id} (see `pbem games`)")
     if not game.snapshot:
-        raise ServiceError(f"game #{game_id} has not started: it is {game.status} "
-                           "(invitations, see `pbem games`)")
+        raise ServiceError(
+            f"game #{game_id} has not started: it is {game.status} (invitations, see `pbem games`)"
+        )
     return game, engine.from_json(game.snapshot)
 
 
@@ -216,10 +269,12 @@ def show(db: Engine, settings: Settings, game_id: int, as_: str = "public") -> s
 
 def _public_text(game: Game, state: engine.GameState) -> str:
     v = engine.view(state, None)
-    lines = [f"Game #{game.id} ({game.edition}) turn {v['turn']}, phase {v['phase']}",
-             f"Decision: {v['decision']}",
-             f"Momentum K {v['momentum']['kennedy']} / N {v['momentum']['nixon']}; "
-             f"hands K {v['hand_sizes']['kennedy']} / N {v['hand_sizes']['nixon']}"]
+    lines = [
+        f"Game #{game.id} ({game.edition}) turn {v['turn']}, phase {v['phase']}",
+        f"Decision: {v['decision']}",
+        f"Momentum K {v['momentum']['kennedy']} / N {v['momentum']['nixon']}; "
+        f"hands K {v['hand_sizes']['kennedy']} / N {v['hand_sizes']['nixon']}",
+    ]
     for code, sp in sorted(v["states"].items()):
         if sp["cubes"]:
             lines.append(f"  {code:3} {sp['side'] or '-':8} {sp['cubes']}")
@@ -254,11 +309,24 @@ def games(db: Engine) -> list[GameRow]:
                 continue
             state = engine.from_json(game.snapshot)
             n = len(s.exec(select(Move.id).where(Move.game_id == game.id)).all())
-            waiting = "" if game.status != "active" else ", ".join(sorted(engine.active_sides(state)))
-            out.append(GameRow(game.id or 0, game.edition, game.status, state["turn"],
-                               state["phase"], waiting, seats["kennedy"].email,
-                               seats["nixon"].email, n, game.updated_at,
-                               _clocks.clock_line(game, utcnow())))
+            waiting = (
+                "" if game.status != "active" else ", ".join(sorted(engine.active_sides(state)))
+            )
+            out.append(
+                GameRow(
+                    game.id or 0,
+                    game.edition,
+                    game.status,
+                    state["turn"],
+                    state["phase"],
+                    waiting,
+                    seats["kennedy"].email,
+                    seats["nixon"].email,
+                    n,
+                    game.updated_at,
+                    _clocks.clock_line(game, utcnow()),
+                )
+            )
     return out
 
 
@@ -268,10 +336,23 @@ def _unstarted_row(s: Session, game: Game, seats: dict[str, Seat]) -> GameRow:
     rows = invitations(s, game.id or 0)
     pending = [r.side for r in rows if r.status == "pending"]
     expires = rows[0].expires_at if rows else None
-    waiting = ("accept: " + ", ".join(pending) + (f" (until {expires:%Y-%m-%d %H:%M})" if expires else "")
-               if game.status == "invited" else "-")
-    return GameRow(game.id or 0, game.edition, game.status, 0, "invitation", waiting,
-                   seats["kennedy"].email, seats["nixon"].email, 0, game.updated_at)
+    waiting = (
+        "accept: " + ", ".join(pending) + (f" (until {expires:%Y-%m-%d %H:%M})" if expires else "")
+        if game.status == "invited"
+        else "-"
+    )
+    return GameRow(
+        game.id or 0,
+        game.edition,
+        game.status,
+        0,
+        "invitation",
+        waiting,
+        seats["kennedy"].email,
+        seats["nixon"].email,
+        0,
+        game.updated_at,
+    )
 
 
 def game_log(db: Engine, game_id: int) -> list[Move]:
@@ -309,6 +390,7 @@ def replay(db: Engine, game_id: int) -> ReplayReport:
 
 # --- mail in and out ---------------------------------------------------------------------------
 
+
 @dataclass
 class PollStats:
     """Counts of outcomes of one `poll_once` pass."""
@@ -324,9 +406,15 @@ class PollStats:
         return ", ".join(f"{n} {k}" for k, n in sorted(self.outcomes.items())) or "nothing new"
 
 
-def poll_once(db: Engine, settings: Settings, inbox: Inbox, *, mailbox: str = "INBOX",
-              now: datetime | None = None,
-              after_each: Callable[[], None] | None = None) -> PollStats:
+def poll_once(
+    db: Engine,
+    settings: Settings,
+    inbox: Inbox,
+    *,
+    mailbox: str = "INBOX",
+    now: datetime | None = None,
+    after_each: Callable[[], None] | None = None,
+) -> PollStats:
     """Process every mail still in the inbox; move each after its commit (C1).
 
     ``after_each`` is called after each mail's transaction (`pbem.outbox_pump.OutboxPump.nudge`:
@@ -334,13 +422,22 @@ def poll_once(db: Engine, settings: Settings, inbox: Inbox, *, mailbox: str = "I
     stats = PollStats()
     seen: set[tuple[int, int]] = set()
     while True:  # in batches, so a flooded inbox never sits in memory at once
-        batch = [m for m in inbox.fetch_new(limit=FETCH_BATCH) if (m.uidvalidity, m.uid) not in seen]
+        batch = [
+            m for m in inbox.fetch_new(limit=FETCH_BATCH) if (m.uidvalidity, m.uid) not in seen
+        ]
         done: dict[str, list[int]] = {}
         try:
             for item in batch:
                 seen.add((item.uidvalidity, item.uid))
-                out = process_message(db, settings, item.raw, mailbox=mailbox,
-                                      uidvalidity=item.uidvalidity, uid=item.uid, now=now)
+                out = process_message(
+                    db,
+                    settings,
+                    item.raw,
+                    mailbox=mailbox,
+                    uidvalidity=item.uidvalidity,
+                    uid=item.uid,
+                    now=now,
+                )
                 if out.folder is not None:  # a deferred mail stays in the INBOX
                     done.setdefault(out.folder, []).append(item.uid)
                 stats.outcomes[out.outcome] += 1
@@ -406,30 +503,42 @@ def sender_for(address: str, game_id: int | None) -> str:
     return f'"1960 \u2014 game #{game_id}" <{addr}>'
 
 
-def raw_message(settings: Settings, row: OutboxMessage,
-                images: Mapping[str, MailImage] | None = None) -> bytes:
+def raw_message(
+    settings: Settings, row: OutboxMessage, images: Mapping[str, MailImage] | None = None
+) -> bytes:
     """The bytes of outbox ``row``; ``images`` (stored parts by id, `mailimages.load`) go
     inline or attached, as the row's HTML names them."""
     extras = json.loads(row.extras) if row.extras else {}  # headers and attachments (fair play)
-    files = [FileAttachment(a["filename"], a["text"].encode("utf-8"), a["content_type"])
-             for a in extras.get("attachments", ())]
+    files = [
+        FileAttachment(a["filename"], a["text"].encode("utf-8"), a["content_type"])
+        for a in extras.get("attachments", ())
+    ]
     return build_message(
-        sender=sender_for(settings.address, row.game_id), to=row.recipient, subject=row.subject, text=row.text,
-        html=row.html or None, message_id=row.message_id, in_reply_to=row.in_reply_to or None,
-        references=row.references.split(), reply_to=row.reply_to or None,
+        sender=sender_for(settings.address, row.game_id),
+        to=row.recipient,
+        subject=row.subject,
+        text=row.text,
+        html=row.html or None,
+        message_id=row.message_id,
+        in_reply_to=row.in_reply_to or None,
+        references=row.references.split(),
+        reply_to=row.reply_to or None,
         images=mailimages.for_html(row.html, dict(images or {})),
         headers=extras.get("headers"),
-        attachments=[*mailimages.attachments_for(row.html, dict(images or {})), *files])
+        attachments=[*mailimages.attachments_for(row.html, dict(images or {})), *files],
+    )
 
 
-def drain_outbox(db: Engine, settings: Settings, sender: Sender, *, now: datetime | None = None,
-                 limit: int = 500) -> SendStats:
+def drain_outbox(
+    db: Engine, settings: Settings, sender: Sender, *, now: datetime | None = None, limit: int = 500
+) -> SendStats:
     """Send due outbox rows; temporary failures back off, permanent ones are marked failed."""
     return asyncio.run(_drain(db, settings, sender, now, limit))
 
 
-async def _drain(db: Engine, settings: Settings, sender: Sender, now: datetime | None,
-                 limit: int) -> SendStats:
+async def _drain(
+    db: Engine, settings: Settings, sender: Sender, now: datetime | None, limit: int
+) -> SendStats:
     """Every due row, claimed a batch at a time, on one SMTP session when the sender offers one.
 
     Claiming (``FOR UPDATE SKIP LOCKED`` on PostgreSQL, ``BEGIN IMMEDIATE`` on SQLite) moves a
@@ -451,8 +560,14 @@ def smtp_session(sender: Sender) -> contextlib.AbstractAsyncContextManager[Any]:
     return contextlib.nullcontext()
 
 
-async def send_due(db: Engine, settings: Settings, sender: Sender, now: datetime, stats: SendStats,
-                   limit: int = CLAIM_BATCH) -> bool:
+async def send_due(
+    db: Engine,
+    settings: Settings,
+    sender: Sender,
+    now: datetime,
+    stats: SendStats,
+    limit: int = CLAIM_BATCH,
+) -> bool:
     """Claim and send every row due at ``now``, a batch at a time; False when the SMTP server
     could not be reached (the rest stays due for the next run, ``stats.unreachable``)."""
     while True:
@@ -474,17 +589,24 @@ _MARK_COLUMNS = ("attempts", "status", "sent_at", "last_error", "next_attempt_at
 def _claim(db: Engine, now: datetime, n: int) -> list[OutboxMessage]:
     """Take up to ``n`` due rows for this worker: their ``next_attempt_at`` moves a lease ahead."""
     with transaction(db) as s:
-        stmt = select(OutboxMessage).where(
-            OutboxMessage.status == "pending", col(OutboxMessage.next_attempt_at) <= now,
-        ).order_by(col(OutboxMessage.id)).limit(n)
+        stmt = (
+            select(OutboxMessage)
+            .where(
+                OutboxMessage.status == "pending",
+                col(OutboxMessage.next_attempt_at) <= now,
+            )
+            .order_by(col(OutboxMessage.id))
+            .limit(n)
+        )
         if not is_sqlite(db):
             stmt = stmt.with_for_update(skip_locked=True)
         rows = list(s.exec(stmt))
         ids = [r.id for r in rows]
         if ids:
             table = OutboxMessage.__table__  # type: ignore[attr-defined]
-            s.execute(update(table).where(table.c.id.in_(ids)).values(
-                next_attempt_at=now + CLAIM_LEASE))
+            s.execute(
+                update(table).where(table.c.id.in_(ids)).values(next_attempt_at=now + CLAIM_LEASE)
+            )
         for row in rows:
             s.expunge(row)  # detached with the columns loaded; the lease is in the database
         return rows
@@ -496,12 +618,19 @@ def _release(db: Engine, rows: list[OutboxMessage], now: datetime) -> None:
         return
     table = OutboxMessage.__table__  # type: ignore[attr-defined]
     with transaction(db) as s:
-        s.execute(update(table).where(table.c.id.in_([r.id for r in rows])).values(
-            next_attempt_at=now))
+        s.execute(
+            update(table).where(table.c.id.in_([r.id for r in rows])).values(next_attempt_at=now)
+        )
 
 
-async def _send_rows(db: Engine, settings: Settings, sender: Sender, rows: list[OutboxMessage],
-                     now: datetime, stats: SendStats) -> list[OutboxMessage] | None:
+async def _send_rows(
+    db: Engine,
+    settings: Settings,
+    sender: Sender,
+    rows: list[OutboxMessage],
+    now: datetime,
+    stats: SendStats,
+) -> list[OutboxMessage] | None:
     """Send claimed rows; None when all were tried, else the rows left when the server is down."""
     table = OutboxMessage.__table__  # type: ignore[attr-defined]
     mark = update(table).where(table.c.id == bindparam("row_id"))
@@ -517,9 +646,11 @@ async def _send_rows(db: Engine, settings: Settings, sender: Sender, rows: list[
                 failure = exc
             _mark(row, failure, now, stats)
             with conn.begin():  # one UPDATE + commit per sent mail (C2), Core: no ORM flush
-                conn.execute(mark, {"row_id": row.id, **{c: getattr(row, c) for c in _MARK_COLUMNS}})
+                conn.execute(
+                    mark, {"row_id": row.id, **{c: getattr(row, c) for c in _MARK_COLUMNS}}
+                )
             if _unreachable(failure):
-                return rows[i + 1:]
+                return rows[i + 1 :]
     return None
 
 

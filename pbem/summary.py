@@ -23,7 +23,8 @@ from pbem.report_model import explained
 __all__ = ["Group", "board_changes", "build", "group_log", "notify_text", "public_board"]
 
 ACTION_START = re.compile(
-    r"^(Kennedy|Nixon) (plays |preempts |has nothing to play|discards .* to play the Vice President)")
+    r"^(Kennedy|Nixon) (plays |preempts |has nothing to play|discards .* to play the Vice President)"
+)
 STRATEGY = re.compile(r"^(Kennedy|Nixon) puts a card on the campaign-strategy stack")
 PHASES = (
     (re.compile(r"^Turn \d+ begins"), "Start of turn {turn}: cards and initiative"),
@@ -46,8 +47,12 @@ def _title(text: str, turn: int, current: Group | None) -> str | None:
     """The title of the group ``text`` starts, or None if it continues the current one."""
     m = ACTION_START.match(text)
     if m:
-        if current and current["title"].startswith(m.group(1)) and current["entries"] and \
-                current["entries"][-1]["text"].startswith(f"{m.group(1)} preempts"):
+        if (
+            current
+            and current["title"].startswith(m.group(1))
+            and current["entries"]
+            and current["entries"][-1]["text"].startswith(f"{m.group(1)} preempts")
+        ):
             return None  # the preempt line opens the same action (R6.8)
         return f"{m.group(1)}'s action"
     if STRATEGY.match(text):
@@ -77,11 +82,19 @@ def group_log(log: Sequence[Mapping[str, Any]], since: int, side: str | None = N
             groups.append(current)
         to = e["to"]
         mine = to is not None and (side is None or to == side)
-        entry = {"text": explained(e), "private": mine,
-                 "was_private": to.title() if to and not mine else "", "line": explained(e), "times": 1}
+        entry = {
+            "text": explained(e),
+            "private": mine,
+            "was_private": to.title() if to and not mine else "",
+            "line": explained(e),
+            "times": 1,
+        }
         last = current["entries"][-1] if current["entries"] else None
         if last is not None and (last["line"], last["private"], last["was_private"]) == (
-                entry["line"], entry["private"], entry["was_private"]):
+            entry["line"],
+            entry["private"],
+            entry["was_private"],
+        ):
             last["times"] += 1  # "Nixon campaigns in California (R7)." five times: one line
             last["text"] = repeated(last["line"], last["times"])
             continue
@@ -151,8 +164,11 @@ def board_changes(before: dict[str, Any] | None, after: dict[str, Any]) -> list[
 
 
 def notify_text(notify: str, digest_hour: int) -> str:
-    return {"decisions": "only when you must decide", "every": "after every move",
-            "digest": f"once a day at {digest_hour:02d}:00 UTC"}.get(notify, notify)
+    return {
+        "decisions": "only when you must decide",
+        "every": "after every move",
+        "digest": f"once a day at {digest_hour:02d}:00 UTC",
+    }.get(notify, notify)
 
 
 def build(

@@ -33,18 +33,40 @@ class TableTalk(SQLModel, table=True):
     delivered_at: datetime | None = None
 
 
-def post(session: Session, game_id: int, *, to_side: str, from_side: str, kind: str,
-         text: str, now: datetime) -> None:
+def post(
+    session: Session,
+    game_id: int,
+    *,
+    to_side: str,
+    from_side: str,
+    kind: str,
+    text: str,
+    now: datetime,
+) -> None:
     """Add a message for *to_side*'s next mail."""
-    session.add(TableTalk(game_id=game_id, to_side=to_side, from_side=from_side, kind=kind,
-                          text=text[:MAX_TALK_CHARS], created_at=now))
+    session.add(
+        TableTalk(
+            game_id=game_id,
+            to_side=to_side,
+            from_side=from_side,
+            kind=kind,
+            text=text[:MAX_TALK_CHARS],
+            created_at=now,
+        )
+    )
 
 
 def take(session: Session, game_id: int, side: str, now: datetime) -> list[dict[str, str]]:
     """The undelivered messages for *side*, oldest first, marked delivered now."""
-    rows = session.exec(select(TableTalk).where(
-        TableTalk.game_id == game_id, TableTalk.to_side == side,
-        col(TableTalk.delivered_at).is_(None)).order_by(col(TableTalk.id))).all()
+    rows = session.exec(
+        select(TableTalk)
+        .where(
+            TableTalk.game_id == game_id,
+            TableTalk.to_side == side,
+            col(TableTalk.delivered_at).is_(None),
+        )
+        .order_by(col(TableTalk.id))
+    ).all()
     out = []
     for row in rows:
         row.delivered_at = now
@@ -63,8 +85,9 @@ class KeyQuestion(SQLModel, table=True):
     question: str = Field(max_length=64)
 
 
-def remember_question(session: Session, game_id: int, side: str, key_gen: int,
-                      question: str) -> None:
+def remember_question(
+    session: Session, game_id: int, side: str, key_gen: int, question: str
+) -> None:
     """Record the question asked under *key_gen* (the first mail with that key asks it)."""
     if session.get(KeyQuestion, (game_id, side, key_gen)) is None:
         session.add(KeyQuestion(game_id=game_id, side=side, key_gen=key_gen, question=question))

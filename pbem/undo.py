@@ -41,14 +41,20 @@ class Replayed:
 
 def replay_moves(game: Game, moves: Sequence[Move], *, seed: int | None = None) -> Replayed:
     """Rebuild the game from (seed, edition, options) and the log, ``undo`` moves included."""
-    state = engine.new_game(game.seed if seed is None else seed, edition=game.edition, options=game.option_list)
+    state = engine.new_game(
+        game.seed if seed is None else seed, edition=game.edition, options=game.option_list
+    )
     mails: list[Mail] = []
     current: Mail | None = None
     for m in moves:
         if m.command == UNDO:
             if not mails or mails[-1].before is None or mails[-1].sides != {m.side}:
-                return Replayed(state, mails, len(moves), f"move {m.seq}: 'undo' with no mail "
-                                                          f"of {m.side} to take back")
+                return Replayed(
+                    state,
+                    mails,
+                    len(moves),
+                    f"move {m.seq}: 'undo' with no mail of {m.side} to take back",
+                )
             state = mails.pop().before or state
             current = None
             continue
@@ -61,6 +67,7 @@ def replay_moves(game: Game, moves: Sequence[Move], *, seed: int | None = None) 
         try:
             engine.apply_in_place(state, m.side, m.command)
         except engine.CommandError as exc:
-            return Replayed(state, mails, len(moves),
-                            f"move {m.seq} ({m.side}: {m.command!r}): {exc}")
+            return Replayed(
+                state, mails, len(moves), f"move {m.seq} ({m.side}: {m.command!r}): {exc}"
+            )
     return Replayed(state, mails, len(moves))

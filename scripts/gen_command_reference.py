@@ -47,11 +47,15 @@ def _words() -> list[str]:
     also: dict[str, list[str]] = {}
     for word, verb in sorted(SYNONYMS.items()):
         also.setdefault(verb, []).append(word)
-    out = ["## Commands", "",
-           "Every command a player writes starts with one of these words (R-numbers: the rules "
-           "reference). Each decision mail lists the exact commands legal at that moment.", "",
-           "| word | arguments | what it does | example | also written |",
-           "| --- | --- | --- | --- | --- |"]
+    out = [
+        "## Commands",
+        "",
+        "Every command a player writes starts with one of these words (R-numbers: the rules "
+        "reference). Each decision mail lists the exact commands legal at that moment.",
+        "",
+        "| word | arguments | what it does | example | also written |",
+        "| --- | --- | --- | --- | --- |",
+    ]
     for name, v in VERBS.items():
         args = " ".join(a.upper() for a in v.args)
         alt = ", ".join(f"`{w}`" for w in also.get(name, []))
@@ -59,18 +63,31 @@ def _words() -> list[str]:
     others = [f"`{w}` for `{t}`" for t, ws in sorted(also.items()) if t not in VERBS for w in ws]
     if others:
         out += ["", "Also read inside a command: " + ", ".join(others) + "."]
-    out += ["", "## Server words", "",
-            "Answered by the server, never sent to the rules engine.", "",
-            "| word | arguments | what it does | example |", "| --- | --- | --- | --- |"]
+    out += [
+        "",
+        "## Server words",
+        "",
+        "Answered by the server, never sent to the rules engine.",
+        "",
+        "| word | arguments | what it does | example |",
+        "| --- | --- | --- | --- |",
+    ]
     for name, m in META_WORDS.items():
         out.append(f"| `{name}` | {_cell(m.args)} | {_cell(m.help)} | `{m.example}` |")
     return out
 
 
 def _steps() -> list[str]:
-    out = ["", "## Decision steps", "",
-           "The named steps of the game's flow that ask a player something (the name is stored in "
-           "saved games; see docs/FLOW.md).", "", "| step | what it asks |", "| --- | --- |"]
+    out = [
+        "",
+        "## Decision steps",
+        "",
+        "The named steps of the game's flow that ask a player something (the name is stored in "
+        "saved games; see docs/FLOW.md).",
+        "",
+        "| step | what it asks |",
+        "| --- | --- |",
+    ]
     for name in sorted(STEPS):
         step = STEPS[name]
         if step.auto:
@@ -139,21 +156,29 @@ def _questions(card: int) -> list[str]:
 
 
 def _events() -> list[str]:
-    out = ["", "## Card events", "",
-           "Every event is played with `event N` (R6.3) or, after the opponent played the card for "
-           "CP, triggered with `trigger` for 1 momentum (R6.7), and then resolved as below. Each "
-           f"event was played here once, by its own side, at an action of turn {PLAY_TO_TURN} of a "
-           f"seeded game (seed {SEED}, Z-Man edition; GMT for the GMT-only cards; Kennedy leading "
-           "Defense and Civil Rights, Nixon Economy, media on both sides), and every "
-           "question it asked is quoted as the engine asks it, with the commands it offered then. "
-           "In your game the states, counts and cards offered are those of your position, and an "
-           "event whose condition does not hold (nobody leads the issue, no state qualifies) asks "
-           "nothing. Answers may also be written compactly, e.g. `support OH 2, PA`."]
+    out = [
+        "",
+        "## Card events",
+        "",
+        "Every event is played with `event N` (R6.3) or, after the opponent played the card for "
+        "CP, triggered with `trigger` for 1 momentum (R6.7), and then resolved as below. Each "
+        f"event was played here once, by its own side, at an action of turn {PLAY_TO_TURN} of a "
+        f"seeded game (seed {SEED}, Z-Man edition; GMT for the GMT-only cards; Kennedy leading "
+        "Defense and Civil Rights, Nixon Economy, media on both sides), and every "
+        "question it asked is quoted as the engine asks it, with the commands it offered then. "
+        "In your game the states, counts and cards offered are those of your position, and an "
+        "event whose condition does not hold (nobody leads the issue, no state qualifies) asks "
+        "nothing. Answers may also be written compactly, e.g. `support OH 2, PA`.",
+    ]
     for card in sorted(engine.CARDS):
         c = engine.CARDS[card]
         gmt = ", GMT only" if c.gmt_only else ""
-        out += ["", f"### #{card} {c.name}", "",
-                f"{c.cp} CP, {c.icon if c.icon != 'both' else 'both'} icon{gmt}. {event_text(card)}"]
+        out += [
+            "",
+            f"### #{card} {c.name}",
+            "",
+            f"{c.cp} CP, {c.icon if c.icon != 'both' else 'both'} icon{gmt}. {event_text(card)}",
+        ]
         if card not in EVENTS:
             out += ["", "Its event is not implemented: play it for CP (it is refused as an event)."]
             continue
@@ -161,17 +186,28 @@ def _events() -> list[str]:
         asked = _questions(card)
         if EVENTS[card].election_day and not asked:
             asked = []
-            out += ["", "Asks nothing when played; it waits for Election Day (R13.4), where the "
-                        "initiative player orders such events with `resolve N`."]
+            out += [
+                "",
+                "Asks nothing when played; it waits for Election Day (R13.4), where the "
+                "initiative player orders such events with `resolve N`.",
+            ]
             continue
-        out += [""] + ([f"- {q}" for q in asked] if asked else ["Asked nothing in that position: it resolved at once."])
+        out += [""] + (
+            [f"- {q}" for q in asked]
+            if asked
+            else ["Asked nothing in that position: it resolved at once."]
+        )
     return out
 
 
 def render() -> str:
-    lines = ["# Command reference", "",
-             "<!-- Generated by scripts/gen_command_reference.py from the engine's own tables: "
-             "do not edit by hand; tests/test_command_reference.py fails when it is stale. -->", ""]
+    lines = [
+        "# Command reference",
+        "",
+        "<!-- Generated by scripts/gen_command_reference.py from the engine's own tables: "
+        "do not edit by hand; tests/test_command_reference.py fails when it is stale. -->",
+        "",
+    ]
     lines += _words() + _steps() + _events()
     return "\n".join(lines) + "\n"
 
@@ -183,7 +219,9 @@ def main() -> int:
     text = render()
     if args.check:
         if not OUT.exists() or OUT.read_text(encoding="utf-8") != text:
-            print(f"{OUT.name} is stale: run python scripts/gen_command_reference.py", file=sys.stderr)
+            print(
+                f"{OUT.name} is stale: run python scripts/gen_command_reference.py", file=sys.stderr
+            )
             return 1
         return 0
     OUT.write_text(text, encoding="utf-8")

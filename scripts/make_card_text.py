@@ -27,7 +27,9 @@ def rulings(md: str) -> dict[int, str]:
 
 
 def clean(text: str) -> str:
-    text = re.sub(r"\*\*\[\?\]\*\*[^\n]*(\n(?!\n)[^\n]*)*", "", text)  # a [?] remark: to the paragraph's end
+    text = re.sub(
+        r"\*\*\[\?\]\*\*[^\n]*(\n(?!\n)[^\n]*)*", "", text
+    )  # a [?] remark: to the paragraph's end
     text = re.sub(r"\s*\[\?\]", "", text)
     text = re.sub(r"\s*\((?:CW|JH)'s [^)]*\)", "", text)  # remarks on the sources, not the card
     text = re.sub(r"\*\*(.*?)\*\*", r"\1", text)
@@ -52,14 +54,19 @@ def main(path: str) -> None:
     for entry in cards.values():  # "Same as #14 for the East": the event itself, for that region
         same = re.match(r"Same as #14 for the (East|Midwest|West)\b(.*)$", entry["text"])
         if same:
-            adjective = {"East": "Eastern", "Midwest": "Midwestern", "West": "Western"}[same.group(1)]
+            adjective = {"East": "Eastern", "Midwest": "Midwestern", "West": "Western"}[
+                same.group(1)
+            ]
             base = cards["14"]["text"].replace("Southern", adjective)
             rest = same.group(2).strip(" .")
             entry["text"] = f"{base} {rest}." if rest else base
     for entry in cards.values():  # "Same event as X (#84)": give the event itself
         twin = re.match(r"Ruling: Same event as (.+) \(#(\d+)\)\.$", entry["text"])
         if twin:
-            entry["text"] = cards[twin.group(2)]["text"] + f" (The same event as {twin.group(1)}, #{twin.group(2)}.)"
+            entry["text"] = (
+                cards[twin.group(2)]["text"]
+                + f" (The same event as {twin.group(1)}, #{twin.group(2)}.)"
+            )
     OUT.parent.mkdir(parents=True, exist_ok=True)
     OUT.write_text(json.dumps(cards, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
     print(f"{len(cards)} cards -> {OUT}")

@@ -56,6 +56,7 @@ fi
 
 echo "== lint and types"
 "$PY" -m ruff check .
+"$PY" -m ruff format --check .
 "$PY" -m mypy engine pbem bots
 
 echo "== tests"

@@ -105,8 +105,17 @@ class Result:
     violations: list[str] = field(default_factory=list)
 
     def add(self, r: Result) -> None:
-        for name in ("kills", "serve_kills", "clean_runs", "moves", "delivered", "duplicates", "leased",
-                     "automatic", "games"):
+        for name in (
+            "kills",
+            "serve_kills",
+            "clean_runs",
+            "moves",
+            "delivered",
+            "duplicates",
+            "leased",
+            "automatic",
+            "games",
+        ):
             setattr(self, name, getattr(self, name) + getattr(r, name))
         self.spans += r.spans
         self.delays += r.delays
@@ -115,22 +124,29 @@ class Result:
 
     def report(self, seconds: float) -> str:
         span = f"{statistics.median(self.spans):.2f} s" if self.spans else "-"
-        delay = (f"{min(self.delays):.2f}–{max(self.delays):.2f} s (median {statistics.median(self.delays):.2f})"
-                 if self.delays else "-")
-        return (f"kills {self.kills} (poll {self.kills - self.serve_kills}, serve {self.serve_kills}) "
-                f"in {self.games} games, kill delays {delay}, clean poll span {span}; "
-                f"clean polls {self.clean_runs}, mailed moves applied {self.moves} "
-                f"(+ {self.automatic} forced/standing/queued), "
-                f"mails delivered {self.delivered} (duplicates {self.duplicates}, "
-                f"held by a killed worker's claim until its lease ran out {self.leased}), "
-                f"exit codes {dict(sorted(self.exit_codes.items()))}, "
-                f"violations {len(self.violations)}; {seconds:.1f} s")
+        delay = (
+            f"{min(self.delays):.2f}–{max(self.delays):.2f} s (median {statistics.median(self.delays):.2f})"
+            if self.delays
+            else "-"
+        )
+        return (
+            f"kills {self.kills} (poll {self.kills - self.serve_kills}, serve {self.serve_kills}) "
+            f"in {self.games} games, kill delays {delay}, clean poll span {span}; "
+            f"clean polls {self.clean_runs}, mailed moves applied {self.moves} "
+            f"(+ {self.automatic} forced/standing/queued), "
+            f"mails delivered {self.delivered} (duplicates {self.duplicates}, "
+            f"held by a killed worker's claim until its lease ran out {self.leased}), "
+            f"exit codes {dict(sorted(self.exit_codes.items()))}, "
+            f"violations {len(self.violations)}; {seconds:.1f} s"
+        )
 
 
 def _player_mail(frm: str, to: str, body: str, domain: str) -> bytes:
-    return (f"From: {frm}\r\nTo: {to}\r\nSubject: Re: move\r\n"
-            f"Message-ID: <{uuid.uuid4().hex}@{domain}>\r\nContent-Type: text/plain; charset=utf-8\r\n\r\n"
-            f"{body}\r\n").encode()
+    return (
+        f"From: {frm}\r\nTo: {to}\r\nSubject: Re: move\r\n"
+        f"Message-ID: <{uuid.uuid4().hex}@{domain}>\r\nContent-Type: text/plain; charset=utf-8\r\n\r\n"
+        f"{body}\r\n"
+    ).encode()
 
 
 @contextmanager
@@ -152,9 +168,18 @@ def _database(url: str | None, folder: Path) -> Iterator[str]:
         admin.dispose()
 
 
-def run(kills: int, seed: int, folder: Path, stack: Stack, *, serve_share: float = 0.3,
-        database_url: str | None = None, span: float | None = None, fork: bool = False,
-        deadline: float = float("inf")) -> Result:
+def run(
+    kills: int,
+    seed: int,
+    folder: Path,
+    stack: Stack,
+    *,
+    serve_share: float = 0.3,
+    database_url: str | None = None,
+    span: float | None = None,
+    fork: bool = False,
+    deadline: float = float("inf"),
+) -> Result:
     """One game (or until ``kills`` kills); ``span`` is the kill-delay range (None: calibrate).
 
     ``fork``: start each worker by forking this process (see `_Forked`) instead of a fresh
@@ -162,20 +187,40 @@ def run(kills: int, seed: int, folder: Path, stack: Stack, *, serve_share: float
     rnd = random.Random(seed)
     out = Result(games=1)
     game_addr = f"game-{uuid.uuid4().hex[:8]}@{stack.domain}"
-    players = {"kennedy": f"jack-{uuid.uuid4().hex[:8]}@{stack.domain}",
-               "nixon": f"dick-{uuid.uuid4().hex[:8]}@{stack.domain}"}
+    players = {
+        "kennedy": f"jack-{uuid.uuid4().hex[:8]}@{stack.domain}",
+        "nixon": f"dick-{uuid.uuid4().hex[:8]}@{stack.domain}",
+    }
     with _database(database_url, folder) as db_url:
-        settings = Settings(database_url=db_url, address=game_addr, secret=f"crash-{seed}-secret",
-                            imap_host=stack.host, imap_port=stack.imap_port, imap_ssl=False,
-                            imap_user=game_addr, imap_password=stack.password, smtp_host=stack.host,
-                            smtp_port=stack.smtp_port, smtp_tls=False)
-        env = {**os.environ, "PBEM_DATABASE_URL": db_url, "PBEM_ADDRESS": game_addr,
-               "PBEM_SECRET": settings.secret, "PBEM_IMAP_HOST": stack.host,
-               "PBEM_IMAP_PORT": str(stack.imap_port), "PBEM_IMAP_SSL": "false",
-               "PBEM_IMAP_USER": game_addr, "PBEM_IMAP_PASSWORD": stack.password,
-               "PBEM_SMTP_HOST": stack.host, "PBEM_SMTP_PORT": str(stack.smtp_port),
-               "PBEM_SMTP_TLS": "false", "PBEM_LOCK_FILE": str(folder / "pbem.lock"),
-               "PYTHONPATH": str(ROOT)}
+        settings = Settings(
+            database_url=db_url,
+            address=game_addr,
+            secret=f"crash-{seed}-secret",
+            imap_host=stack.host,
+            imap_port=stack.imap_port,
+            imap_ssl=False,
+            imap_user=game_addr,
+            imap_password=stack.password,
+            smtp_host=stack.host,
+            smtp_port=stack.smtp_port,
+            smtp_tls=False,
+        )
+        env = {
+            **os.environ,
+            "PBEM_DATABASE_URL": db_url,
+            "PBEM_ADDRESS": game_addr,
+            "PBEM_SECRET": settings.secret,
+            "PBEM_IMAP_HOST": stack.host,
+            "PBEM_IMAP_PORT": str(stack.imap_port),
+            "PBEM_IMAP_SSL": "false",
+            "PBEM_IMAP_USER": game_addr,
+            "PBEM_IMAP_PASSWORD": stack.password,
+            "PBEM_SMTP_HOST": stack.host,
+            "PBEM_SMTP_PORT": str(stack.smtp_port),
+            "PBEM_SMTP_TLS": "false",
+            "PBEM_LOCK_FILE": str(folder / "pbem.lock"),
+            "PYTHONPATH": str(ROOT),
+        }
         db = make_engine(db_url)
         migrate(db)
         game_id = service.new_game(db, settings, seed=seed, **players)
@@ -190,8 +235,13 @@ def run(kills: int, seed: int, folder: Path, stack: Stack, *, serve_share: float
                 db.dispose()  # no pooled connection crosses the fork
                 child: _Child = _Forked(args, env, folder)
             else:
-                child = subprocess.Popen([sys.executable, "-m", "pbem", *args], env=env, cwd=folder,
-                                         stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+                child = subprocess.Popen(
+                    [sys.executable, "-m", "pbem", *args],
+                    env=env,
+                    cwd=folder,
+                    stdout=subprocess.DEVNULL,
+                    stderr=subprocess.DEVNULL,
+                )
             try:
                 if kill_after is None:
                     out.exit_codes[child.wait(timeout=300)] += 1
@@ -207,14 +257,23 @@ def run(kills: int, seed: int, folder: Path, stack: Stack, *, serve_share: float
                     out.serve_kills += command == "serve"
                     out.delays.append(kill_after)
             finally:
-                if child.poll() is None:  # the harness itself was interrupted: leave nothing running
+                if (
+                    child.poll() is None
+                ):  # the harness itself was interrupted: leave nothing running
                     child.kill()
                     child.wait()
 
-        def applied() -> int:  # mails applied (a mail may also play the other side's standing orders)
+        def applied() -> (
+            int
+        ):  # mails applied (a mail may also play the other side's standing orders)
             with Session(db) as s:
-                return len(s.exec(select(InboundMessage.id).where(
-                    InboundMessage.game_id == game_id, InboundMessage.outcome == "applied")).all())
+                return len(
+                    s.exec(
+                        select(InboundMessage.id).where(
+                            InboundMessage.game_id == game_id, InboundMessage.outcome == "applied"
+                        )
+                    ).all()
+                )
 
         round_ = 0
         worker("poll", None)  # sends the welcome mails and gives the first span
@@ -239,7 +298,10 @@ def run(kills: int, seed: int, folder: Path, stack: Stack, *, serve_share: float
                 continue
             limit = span if span is not None else statistics.median(clean_spans[-20:])
             use_serve = rnd.random() < serve_share
-            worker("serve" if use_serve else "poll", rnd.uniform(0.0, limit + (1.0 if use_serve else 0.0)))
+            worker(
+                "serve" if use_serve else "poll",
+                rnd.uniform(0.0, limit + (1.0 if use_serve else 0.0)),
+            )
         out.spans += clean_spans
         out.leased += _expire_leases(db)
         for _ in range(60):  # clean polls until every submitted mail is in and every report out
@@ -321,8 +383,13 @@ def _expire_leases(db: Any) -> int:
     table = OutboxMessage.__table__  # type: ignore[attr-defined]
     now = utcnow()
     with db.begin() as c:
-        return int(c.execute(update(table).where(table.c.status == "pending", table.c.next_attempt_at > now)
-                             .values(next_attempt_at=now)).rowcount)
+        return int(
+            c.execute(
+                update(table)
+                .where(table.c.status == "pending", table.c.next_attempt_at > now)
+                .values(next_attempt_at=now)
+            ).rowcount
+        )
 
 
 def _all_sent(db: object) -> bool:
@@ -339,25 +406,41 @@ def _read_box(stack: Stack, address: str) -> list[bytes]:
         return [got[u][b"BODY[]"] for u in sorted(got)]
 
 
-def _check(db: object, game_id: int, mailed: list[tuple[str, str]], stack: Stack,
-           players: dict[str, str], out: Result) -> None:
+def _check(
+    db: object,
+    game_id: int,
+    mailed: list[tuple[str, str]],
+    stack: Stack,
+    players: dict[str, str],
+    out: Result,
+) -> None:
     bad = out.violations
     with Session(db) as s:  # type: ignore[call-overload]
         # The first move each mail made for its own side is its command; the moves after it with
         # the same inbound id are forced, standing or queued commands the server played for
         # either side (`pbem.orders.settle`: a strategy card, a debate pick).
         firsts: dict[int, tuple[str, str]] = {}
-        for m, mail in s.exec(select(Move, InboundMessage).where(
-                Move.game_id == game_id, Move.inbound_id == InboundMessage.id,
-                Move.side == InboundMessage.side).order_by(col(Move.seq))):
+        for m, mail in s.exec(
+            select(Move, InboundMessage)
+            .where(
+                Move.game_id == game_id,
+                Move.inbound_id == InboundMessage.id,
+                Move.side == InboundMessage.side,
+            )
+            .order_by(col(Move.seq))
+        ):
             firsts.setdefault(mail.id, (m.side, m.command))
         log = list(firsts.values())
-        out.automatic += len(s.exec(select(Move.id).where(Move.game_id == game_id)).all()) - len(log)
+        out.automatic += len(s.exec(select(Move.id).where(Move.game_id == game_id)).all()) - len(
+            log
+        )
         rows = list(s.exec(select(OutboxMessage)))
         quarantined = len(s.exec(select(Quarantine.id)).all())
     out.moves = len(log)
     if log != mailed:
-        bad.append(f"game {game_id}: move log differs from the mailed commands ({len(log)} vs {len(mailed)})")
+        bad.append(
+            f"game {game_id}: move log differs from the mailed commands ({len(log)} vs {len(mailed)})"
+        )
     if quarantined:
         bad.append(f"{quarantined} mails quarantined")
     unsent = [r.message_id for r in rows if r.status != "sent"]
@@ -403,20 +486,40 @@ def _stack(embedded: bool) -> Iterator[Stack]:
 
 
 def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     ap.add_argument("--kills", type=int, default=1000)
     ap.add_argument("--seed", type=int, default=1)
-    ap.add_argument("--serve-share", type=float, default=0.3, help="share of kills aimed at `pbem serve`")
-    ap.add_argument("--span", type=float, default=None,
-                    help="kill delays are uniform in [0, span] s (default: the clean polls' median wall time)")
-    ap.add_argument("--embedded", action="store_true", help="the embedded servers, not Dovecot + Postfix")
-    ap.add_argument("--database-url", default=None, help="PostgreSQL URL (default: SQLite per game)")
-    ap.add_argument("--exec", dest="fork", action="store_false",
-                    help="start every worker as a fresh `python -m pbem` (default: fork this process, "
-                         "whose imports are done, so the kills fall in the command's work, not in "
-                         "Python's start-up; always so with --embedded)")
-    ap.add_argument("--minutes", type=float, default=None,
-                    help="time budget: stop killing after this long, then drain and check as usual")
+    ap.add_argument(
+        "--serve-share", type=float, default=0.3, help="share of kills aimed at `pbem serve`"
+    )
+    ap.add_argument(
+        "--span",
+        type=float,
+        default=None,
+        help="kill delays are uniform in [0, span] s (default: the clean polls' median wall time)",
+    )
+    ap.add_argument(
+        "--embedded", action="store_true", help="the embedded servers, not Dovecot + Postfix"
+    )
+    ap.add_argument(
+        "--database-url", default=None, help="PostgreSQL URL (default: SQLite per game)"
+    )
+    ap.add_argument(
+        "--exec",
+        dest="fork",
+        action="store_false",
+        help="start every worker as a fresh `python -m pbem` (default: fork this process, "
+        "whose imports are done, so the kills fall in the command's work, not in "
+        "Python's start-up; always so with --embedded)",
+    )
+    ap.add_argument(
+        "--minutes",
+        type=float,
+        default=None,
+        help="time budget: stop killing after this long, then drain and check as usual",
+    )
     ap.add_argument("--smoke", action="store_true", help="10 kills (CI size)")
     a = ap.parse_args(argv)
     kills = 10 if a.smoke else a.kills
@@ -428,11 +531,24 @@ def main(argv: list[str] | None = None) -> int:
         while total.kills < kills and time.monotonic() < deadline:  # a finished game starts another
             folder = Path(tmp, f"game{seed}")
             folder.mkdir()
-            total.add(run(kills - total.kills, seed, folder, stack, serve_share=a.serve_share,
-                          database_url=a.database_url, span=a.span, fork=a.fork and not a.embedded,
-                          deadline=deadline))
-            print(f"  game {seed}: {total.kills} kills so far, {total.moves} moves, "
-                  f"{len(total.violations)} violations, {time.perf_counter() - t:.0f} s", flush=True)
+            total.add(
+                run(
+                    kills - total.kills,
+                    seed,
+                    folder,
+                    stack,
+                    serve_share=a.serve_share,
+                    database_url=a.database_url,
+                    span=a.span,
+                    fork=a.fork and not a.embedded,
+                    deadline=deadline,
+                )
+            )
+            print(
+                f"  game {seed}: {total.kills} kills so far, {total.moves} moves, "
+                f"{len(total.violations)} violations, {time.perf_counter() - t:.0f} s",
+                flush=True,
+            )
             seed += 1
     print("crash injection: " + total.report(time.perf_counter() - t))
     for line in total.violations[:20]:

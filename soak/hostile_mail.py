@@ -44,8 +44,15 @@ from pbem.replies import current_key  # noqa: E402
 from tests.pbem.harness import EMAILS, Harness  # noqa: E402
 
 CORPUS = ROOT.parent.parent / "shared" / "mail-corpus"
-AUTO = (b"auto-submitted", b"precedence", b"list-id", b"x-autoreply", b"multipart/report",
-        b"return-path: <>", b"mailer-daemon")
+AUTO = (
+    b"auto-submitted",
+    b"precedence",
+    b"list-id",
+    b"x-autoreply",
+    b"multipart/report",
+    b"return-path: <>",
+    b"mailer-daemon",
+)
 
 
 @dataclass
@@ -58,22 +65,49 @@ class Tally:
     violations: list[str] = field(default_factory=list)
 
     def report(self, seconds: float) -> str:
-        return (f"cases {self.cases}; outcomes " + ", ".join(f"{k} {v}" for k, v in sorted(self.outcomes.items()))
-                + f"; escaped exceptions {len(self.escaped)}; violations {len(self.violations)}; "
-                f"{seconds:.1f} s ({self.cases / max(seconds, 1e-9):.0f} mails/s)")
+        return (
+            f"cases {self.cases}; outcomes "
+            + ", ".join(f"{k} {v}" for k, v in sorted(self.outcomes.items()))
+            + f"; escaped exceptions {len(self.escaped)}; violations {len(self.violations)}; "
+            f"{seconds:.1f} s ({self.cases / max(seconds, 1e-9):.0f} mails/s)"
+        )
 
 
 # --- the generated mail ----------------------------------------------------------------------
 
-NASTY = st.sampled_from(["\x00", "\x01", "\x7f", "\u200b", "\ufeff", "\r", "ü", "鍵", "𝔘", "\\", '"',
-                         "<", ">", "@", ";", "=?utf-8?b?AA==?=", " ", "\t"])
-TEXT = st.lists(st.one_of(st.characters(blacklist_categories=["Cs"]), NASTY), max_size=40).map("".join)
+NASTY = st.sampled_from(
+    [
+        "\x00",
+        "\x01",
+        "\x7f",
+        "\u200b",
+        "\ufeff",
+        "\r",
+        "ü",
+        "鍵",
+        "𝔘",
+        "\\",
+        '"',
+        "<",
+        ">",
+        "@",
+        ";",
+        "=?utf-8?b?AA==?=",
+        " ",
+        "\t",
+    ]
+)
+TEXT = st.lists(st.one_of(st.characters(blacklist_categories=["Cs"]), NASTY), max_size=40).map(
+    "".join
+)
 
 
 def _msgid() -> st.SearchStrategy[str]:
     return st.one_of(
         st.just(""),
-        st.builds(lambda t: f"<{t}@client.test>", st.text("abcdef0123456789.", min_size=1, max_size=40)),
+        st.builds(
+            lambda t: f"<{t}@client.test>", st.text("abcdef0123456789.", min_size=1, max_size=40)
+        ),
         st.builds(lambda n: "<" + "x" * n + "@long.test>", st.integers(200, 2000)),
         st.builds(lambda t: f"<{t}@nasty.test>", TEXT),
         TEXT,
@@ -82,11 +116,16 @@ def _msgid() -> st.SearchStrategy[str]:
 
 def _html_body() -> st.SearchStrategy[str]:
     return st.one_of(
-        st.builds(lambda tag, k, t: f"<{tag}>" * k + t + f"</{tag}>" * k,
-                  st.sampled_from(["div", "blockquote", "span", "p", 'div class="gmail_quote"', "pre"]),
-                  st.integers(1, 3000), TEXT),
+        st.builds(
+            lambda tag, k, t: f"<{tag}>" * k + t + f"</{tag}>" * k,
+            st.sampled_from(["div", "blockquote", "span", "p", 'div class="gmail_quote"', "pre"]),
+            st.integers(1, 3000),
+            TEXT,
+        ),
         st.builds(lambda k, t: "<div>a<b>b</b><br>" * k + t, st.integers(1, 2000), TEXT),
-        st.builds(lambda t: f"<html><head><style>{t}</style></head><body><!-- {t} -->{t}</body>", TEXT),
+        st.builds(
+            lambda t: f"<html><head><style>{t}</style></head><body><!-- {t} -->{t}</body>", TEXT
+        ),
         TEXT,
     )
 
@@ -97,29 +136,63 @@ def mails(draw: st.DrawFn, legal: list[str]) -> tuple[str, dict[str, str], str, 
     kind = draw(st.sampled_from(["stranger", "forger", "player"]))
     headers = {"Subject": draw(TEXT), "Message-ID": draw(_msgid())}
     if draw(st.booleans()):
-        headers["Authentication-Results"] = draw(st.one_of(TEXT, st.builds(
-            lambda s, r: f"{s}; dmarc={r} header.from=players.test", st.sampled_from(["mx.pbem.test", "evil.test", ""]),
-            st.sampled_from(["pass", "fail", "none", "temperror"]))))
+        headers["Authentication-Results"] = draw(
+            st.one_of(
+                TEXT,
+                st.builds(
+                    lambda s, r: f"{s}; dmarc={r} header.from=players.test",
+                    st.sampled_from(["mx.pbem.test", "evil.test", ""]),
+                    st.sampled_from(["pass", "fail", "none", "temperror"]),
+                ),
+            )
+        )
     if draw(st.integers(0, 9)) == 0:
-        headers[draw(st.sampled_from(["Auto-Submitted", "Precedence", "List-Id", "X-Autoreply"]))] = draw(TEXT) or "auto-replied"
-    body = draw(st.one_of(TEXT, st.sampled_from([*legal, "help", "status", "pass", "event 99"]),
-                          st.lists(st.sampled_from([*legal, "help", "garbage line"]), max_size=5).map("\n".join)))
+        headers[
+            draw(st.sampled_from(["Auto-Submitted", "Precedence", "List-Id", "X-Autoreply"]))
+        ] = draw(TEXT) or "auto-replied"
+    body = draw(
+        st.one_of(
+            TEXT,
+            st.sampled_from([*legal, "help", "status", "pass", "event 99"]),
+            st.lists(st.sampled_from([*legal, "help", "garbage line"]), max_size=5).map("\n".join),
+        )
+    )
     html = draw(st.one_of(st.none(), _html_body()))
-    extra = draw(st.one_of(st.just(b""), st.binary(max_size=80).map(lambda b: b"X-Junk: " + b.replace(b"\n", b" ") + b"\r\n"),
-                           st.sampled_from([b"Content-Type: text/plain; charset=x-unknown-42\r\n",
-                                            b"From: second@from.test\r\n",
-                                            b"Content-Type: multipart/mixed; boundary=\"\"\r\n",
-                                            "From: Jürgen <jürgen@spieler.test>\r\n".encode()])))
+    extra = draw(
+        st.one_of(
+            st.just(b""),
+            st.binary(max_size=80).map(lambda b: b"X-Junk: " + b.replace(b"\n", b" ") + b"\r\n"),
+            st.sampled_from(
+                [
+                    b"Content-Type: text/plain; charset=x-unknown-42\r\n",
+                    b"From: second@from.test\r\n",
+                    b'Content-Type: multipart/mixed; boundary=""\r\n',
+                    "From: Jürgen <jürgen@spieler.test>\r\n".encode(),
+                ]
+            ),
+        )
+    )
     return kind, headers, body, html, extra
 
 
-def build_raw(h: Harness, kind: str, headers: dict[str, str], body: str, html: str | None,
-              extra: bytes, side: str) -> bytes:
+def build_raw(
+    h: Harness,
+    kind: str,
+    headers: dict[str, str],
+    body: str,
+    html: str | None,
+    extra: bytes,
+    side: str,
+) -> bytes:
     """The bytes of one case's mail, addressed as ``kind`` would address it."""
     with Session(h.db) as s:
         seat = s.exec(select(Seat).where(Seat.game_id == h.game_id, Seat.side == side)).one()
         to = keys.reply_address(h.settings.address, current_key(h.settings, seat))
-    frm = {"stranger": "someone@elsewhere.test", "forger": "mallory@evil.test", "player": EMAILS[side]}[kind]
+    frm = {
+        "stranger": "someone@elsewhere.test",
+        "forger": "mallory@evil.test",
+        "player": EMAILS[side],
+    }[kind]
     if kind == "stranger":
         to = h.settings.address
     lines = [f"From: {frm}", f"To: {to}"]
@@ -128,16 +201,40 @@ def build_raw(h: Harness, kind: str, headers: dict[str, str], body: str, html: s
     head = "\r\n".join(lines).encode("utf-8", "surrogatepass") + b"\r\n" + extra
     if html is not None:
         boundary = b"b0undary"
-        parts = (b"--" + boundary + b"\r\nContent-Type: text/html; charset=utf-8\r\n\r\n"
-                 + html.encode("utf-8", "surrogatepass") + b"\r\n--" + boundary + b"--\r\n")
+        parts = (
+            b"--"
+            + boundary
+            + b"\r\nContent-Type: text/html; charset=utf-8\r\n\r\n"
+            + html.encode("utf-8", "surrogatepass")
+            + b"\r\n--"
+            + boundary
+            + b"--\r\n"
+        )
         if body:
-            parts = (b"--" + boundary + b"\r\nContent-Type: text/plain; charset=utf-8\r\n\r\n"
-                     + body.encode("utf-8", "surrogatepass") + b"\r\n" + parts)
-        return head + b"MIME-Version: 1.0\r\nContent-Type: multipart/alternative; boundary=" + boundary + b"\r\n\r\n" + parts
-    return head + b"Content-Type: text/plain; charset=utf-8\r\n\r\n" + body.encode("utf-8", "surrogatepass")
+            parts = (
+                b"--"
+                + boundary
+                + b"\r\nContent-Type: text/plain; charset=utf-8\r\n\r\n"
+                + body.encode("utf-8", "surrogatepass")
+                + b"\r\n"
+                + parts
+            )
+        return (
+            head
+            + b"MIME-Version: 1.0\r\nContent-Type: multipart/alternative; boundary="
+            + boundary
+            + b"\r\n\r\n"
+            + parts
+        )
+    return (
+        head
+        + b"Content-Type: text/plain; charset=utf-8\r\n\r\n"
+        + body.encode("utf-8", "surrogatepass")
+    )
 
 
 # --- the check -----------------------------------------------------------------------------------
+
 
 class Check:
     """One harness (SQLite, a game in progress) and the invariants after each mail."""
@@ -163,7 +260,11 @@ class Check:
     def feed(self, raw: bytes, kind: str, side: str) -> None:
         self.tally.cases += 1
         self.now += timedelta(hours=2)  # clear of the error-reply rate limit
-        before, mails, to_player = self.snapshots(), self.mail_count(), self.mail_count(EMAILS[side])
+        before, mails, to_player = (
+            self.snapshots(),
+            self.mail_count(),
+            self.mail_count(EMAILS[side]),
+        )
         try:
             out = process_message(self.h.db, self.h.settings, raw, now=self.now)
         except BaseException as exc:  # the invariant under test: this never happens
@@ -178,9 +279,14 @@ class Check:
         if kind != "player" and self.mail_count() != mails:
             bad.append(f"a {kind} got mail ({out.outcome}: {out.reason})")
         low = raw.lower()
-        answerable = (kind == "player" and len(raw) <= self.h.settings.max_bytes
-                      and not any(a in low for a in AUTO) and b"from: second@" not in low
-                      and "jürgen".encode() not in raw and out.outcome != "duplicate")
+        answerable = (
+            kind == "player"
+            and len(raw) <= self.h.settings.max_bytes
+            and not any(a in low for a in AUTO)
+            and b"from: second@" not in low
+            and "jürgen".encode() not in raw
+            and out.outcome != "duplicate"
+        )
         if answerable and self.mail_count(EMAILS[side]) == to_player and out.outcome != "held":
             bad.append(f"the player got no answer ({out.outcome}: {out.reason})")
 
@@ -195,8 +301,13 @@ def run(cases: int, seed_value: int, folder: Path, corpus: bool = True) -> Tally
     legal = check.h.legal(check.active_side())
 
     @seed(seed_value)
-    @settings(max_examples=cases, deadline=None, database=None, derandomize=False,
-              suppress_health_check=list(HealthCheck))
+    @settings(
+        max_examples=cases,
+        deadline=None,
+        database=None,
+        derandomize=False,
+        suppress_health_check=list(HealthCheck),
+    )
     @given(mails(legal))
     def one(case: tuple[str, dict[str, str], str, str | None, bytes]) -> None:
         kind, headers, body, html, extra = case
@@ -212,7 +323,9 @@ def run(cases: int, seed_value: int, folder: Path, corpus: bool = True) -> Tally
 
 
 def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     ap.add_argument("--cases", type=int, default=10_000)
     ap.add_argument("--seed", type=int, default=1)
     a = ap.parse_args(argv)

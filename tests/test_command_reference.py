@@ -27,8 +27,13 @@ def _generator() -> ModuleType:
 
 
 def test_the_committed_reference_is_what_the_engine_renders() -> None:
-    done = subprocess.run([sys.executable, str(SCRIPT), "--check"], cwd=ROOT,
-                          capture_output=True, text=True, check=False)
+    done = subprocess.run(
+        [sys.executable, str(SCRIPT), "--check"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
     assert done.returncode == 0, done.stderr + "\nrun: python scripts/gen_command_reference.py"
 
 

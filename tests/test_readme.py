@@ -22,9 +22,24 @@ def test_every_decision_step_is_covered_by_the_readme() -> None:
     """Each decision step's command words appear in the README (R-numbered tables)."""
     decisions = [name for name, step in STEPS.items() if not step.auto]
     assert len(decisions) > 20
-    for name in ("choose_first", "action", "trigger", "campaign", "advertise", "position",
-                 "award_choice", "endorse_region", "issue_swap", "strategy", "debate_pick",
-                 "debate_order", "debate_side", "debate_bonus", "election_card", "election_event"):
+    for name in (
+        "choose_first",
+        "action",
+        "trigger",
+        "campaign",
+        "advertise",
+        "position",
+        "award_choice",
+        "endorse_region",
+        "issue_swap",
+        "strategy",
+        "debate_pick",
+        "debate_order",
+        "debate_side",
+        "debate_bonus",
+        "election_card",
+        "election_event",
+    ):
         assert name in decisions
 
 
@@ -36,7 +51,9 @@ def test_the_readme_links_the_generated_reference_instead_of_copying_it() -> Non
 def test_the_readme_names_every_setting() -> None:
     from pbem import config
 
-    names = set(re.findall(r"PBEM_[A-Z_]+", (ROOT / "pbem" / "config.py").read_text(encoding="utf-8")))
+    names = set(
+        re.findall(r"PBEM_[A-Z_]+", (ROOT / "pbem" / "config.py").read_text(encoding="utf-8"))
+    )
     assert names
     del config
     missing = sorted(n for n in names if n not in README and n != "PBEM_")

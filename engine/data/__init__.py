@@ -147,10 +147,12 @@ ZONE_DISTANCE: dict[tuple[str, str], int] = _distances()
 # Static tables precomputed once (R7.3): the cost from every state to every state, and for
 # each token state the states of other travel zones with their cost, in `STATES` order.
 TRAVEL: dict[str, dict[str, int]] = {
-    a: {b: ZONE_DISTANCE[(ia.zone, ib.zone)] for b, ib in STATES.items()} for a, ia in STATES.items()
+    a: {b: ZONE_DISTANCE[(ia.zone, ib.zone)] for b, ib in STATES.items()}
+    for a, ia in STATES.items()
 }
 TRAVEL_AWAY: dict[str, tuple[tuple[str, int], ...]] = {
-    a: tuple((b, TRAVEL[a][b]) for b, ib in STATES.items() if ib.zone != ia.zone) for a, ia in STATES.items()
+    a: tuple((b, TRAVEL[a][b]) for b, ib in STATES.items() if ib.zone != ia.zone)
+    for a, ia in STATES.items()
 }
 
 

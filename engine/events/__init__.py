@@ -22,5 +22,15 @@ from engine.events.script import (
     start_event,
 )
 
-__all__ = ["EVENTS", "OPS", "EventDef", "Op", "event", "event_available", "op", "primitive",
-           "start_election_event", "start_event"]
+__all__ = [
+    "EVENTS",
+    "OPS",
+    "EventDef",
+    "Op",
+    "event",
+    "event_available",
+    "op",
+    "primitive",
+    "start_election_event",
+    "start_event",
+]

@@ -63,8 +63,13 @@ def op(name: str, **args: Any) -> Op:
     return (name, args)
 
 
-def event(card: int, *ops: Op, election_day: tuple[Op, ...] = (), debate_bonus: DebateBonus | None = None,
-          reveal_first: str | None = None) -> EventDef:
+def event(
+    card: int,
+    *ops: Op,
+    election_day: tuple[Op, ...] = (),
+    debate_bonus: DebateBonus | None = None,
+    reveal_first: str | None = None,
+) -> EventDef:
     """Register the event script of ``card`` (see `EventDef`)."""
     if card in EVENTS:
         raise ValueError(f"event of card {card} defined twice")
@@ -133,7 +138,17 @@ def start_event(g: GameState, side: str, card: int, source: str) -> None:
 def start_election_event(g: GameState, card: int) -> None:
     """R13.4: run the Election Day script of a persistent event."""
     side = CARDS[card].icon if CARDS[card].icon != "both" else "kennedy"
-    push(g, {"step": "event", "card": card, "side": side, "pc": 0, "source": "election_day", "vars": {}})
+    push(
+        g,
+        {
+            "step": "event",
+            "card": card,
+            "side": side,
+            "pc": 0,
+            "source": "election_day",
+            "vars": {},
+        },
+    )
 
 
 @register

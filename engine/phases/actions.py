@@ -37,7 +37,9 @@ class _Plays:
     def __init__(self, g: GameState, side: str) -> None:
         if g["effects"]:
             self.event_ok = can_use_for(g, side, "event")
-            self.preempt_ok = effects.free_preempt(g, side) or can_spend_momentum(g, side, board.PREEMPT_COST)
+            self.preempt_ok = effects.free_preempt(g, side) or can_spend_momentum(
+                g, side, board.PREEMPT_COST
+            )
             self.uses = tuple(can_use_for(g, side, k) for k in CP_KINDS)
         else:  # no effect in force: no play cost, momentum not locked
             self.event_ok = True
@@ -64,8 +66,10 @@ _TABLES: dict[tuple[bool, bool, tuple[bool, ...]], _Table] = {}  # memo of `_tab
 def _table(event_ok: bool, preempt_ok: bool, uses: tuple[bool, ...]) -> _Table:
     """Every card's command lists for one combination of what the side may pay for."""
     return {
-        card: (_card_list(card, event_ok, preempt_ok, uses),
-               _card_list(card, False, False, uses))  # event not available (R6.4)
+        card: (
+            _card_list(card, event_ok, preempt_ok, uses),
+            _card_list(card, False, False, uses),
+        )  # event not available (R6.4)
         for card in CARDS
     }
 
@@ -101,9 +105,7 @@ class Action(Step):
             out.extend(f"candidate {k}" for k, ok in zip(CP_KINDS, plays.uses, strict=True) if ok)
         vp = g["vp"][side]
         if vp is not None:
-            out.extend(
-                f"vp {c}" for c in sorted(g["hands"][side]) if CARDS[c].icon == side
-            )
+            out.extend(f"vp {c}" for c in sorted(g["hands"][side]) if CARDS[c].icon == side)
         return out or ["pass"]
 
     def has_legal(self, g: GameState, f: Frame, side: str) -> bool:
@@ -186,7 +188,10 @@ def _play_vp(g: GameState, side: str, discard: int) -> None:
     g["discard"].append(discard)
     vp = g["vp"][side]
     assert vp is not None, "R15.1 is offered only with the Vice Presidents option"
-    log(g, f"{side.title()} discards {board.card_label(discard)} to play the Vice President card {board.card_label(vp)} (R15.1).")
+    log(
+        g,
+        f"{side.title()} discards {board.card_label(discard)} to play the Vice President card {board.card_label(vp)} (R15.1).",
+    )
     push(g, {"step": "action", "side": side, "only": vp})
 
 

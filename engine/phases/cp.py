@@ -32,16 +32,28 @@ _SUPPORT = {st: f"support {st}" for st in STATES}
 # travel commands from a token state within 0 .. _MAX_TRIP CP (the longest trip, R7.3)
 _MAX_TRIP = max(max(costs.values()) for costs in TRAVEL.values())
 _TRAVEL_WITHIN = {
-    a: tuple(tuple(f"travel {b}" for b, cost in TRAVEL_AWAY[a] if cost <= cp) for cp in range(_MAX_TRIP + 1))
+    a: tuple(
+        tuple(f"travel {b}" for b, cost in TRAVEL_AWAY[a] if cost <= cp)
+        for cp in range(_MAX_TRIP + 1)
+    )
     for a in STATES
 }
-_TRAVEL_WITHIN_SET = {a: tuple(frozenset(t) for t in within) for a, within in _TRAVEL_WITHIN.items()}
+_TRAVEL_WITHIN_SET = {
+    a: tuple(frozenset(t) for t in within) for a, within in _TRAVEL_WITHIN.items()
+}
 _TRAVEL = {st: f"travel {st}" for st in STATES}
 _REGION = {st: info.region for st, info in STATES.items()}
 # states where k CP leave room for at least one point after travel (cost < k), k = 0 .. _MAX_TRIP + 1
-_REACH = {a: tuple(tuple(b for b in STATES if TRAVEL[a][b] < k) for k in range(_MAX_TRIP + 2)) for a in STATES}
-_REACH_INDEX = {a: tuple({b: i for i, b in enumerate(states)} for states in _REACH[a]) for a in STATES}
-_REACH_SUPPORT = {a: tuple(tuple(_SUPPORT[b] for b in states) for states in _REACH[a]) for a in STATES}
+_REACH = {
+    a: tuple(tuple(b for b in STATES if TRAVEL[a][b] < k) for k in range(_MAX_TRIP + 2))
+    for a in STATES
+}
+_REACH_INDEX = {
+    a: tuple({b: i for i, b in enumerate(states)} for states in _REACH[a]) for a in STATES
+}
+_REACH_SUPPORT = {
+    a: tuple(tuple(_SUPPORT[b] for b in states) for states in _REACH[a]) for a in STATES
+}
 _CHECKS = {st: tuple(f"check {st} {n}" for n in range(1, 11)) for st in STATES}
 _MEDIA = tuple(f"media {r}" for r in REGIONS)
 _ISSUE = {i: f"issue {i}" for i in ISSUES}
@@ -130,7 +142,9 @@ def _commands(g: GameState, f: Frame, side: str, where: tuple[tuple[str, str], .
             out.append(_SUPPORT[st])
     if not free:  # R7.3: travel to another zone
         away = _TRAVEL_WITHIN[token][min(cp, _MAX_TRIP)] if cp >= 0 else ()
-        out.extend(away if where is _STATE_REGIONS else (t for t in away if t == _TRAVEL[where[0][0]]))
+        out.extend(
+            away if where is _STATE_REGIONS else (t for t in away if t == _TRAVEL[where[0][0]])
+        )
     return out
 
 
@@ -147,9 +161,11 @@ def _plain(g: GameState, side: str, cp: int, token: str, covered: set[str]) -> l
     where = _REACH_INDEX[token][k]
     costs = TRAVEL[token]
     # replace 'support ST' by the 'check ST n' list, last position first so indices hold
-    for i, st in sorted(((where[st], st) for st in set(need) if st in where and _REGION[st] not in covered),
-                        reverse=True):
-        out[i:i + 1] = check_commands(st, cp - costs[st])
+    for i, st in sorted(
+        ((where[st], st) for st in set(need) if st in where and _REGION[st] not in covered),
+        reverse=True,
+    ):
+        out[i : i + 1] = check_commands(st, cp - costs[st])
     if cp >= 0:
         out.extend(_TRAVEL_WITHIN[token][min(cp, _MAX_TRIP)])
     return out
@@ -190,7 +206,9 @@ class Campaign(Step):
         if room < 1:
             return False
         s = sign(side)
-        if g["media"][_REGION[st]] * s > 0 or not (g["states"][st] * s <= -CARRY or g["token"][other(side)] == st):
+        if g["media"][_REGION[st]] * s > 0 or not (
+            g["states"][st] * s <= -CARRY or g["token"][other(side)] == st
+        ):
             return cmd == _SUPPORT[st]
         return cmd in check_commands(st, room)  # R7.4
 
@@ -271,8 +289,16 @@ class Position(Step):
             return []
         cp, bought, card = f["cp"], f["bought"], f.get("card")
         # `_price` and `_allowed`, inlined: R15.2 bars the played card's debate issue
-        barred = CARDS[card].issue if card is not None and "restricted_positioning" in g["options"] else None
-        out = [_ISSUE[i] for i in ISSUES if (2 if bought.get(i) else 1) <= cp and (barred is None or i != barred)]
+        barred = (
+            CARDS[card].issue
+            if card is not None and "restricted_positioning" in g["options"]
+            else None
+        )
+        out = [
+            _ISSUE[i]
+            for i in ISSUES
+            if (2 if bought.get(i) else 1) <= cp and (barred is None or i != barred)
+        ]
         out.append("done")
         return out
 
@@ -285,8 +311,11 @@ class Position(Step):
         if cmd == "done":
             return True
         issue = cmd[6:]  # 'issue NAME'
-        return (_ISSUE.get(issue) == cmd and self._price(f, issue) <= f["cp"]
-                and self._allowed(g, f, issue))
+        return (
+            _ISSUE.get(issue) == cmd
+            and self._price(f, issue) <= f["cp"]
+            and self._allowed(g, f, issue)
+        )
 
     @staticmethod
     def _price(f: Frame, issue: str) -> int:

@@ -80,8 +80,11 @@ class Debates(Step):
         if not d["pending"]:
             # R12.5: the revealed cards are all placed first; then every issue now due is
             # resolved, the one lower on the issue track first
-            due = [i for i in reversed(g["issue_order"])
-                   if i not in d["resolved"] and any(len(x) >= 2 for x in d["board"][i].values())]
+            due = [
+                i
+                for i in reversed(g["issue_order"])
+                if i not in d["resolved"] and any(len(x) >= 2 for x in d["board"][i].values())
+            ]
             if due:
                 resolve_issue(g, due[0])
                 return
@@ -102,10 +105,16 @@ class Debates(Step):
         issue = CARDS[card].issue
         if issue in d["resolved"]:
             g["discard"].append(card)
-            log(g, f"{board.card_label(card)} goes to the resolved {board.issue_name(issue)} and is discarded (R12.4).")
+            log(
+                g,
+                f"{board.card_label(card)} goes to the resolved {board.issue_name(issue)} and is discarded (R12.4).",
+            )
             return
         d["board"][issue][place].append(card)
-        log(g, f"{side.title()}'s {board.card_label(card)} goes to {board.issue_name(issue)} on {place.title()}'s side.")
+        log(
+            g,
+            f"{side.title()}'s {board.card_label(card)} goes to {board.issue_name(issue)} on {place.title()}'s side.",
+        )
 
     def _finish(self, g: GameState, f: Frame) -> None:
         d = debate_of(g)
@@ -120,7 +129,12 @@ class Debates(Step):
         g["persistent"]["debate"] = []
         r = d["resolved"]
         g["issue_order"] = [r[2], r[1], r[0]]  # R12.6: first resolved becomes 3rd
-        log(g, "The Debates end; the issue track is now " + ", ".join(board.issue_name(i) for i in g["issue_order"]) + ".")
+        log(
+            g,
+            "The Debates end; the issue track is now "
+            + ", ".join(board.issue_name(i) for i in g["issue_order"])
+            + ".",
+        )
         g["debate"] = None
         g["turn"] += 1
         pop(g)
@@ -134,7 +148,10 @@ def resolve_issue(g: GameState, issue: str) -> None:
     d["resolved"].append(issue)
     bonus = len(d["resolved"]) + 1
     tie = " (tie: debate initiative)" if k == n else ""
-    log(g, f"{board.issue_name(issue)} is resolved: Kennedy {k}, Nixon {n} — {winner.title()} wins{tie} and places {bonus} support (R12.6).")
+    log(
+        g,
+        f"{board.issue_name(issue)} is resolved: Kennedy {k}, Nixon {n} — {winner.title()} wins{tie} and places {bonus} support (R12.6).",
+    )
     for s in ("kennedy", "nixon"):
         g["discard"].extend(d["board"][issue][s])
         d["board"][issue][s] = []
@@ -175,10 +192,21 @@ class DebatePick(Step):
         debate_of(g)["hands"][side].remove(card)
         f["picks"][side] = [side, card, place]
         if reveal_first(g) == side:
-            log(g, f"{side.title()} must reveal first: {board.card_label(card)}" + (f" for {place.title()}" if place else "") + ".")
+            log(
+                g,
+                f"{side.title()} must reveal first: {board.card_label(card)}"
+                + (f" for {place.title()}" if place else "")
+                + ".",
+            )
             debate_of(g)["revealed"].append(card)
         else:
-            log(g, f"You choose {board.card_label(card)}" + (f" for {place.title()}" if place else "") + ".", to=side)
+            log(
+                g,
+                f"You choose {board.card_label(card)}"
+                + (f" for {place.title()}" if place else "")
+                + ".",
+                to=side,
+            )
         if not self.sides(g, f):
             self.skip(g, f)
 
@@ -186,7 +214,8 @@ class DebatePick(Step):
         d = debate_of(g)
         picks = [f["picks"][s] for s in ("kennedy", "nixon") if s in f["picks"]]
         shown = "; ".join(
-            f"{p[0].title()}: {board.card_label(p[1])}" + (f" for {p[2].title()}" if p[2] else " (side to choose)")
+            f"{p[0].title()}: {board.card_label(p[1])}"
+            + (f" for {p[2].title()}" if p[2] else " (side to choose)")
             for p in picks
         )
         log(g, f"Debate cards revealed (R12.4): {shown}.")

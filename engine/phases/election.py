@@ -37,7 +37,10 @@ class Election(Step):
         for s in ("kennedy", "nixon"):
             g["bag"][s] += 2 * g["momentum"][s]
             g["momentum"][s] = 0
-        log(g, f"Bonus cubes go into the bag (R13.1): Kennedy {g['bag']['kennedy']}, Nixon {g['bag']['nixon']}.")
+        log(
+            g,
+            f"Bonus cubes go into the bag (R13.1): Kennedy {g['bag']['kennedy']}, Nixon {g['bag']['nixon']}.",
+        )
         f["stage"] = "initiative"
 
     def _initiative(self, g: GameState, f: Frame) -> None:
@@ -79,7 +82,10 @@ class Election(Step):
                 log(g, f"Undecided {info.name} goes to {side.title()} (R13.5).")
         g["result"] = r = tally(g)
         ev = r["electoral_votes"]
-        log(g, f"Final tally: Kennedy {ev['kennedy']} EV, Nixon {ev['nixon']} EV — {r['winner'].title()} wins (R13.6).")
+        log(
+            g,
+            f"Final tally: Kennedy {ev['kennedy']} EV, Nixon {ev['nixon']} EV — {r['winner'].title()} wins (R13.6).",
+        )
         pop(g)
 
 
@@ -146,8 +152,10 @@ class ElectionCard(Step):
             pop(g)
 
     def prompt(self, g: GameState, f: Frame, side: str) -> str:
-        return ("Election Day: choose the next campaign-strategy card to resolve (3 support checks in its "
-                "state, R13.3), or declare your whole order at once: 'resolve 36, 58, 55'.")
+        return (
+            "Election Day: choose the next campaign-strategy card to resolve (3 support checks in its "
+            "state, R13.3), or declare your whole order at once: 'resolve 36, 58, 55'."
+        )
 
 
 @register

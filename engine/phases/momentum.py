@@ -39,7 +39,10 @@ class Momentum(Step):
         for side in ("kennedy", "nixon"):
             m = g["momentum"][side]
             g["momentum"][side] = m - m // 2
-        log(g, f"Momentum decay (R10.2): Kennedy {g['momentum']['kennedy']}, Nixon {g['momentum']['nixon']}.")
+        log(
+            g,
+            f"Momentum decay (R10.2): Kennedy {g['momentum']['kennedy']}, Nixon {g['momentum']['nixon']}.",
+        )
 
     def _award3(self, g: GameState) -> None:  # R10.3, 3rd issue
         leader = board.issue_leader(g, g["issue_order"][2])
@@ -127,7 +130,10 @@ class IssueSwap(Step):
         o = g["issue_order"]
         i, j = o.index(words[1]), o.index(words[2])
         o[i], o[j] = o[j], o[i]
-        log(g, f"{side.title()} swaps {board.issue_name(words[1])} and {board.issue_name(words[2])} (R10.6).")
+        log(
+            g,
+            f"{side.title()} swaps {board.issue_name(words[1])} and {board.issue_name(words[2])} (R10.6).",
+        )
 
     def prompt(self, g: GameState, f: Frame, side: str) -> str:
         return "You have more media cubes: swap two adjacent issues, or decline (R10.6)."

@@ -42,8 +42,12 @@ class Strategy(Step):
         words = cmd.split(" ")
         if len(words) == 2 and words[0] == "strategy" and words[1].isdigit():
             card = int(words[1])  # one card is enough
-            return (_STRATEGY.get(card) == cmd and card in g["hands"][side] and valid_for_stack(card)
-                    and f["picked"][side] < f["need"])
+            return (
+                _STRATEGY.get(card) == cmd
+                and card in g["hands"][side]
+                and valid_for_stack(card)
+                and f["picked"][side] < f["need"]
+            )
         return cmd in self.legal(g, f, side)
 
     def act(self, g: GameState, f: Frame, side: str, words: list[str]) -> None:

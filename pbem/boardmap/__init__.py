@@ -24,8 +24,17 @@ from typing import Any
 from pbem.boardmap.draw import WIDTH, height, svg
 from pbem.boardmap.model import PUBLIC_KEYS, MapBoard, from_view
 
-__all__ = ["PUBLIC_KEYS", "WIDTH", "MapBoard", "Picture", "alt_text", "from_view", "picture",
-           "png", "svg"]
+__all__ = [
+    "PUBLIC_KEYS",
+    "WIDTH",
+    "MapBoard",
+    "Picture",
+    "alt_text",
+    "from_view",
+    "picture",
+    "png",
+    "svg",
+]
 
 FONT_DIR = Path(__file__).resolve().parent / "fonts"
 ZOOM = 1.0  # 600 px: sharp enough on phones; resvg time grows with the pixel count
@@ -67,9 +76,14 @@ def draw_png(board: MapBoard) -> bytes:
     import resvg_py
 
     fonts = sorted(str(p) for p in FONT_DIR.glob("*.ttf"))
-    data = resvg_py.svg_to_bytes(svg_string=svg(board), skip_system_fonts=True, font_files=fonts,
-                                 zoom=ZOOM, font_family="DejaVu Sans Condensed",
-                                 sans_serif_family="DejaVu Sans Condensed")
+    data = resvg_py.svg_to_bytes(
+        svg_string=svg(board),
+        skip_system_fonts=True,
+        font_files=fonts,
+        zoom=ZOOM,
+        font_family="DejaVu Sans Condensed",
+        sans_serif_family="DejaVu Sans Condensed",
+    )
     return _palette(bytes(data))
 
 
@@ -82,8 +96,9 @@ def _palette(data: bytes) -> bytes:
     from PIL import Image
 
     with Image.open(io.BytesIO(data)) as im:
-        q = im.convert("RGB").quantize(colors=64, method=Image.Quantize.FASTOCTREE,
-                                       dither=Image.Dither.NONE)
+        q = im.convert("RGB").quantize(
+            colors=64, method=Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE
+        )
     out = io.BytesIO()
     q.save(out, "PNG")
     return out.getvalue()
@@ -94,14 +109,21 @@ def picture(view: Mapping[str, Any]) -> Picture:
     board = from_view({k: view[k] for k in PUBLIC_KEYS})
     data = png(board)
     digest = hashlib.sha256(data).hexdigest()
-    return Picture(png=data, cid=f"board-{digest[:24]}@1960.pbem", alt=alt_text(board),
-                   width=WIDTH, height=height())
+    return Picture(
+        png=data,
+        cid=f"board-{digest[:24]}@1960.pbem",
+        alt=alt_text(board),
+        width=WIDTH,
+        height=height(),
+    )
 
 
 def alt_text(board: MapBoard) -> str:
     """A one-paragraph description for mail clients that block images and screen readers."""
     lead = {s: [t.abbr for t in board.states if t.side == s] for s in ("kennedy", "nixon")}
-    return (f"Map of the board, turn {board.turn}: Kennedy leads in {len(lead['kennedy'])} states "
-            f"({board.ev_kennedy} electoral votes), Nixon in {len(lead['nixon'])} "
-            f"({board.ev_nixon}); {board.ev_total // 2 + 1} win. The same board is written out "
-            f"as text below the picture.")
+    return (
+        f"Map of the board, turn {board.turn}: Kennedy leads in {len(lead['kennedy'])} states "
+        f"({board.ev_kennedy} electoral votes), Nixon in {len(lead['nixon'])} "
+        f"({board.ev_nixon}); {board.ev_total // 2 + 1} win. The same board is written out "
+        f"as text below the picture."
+    )

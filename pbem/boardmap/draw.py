@@ -38,8 +38,12 @@ FONT = "DejaVu Sans Condensed"
 REGION_TITLE = {"west": "West", "midwest": "Midwest", "south": "South", "east": "East"}
 ISSUE_TITLE = {"defense": "Defense", "economy": "Economy", "civil_rights": "Civil rights"}
 # where each region's name is written on the map: an empty cell next to the region
-REGION_LABEL_AT = {"west": (7.55, 2.5), "midwest": (1.75, 6.5), "east": (1.75, 9.0),
-                   "south": (7.55, 6.5)}
+REGION_LABEL_AT = {
+    "west": (7.55, 2.5),
+    "midwest": (1.75, 6.5),
+    "east": (1.75, 9.0),
+    "south": (7.55, 6.5),
+}
 
 
 def svg(board: MapBoard) -> str:
@@ -56,20 +60,32 @@ def svg(board: MapBoard) -> str:
     y += 58
     parts += _legend(y)
     h = height()
-    return (f'<svg xmlns="http://www.w3.org/2000/svg" width="{WIDTH}" height="{h}" '
-            f'viewBox="0 0 {WIDTH} {h}" font-family="{FONT}">'
-            f'<rect width="{WIDTH}" height="{h}" fill="#ffffff"/>' + "".join(parts) + "</svg>")
+    return (
+        f'<svg xmlns="http://www.w3.org/2000/svg" width="{WIDTH}" height="{h}" '
+        f'viewBox="0 0 {WIDTH} {h}" font-family="{FONT}">'
+        f'<rect width="{WIDTH}" height="{h}" fill="#ffffff"/>' + "".join(parts) + "</svg>"
+    )
 
 
 def height() -> int:
     return MAP_BOTTOM + 4 + PANEL + 58 + 24
 
 
-def _text(x: float, y: float, s: str, size: float, colour: str = "#111827", *,
-          anchor: str = "start", bold: bool = False) -> str:
+def _text(
+    x: float,
+    y: float,
+    s: str,
+    size: float,
+    colour: str = "#111827",
+    *,
+    anchor: str = "start",
+    bold: bool = False,
+) -> str:
     weight = ' font-weight="bold"' if bold else ""
-    return (f'<text x="{x:g}" y="{y:g}" font-size="{size:g}" fill="{colour}" '
-            f'text-anchor="{anchor}"{weight}>{escape(s)}</text>')
+    return (
+        f'<text x="{x:g}" y="{y:g}" font-size="{size:g}" fill="{colour}" '
+        f'text-anchor="{anchor}"{weight}>{escape(s)}</text>'
+    )
 
 
 def _cell(row: float, col: float) -> tuple[float, float]:
@@ -78,25 +94,46 @@ def _cell(row: float, col: float) -> tuple[float, float]:
 
 def _title(board: MapBoard) -> list[str]:
     """Turn and the electoral-vote race, in the empty north-west corner of the grid."""
-    out = [_text(LEFT + 2, TOP + 16, f"1960 \u2014 turn {board.turn}: who leads each state",
-                 15, bold=True)]
+    out = [
+        _text(
+            LEFT + 2,
+            TOP + 16,
+            f"1960 \u2014 turn {board.turn}: who leads each state",
+            15,
+            bold=True,
+        )
+    ]
     k, n, total = board.ev_kennedy, board.ev_nixon, board.ev_total
     x0, w, y0 = LEFT + 2, 8 * PITCH, TOP + 28
     kw, nw = w * k / total, w * n / total
     out.append(f'<rect x="{x0}" y="{y0}" width="{w}" height="14" fill="#f3f4f6" stroke="#9ca3af"/>')
-    out.append(f'<rect x="{x0}" y="{y0}" width="{kw:.1f}" height="14" fill="{SHADES["kennedy"][2]}"/>')
-    out.append(f'<rect x="{x0 + w - nw:.1f}" y="{y0}" width="{nw:.1f}" height="14" '
-               f'fill="{SHADES["nixon"][2]}"/>')
+    out.append(
+        f'<rect x="{x0}" y="{y0}" width="{kw:.1f}" height="14" fill="{SHADES["kennedy"][2]}"/>'
+    )
+    out.append(
+        f'<rect x="{x0 + w - nw:.1f}" y="{y0}" width="{nw:.1f}" height="14" '
+        f'fill="{SHADES["nixon"][2]}"/>'
+    )
     need = total // 2 + 1
     mid = x0 + w * need / total
-    out.append(f'<line x1="{mid:.1f}" y1="{y0 - 3}" x2="{mid:.1f}" y2="{y0 + 17}" stroke="#111827" '
-               f'stroke-width="1.5"/>')
-    out.append(_text(x0 + 3, y0 + 11, f"Kennedy {k}", 11, "#ffffff" if kw > 70 else INK["kennedy"],
-                     bold=True) if kw > 70 else _text(x0 + kw + 3, y0 + 11, f"Kennedy {k}", 11,
-                                                      INK["kennedy"], bold=True))
-    out.append(_text(x0 + w - 3, y0 + 11, f"Nixon {n}", 11, "#ffffff", anchor="end", bold=True)
-               if nw > 60 else _text(x0 + w - nw - 3, y0 + 11, f"Nixon {n}", 11, INK["nixon"],
-                                     anchor="end", bold=True))
+    out.append(
+        f'<line x1="{mid:.1f}" y1="{y0 - 3}" x2="{mid:.1f}" y2="{y0 + 17}" stroke="#111827" '
+        f'stroke-width="1.5"/>'
+    )
+    out.append(
+        _text(
+            x0 + 3, y0 + 11, f"Kennedy {k}", 11, "#ffffff" if kw > 70 else INK["kennedy"], bold=True
+        )
+        if kw > 70
+        else _text(x0 + kw + 3, y0 + 11, f"Kennedy {k}", 11, INK["kennedy"], bold=True)
+    )
+    out.append(
+        _text(x0 + w - 3, y0 + 11, f"Nixon {n}", 11, "#ffffff", anchor="end", bold=True)
+        if nw > 60
+        else _text(
+            x0 + w - nw - 3, y0 + 11, f"Nixon {n}", 11, INK["nixon"], anchor="end", bold=True
+        )
+    )
     out.append(_text(x0, y0 + 30, f"electoral votes carried; {need} of {total} win", 10, "#4b5563"))
     return out
 
@@ -109,19 +146,29 @@ def _tiles(board: MapBoard) -> list[str]:
         row, col = GRID[st.abbr]
         x, y = _cell(row, col)
         ink = text_colour(st.side, st.cubes)
-        out.append(f'<rect x="{x}" y="{y}" width="{TILE}" height="{TILE}" rx="3" '
-                   f'fill="{fill(st.side, st.cubes)}" stroke="#9ca3af" stroke-width="0.75"/>')
+        out.append(
+            f'<rect x="{x}" y="{y}" width="{TILE}" height="{TILE}" rx="3" '
+            f'fill="{fill(st.side, st.cubes)}" stroke="#9ca3af" stroke-width="0.75"/>'
+        )
         out.append(_text(x + 4, y + 14, st.abbr, 13, ink, bold=True))
         out.append(_text(x + TILE - 3, y + 13, str(st.ev), 10, ink, anchor="end"))
         if st.cubes:  # an empty state shows no letters at all
-            out.append(_text(x + TILE - 4, y + 38, label(st.side, st.cubes), 15, ink,
-                             anchor="end", bold=True))
+            out.append(
+                _text(
+                    x + TILE - 4, y + 38, label(st.side, st.cubes), 15, ink, anchor="end", bold=True
+                )
+            )
         for side in (s for s, d in (("kennedy", tokens), ("nixon", tokens_n)) if st.abbr in d):
             dx = 9 if side == "kennedy" else 9 + (15 if board.token_kennedy == st.abbr else 0)
-            out.append(f'<circle cx="{x + dx}" cy="{y + TILE - 9}" r="7" fill="#ffffff" '
-                       f'stroke="{INK[side]}" stroke-width="2"/>')
-            out.append(_text(x + dx, y + TILE - 5.5, LETTER[side], 9.5, INK[side], anchor="middle",
-                             bold=True))
+            out.append(
+                f'<circle cx="{x + dx}" cy="{y + TILE - 9}" r="7" fill="#ffffff" '
+                f'stroke="{INK[side]}" stroke-width="2"/>'
+            )
+            out.append(
+                _text(
+                    x + dx, y + TILE - 5.5, LETTER[side], 9.5, INK[side], anchor="middle", bold=True
+                )
+            )
     return out
 
 
@@ -134,14 +181,20 @@ def _region_edges(board: MapBoard) -> list[str]:
     for st, (row, col) in ((s, GRID[s]) for s in region):
         x, y = _cell(row, col)
         x0, y0, x1, y1 = x - half, y - half, x + TILE + half, y + TILE + half
-        for (dr, dc), line in (((-1, 0), (x0, y0, x1, y0)), ((1, 0), (x0, y1, x1, y1)),
-                               ((0, -1), (x0, y0, x0, y1)), ((0, 1), (x1, y0, x1, y1))):
+        for (dr, dc), line in (
+            ((-1, 0), (x0, y0, x1, y0)),
+            ((1, 0), (x0, y1, x1, y1)),
+            ((0, -1), (x0, y0, x0, y1)),
+            ((0, 1), (x1, y0, x1, y1)),
+        ):
             other = at.get((row + dr, col + dc))
             same_block = (st in ISLANDS) == (other in ISLANDS)
             if other is not None and region[other] == region[st] and same_block:
                 continue
-            out.append(f'<line x1="{line[0]:g}" y1="{line[1]:g}" x2="{line[2]:g}" y2="{line[3]:g}" '
-                       f'stroke="{REGION_EDGE}" stroke-width="2" stroke-linecap="square"/>')
+            out.append(
+                f'<line x1="{line[0]:g}" y1="{line[1]:g}" x2="{line[2]:g}" y2="{line[3]:g}" '
+                f'stroke="{REGION_EDGE}" stroke-width="2" stroke-linecap="square"/>'
+            )
     return out
 
 
@@ -149,8 +202,17 @@ def _region_names() -> list[str]:
     out = []
     for region, (row, col) in REGION_LABEL_AT.items():
         x, y = _cell(row, col)
-        out.append(_text(x + TILE / 2, y, REGION_TITLE[region].upper(), 12, "#374151",
-                         anchor="middle", bold=True))
+        out.append(
+            _text(
+                x + TILE / 2,
+                y,
+                REGION_TITLE[region].upper(),
+                12,
+                "#374151",
+                anchor="middle",
+                bold=True,
+            )
+        )
     return out
 
 
@@ -163,11 +225,20 @@ def _region_panels(board: MapBoard, y: float) -> list[str]:
     w = (WIDTH - 2 * LEFT) / 4
     for i, r in enumerate(board.regions):
         x = LEFT + i * w
-        out.append(f'<rect x="{x + 1:g}" y="{y:g}" width="{w - 4:g}" height="{PANEL - 6}" rx="4" '
-                   f'fill="#f9fafb" stroke="{REGION_EDGE}" stroke-width="1.25"/>')
+        out.append(
+            f'<rect x="{x + 1:g}" y="{y:g}" width="{w - 4:g}" height="{PANEL - 6}" rx="4" '
+            f'fill="#f9fafb" stroke="{REGION_EDGE}" stroke-width="1.25"/>'
+        )
         out.append(_text(x + 8, y + 15, REGION_TITLE[r.region], 13, bold=True))
-        out.append(_text(x + 8, y + 68, f"EV K {r.ev_kennedy} \u00b7 N {r.ev_nixon} of {r.ev_total}",
-                         10, "#4b5563"))
+        out.append(
+            _text(
+                x + 8,
+                y + 68,
+                f"EV K {r.ev_kennedy} \u00b7 N {r.ev_nixon} of {r.ev_total}",
+                10,
+                "#4b5563",
+            )
+        )
         media, mc = _space_text(r.media)
         endo, ec = _space_text(r.endorsement)
         out.append(_text(x + 8, y + 34, "Media", 11, "#374151"))
@@ -184,8 +255,10 @@ def _tracks(board: MapBoard, y: float) -> list[str]:
     for i, iss in enumerate(board.issues):
         x = LEFT + i * (w + 4)
         text, colour = _space_text(iss.space)
-        out.append(f'<rect x="{x + 1}" y="{y + 18}" width="{w}" height="30" rx="4" fill="#f9fafb" '
-                   f'stroke="#6b7280"/>')
+        out.append(
+            f'<rect x="{x + 1}" y="{y + 18}" width="{w}" height="30" rx="4" fill="#f9fafb" '
+            f'stroke="#6b7280"/>'
+        )
         out.append(_text(x + 8, y + 38, f"{i + 1}. {ISSUE_TITLE.get(iss.issue, iss.issue)}", 12))
         out.append(_text(x + w - 6, y + 38, text, 13, colour, anchor="end", bold=True))
     x = LEFT + 3 * (w + 4) + 8
@@ -204,10 +277,21 @@ def _legend(y: float) -> list[str]:
     x = LEFT + 76
     for side in ("kennedy", "nixon"):
         for n in range(1, 5):
-            out.append(f'<rect x="{x}" y="{y + 3}" width="24" height="14" rx="2" '
-                       f'fill="{fill(side, n)}" stroke="#9ca3af" stroke-width="0.5"/>')
-            out.append(_text(x + 12, y + 14, f"{LETTER[side]}{n}{'+' if n == 4 else ''}", 9,
-                             text_colour(side, n), anchor="middle", bold=True))
+            out.append(
+                f'<rect x="{x}" y="{y + 3}" width="24" height="14" rx="2" '
+                f'fill="{fill(side, n)}" stroke="#9ca3af" stroke-width="0.5"/>'
+            )
+            out.append(
+                _text(
+                    x + 12,
+                    y + 14,
+                    f"{LETTER[side]}{n}{'+' if n == 4 else ''}",
+                    9,
+                    text_colour(side, n),
+                    anchor="middle",
+                    bold=True,
+                )
+            )
             x += 27
         x += 8
     out.append(_text(x + 4, y + 13, "circle = candidate token", 10, "#4b5563"))

@@ -74,17 +74,32 @@ def _space(sp: dict[str, Any]) -> Space:
 
 def from_view(v: dict[str, Any]) -> MapBoard:
     """The public board of view ``v`` (only `PUBLIC_KEYS` are read)."""
-    tiles = tuple(StateTile(s, v["states"][s]["region"], int(v["states"][s]["ev"]),
-                            _space(v["states"][s]).side, _space(v["states"][s]).cubes)
-                  for s in engine.STATES if s in v["states"])
+    tiles = tuple(
+        StateTile(
+            s,
+            v["states"][s]["region"],
+            int(v["states"][s]["ev"]),
+            _space(v["states"][s]).side,
+            _space(v["states"][s]).cubes,
+        )
+        for s in engine.STATES
+        if s in v["states"]
+    )
 
     def ev(side: str, region: str | None = None) -> int:
         return sum(t.ev for t in tiles if t.side == side and region in (None, t.region))
 
-    regions = tuple(RegionPanel(r, _space(v["media"][r]), _space(v["endorsements"][r]),
-                                ev("kennedy", r), ev("nixon", r),
-                                sum(t.ev for t in tiles if t.region == r))
-                    for r in engine.REGIONS)
+    regions = tuple(
+        RegionPanel(
+            r,
+            _space(v["media"][r]),
+            _space(v["endorsements"][r]),
+            ev("kennedy", r),
+            ev("nixon", r),
+            sum(t.ev for t in tiles if t.region == r),
+        )
+        for r in engine.REGIONS
+    )
     return MapBoard(
         turn=int(v["turn"]),
         states=tiles,

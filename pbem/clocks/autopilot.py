@@ -35,8 +35,9 @@ def choose_command(state: engine.GameState, side: str, seed: int) -> str | None:
     return bots.choose_command(state, side, KIND, None, seed)
 
 
-def play_for(state: engine.GameState, side: str, game_seed: int,
-             game_id: int) -> tuple[engine.GameState, list[str]]:
+def play_for(
+    state: engine.GameState, side: str, game_seed: int, game_id: int
+) -> tuple[engine.GameState, list[str]]:
     """Play ``side``'s turn until it has nothing more to decide; returns (new state, commands)."""
     g = engine.copy_state(state)
     played: list[str] = []

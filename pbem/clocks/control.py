@@ -45,7 +45,9 @@ def parse_duration(text: str, *, what: str = "duration") -> float:
         total += float(m.group(1)) * _UNITS[m.group(2)]
         pos = m.end()
     if pos != len(raw):
-        raise ClockSpecError(f"{what} {text!r} is not a duration: write e.g. 72h, 3d, 1d12h, 90m or 30s")
+        raise ClockSpecError(
+            f"{what} {text!r} is not a duration: write e.g. 72h, 3d, 1d12h, 90m or 30s"
+        )
     return total
 
 
@@ -100,8 +102,9 @@ def parse_reminders(text: str) -> tuple[Reminder, ...]:
                 raise ClockSpecError(f"reminder {item!r}: a percentage between 0 and 100")
             out.append(Reminder(f"{pct:g}%", used=pct / 100))
         else:
-            out.append(Reminder(item.lower().replace(" ", ""),
-                                lead=parse_duration(item, what="reminder")))
+            out.append(
+                Reminder(item.lower().replace(" ", ""), lead=parse_duration(item, what="reminder"))
+            )
     return tuple(out)
 
 
@@ -160,9 +163,11 @@ class TimeControl:
                 text += f", at most {fmt_duration(self.cap)}"
         if self.weekend_pause:
             text += "; clocks stop on Saturdays and Sundays (UTC)"
-        policy = {"forfeit": "the game is lost on time",
-                  "claim": "the opponent may claim the win",
-                  "autopilot": "the server's computer player moves for you"}[self.expiry]
+        policy = {
+            "forfeit": "the game is lost on time",
+            "claim": "the opponent may claim the win",
+            "autopilot": "the server's computer player moves for you",
+        }[self.expiry]
         grace = f" after {fmt_duration(self.grace)} of grace" if self.grace else ""
         text += f"; out of time: {policy}{grace}"
         text += "; vacation allowed" if self.vacation else "; no vacation in this game"
@@ -186,20 +191,34 @@ class TimeControl:
 _BANK = re.compile(r"^([^+/]+)(?:\+([^/]+))?(?:/(.+))?$")
 
 
-def parse_control(spec: str, *, weekend_pause: bool = False, vacation: bool = True,
-                  vacation_days: int = 21, expiry: str = "claim", grace: str | float = "24h",
-                  reminders: str | tuple[Reminder, ...] = DEFAULT_REMINDERS) -> TimeControl:
+def parse_control(
+    spec: str,
+    *,
+    weekend_pause: bool = False,
+    vacation: bool = True,
+    vacation_days: int = 21,
+    expiry: str = "claim",
+    grace: str | float = "24h",
+    reminders: str | tuple[Reminder, ...] = DEFAULT_REMINDERS,
+) -> TimeControl:
     """Read ``--clock`` and its companions into a `TimeControl` (errors quote the input)."""
     text = spec.strip().lower().replace(" ", "")
     if expiry not in EXPIRY_POLICIES:
-        raise ClockSpecError(f"expiry policy {expiry!r}: choose one of {', '.join(EXPIRY_POLICIES)}")
+        raise ClockSpecError(
+            f"expiry policy {expiry!r}: choose one of {', '.join(EXPIRY_POLICIES)}"
+        )
     if vacation_days < 0:
         raise ClockSpecError(f"vacation days {vacation_days}: must be 0 or more")
     ladder = parse_reminders(reminders) if isinstance(reminders, str) else reminders
     grace_s = parse_duration(grace, what="grace") if isinstance(grace, str) else float(grace)
-    common: dict[str, Any] = dict(weekend_pause=weekend_pause, vacation=vacation,
-                                  vacation_days=vacation_days, expiry=expiry, grace=grace_s,
-                                  reminders=ladder)
+    common: dict[str, Any] = dict(
+        weekend_pause=weekend_pause,
+        vacation=vacation,
+        vacation_days=vacation_days,
+        expiry=expiry,
+        grace=grace_s,
+        reminders=ladder,
+    )
     if text in ("none", "off", "no"):
         return TimeControl(mode="none", initial=0, increment=0, cap=None, **common)
     if text.endswith(("/move", "/decision")):
@@ -212,8 +231,10 @@ def parse_control(spec: str, *, weekend_pause: bool = False, vacation: bool = Tr
         return TimeControl(mode="pace", initial=per, increment=0, cap=None, **common)
     m = _BANK.match(text)
     if not m:
-        raise ClockSpecError(f"clock {spec!r}: write INITIAL+INCREMENT/CAP (72h+36h/240h), "
-                             "TIME/move (3d/move) or none")
+        raise ClockSpecError(
+            f"clock {spec!r}: write INITIAL+INCREMENT/CAP (72h+36h/240h), "
+            "TIME/move (3d/move) or none"
+        )
     try:
         initial = parse_duration(m.group(1), what="clock")
         inc = parse_duration(m.group(2), what="clock") if m.group(2) else 0.0

@@ -103,9 +103,17 @@ def start(control: TimeControl, now: float, active: Iterable[str]) -> ClockState
     """A fresh clock; the sides in ``active`` start their first decision now."""
     sides: dict[str, SideClock] = {}
     for side in SIDES:
-        sides[side] = SideClock(bank=control.initial, since=None, period=0, avail=control.initial,
-                                done=[], vac_until=None, vac_left=control.vacation_days * DAY,
-                                vac_year=_year(now), started=None)
+        sides[side] = SideClock(
+            bank=control.initial,
+            since=None,
+            period=0,
+            avail=control.initial,
+            done=[],
+            vac_until=None,
+            vac_left=control.vacation_days * DAY,
+            vac_year=_year(now),
+            started=None,
+        )
     c = ClockState(control=control.to_dict(), sides=sides)
     for side in active:
         _begin_period(c, control, side, now)
@@ -113,6 +121,7 @@ def start(control: TimeControl, now: float, active: Iterable[str]) -> ClockState
 
 
 # --- chargeable time ---------------------------------------------------------------------------
+
 
 def _weekend(day_index: int) -> bool:
     return (day_index + EPOCH_THURSDAY) % 7 >= 5
@@ -200,8 +209,15 @@ def robots(c: ClockState) -> set[str]:
     return set(c.get("robots", []))
 
 
-def handover(c: ClockState, before: Iterable[str], after: Iterable[str], mover: str | None,
-             now: float, *, autopilot: bool = False) -> None:
+def handover(
+    c: ClockState,
+    before: Iterable[str],
+    after: Iterable[str],
+    mover: str | None,
+    now: float,
+    *,
+    autopilot: bool = False,
+) -> None:
     """The deciding sides changed from ``before`` to ``after`` after ``mover``'s move.
 
     A side that stops deciding stops its clock; if it is the mover it is credited the
@@ -253,6 +269,7 @@ def stop_all(c: ClockState, now: float) -> None:
 
 # --- vacation ----------------------------------------------------------------------------------
 
+
 def _roll_year(c: ClockState, side: str, now: float) -> None:
     sc = c["sides"][side]
     year = _year(now)
@@ -283,12 +300,14 @@ def start_vacation(c: ClockState, side: str, now: float, until: float) -> None:
     if sc["vac_until"] is not None and sc["vac_until"] > now:
         raise VacationError(
             f"you are already on vacation until {fmt_time(sc['vac_until'], tz_of(c, side))}; "
-            "any game command ends it early")
+            "any game command ends it early"
+        )
     need = until - now
     if need > sc["vac_left"] + 1:
         raise VacationError(
             f"that is {fmt_duration(need)} of vacation, but you have {fmt_duration(sc['vac_left'])} "
-            f"left this year (the game allows {control.vacation_days} days a year)")
+            f"left this year (the game allows {control.vacation_days} days a year)"
+        )
     settle(c, now)
     sc["vac_left"] = max(0.0, sc["vac_left"] - need)
     sc["vac_until"] = until
@@ -345,12 +364,12 @@ def valid_zone(name: str) -> str | None:
 
 # --- what is due -------------------------------------------------------------------------------
 
+
 def _ladder(c: ClockState, side: str) -> list[tuple[str, float]]:
     """The period's thresholds, in order: (label, seconds left when due)."""
     control = control_of(c)
     sc = c["sides"][side]
-    rungs = [(r.label, t) for r in control.reminders
-             if (t := r.threshold(sc["avail"])) is not None]
+    rungs = [(r.label, t) for r in control.reminders if (t := r.threshold(sc["avail"])) is not None]
     rungs.sort(key=lambda lt: -lt[1])
     if control.grace > 0:
         rungs.append(("out", 0.0))
@@ -402,7 +421,9 @@ def mark(c: ClockState, d: Due) -> None:
 
 def next_due(c: ClockState, now: float) -> float | None:
     """When `due` will next have something (epoch seconds), or None if nothing is pending."""
-    times: list[float] = [sc["vac_until"] for sc in c["sides"].values() if sc["vac_until"] is not None]
+    times: list[float] = [
+        sc["vac_until"] for sc in c["sides"].values() if sc["vac_until"] is not None
+    ]
     control = control_of(c)
     if control.enabled:
         pause = paused_until(c)

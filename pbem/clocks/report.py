@@ -27,11 +27,18 @@ def ending_of(game: Game) -> dict[str, str] | None:
         return None
     winner = game.winner
     loser = "nixon" if winner == "kennedy" else "kennedy"
-    text = {"timeout": f"{loser.title()} ran out of time: {winner.title()} wins the game on time.",
-            "resigned": f"{loser.title()} resigned: {winner.title()} wins the game."}.get(
-                game.ended, f"{winner.title()} wins ({game.ended}).")
-    return {"reason": game.ended, "why": WHY.get(game.ended, game.ended), "winner": winner.title(),
-            "loser": loser.title(), "winner_side": winner, "text": text}
+    text = {
+        "timeout": f"{loser.title()} ran out of time: {winner.title()} wins the game on time.",
+        "resigned": f"{loser.title()} resigned: {winner.title()} wins the game.",
+    }.get(game.ended, f"{winner.title()} wins ({game.ended}).")
+    return {
+        "reason": game.ended,
+        "why": WHY.get(game.ended, game.ended),
+        "winner": winner.title(),
+        "loser": loser.title(),
+        "winner_side": winner,
+        "text": text,
+    }
 
 
 def _clock(game: Game, side: str, now: float) -> dict[str, Any] | None:
@@ -40,35 +47,71 @@ def _clock(game: Game, side: str, now: float) -> dict[str, Any] | None:
     c: model.ClockState = json.loads(game.clock)
     control = model.control_of(c)
     if "sides" not in c:  # chosen, waiting for the game to start
-        return {"enabled": control.enabled, "control": control.describe(), "spec": control.spec,
-                "rows": [], "paused_until": "", "vacation_left": ""}
+        return {
+            "enabled": control.enabled,
+            "control": control.describe(),
+            "spec": control.spec,
+            "rows": [],
+            "paused_until": "",
+            "vacation_left": "",
+        }
     rows = []
     for s in model.SIDES:
         sc = c["sides"][s]
         remaining = model.left(c, s, now)
         until = sc["vac_until"]
-        vacation = model.fmt_time(until, model.tz_of(c, side)) if until is not None and until > now else ""
-        state = ("on vacation until " + vacation if vacation else
-                 "running" if sc["since"] is not None else "stopped")
+        vacation = (
+            model.fmt_time(until, model.tz_of(c, side)) if until is not None and until > now else ""
+        )
+        state = (
+            "on vacation until " + vacation
+            if vacation
+            else "running"
+            if sc["since"] is not None
+            else "stopped"
+        )
         if s in model.robots(c):
-            rows.append({"side": s.title(), "mine": False, "running": False, "robot": True, "over": False,
-                         "left": "", "state": "computer player: no clock", "vacation": ""})
+            rows.append(
+                {
+                    "side": s.title(),
+                    "mine": False,
+                    "running": False,
+                    "robot": True,
+                    "over": False,
+                    "left": "",
+                    "state": "computer player: no clock",
+                    "vacation": "",
+                }
+            )
             continue
-        rows.append({"side": s.title(), "mine": s == side, "running": sc["since"] is not None, "robot": False,
-                     "over": remaining <= 0,
-                     "left": fmt_duration(remaining) if remaining > 0 else
-                     f"out of time by {fmt_duration(-remaining)}",
-                     "state": state, "vacation": vacation})
+        rows.append(
+            {
+                "side": s.title(),
+                "mine": s == side,
+                "running": sc["since"] is not None,
+                "robot": False,
+                "over": remaining <= 0,
+                "left": fmt_duration(remaining)
+                if remaining > 0
+                else f"out of time by {fmt_duration(-remaining)}",
+                "state": state,
+                "vacation": vacation,
+            }
+        )
     pause = model.paused_until(c)
     return {
         "enabled": control.enabled,
         "control": control.describe(),
         "spec": control.spec,
         "rows": rows if control.enabled else [],
-        "paused_until": (model.fmt_time(pause, model.tz_of(c, side))
-                         if pause is not None and pause > now else ""),
-        "vacation_left": (fmt_duration(model.vacation_left(c, side, now))
-                          if control.enabled and control.vacation else ""),
+        "paused_until": (
+            model.fmt_time(pause, model.tz_of(c, side)) if pause is not None and pause > now else ""
+        ),
+        "vacation_left": (
+            fmt_duration(model.vacation_left(c, side, now))
+            if control.enabled and control.vacation
+            else ""
+        ),
     }
 
 

@@ -56,8 +56,9 @@ def only_seat_words(ctx: Context) -> bool:
     from pbem.pipeline.lines import read_reply
 
     found = read_reply(reply_text(ctx.parsed.text), max_lines=ctx.settings.max_lines)
-    return bool(found.commands) and all(line.split()[0].lower() in SEAT_WORDS
-                                        for line in found.commands)
+    return bool(found.commands) and all(
+        line.split()[0].lower() in SEAT_WORDS for line in found.commands
+    )
 
 
 def confirm_code(settings: Settings, seat: Seat, purpose: str) -> str:
@@ -69,12 +70,17 @@ def confirm_code(settings: Settings, seat: Seat, purpose: str) -> str:
 
 def _valid_email(text: str) -> bool:
     local, at, domain = text.partition("@")
-    return bool((at and local and "." in domain) or domain == "localhost") and set(text) <= EMAIL_CHARS
+    return (
+        bool((at and local and "." in domain) or domain == "localhost") and set(text) <= EMAIL_CHARS
+    )
 
 
 # --- the pipeline handlers -----------------------------------------------------------------------
 
-@handler("seat-commands", "answer vacation, resign, claim and address lines (never sent to the engine)")
+
+@handler(
+    "seat-commands", "answer vacation, resign, claim and address lines (never sent to the engine)"
+)
 def seat_commands(ctx: Context) -> None:
     assert ctx.parsed is not None and ctx.seat is not None and ctx.game is not None
     sender = ctx.parsed.from_addr.lower()
@@ -93,10 +99,21 @@ def seat_commands(ctx: Context) -> None:
         if ctx.game.status != "active":
             raise Answered(f"game ended by {line!r}")
     if answers:
-        ev = clocks.record_event(ctx.session, ctx.game, ctx.side, "answer", " | ".join(mine), ctx.now)
+        ev = clocks.record_event(
+            ctx.session, ctx.game, ctx.side, "answer", " | ".join(mine), ctx.now
+        )
         assert ctx.state is not None
-        clocks.notify(ctx.session, ctx.settings, ctx.game, ctx.state, ctx.side, ev, ctx.now,
-                      subject=_subject(mine, answers), lines=answers)
+        clocks.notify(
+            ctx.session,
+            ctx.settings,
+            ctx.game,
+            ctx.state,
+            ctx.side,
+            ev,
+            ctx.now,
+            subject=_subject(mine, answers),
+            lines=answers,
+        )
     if not ctx.lines:
         raise Answered("answered " + ", ".join(m.split()[0].lower() for m in mine))
 
@@ -112,8 +129,16 @@ def _subject(lines: list[str], answers: list[str]) -> str:
 @handler("clock", "run the clocks for the recorded move: stop the mover's, start the next")
 def clock(ctx: Context) -> None:
     assert ctx.game is not None and ctx.state is not None and ctx.new_state is not None
-    back = clocks.after_move(ctx.session, ctx.settings, ctx.game, ctx.state, ctx.new_state,
-                             ctx.side, ctx.now, mid=ctx.before_bots)
+    back = clocks.after_move(
+        ctx.session,
+        ctx.settings,
+        ctx.game,
+        ctx.state,
+        ctx.new_state,
+        ctx.side,
+        ctx.now,
+        mid=ctx.before_bots,
+    )
     for note in back:  # the player's report says so under "results of your orders"
         ctx.results.append({"line": "vacation end", "ok": True, "message": note})
 
@@ -139,12 +164,16 @@ def _timezone(ctx: Context, args: list[str]) -> list[str]:
     t = ctx.now.timestamp()
     if not args:
         zone = model.tz_of(c, ctx.side) or "UTC"
-        return [f"Times in your mails are shown in {zone}: now is {model.fmt_time(t, model.tz_of(c, ctx.side))}. "
-                "Write e.g. 'timezone Europe/Berlin' or 'timezone America/New_York' to change it."]
+        return [
+            f"Times in your mails are shown in {zone}: now is {model.fmt_time(t, model.tz_of(c, ctx.side))}. "
+            "Write e.g. 'timezone Europe/Berlin' or 'timezone America/New_York' to change it."
+        ]
     found = model.valid_zone(args[0])
     if found is None:
-        raise RejectMessage(f"'timezone {args[0]}': not a time zone name; write a name like "
-                            "Europe/Berlin, America/New_York, Asia/Tokyo or UTC")
+        raise RejectMessage(
+            f"'timezone {args[0]}': not a time zone name; write a name like "
+            "Europe/Berlin, America/New_York, Asia/Tokyo or UTC"
+        )
     zone, zones = found, dict(c.get("zones", {}))
     if zone in ("UTC", "Etc/UTC"):
         zones.pop(ctx.side, None)
@@ -152,9 +181,11 @@ def _timezone(ctx: Context, args: list[str]) -> list[str]:
         zones[ctx.side] = zone
     c["zones"] = zones
     clocks.store(ctx.game, c, t)
-    return [f"Times in your mails are now shown in {zone}: now is "
-            f"{model.fmt_time(t, zones.get(ctx.side))}. Dates you write ('vacation 2027-01-03') "
-            "are read in that zone too."]
+    return [
+        f"Times in your mails are now shown in {zone}: now is "
+        f"{model.fmt_time(t, zones.get(ctx.side))}. Dates you write ('vacation 2027-01-03') "
+        "are read in that zone too."
+    ]
 
 
 def _clock(ctx: Context) -> model.ClockState:
@@ -165,8 +196,17 @@ def _clock(ctx: Context) -> model.ClockState:
 def _tell_opponent(ctx: Context, kind: str, subject: str, lines: list[str]) -> None:
     assert ctx.game is not None and ctx.state is not None
     ev = clocks.record_event(ctx.session, ctx.game, ctx.side, kind, lines[0], ctx.now)
-    clocks.notify(ctx.session, ctx.settings, ctx.game, ctx.state, clocks.other(ctx.side), ev,
-                  ctx.now, subject=subject, lines=lines)
+    clocks.notify(
+        ctx.session,
+        ctx.settings,
+        ctx.game,
+        ctx.state,
+        clocks.other(ctx.side),
+        ev,
+        ctx.now,
+        subject=subject,
+        lines=lines,
+    )
 
 
 def _vacation_until(arg: str, now: float, tz: str | None = None) -> float:
@@ -174,13 +214,18 @@ def _vacation_until(arg: str, now: float, tz: str | None = None) -> float:
         try:
             return model.parse_date(arg, tz)
         except ValueError:
-            raise RejectMessage(f"vacation {arg!r}: not a date; write e.g. 'vacation 2027-01-03' "
-                                "or 'vacation 5d'") from None
+            raise RejectMessage(
+                f"vacation {arg!r}: not a date; write e.g. 'vacation 2027-01-03' or 'vacation 5d'"
+            ) from None
     try:
-        seconds = float(arg) * model.DAY if arg.replace(".", "", 1).isdigit() else parse_duration(arg)
+        seconds = (
+            float(arg) * model.DAY if arg.replace(".", "", 1).isdigit() else parse_duration(arg)
+        )
     except ClockSpecError:
-        raise RejectMessage(f"vacation {arg!r}: write a number of days ('vacation 5d'), a date "
-                            "('vacation 2027-01-03') or 'vacation end'") from None
+        raise RejectMessage(
+            f"vacation {arg!r}: write a number of days ('vacation 5d'), a date "
+            "('vacation 2027-01-03') or 'vacation end'"
+        ) from None
     return now + seconds
 
 
@@ -190,17 +235,25 @@ def _vacation(ctx: Context, args: list[str]) -> list[str]:
     t = ctx.now.timestamp()
     if not args:
         left = fmt_duration(model.vacation_left(c, ctx.side, t))
-        return [f"You have {left} of vacation left this year. Write 'vacation 5d' or "
-                "'vacation 2027-01-03' to take some."]
+        return [
+            f"You have {left} of vacation left this year. Write 'vacation 5d' or "
+            "'vacation 2027-01-03' to take some."
+        ]
     if args[0].lower() in ("end", "over", "stop", "off"):
         if not model.on_vacation(c, ctx.side, t):
             raise RejectMessage("'vacation end': you are not on vacation")
         refund = model.end_vacation(c, ctx.side, t)
         clocks.store(ctx.game, c, t)
-        _tell_opponent(ctx, "vacation_end", f"{ctx.side.title()} is back from vacation",
-                       [f"{ctx.side.title()} is back from vacation; the clocks run again."])
-        return [f"Welcome back: your vacation has ended, {fmt_duration(refund)} returned to "
-                "your yearly allowance. The clocks run again."]
+        _tell_opponent(
+            ctx,
+            "vacation_end",
+            f"{ctx.side.title()} is back from vacation",
+            [f"{ctx.side.title()} is back from vacation; the clocks run again."],
+        )
+        return [
+            f"Welcome back: your vacation has ended, {fmt_duration(refund)} returned to "
+            "your yearly allowance. The clocks run again."
+        ]
     until = _vacation_until(args[0], t, model.tz_of(c, ctx.side))
     try:
         model.start_vacation(c, ctx.side, t, until)
@@ -209,27 +262,45 @@ def _vacation(ctx: Context, args: list[str]) -> list[str]:
     clocks.store(ctx.game, c, t)
     when = model.fmt_time(until, model.tz_of(c, ctx.side))
     theirs = model.fmt_time(until, model.tz_of(c, clocks.other(ctx.side)))
-    _tell_opponent(ctx, "vacation", f"{ctx.side.title()} is on vacation until {theirs}",
-                   [f"{ctx.side.title()} is on vacation until {theirs}. Both clocks are stopped "
-                    "until then; you may still send your moves."])
-    return [f"You are on vacation until {when}: both clocks are stopped. "
-            f"{fmt_duration(model.vacation_left(c, ctx.side, t))} of vacation are left this year. "
-            "Any game command you send ends the vacation early, returning the unused days."]
+    _tell_opponent(
+        ctx,
+        "vacation",
+        f"{ctx.side.title()} is on vacation until {theirs}",
+        [
+            f"{ctx.side.title()} is on vacation until {theirs}. Both clocks are stopped "
+            "until then; you may still send your moves."
+        ],
+    )
+    return [
+        f"You are on vacation until {when}: both clocks are stopped. "
+        f"{fmt_duration(model.vacation_left(c, ctx.side, t))} of vacation are left this year. "
+        "Any game command you send ends the vacation early, returning the unused days."
+    ]
 
 
 def _resign(ctx: Context, args: list[str]) -> list[str]:
     assert ctx.game is not None and ctx.seat is not None and ctx.state is not None
     code = confirm_code(ctx.settings, ctx.seat, "resign")
     if not args:
-        return [f"To resign game #{ctx.game.id}, reply with this line: resign {code}",
-                "Nothing has changed yet; ignore this mail to play on."]
+        return [
+            f"To resign game #{ctx.game.id}, reply with this line: resign {code}",
+            "Nothing has changed yet; ignore this mail to play on.",
+        ]
     if args[0].upper() != code:
-        raise RejectMessage(f"'resign {args[0]}': that is not the confirmation code; send "
-                            "'resign' alone to get it")
+        raise RejectMessage(
+            f"'resign {args[0]}': that is not the confirmation code; send 'resign' alone to get it"
+        )
     winner = clocks.other(ctx.side)
-    clocks.end_game(ctx.session, ctx.settings, ctx.game, ctx.state, winner=winner,
-                    reason="resigned", detail=f"{ctx.side.title()} resigned; {winner.title()} wins",
-                    now=ctx.now)
+    clocks.end_game(
+        ctx.session,
+        ctx.settings,
+        ctx.game,
+        ctx.state,
+        winner=winner,
+        reason="resigned",
+        detail=f"{ctx.side.title()} resigned; {winner.title()} wins",
+        now=ctx.now,
+    )
     return []
 
 
@@ -242,40 +313,64 @@ def _claim(ctx: Context) -> list[str]:
     if control.expiry != "claim":
         raise RejectMessage(f"'claim': this game's expiry policy is {control.expiry}, not claim")
     sc = c["sides"][late]
-    if sc["since"] is None or model.left(c, late, t) > -control.grace or model.on_vacation(c, late, t):
+    if (
+        sc["since"] is None
+        or model.left(c, late, t) > -control.grace
+        or model.on_vacation(c, late, t)
+    ):
         left = model.left(c, late, t)
-        raise RejectMessage(f"'claim': {late.title()} is not out of time and grace "
-                            f"({fmt_duration(left + control.grace) if sc['since'] is not None else 'their clock is stopped'}"
-                            f"{' left' if sc['since'] is not None else ''})")
-    clocks.end_game(ctx.session, ctx.settings, ctx.game, ctx.state, winner=ctx.side,
-                    reason="timeout", detail=f"{late.title()} ran out of time; "
-                    f"{ctx.side.title()} claimed the win", now=ctx.now)
+        raise RejectMessage(
+            f"'claim': {late.title()} is not out of time and grace "
+            f"({fmt_duration(left + control.grace) if sc['since'] is not None else 'their clock is stopped'}"
+            f"{' left' if sc['since'] is not None else ''})"
+        )
+    clocks.end_game(
+        ctx.session,
+        ctx.settings,
+        ctx.game,
+        ctx.state,
+        winner=ctx.side,
+        reason="timeout",
+        detail=f"{late.title()} ran out of time; {ctx.side.title()} claimed the win",
+        now=ctx.now,
+    )
     return []
 
 
 def _address(ctx: Context, args: list[str]) -> list[str]:
     assert ctx.game is not None and ctx.seat is not None and ctx.state is not None
     seat = ctx.seat
-    usage = ("write 'address add NEW@EXAMPLE.ORG', 'address use ADDRESS', 'address remove ADDRESS' "
-             "or 'address confirm CODE'")
+    usage = (
+        "write 'address add NEW@EXAMPLE.ORG', 'address use ADDRESS', 'address remove ADDRESS' "
+        "or 'address confirm CODE'"
+    )
     if len(args) != 2:
         raise RejectMessage(f"'address {' '.join(args)}': {usage}")
     verb, arg = args[0].lower(), args[1].strip("<>").lower()
     if verb == "confirm":
         assert ctx.parsed is not None
         if ctx.parsed.from_addr.lower() != seat.pending_email:
-            raise RejectMessage(f"'address confirm': send it from the new address "
-                                f"({seat.pending_email or 'none is waiting'}), replying to its mail")
-        if not seat.pending_email or arg.upper() != confirm_code(ctx.settings, seat,
-                                                                "addr:" + seat.pending_email):
+            raise RejectMessage(
+                f"'address confirm': send it from the new address "
+                f"({seat.pending_email or 'none is waiting'}), replying to its mail"
+            )
+        if not seat.pending_email or arg.upper() != confirm_code(
+            ctx.settings, seat, "addr:" + seat.pending_email
+        ):
             raise RejectMessage(f"'address confirm {args[1]}': no address awaits this code")
         new, seat.pending_email = seat.pending_email, ""
         seat.aliases = ",".join([*aliases_of(seat), new])
         ctx.session.add(seat)
-        _tell_opponent(ctx, "address", f"{ctx.side.title()} added an address",
-                       [f"{ctx.side.title()} may now also send from {new}."])
-        return [f"{new} is confirmed: you may send your moves from it. Write 'address use {new}' "
-                "to have the reports mailed there."]
+        _tell_opponent(
+            ctx,
+            "address",
+            f"{ctx.side.title()} added an address",
+            [f"{ctx.side.title()} may now also send from {new}."],
+        )
+        return [
+            f"{new} is confirmed: you may send your moves from it. Write 'address use {new}' "
+            "to have the reports mailed there."
+        ]
     if not _valid_email(arg):
         raise RejectMessage(f"'address {verb} {args[1]}': not an email address; {usage}")
     if verb == "add":
@@ -286,29 +381,53 @@ def _address(ctx: Context, args: list[str]) -> list[str]:
         ctx.session.add(seat)
         ev = clocks.record_event(ctx.session, ctx.game, ctx.side, "address_pending", arg, ctx.now)
         code = confirm_code(ctx.settings, seat, "addr:" + arg)
-        row = queue_mail(ctx.session, ctx.settings, kind="notice", game=ctx.game, seat=seat,
-                         state=ctx.state, cause=f"ev{ev.id}", now=ctx.now, advance_log=False,
-                         context={"notice": {"subject": "Confirm your address", "full": False, "lines": [
-                             f"{seat.email} asked to add this address to {ctx.side.title()}'s "
-                             f"seat in game #{ctx.game.id}.",
-                             f"To confirm, reply from this address with the line: address confirm {code}",
-                             "If you did not ask for this, ignore this mail."]}})
+        row = queue_mail(
+            ctx.session,
+            ctx.settings,
+            kind="notice",
+            game=ctx.game,
+            seat=seat,
+            state=ctx.state,
+            cause=f"ev{ev.id}",
+            now=ctx.now,
+            advance_log=False,
+            context={
+                "notice": {
+                    "subject": "Confirm your address",
+                    "full": False,
+                    "lines": [
+                        f"{seat.email} asked to add this address to {ctx.side.title()}'s "
+                        f"seat in game #{ctx.game.id}.",
+                        f"To confirm, reply from this address with the line: address confirm {code}",
+                        "If you did not ask for this, ignore this mail.",
+                    ],
+                }
+            },
+        )
         assert row is not None  # a seat that writes mail is no bot seat
         row.recipient = arg
         return [f"A confirmation code went to {arg}: reply from there with the line it gives."]
     if verb == "use":
         if arg not in aliases_of(seat):
-            raise RejectMessage(f"'address use {arg}': add and confirm it first ('address add {arg}')")
+            raise RejectMessage(
+                f"'address use {arg}': add and confirm it first ('address add {arg}')"
+            )
         old = seat.email
         seat.email, seat.aliases = arg, ",".join([a for a in aliases_of(seat) if a != arg] + [old])
         ctx.session.add(seat)
-        _tell_opponent(ctx, "address", f"{ctx.side.title()} has a new address",
-                       [f"{ctx.side.title()}'s mail now goes to {arg}."])
+        _tell_opponent(
+            ctx,
+            "address",
+            f"{ctx.side.title()} has a new address",
+            [f"{ctx.side.title()}'s mail now goes to {arg}."],
+        )
         return [f"Your mail now goes to {arg}; {old} may still send moves."]
     if verb == "remove":
         if arg not in aliases_of(seat):
-            raise RejectMessage(f"'address remove {arg}': not one of your extra addresses "
-                                f"({', '.join(aliases_of(seat)) or 'none'})")
+            raise RejectMessage(
+                f"'address remove {arg}': not one of your extra addresses "
+                f"({', '.join(aliases_of(seat)) or 'none'})"
+            )
         seat.aliases = ",".join(a for a in aliases_of(seat) if a != arg)
         ctx.session.add(seat)
         clocks.record_event(ctx.session, ctx.game, ctx.side, "address", f"removed {arg}", ctx.now)
@@ -318,8 +437,16 @@ def _address(ctx: Context, args: list[str]) -> list[str]:
 
 # --- the operator's seat change --------------------------------------------------------------------
 
-def change_seat(db: Engine, settings: Settings, game_id: int, side: str, address: str, *,
-                now: datetime | None = None) -> str:
+
+def change_seat(
+    db: Engine,
+    settings: Settings,
+    game_id: int,
+    side: str,
+    address: str,
+    *,
+    now: datetime | None = None,
+) -> str:
     """Give ``side``'s seat to ``address`` with a fresh key; log it and mail both seats."""
     from pbem.service import EMAIL_RE, GameNotFound, ServiceError
 
@@ -339,9 +466,13 @@ def change_seat(db: Engine, settings: Settings, game_id: int, side: str, address
             raise ServiceError(f"{address} holds the other seat: one address per side (R17)")
         old = seat.email
         state: engine.GameState = engine.from_json(game.snapshot)
-        for row in s.exec(select(OutboxMessage).where(  # nothing more goes to the old address
-                OutboxMessage.game_id == game_id, OutboxMessage.status == "pending",
-                col(OutboxMessage.recipient).in_([old, *aliases_of(seat), seat.pending_email]))):
+        for row in s.exec(
+            select(OutboxMessage).where(  # nothing more goes to the old address
+                OutboxMessage.game_id == game_id,
+                OutboxMessage.status == "pending",
+                col(OutboxMessage.recipient).in_([old, *aliases_of(seat), seat.pending_email]),
+            )
+        ):
             row.status, row.last_error = "cancelled", f"seat handed to {address} before it was sent"
             s.add(row)
         orders = s.get(SeatOrders, seat.id)
@@ -355,12 +486,33 @@ def change_seat(db: Engine, settings: Settings, game_id: int, side: str, address
         s.add(seat)
         detail = f"{side.title()}'s seat: {old} -> {address} (operator)"
         ev = clocks.record_event(s, game, side, "seat", detail, now)
-        clocks.notify(s, settings, game, state, side, ev, now, seats=seats, full=True,
-                      subject=f"You now play {side.title()} in game #{game_id}",
-                      lines=[f"You take over {side.title()}'s seat in game #{game_id}. Below are "
-                             "the clocks, the game so far and what to do now; reply to this mail "
-                             "to play."])
-        clocks.notify(s, settings, game, state, opp.side, ev, now, seats=seats,
-                      subject=f"{side.title()} has a new player",
-                      lines=[f"{side.title()}'s seat is now held by {address} (was {old})."])
+        clocks.notify(
+            s,
+            settings,
+            game,
+            state,
+            side,
+            ev,
+            now,
+            seats=seats,
+            full=True,
+            subject=f"You now play {side.title()} in game #{game_id}",
+            lines=[
+                f"You take over {side.title()}'s seat in game #{game_id}. Below are "
+                "the clocks, the game so far and what to do now; reply to this mail "
+                "to play."
+            ],
+        )
+        clocks.notify(
+            s,
+            settings,
+            game,
+            state,
+            opp.side,
+            ev,
+            now,
+            seats=seats,
+            subject=f"{side.title()} has a new player",
+            lines=[f"{side.title()}'s seat is now held by {address} (was {old})."],
+        )
     return detail

@@ -60,9 +60,14 @@ def other(side: str) -> str:
 
 def site_control(settings: Settings) -> TimeControl:
     """The site default time control (``PBEM_CLOCK`` and friends)."""
-    return parse_control(settings.clock, weekend_pause=settings.clock_weekend_pause,
-                         vacation_days=settings.vacation_days, expiry=settings.clock_expiry,
-                         grace=settings.clock_grace, reminders=settings.clock_reminders)
+    return parse_control(
+        settings.clock,
+        weekend_pause=settings.clock_weekend_pause,
+        vacation_days=settings.vacation_days,
+        expiry=settings.clock_expiry,
+        grace=settings.clock_grace,
+        reminders=settings.clock_reminders,
+    )
 
 
 def load(game: Game) -> ClockState | None:
@@ -88,7 +93,9 @@ def store(game: Game, c: ClockState, now: float) -> None:
     game.clock_due = model.next_due(c, now) if game.status == "active" else None
 
 
-def start_clock(game: Game, control: TimeControl, state: engine.GameState, now: float) -> ClockState:
+def start_clock(
+    game: Game, control: TimeControl, state: engine.GameState, now: float
+) -> ClockState:
     c = model.start(control, now, engine.active_sides(state))
     store(game, c, now)
     return c
@@ -102,8 +109,9 @@ def ensure_clock(game: Game, settings: Settings, state: engine.GameState, now: f
     return start_clock(game, pending_control(game) or site_control(settings), state, now)
 
 
-def record_event(s: Session, game: Game, side: str, kind: str, detail: str, now: datetime,
-                 key: str | None = None) -> GameEvent:
+def record_event(
+    s: Session, game: Game, side: str, kind: str, detail: str, now: datetime, key: str | None = None
+) -> GameEvent:
     """Add a game-log event (flushed: a repeated ``key`` fails here, inside the transaction)."""
     assert game.id is not None
     ev = GameEvent(game_id=game.id, side=side, kind=kind, key=key, detail=detail, created_at=now)
@@ -112,18 +120,40 @@ def record_event(s: Session, game: Game, side: str, kind: str, detail: str, now:
     return ev
 
 
-def notify(s: Session, settings: Settings, game: Game, state: engine.GameState, side: str,
-           event: GameEvent, now: datetime, *, subject: str, lines: list[str],
-           full: bool = False, seats: dict[str, Seat] | None = None) -> None:
+def notify(
+    s: Session,
+    settings: Settings,
+    game: Game,
+    state: engine.GameState,
+    side: str,
+    event: GameEvent,
+    now: datetime,
+    *,
+    subject: str,
+    lines: list[str],
+    full: bool = False,
+    seats: dict[str, Seat] | None = None,
+) -> None:
     """Queue a ``notice`` mail for ``side`` about ``event``."""
     assert game.id is not None
     seats = seats if seats is not None else seats_of(s, game.id)
-    queue_mail(s, settings, kind="notice", game=game, seat=seats[side], state=state,
-               cause=f"ev{event.id}", now=now, advance_log=full, seats=seats,
-               context={"notice": {"subject": subject, "lines": lines, "full": full}})
+    queue_mail(
+        s,
+        settings,
+        kind="notice",
+        game=game,
+        seat=seats[side],
+        state=state,
+        cause=f"ev{event.id}",
+        now=now,
+        advance_log=full,
+        seats=seats,
+        context={"notice": {"subject": subject, "lines": lines, "full": full}},
+    )
 
 
 # --- moves -------------------------------------------------------------------------------------
+
 
 def bot_sides(seats: dict[str, Seat]) -> set[str]:
     """The computer-played sides (``bot:`` seats): no clock runs for them (pbem.bot_seats)."""
@@ -147,9 +177,18 @@ def sync(s: Session, game: Game, state: engine.GameState, now: datetime) -> None
     s.add(game)
 
 
-def after_move(s: Session, settings: Settings, game: Game, before: engine.GameState,
-               after: engine.GameState, mover: str, now: datetime, *,
-               autopilot: bool = False, mid: set[str] | None = None) -> list[str]:
+def after_move(
+    s: Session,
+    settings: Settings,
+    game: Game,
+    before: engine.GameState,
+    after: engine.GameState,
+    mover: str,
+    now: datetime,
+    *,
+    autopilot: bool = False,
+    mid: set[str] | None = None,
+) -> list[str]:
     """Run the clocks for a move of ``mover``; returns notes for the game log.
 
     ``mid``: the deciding sides after ``mover``'s own commands when computer players moved
@@ -165,16 +204,30 @@ def after_move(s: Session, settings: Settings, game: Game, before: engine.GameSt
     notes = []
     if not autopilot and model.on_vacation(c, mover, t):
         refund = model.end_vacation(c, mover, t)
-        record_event(s, game, mover, "vacation_end", f"{mover.title()} is back from vacation "
-                     f"({fmt_duration(refund)} returned)", now)
-        notes.append(f"your move ends your vacation early: welcome back; {fmt_duration(refund)} "
-                     "went back to your yearly allowance and the clocks run again")
+        record_event(
+            s,
+            game,
+            mover,
+            "vacation_end",
+            f"{mover.title()} is back from vacation ({fmt_duration(refund)} returned)",
+            now,
+        )
+        notes.append(
+            f"your move ends your vacation early: welcome back; {fmt_duration(refund)} "
+            "went back to your yearly allowance and the clocks run again"
+        )
     if mid is not None:
         model.handover(c, engine.active_sides(before), mid, mover, t, autopilot=autopilot)
         model.handover(c, mid, engine.active_sides(after), None, t)
     else:
-        model.handover(c, engine.active_sides(before), engine.active_sides(after), mover, t,
-                       autopilot=autopilot)
+        model.handover(
+            c,
+            engine.active_sides(before),
+            engine.active_sides(after),
+            mover,
+            t,
+            autopilot=autopilot,
+        )
     if engine.result(after) is not None:
         model.stop_all(c, t)
     else:
@@ -183,8 +236,17 @@ def after_move(s: Session, settings: Settings, game: Game, before: engine.GameSt
     return notes
 
 
-def end_game(s: Session, settings: Settings, game: Game, state: engine.GameState, *, winner: str,
-             reason: str, detail: str, now: datetime) -> None:
+def end_game(
+    s: Session,
+    settings: Settings,
+    game: Game,
+    state: engine.GameState,
+    *,
+    winner: str,
+    reason: str,
+    detail: str,
+    now: datetime,
+) -> None:
     """End the game outside the rules (timeout or resignation) and mail both the result."""
     game.status, game.ended, game.winner = "over", reason, winner
     game.updated_at = now
@@ -197,11 +259,21 @@ def end_game(s: Session, settings: Settings, game: Game, state: engine.GameState
     assert game.id is not None
     seats = seats_of(s, game.id)
     for seat in seats.values():
-        queue_mail(s, settings, kind="game_over", game=game, seat=seat, state=state,
-                   cause=f"ev{ev.id}", now=now, seats=seats)
+        queue_mail(
+            s,
+            settings,
+            kind="game_over",
+            game=game,
+            seat=seat,
+            state=state,
+            cause=f"ev{ev.id}",
+            now=now,
+            seats=seats,
+        )
 
 
 # --- tick --------------------------------------------------------------------------------------
+
 
 @dataclass
 class TickReport:
@@ -220,10 +292,16 @@ class TickReport:
         parts = []
         if self.outage:
             gap = fmt_duration(self.outage[1] - self.outage[0])
-            parts.append(f"OUTAGE: no tick for {gap}; {self.credited} game(s) credited the gap, "
-                         "no expiry in this pass")
-        for name, n in (("clocks started", self.started), ("reminders", self.reminders),
-                        ("out of time", self.out_of_time), ("vacations over", self.vacations_over)):
+            parts.append(
+                f"OUTAGE: no tick for {gap}; {self.credited} game(s) credited the gap, "
+                "no expiry in this pass"
+            )
+        for name, n in (
+            ("clocks started", self.started),
+            ("reminders", self.reminders),
+            ("out of time", self.out_of_time),
+            ("vacations over", self.vacations_over),
+        ):
             if n:
                 parts.append(f"{n} {name}")
         parts += [f"{n} expired ({policy})" for policy, n in sorted(self.expired.items())]
@@ -246,22 +324,34 @@ def _mark_tick(settings: Settings, db: Engine, t: float, report: TickReport) -> 
             return
         report.outage = (last, t)
         now = datetime.fromtimestamp(t, utcnow().tzinfo)
-        for game in s.exec(select(Game).where(Game.status == "active",
-                                              col(Game.clock).is_not(None))).all():
+        for game in s.exec(
+            select(Game).where(Game.status == "active", col(Game.clock).is_not(None))
+        ).all():
             c = load(game)
             assert c is not None
             model.credit_gap(c, last, t)
             store(game, c, t)
             s.add(game)
-            record_event(s, game, "", "outage", f"worker outage of {fmt_duration(t - last)}: "
-                         "the gap was not charged to any clock", now, key=f"outage:{int(last)}")
+            record_event(
+                s,
+                game,
+                "",
+                "outage",
+                f"worker outage of {fmt_duration(t - last)}: the gap was not charged to any clock",
+                now,
+                key=f"outage:{int(last)}",
+            )
             report.credited += 1
-        log.warning("outage guard: no tick for %s; %d game(s) credited", fmt_duration(t - last),
-                    report.credited)
+        log.warning(
+            "outage guard: no tick for %s; %d game(s) credited",
+            fmt_duration(t - last),
+            report.credited,
+        )
 
 
-def worker_pass(db: Engine, settings: Settings, read_mail: Callable[[], R], *,
-                now: datetime | None = None) -> tuple[TickReport, R]:
+def worker_pass(
+    db: Engine, settings: Settings, read_mail: Callable[[], R], *, now: datetime | None = None
+) -> tuple[TickReport, R]:
     """One worker pass (`pbem poll`, each `serve` pass): guard, read the mail, then the clocks.
 
     The outage guard acts before any move is read, but reminders and expiries come after
@@ -277,8 +367,9 @@ def worker_pass(db: Engine, settings: Settings, read_mail: Callable[[], R], *,
     return report, got
 
 
-def tick(db: Engine, settings: Settings, *, now: datetime | None = None,
-         acts: bool = True) -> TickReport:
+def tick(
+    db: Engine, settings: Settings, *, now: datetime | None = None, acts: bool = True
+) -> TickReport:
     """The clock work: start missing clocks, then send what is due, game by game.
 
     ``acts=False``: only the outage guard and the missing clocks (`worker_pass`).
@@ -288,10 +379,24 @@ def tick(db: Engine, settings: Settings, *, now: datetime | None = None,
     report = TickReport()
     _mark_tick(settings, db, t, report)
     with Session(db) as s:
-        fresh = [i for i in s.exec(select(Game.id).where(  # no clock yet, or a pending one
-            Game.status == "active", col(Game.clock_due).is_(None))) if i is not None]
-        due_ids = [i for i in s.exec(select(Game.id).where(
-            Game.status == "active", col(Game.clock_due) <= t).order_by(col(Game.id))) if i is not None]
+        fresh = [
+            i
+            for i in s.exec(
+                select(Game.id).where(  # no clock yet, or a pending one
+                    Game.status == "active", col(Game.clock_due).is_(None)
+                )
+            )
+            if i is not None
+        ]
+        due_ids = [
+            i
+            for i in s.exec(
+                select(Game.id)
+                .where(Game.status == "active", col(Game.clock_due) <= t)
+                .order_by(col(Game.id))
+            )
+            if i is not None
+        ]
     for game_id in fresh:
         with transaction(db) as s:
             game = lock_game(s, game_id)
@@ -313,14 +418,20 @@ def tick(db: Engine, settings: Settings, *, now: datetime | None = None,
     return report
 
 
-def _game_due(s: Session, settings: Settings, game: Game, now: datetime, report: TickReport) -> None:
+def _game_due(
+    s: Session, settings: Settings, game: Game, now: datetime, report: TickReport
+) -> None:
     t = now.timestamp()
     c = load(game)
     if c is None:
         return
     if game.snapshot:  # a bot's clock never runs, whatever moved without the clock seeing it
-        model.sync(c, bot_sides(seats_of(s, game.id or 0)), engine.active_sides(
-            engine.from_json(game.snapshot)), t)
+        model.sync(
+            c,
+            bot_sides(seats_of(s, game.id or 0)),
+            engine.active_sides(engine.from_json(game.snapshot)),
+            t,
+        )
     for _ in range(20):  # each act may make the next one due (an autopilot move starts a period)
         items = model.due(c, t)
         if not items or game.status != "active":
@@ -334,8 +445,15 @@ def _game_due(s: Session, settings: Settings, game: Game, now: datetime, report:
     s.add(game)
 
 
-def _act(s: Session, settings: Settings, game: Game, c: ClockState, d: Due, now: datetime,
-         report: TickReport) -> None:
+def _act(
+    s: Session,
+    settings: Settings,
+    game: Game,
+    c: ClockState,
+    d: Due,
+    now: datetime,
+    report: TickReport,
+) -> None:
     state = engine.from_json(game.snapshot)
     sc = c["sides"][d.side]
     control = model.control_of(c)
@@ -344,57 +462,128 @@ def _act(s: Session, settings: Settings, game: Game, c: ClockState, d: Due, now:
     if d.kind == "vacation_over":
         until = sc["vac_until"] or 0.0
         model.end_vacation(c, d.side, now.timestamp())
-        ev = record_event(s, game, d.side, "vacation_end", f"{d.side.title()}'s vacation is over",
-                          now, key=f"vacend:{d.side}:{int(until)}")
+        ev = record_event(
+            s,
+            game,
+            d.side,
+            "vacation_end",
+            f"{d.side.title()}'s vacation is over",
+            now,
+            key=f"vacend:{d.side}:{int(until)}",
+        )
         for side in SIDES:
             who = "Your" if side == d.side else f"{d.side.title()}'s"
-            notify(s, settings, game, state, side, ev, now, seats=seats,
-                   subject=f"{who} vacation is over: the clocks run again",
-                   lines=[f"{who} vacation ended on {model.fmt_time(until, model.tz_of(c, side))}; "
-                          "the clocks run again."])
+            notify(
+                s,
+                settings,
+                game,
+                state,
+                side,
+                ev,
+                now,
+                seats=seats,
+                subject=f"{who} vacation is over: the clocks run again",
+                lines=[
+                    f"{who} vacation ended on {model.fmt_time(until, model.tz_of(c, side))}; "
+                    "the clocks run again."
+                ],
+            )
         report.vacations_over += 1
         return
     key = f"{d.label}:{d.side}:{sc['period']}"
     if d.kind == "reminder":
-        ev = record_event(s, game, d.side, "reminder", f"{d.label} reminder: "
-                          f"{fmt_duration(d.left)} left", now, key="remind:" + key)
+        ev = record_event(
+            s,
+            game,
+            d.side,
+            "reminder",
+            f"{d.label} reminder: {fmt_duration(d.left)} left",
+            now,
+            key="remind:" + key,
+        )
         zero = model.deadline(c, d.side) or now.timestamp() + d.left
         zone = model.tz_of(c, d.side)
-        lines = [f"You have {fmt_duration(d.left)} left on your clock, until "
-                 f"{model.fmt_time(zero, zone)}, to decide: {decision}",
-                 "Reply to this mail with your move: the legal commands are below."
-                 + (" Away? Reply 'vacation 3d' (or a date) to pause the game."
-                    if control.vacation and model.vacation_left(c, d.side, now.timestamp()) > 0
-                    else "")]
+        lines = [
+            f"You have {fmt_duration(d.left)} left on your clock, until "
+            f"{model.fmt_time(zero, zone)}, to decide: {decision}",
+            "Reply to this mail with your move: the legal commands are below."
+            + (
+                " Away? Reply 'vacation 3d' (or a date) to pause the game."
+                if control.vacation and model.vacation_left(c, d.side, now.timestamp()) > 0
+                else ""
+            ),
+        ]
         if control.grace:
             final = model.wall_after(zero, control.grace, control.weekend_pause)
-            lines.append(f"When your clock runs out you get {fmt_duration(control.grace)} of "
-                         f"grace, until {model.fmt_time(final, zone)}; if you have not moved by then, "
-                         f"{_POLICY[control.expiry][0]}.")
+            lines.append(
+                f"When your clock runs out you get {fmt_duration(control.grace)} of "
+                f"grace, until {model.fmt_time(final, zone)}; if you have not moved by then, "
+                f"{_POLICY[control.expiry][0]}."
+            )
         else:
             lines.append(f"When your clock runs out, {_POLICY[control.expiry][0]}.")
-        notify(s, settings, game, state, d.side, ev, now, seats=seats,
-               subject=f"Reminder: {fmt_duration(d.left)} left on your clock", lines=lines)
+        notify(
+            s,
+            settings,
+            game,
+            state,
+            d.side,
+            ev,
+            now,
+            seats=seats,
+            subject=f"Reminder: {fmt_duration(d.left)} left on your clock",
+            lines=lines,
+        )
         report.reminders += 1
     elif d.kind == "out_of_time":
-        ev = record_event(s, game, d.side, "out_of_time", "out of time; grace "
-                          f"{fmt_duration(control.grace)}", now, key="out:" + key)
+        ev = record_event(
+            s,
+            game,
+            d.side,
+            "out_of_time",
+            f"out of time; grace {fmt_duration(control.grace)}",
+            now,
+            key="out:" + key,
+        )
         grace_left = fmt_duration(control.grace + d.left)
-        end = model.wall_after(now.timestamp(), max(control.grace + d.left, 0.0),
-                               control.weekend_pause)
+        end = model.wall_after(
+            now.timestamp(), max(control.grace + d.left, 0.0), control.weekend_pause
+        )
         grace_end = model.fmt_time(end, model.tz_of(c, d.side))
-        notify(s, settings, game, state, d.side, ev, now, seats=seats,
-               subject=f"Your time is up: {grace_left} of grace left",
-               lines=[f"Your clock has run out. You have {grace_left} of grace, until {grace_end}, "
-                      f"to decide: {decision}",
-                      "Reply to this mail with your move: the legal commands are below.",
-                      f"If you have not moved by then, {_POLICY[control.expiry][0]}."])
-        notify(s, settings, game, state, other(d.side), ev, now, seats=seats,
-               subject=f"{d.side.title()} is out of time",
-               lines=[f"{d.side.title()}'s clock has run out; they have {grace_left} of grace "
-                      f"left, until {model.fmt_time(end, model.tz_of(c, other(d.side)))}. "
-                      "If they have not moved by then, "
-                      f"{_POLICY[control.expiry][1]}."])
+        notify(
+            s,
+            settings,
+            game,
+            state,
+            d.side,
+            ev,
+            now,
+            seats=seats,
+            subject=f"Your time is up: {grace_left} of grace left",
+            lines=[
+                f"Your clock has run out. You have {grace_left} of grace, until {grace_end}, "
+                f"to decide: {decision}",
+                "Reply to this mail with your move: the legal commands are below.",
+                f"If you have not moved by then, {_POLICY[control.expiry][0]}.",
+            ],
+        )
+        notify(
+            s,
+            settings,
+            game,
+            state,
+            other(d.side),
+            ev,
+            now,
+            seats=seats,
+            subject=f"{d.side.title()} is out of time",
+            lines=[
+                f"{d.side.title()}'s clock has run out; they have {grace_left} of grace "
+                f"left, until {model.fmt_time(end, model.tz_of(c, other(d.side)))}. "
+                "If they have not moved by then, "
+                f"{_POLICY[control.expiry][1]}."
+            ],
+        )
         report.out_of_time += 1
     else:
         _expire(s, settings, game, c, d, state, now, seats, key)
@@ -405,37 +594,94 @@ def _act(s: Session, settings: Settings, game: Game, c: ClockState, d: Due, now:
 _POLICY = {  # what happens when a clock and its grace are out: (to the player, to the opponent)
     "forfeit": ("you lose the game on time", "they lose the game on time and you win"),
     "claim": ("your opponent may claim the win", "you may claim the win"),
-    "autopilot": ("the server's computer player moves for you",
-                  "the server's computer player moves for them"),
+    "autopilot": (
+        "the server's computer player moves for you",
+        "the server's computer player moves for them",
+    ),
 }
 
 
-def _expire(s: Session, settings: Settings, game: Game, c: ClockState, d: Due,
-            state: engine.GameState, now: datetime, seats: dict[str, Seat], key: str) -> None:
+def _expire(
+    s: Session,
+    settings: Settings,
+    game: Game,
+    c: ClockState,
+    d: Due,
+    state: engine.GameState,
+    now: datetime,
+    seats: dict[str, Seat],
+    key: str,
+) -> None:
     control = model.control_of(c)
     late, opp = d.side, other(d.side)
     if control.expiry == "forfeit":
-        end_game(s, settings, game, state, winner=opp, reason="timeout",
-                 detail=f"{late.title()} ran out of time; {opp.title()} wins", now=now)
+        end_game(
+            s,
+            settings,
+            game,
+            state,
+            winner=opp,
+            reason="timeout",
+            detail=f"{late.title()} ran out of time; {opp.title()} wins",
+            now=now,
+        )
         return
     if control.expiry == "claim":
-        ev = record_event(s, game, late, "claim_offered", f"{late.title()} out of time and grace; "
-                          f"{opp.title()} may claim the win", now, key="expire:" + key)
-        notify(s, settings, game, state, opp, ev, now, seats=seats,
-               subject=f"{late.title()} is out of time: you may claim the win",
-               lines=[f"{late.title()}'s clock and grace have run out. Reply with the line "
-                      "'claim' to win the game on time, or do nothing and wait: the claim stays "
-                      f"open until {late.title()} moves."])
-        notify(s, settings, game, state, late, ev, now, seats=seats,
-               subject="Out of time: your opponent may claim the win",
-               lines=[f"Your clock and grace have run out: {opp.title()} may now claim the win "
-                      f"at any moment. Move now to play on: {engine.decision(state, late)}"])
+        ev = record_event(
+            s,
+            game,
+            late,
+            "claim_offered",
+            f"{late.title()} out of time and grace; {opp.title()} may claim the win",
+            now,
+            key="expire:" + key,
+        )
+        notify(
+            s,
+            settings,
+            game,
+            state,
+            opp,
+            ev,
+            now,
+            seats=seats,
+            subject=f"{late.title()} is out of time: you may claim the win",
+            lines=[
+                f"{late.title()}'s clock and grace have run out. Reply with the line "
+                "'claim' to win the game on time, or do nothing and wait: the claim stays "
+                f"open until {late.title()} moves."
+            ],
+        )
+        notify(
+            s,
+            settings,
+            game,
+            state,
+            late,
+            ev,
+            now,
+            seats=seats,
+            subject="Out of time: your opponent may claim the win",
+            lines=[
+                f"Your clock and grace have run out: {opp.title()} may now claim the win "
+                f"at any moment. Move now to play on: {engine.decision(state, late)}"
+            ],
+        )
         return
     _autopilot(s, settings, game, c, late, state, now, seats, key)
 
 
-def _autopilot(s: Session, settings: Settings, game: Game, c: ClockState, side: str,
-               state: engine.GameState, now: datetime, seats: dict[str, Seat], key: str) -> None:
+def _autopilot(
+    s: Session,
+    settings: Settings,
+    game: Game,
+    c: ClockState,
+    side: str,
+    state: engine.GameState,
+    now: datetime,
+    seats: dict[str, Seat],
+    key: str,
+) -> None:
     """Play ``side``'s decision with the computer player, record the moves, report to both.
 
     A computer-played opponent answers at once (`pbem.bot_seats.play_bots`), as after a mail.
@@ -449,9 +695,19 @@ def _autopilot(s: Session, settings: Settings, game: Game, c: ClockState, side: 
     after, played = play_for(state, side, engine_seed_of(s, game), game.id)
     seq = s.exec(select(func.max(Move.seq)).where(Move.game_id == game.id)).one() or 0
     for i, cmd in enumerate(played):
-        s.add(Move(game_id=game.id, seq=seq + i + 1, side=side, command=cmd, created_at=now,
-                   source="autopilot"))
-    detail = f"autopilot ({KIND} player) for {side.title()}: " + ("; ".join(played) or "nothing legal")
+        s.add(
+            Move(
+                game_id=game.id,
+                seq=seq + i + 1,
+                side=side,
+                command=cmd,
+                created_at=now,
+                source="autopilot",
+            )
+        )
+    detail = f"autopilot ({KIND} player) for {side.title()}: " + (
+        "; ".join(played) or "nothing legal"
+    )
     ev = record_event(s, game, side, "autopilot", detail, now, key="expire:" + key)
     t = now.timestamp()
     mid = engine.active_sides(after)
@@ -471,27 +727,57 @@ def _autopilot(s: Session, settings: Settings, game: Game, c: ClockState, side: 
     for seat in seats.values():
         refresh_key(seat, after)
     moves = "; ".join(played) or "nothing"
-    grace = f" and {fmt_duration(model.control_of(c).grace)} of grace" if model.control_of(c).grace else ""
+    grace = (
+        f" and {fmt_duration(model.control_of(c).grace)} of grace"
+        if model.control_of(c).grace
+        else ""
+    )
     for target in SIDES:
         mine = target == side
         if mine:
-            lines = [f"Your clock{grace} ran out, so the server's computer player moved for you "
-                     f"(this game's expiry policy is autopilot). It played: {moves}.",
-                     "Your next decisions get only the increment of time each, so answer soon: "
-                     "any move you send yourself plays on as usual."]
+            lines = [
+                f"Your clock{grace} ran out, so the server's computer player moved for you "
+                f"(this game's expiry policy is autopilot). It played: {moves}.",
+                "Your next decisions get only the increment of time each, so answer soon: "
+                "any move you send yourself plays on as usual.",
+            ]
         else:
-            lines = [f"{side.title()}'s clock{grace} ran out, so the server's computer player "
-                     f"moved for them (this game's expiry policy is autopilot). It played: {moves}."]
+            lines = [
+                f"{side.title()}'s clock{grace} ran out, so the server's computer player "
+                f"moved for them (this game's expiry policy is autopilot). It played: {moves}."
+            ]
         if replies:
             lines.append("The computer opponent answered: " + "; ".join(replies) + ".")
         if game.status == "over":
-            queue_mail(s, settings, kind="game_over", game=game, seat=seats[target], state=after,
-                       cause=f"ev{ev.id}", now=now, seats=seats)
+            queue_mail(
+                s,
+                settings,
+                kind="game_over",
+                game=game,
+                seat=seats[target],
+                state=after,
+                cause=f"ev{ev.id}",
+                now=now,
+                seats=seats,
+            )
         else:
-            notify(s, settings, game, after, target, ev, now, seats=seats, full=True,
-                   subject=("Out of time: the computer played for you" if mine
-                            else f"{side.title()} ran out of time: the computer played for them"),
-                   lines=lines)
+            notify(
+                s,
+                settings,
+                game,
+                after,
+                target,
+                ev,
+                now,
+                seats=seats,
+                full=True,
+                subject=(
+                    "Out of time: the computer played for you"
+                    if mine
+                    else f"{side.title()} ran out of time: the computer played for them"
+                ),
+                lines=lines,
+            )
 
 
 def clocks_of(game: Game, now: float) -> dict[str, dict[str, Any]] | None:
@@ -499,10 +785,15 @@ def clocks_of(game: Game, now: float) -> dict[str, dict[str, Any]] | None:
     c = load(game)
     if c is None or not model.control_of(c).enabled:
         return None
-    return {side: {"left": model.left(c, side, now), "running": sc["since"] is not None,
-                   "vacation": sc["vac_until"] if model.on_vacation(c, side, now) else None,
-                   "vacation_left": model.vacation_left(c, side, now)}
-            for side, sc in c["sides"].items()}
+    return {
+        side: {
+            "left": model.left(c, side, now),
+            "running": sc["since"] is not None,
+            "vacation": sc["vac_until"] if model.on_vacation(c, side, now) else None,
+            "vacation_left": model.vacation_left(c, side, now),
+        }
+        for side, sc in c["sides"].items()
+    }
 
 
 def clock_line(game: Game, now: datetime) -> str:
@@ -520,8 +811,11 @@ def _clocks_text(c: ClockState, now: datetime) -> str:
     parts = []
     for side, sc in c["sides"].items():
         remaining = model.left(c, side, t)
-        text = f"{fmt_duration(remaining)} left" if remaining > 0 else \
-            f"OVER by {fmt_duration(-remaining)}"
+        text = (
+            f"{fmt_duration(remaining)} left"
+            if remaining > 0
+            else f"OVER by {fmt_duration(-remaining)}"
+        )
         if sc["since"] is not None and sc.get("started") is not None:
             text = f"on the move {fmt_duration(t - float(sc['started'] or t))}, {text}"
         if model.on_vacation(c, side, t):
@@ -546,5 +840,8 @@ def show_text(game: Game, now: datetime) -> str:
 def events_of(db: Engine, game_id: int) -> list[GameEvent]:
     """The game's clock and seat events in order (for `pbem log`)."""
     with Session(db) as s:
-        return list(s.exec(select(GameEvent).where(GameEvent.game_id == game_id)
-                           .order_by(col(GameEvent.id))))
+        return list(
+            s.exec(
+                select(GameEvent).where(GameEvent.game_id == game_id).order_by(col(GameEvent.id))
+            )
+        )

@@ -42,7 +42,9 @@ def export(game: int) -> None:
 
 
 @click.command()
-@click.argument("export_file", metavar="EXPORT.json", type=click.Path(dir_okay=False, allow_dash=True))
+@click.argument(
+    "export_file", metavar="EXPORT.json", type=click.Path(dir_okay=False, allow_dash=True)
+)
 def verify(export_file: str) -> None:
     """Recompute a game export: commitment, engine seed, every draw and position.
 

@@ -51,8 +51,11 @@ def build_export(session: Session, settings: Settings, game: Game) -> dict[str, 
         "commitment": commit.commitment if commit else None,
         "server_seed": commit.server_seed if commit and revealed else None,
         "engine_seed": None,
-        "entropy": ({"kennedy": commit.entropy_kennedy, "nixon": commit.entropy_nixon}
-                    if commit and revealed else None),
+        "entropy": (
+            {"kennedy": commit.entropy_kennedy, "nixon": commit.entropy_nixon}
+            if commit and revealed
+            else None
+        ),
         "result": engine.result(state) if state is not None else None,
         "setup": None,
         "moves": [{"seq": m.seq, "side": m.side, "command": m.command} for m in moves],
@@ -63,8 +66,9 @@ def build_export(session: Session, settings: Settings, game: Game) -> dict[str, 
     data["engine_seed"] = str(seed)
     if commit is None:  # a game started with a fixed seed: no commitment, replay only
         data["fixed_seed"] = True
-    setup, records = replay_records(seed, game.edition, game.option_list,
-                                    [(m.side, m.command) for m in moves])
+    setup, records = replay_records(
+        seed, game.edition, game.option_list, [(m.side, m.command) for m in moves]
+    )
     data["setup"] = setup
     for out, rec in zip(data["moves"], records, strict=True):
         out.update(draws=rec["draws"], log=rec["log"], position=rec["position"])
@@ -75,8 +79,9 @@ def export_json(data: dict[str, Any]) -> str:
     return json.dumps(data, indent=1, ensure_ascii=False) + "\n"
 
 
-def reveal_for(session: Session, settings: Settings, game: Game,
-               now: datetime) -> tuple[dict[str, Any], list[dict[str, str]]] | None:
+def reveal_for(
+    session: Session, settings: Settings, game: Game, now: datetime
+) -> tuple[dict[str, Any], list[dict[str, str]]] | None:
     """(template facts, attachments) for a final mail of a committed game; None otherwise.
 
     The export is made once, at the first final mail, and kept with the commitment.
@@ -91,8 +96,14 @@ def reveal_for(session: Session, settings: Settings, game: Game,
         commit.revealed_at = now
         session.add(commit)
         log.info("game %s: seed revealed, export of %d bytes", game.id, len(commit.export))
-    facts = {"commitment": commit.commitment, "server_seed": commit.server_seed,
-             "entropy_kennedy": commit.entropy_kennedy, "entropy_nixon": commit.entropy_nixon,
-             "engine_seed": commit.engine_seed, "filename": f"game-{game.id}-export.json"}
-    return facts, [{"filename": facts["filename"], "content_type": "application/json",
-                    "text": commit.export}]
+    facts = {
+        "commitment": commit.commitment,
+        "server_seed": commit.server_seed,
+        "entropy_kennedy": commit.entropy_kennedy,
+        "entropy_nixon": commit.entropy_nixon,
+        "engine_seed": commit.engine_seed,
+        "filename": f"game-{game.id}-export.json",
+    }
+    return facts, [
+        {"filename": facts["filename"], "content_type": "application/json", "text": commit.export}
+    ]

@@ -45,9 +45,18 @@ MAX_ENTROPY = 300  # characters of a player's words kept as entropy
 EDITION_NAMES = {"zman": "Z-Man 2nd edition", "gmt": "GMT edition (2017)"}
 
 
-def new_committed_game(db: Engine, settings: Settings, *, emails: dict[str, str], edition: str,
-                       options: list[str], invite: bool, now: datetime,
-                       expires_in: timedelta | None = None, clock: str | None = None) -> int:
+def new_committed_game(
+    db: Engine,
+    settings: Settings,
+    *,
+    emails: dict[str, str],
+    edition: str,
+    options: list[str],
+    invite: bool,
+    now: datetime,
+    expires_in: timedelta | None = None,
+    clock: str | None = None,
+) -> int:
     """Create a game with a committed seed; invite both players, or start it at once.
 
     ``clock``: the game's time control as `pbem.clocks.service.pending_clock` writes it, so
@@ -55,15 +64,26 @@ def new_committed_game(db: Engine, settings: Settings, *, emails: dict[str, str]
     """
     server_seed = secrets.token_hex(32)
     with transaction(db) as s:
-        game = Game(seed=0, edition=edition, options=",".join(options), snapshot="", clock=clock,
-                    status="invited" if invite else "active", created_at=now, updated_at=now)
+        game = Game(
+            seed=0,
+            edition=edition,
+            options=",".join(options),
+            snapshot="",
+            clock=clock,
+            status="invited" if invite else "active",
+            created_at=now,
+            updated_at=now,
+        )
         s.add(game)
         s.flush()
         assert game.id is not None
         expiry = expires_in or timedelta(hours=settings.invitation_hours)
-        commit = Commitment(game_id=game.id, server_seed=server_seed,
-                            commitment=commitment(game.id, edition, options, server_seed),
-                            expires_at=now + expiry if invite else None)
+        commit = Commitment(
+            game_id=game.id,
+            server_seed=server_seed,
+            commitment=commitment(game.id, edition, options, server_seed),
+            expires_at=now + expiry if invite else None,
+        )
         s.add(commit)
         for side, email in emails.items():
             s.add(Seat(game_id=game.id, side=side, email=email, key_salt=secrets.token_hex(8)))
@@ -87,8 +107,15 @@ def engine_seed_of(session: Session, game: Game) -> int:
     return game.seed
 
 
-def _start(s: Session, settings: Settings, game: Game, commit: Commitment, seats: dict[str, Seat],
-           now: datetime, in_reply_to: dict[str, str]) -> None:
+def _start(
+    s: Session,
+    settings: Settings,
+    game: Game,
+    commit: Commitment,
+    seats: dict[str, Seat],
+    now: datetime,
+    in_reply_to: dict[str, str],
+) -> None:
     """Derive the engine seed from the seed and both entropies, set the game up, welcome both."""
     assert game.id is not None
     entropy = {"kennedy": commit.entropy_kennedy, "nixon": commit.entropy_nixon}
@@ -113,16 +140,33 @@ def _start(s: Session, settings: Settings, game: Game, commit: Commitment, seats
     sync(s, game, state, now)  # no clock runs for a bot seat (pbem.clocks)
     start_orders(s, seats, state)  # notify preferences, summaries from the opening (pbem.notify)
     for side, seat in sorted(seats.items()):
-        queue_mail(s, settings, kind="welcome", game=game, seat=seat, state=state, cause="v0",
-                   now=now, seats=seats, in_reply_to=in_reply_to.get(side))
+        queue_mail(
+            s,
+            settings,
+            kind="welcome",
+            game=game,
+            seat=seat,
+            state=state,
+            cause="v0",
+            now=now,
+            seats=seats,
+            in_reply_to=in_reply_to.get(side),
+        )
 
 
 def _facts(game: Game, commit: Commitment, seats: dict[str, Seat]) -> list[tuple[str, str]]:
-    return [("Game", f"#{game.id}"),
-            ("Rules", EDITION_NAMES.get(game.edition, game.edition)
-             + (f", options: {', '.join(game.option_list)}" if game.option_list else ", no options")),
-            ("Kennedy", seats["kennedy"].email), ("Nixon", seats["nixon"].email),
-            *_clock_fact(game), ("Commitment (SHA-256)", commit.commitment)]
+    return [
+        ("Game", f"#{game.id}"),
+        (
+            "Rules",
+            EDITION_NAMES.get(game.edition, game.edition)
+            + (f", options: {', '.join(game.option_list)}" if game.option_list else ", no options"),
+        ),
+        ("Kennedy", seats["kennedy"].email),
+        ("Nixon", seats["nixon"].email),
+        *_clock_fact(game),
+        ("Commitment (SHA-256)", commit.commitment),
+    ]
 
 
 def _clock_fact(game: Game) -> list[tuple[str, str]]:
@@ -135,8 +179,15 @@ def _clock_fact(game: Game) -> list[tuple[str, str]]:
     return [("Time control", TimeControl.from_dict(c["control"]).describe())] if c else []
 
 
-def _queue_invitation(s: Session, settings: Settings, game: Game, commit: Commitment, seat: Seat,
-                      seats: dict[str, Seat], now: datetime) -> None:
+def _queue_invitation(
+    s: Session,
+    settings: Settings,
+    game: Game,
+    commit: Commitment,
+    seat: Seat,
+    seats: dict[str, Seat],
+    now: datetime,
+) -> None:
     other = seats[OTHER[seat.side]]
     expires = commit.expires_at or now
     note = Note(
@@ -156,14 +207,29 @@ def _queue_invitation(s: Session, settings: Settings, game: Game, commit: Commit
             f"The invitation expires on {expires:%Y-%m-%d %H:%M} UTC.",
         ],
         facts=_facts(game, commit, seats),
-        commands=[("accept blue suede shoes 1960", "accept; the words after 'accept' are your "
-                   "entropy (without words, the Message-ID of your reply is used)"),
-                  ("decline", "decline the invitation: the game is cancelled and your opponent told")],
-        footer="Reply to this mail: its Reply-To address carries your key for this game.")
+        commands=[
+            (
+                "accept blue suede shoes 1960",
+                "accept; the words after 'accept' are your "
+                "entropy (without words, the Message-ID of your reply is used)",
+            ),
+            ("decline", "decline the invitation: the game is cancelled and your opponent told"),
+        ],
+        footer="Reply to this mail: its Reply-To address carries your key for this game.",
+    )
     key = current_key(settings, seat)
     mid = keys.message_id(settings.address, key, "invite")
-    queue_note(s, settings, note, kind="invitation", side=seat.side, recipient=seat.email,
-               message_id=mid, reply_to=keys.reply_address(settings.address, key), now=now)
+    queue_note(
+        s,
+        settings,
+        note,
+        kind="invitation",
+        side=seat.side,
+        recipient=seat.email,
+        message_id=mid,
+        reply_to=keys.reply_address(settings.address, key),
+        now=now,
+    )
     seat.thread_root = mid
     s.add(seat)
 
@@ -176,20 +242,53 @@ class Answer:
     detail: str
 
 
-def note_to(s: Session, settings: Settings, game: Game, seat: Seat, *, cause: str, subject: str,
-             title: str, paragraphs: list[str], now: datetime, in_reply_to: str = "",
-             facts: list[tuple[str, str]] | None = None) -> None:
+def note_to(
+    s: Session,
+    settings: Settings,
+    game: Game,
+    seat: Seat,
+    *,
+    cause: str,
+    subject: str,
+    title: str,
+    paragraphs: list[str],
+    now: datetime,
+    in_reply_to: str = "",
+    facts: list[tuple[str, str]] | None = None,
+) -> None:
     key = current_key(settings, seat)
-    note = Note(game_id=game.id or 0, subject=f"[1960 #{game.id}] {subject}", title=title,
-                paragraphs=paragraphs, facts=facts or [])
-    queue_note(s, settings, note, kind="invitation", side=seat.side, recipient=seat.email,
-               message_id=keys.message_id(settings.address, key, cause),
-               reply_to=keys.reply_address(settings.address, key), now=now,
-               references=[seat.thread_root, in_reply_to])
+    note = Note(
+        game_id=game.id or 0,
+        subject=f"[1960 #{game.id}] {subject}",
+        title=title,
+        paragraphs=paragraphs,
+        facts=facts or [],
+    )
+    queue_note(
+        s,
+        settings,
+        note,
+        kind="invitation",
+        side=seat.side,
+        recipient=seat.email,
+        message_id=keys.message_id(settings.address, key, cause),
+        reply_to=keys.reply_address(settings.address, key),
+        now=now,
+        references=[seat.thread_root, in_reply_to],
+    )
 
 
-def accept(s: Session, settings: Settings, game: Game, seat: Seat, words: str, *, message_id: str,
-           cause: str, now: datetime) -> Answer:
+def accept(
+    s: Session,
+    settings: Settings,
+    game: Game,
+    seat: Seat,
+    words: str,
+    *,
+    message_id: str,
+    cause: str,
+    now: datetime,
+) -> Answer:
     """Record ``seat``'s acceptance with its entropy; start the game when both have accepted."""
     assert game.id is not None
     commit = s.get(Commitment, game.id)
@@ -198,12 +297,22 @@ def accept(s: Session, settings: Settings, game: Game, seat: Seat, words: str, *
     mine, theirs = invs[seat.side], invs[OTHER[seat.side]]
     seats = seats_of(s, game.id)
     if mine.status == "accepted":
-        note_to(s, settings, game, seat, cause=cause, subject="You have already accepted",
-                 title="Already accepted",
-                 paragraphs=["You accepted this invitation before; your first acceptance and its "
-                             "words stand (a second one cannot change the deal).",
-                             f"Waiting for {OTHER[seat.side].title()} to accept."],
-                 now=now, in_reply_to=message_id)
+        note_to(
+            s,
+            settings,
+            game,
+            seat,
+            cause=cause,
+            subject="You have already accepted",
+            title="Already accepted",
+            paragraphs=[
+                "You accepted this invitation before; your first acceptance and its "
+                "words stand (a second one cannot change the deal).",
+                f"Waiting for {OTHER[seat.side].title()} to accept.",
+            ],
+            now=now,
+            in_reply_to=message_id,
+        )
         return Answer("repeated", "accept again: the first acceptance stands")
     entropy = normalise_entropy(words)[:MAX_ENTROPY] or f"message-id:{message_id}"
     setattr(commit, f"entropy_{seat.side}", entropy)
@@ -213,19 +322,38 @@ def accept(s: Session, settings: Settings, game: Game, seat: Seat, words: str, *
     if theirs.status == "accepted":
         _start(s, settings, game, commit, seats, now, in_reply_to={seat.side: message_id})
         return Answer("started", "accepted: both players in, the game starts")
-    note_to(s, settings, game, seat, cause=cause, subject="Accepted — waiting for your opponent",
-             title="Accepted",
-             paragraphs=["Thank you: your acceptance is recorded. Your entropy (revealed to both "
-                         "players with the seed at the end of the game):",
-                         f"\u201c{entropy}\u201d",
-                         f"The game starts as soon as {OTHER[seat.side].title()} "
-                         f"({seats[OTHER[seat.side]].email}) accepts; you will get the first report then."],
-             facts=[("Commitment (SHA-256)", commit.commitment)], now=now, in_reply_to=message_id)
+    note_to(
+        s,
+        settings,
+        game,
+        seat,
+        cause=cause,
+        subject="Accepted — waiting for your opponent",
+        title="Accepted",
+        paragraphs=[
+            "Thank you: your acceptance is recorded. Your entropy (revealed to both "
+            "players with the seed at the end of the game):",
+            f"\u201c{entropy}\u201d",
+            f"The game starts as soon as {OTHER[seat.side].title()} "
+            f"({seats[OTHER[seat.side]].email}) accepts; you will get the first report then.",
+        ],
+        facts=[("Commitment (SHA-256)", commit.commitment)],
+        now=now,
+        in_reply_to=message_id,
+    )
     return Answer("accepted", f"accepted, waiting for {OTHER[seat.side]}")
 
 
-def decline(s: Session, settings: Settings, game: Game, seat: Seat, *, message_id: str, cause: str,
-            now: datetime) -> Answer:
+def decline(
+    s: Session,
+    settings: Settings,
+    game: Game,
+    seat: Seat,
+    *,
+    message_id: str,
+    cause: str,
+    now: datetime,
+) -> Answer:
     """Cancel the game at ``seat``'s request and tell both players."""
     assert game.id is not None
     seats = seats_of(s, game.id)
@@ -238,14 +366,35 @@ def decline(s: Session, settings: Settings, game: Game, seat: Seat, *, message_i
     game.status, game.updated_at = "declined", now
     s.add(game)
     other = seats[OTHER[seat.side]]
-    note_to(s, settings, game, seat, cause=cause, subject="Invitation declined — game cancelled",
-             title="Declined", paragraphs=[f"You declined game #{game.id}; it is cancelled and "
-                                           f"{other.email} has been told. Nothing more will be sent."],
-             now=now, in_reply_to=message_id)
-    note_to(s, settings, game, other, cause=cause, subject="Game cancelled: your opponent declined",
-             title="Game cancelled",
-             paragraphs=[f"{seat.email} ({seat.side.title()}) declined the invitation, so game "
-                         f"#{game.id} is cancelled. Nothing more will be sent about it."], now=now)
+    note_to(
+        s,
+        settings,
+        game,
+        seat,
+        cause=cause,
+        subject="Invitation declined — game cancelled",
+        title="Declined",
+        paragraphs=[
+            f"You declined game #{game.id}; it is cancelled and "
+            f"{other.email} has been told. Nothing more will be sent."
+        ],
+        now=now,
+        in_reply_to=message_id,
+    )
+    note_to(
+        s,
+        settings,
+        game,
+        other,
+        cause=cause,
+        subject="Game cancelled: your opponent declined",
+        title="Game cancelled",
+        paragraphs=[
+            f"{seat.email} ({seat.side.title()}) declined the invitation, so game "
+            f"#{game.id} is cancelled. Nothing more will be sent about it."
+        ],
+        now=now,
+    )
     return Answer("declined", "declined: game cancelled")
 
 
@@ -253,12 +402,17 @@ def expire_invitations(db: Engine, settings: Settings, now: datetime) -> list[in
     """Expire invited games past their deadline; tell both players. Returns the game ids."""
     done: list[int] = []
     with transaction(db) as s:
-        rows = s.exec(select(Game, Commitment).join(Commitment, col(Commitment.game_id) == Game.id)
-                      .where(Game.status == "invited", col(Commitment.expires_at) <= now)).all()
+        rows = s.exec(
+            select(Game, Commitment)
+            .join(Commitment, col(Commitment.game_id) == Game.id)
+            .where(Game.status == "invited", col(Commitment.expires_at) <= now)
+        ).all()
         for game, commit in rows:
             assert game.id is not None
             seats = seats_of(s, game.id)
-            invs = {i.side: i for i in s.exec(select(Invitation).where(Invitation.game_id == game.id))}
+            invs = {
+                i.side: i for i in s.exec(select(Invitation).where(Invitation.game_id == game.id))
+            }
             silent = [side for side, i in sorted(invs.items()) if i.status == "pending"]
             for i in invs.values():
                 if i.status == "pending":
@@ -268,12 +422,21 @@ def expire_invitations(db: Engine, settings: Settings, now: datetime) -> list[in
             s.add(game)
             who = " and ".join(f"{seats[x].email} ({x.title()})" for x in silent) or "nobody"
             for seat in seats.values():
-                note_to(s, settings, game, seat, cause="expired", subject="Invitation expired",
-                         title="Invitation expired",
-                         paragraphs=[f"The invitation to game #{game.id} expired on "
-                                     f"{commit.expires_at:%Y-%m-%d %H:%M} UTC without an answer from "
-                                     f"{who}. The game is cancelled; nothing more will be sent."],
-                         now=now)
+                note_to(
+                    s,
+                    settings,
+                    game,
+                    seat,
+                    cause="expired",
+                    subject="Invitation expired",
+                    title="Invitation expired",
+                    paragraphs=[
+                        f"The invitation to game #{game.id} expired on "
+                        f"{commit.expires_at:%Y-%m-%d %H:%M} UTC without an answer from "
+                        f"{who}. The game is cancelled; nothing more will be sent."
+                    ],
+                    now=now,
+                )
             done.append(game.id)
     return done
 
@@ -289,5 +452,7 @@ class InvitationRow:
 
 def invitations(s: Session, game_id: int) -> list[InvitationRow]:
     commit = s.get(Commitment, game_id)
-    rows = s.exec(select(Invitation).where(Invitation.game_id == game_id).order_by(col(Invitation.side)))
+    rows = s.exec(
+        select(Invitation).where(Invitation.game_id == game_id).order_by(col(Invitation.side))
+    )
     return [InvitationRow(i.side, i.status, commit.expires_at if commit else None) for i in rows]

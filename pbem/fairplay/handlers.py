@@ -68,10 +68,15 @@ def invitation(ctx: Context) -> None:
         if word in ("accept", "decline"):
             ctx.game = game  # an answer to the invitation after the game began
             ctx.inbound.game_id, ctx.inbound.side = game.id, ctx.seat.side
-            _note(ctx, "The game has already started",
-                  [f"Game #{game.id} is already running: both players accepted, and the first "
-                   "acceptance of each stands. Answer your newest report instead (send 'status' "
-                   "for a fresh one)."])
+            _note(
+                ctx,
+                "The game has already started",
+                [
+                    f"Game #{game.id} is already running: both players accepted, and the first "
+                    "acceptance of each stands. Answer your newest report instead (send 'status' "
+                    "for a fresh one)."
+                ],
+            )
             raise Answered(f"'{word}' in a running game: already started")
         return
     ctx.game = game
@@ -79,21 +84,40 @@ def invitation(ctx: Context) -> None:
     cause = f"in{ctx.inbound.id}"
     mid = ctx.parsed.message_id or f"sha256:{ctx.inbound.content_hash}"
     if game.status != "invited":
-        _note(ctx, f"This invitation is closed ({game.status})",
-              [f"Game #{game.id} was {game.status} and will not start. Ask the operator for a "
-               "new invitation if you still want to play."])
+        _note(
+            ctx,
+            f"This invitation is closed ({game.status})",
+            [
+                f"Game #{game.id} was {game.status} and will not start. Ask the operator for a "
+                "new invitation if you still want to play."
+            ],
+        )
         raise Answered(f"reply to a {game.status} invitation")
     if word == "accept":
-        answer = fair_games.accept(ctx.session, ctx.settings, game, ctx.seat, rest,
-                                   message_id=mid, cause=cause, now=ctx.now)
+        answer = fair_games.accept(
+            ctx.session,
+            ctx.settings,
+            game,
+            ctx.seat,
+            rest,
+            message_id=mid,
+            cause=cause,
+            now=ctx.now,
+        )
     elif word == "decline":
-        answer = fair_games.decline(ctx.session, ctx.settings, game, ctx.seat, message_id=mid,
-                                    cause=cause, now=ctx.now)
+        answer = fair_games.decline(
+            ctx.session, ctx.settings, game, ctx.seat, message_id=mid, cause=cause, now=ctx.now
+        )
     else:
-        _note(ctx, "Please accept or decline",
-              [f"Game #{game.id} starts when both players have accepted. Reply with 'accept' "
-               "(optionally followed by any words: your entropy) or 'decline'."
-               + (f" Your mail began with {own[0]!r}." if own else "")])
+        _note(
+            ctx,
+            "Please accept or decline",
+            [
+                f"Game #{game.id} starts when both players have accepted. Reply with 'accept' "
+                "(optionally followed by any words: your entropy) or 'decline'."
+                + (f" Your mail began with {own[0]!r}." if own else "")
+            ],
+        )
         raise Answered("invitation reply without accept/decline")
     raise Answered(answer.detail)
 
@@ -101,9 +125,18 @@ def invitation(ctx: Context) -> None:
 def _note(ctx: Context, title: str, paragraphs: list[str]) -> None:
     assert ctx.game is not None and ctx.seat is not None and ctx.inbound is not None
     assert ctx.parsed is not None
-    fair_games.note_to(ctx.session, ctx.settings, ctx.game, ctx.seat, cause=f"in{ctx.inbound.id}",
-                        subject=title, title=title, paragraphs=paragraphs, now=ctx.now,
-                        in_reply_to=ctx.parsed.message_id or "")
+    fair_games.note_to(
+        ctx.session,
+        ctx.settings,
+        ctx.game,
+        ctx.seat,
+        cause=f"in{ctx.inbound.id}",
+        subject=title,
+        title=title,
+        paragraphs=paragraphs,
+        now=ctx.now,
+        in_reply_to=ctx.parsed.message_id or "",
+    )
 
 
 @handler("fair-play-words", "answer 'observe ADDRESS' (and a stray 'accept') in a running game")
@@ -116,8 +149,14 @@ def fair_play_words(ctx: Context) -> None:
             answered.append(_observe(ctx, rest))
         elif word == "accept":
             answered.append("accept: the game is already running")
-            _note(ctx, "Nothing to accept", ["'accept' answers an invitation; this game is "
-                                             "already running, so the line was not used."])
+            _note(
+                ctx,
+                "Nothing to accept",
+                [
+                    "'accept' answers an invitation; this game is "
+                    "already running, so the line was not used."
+                ],
+            )
         else:
             keep.append(line)
     ctx.lines = keep
@@ -129,14 +168,21 @@ def _observe(ctx: Context, address: str) -> str:
     assert ctx.game is not None and ctx.seat is not None
     address = re.sub(r"^mailto:", "", address.strip(), flags=re.I)
     try:
-        obs = add_observer(ctx.session, ctx.settings, ctx.game, address, added_by=ctx.seat.side,
-                           now=ctx.now)
+        obs = add_observer(
+            ctx.session, ctx.settings, ctx.game, address, added_by=ctx.seat.side, now=ctx.now
+        )
     except ObserverError as exc:
         _note(ctx, "Observer not added", [f"'observe {address}': {exc}."])
         return f"observe refused: {exc}"
-    _note(ctx, "Observer added", [f"{obs.email} now gets the public board of game "
-                                  f"#{ctx.game.id} after every move (never your hand or secret "
-                                  "choices) and can unsubscribe at any time."])
+    _note(
+        ctx,
+        "Observer added",
+        [
+            f"{obs.email} now gets the public board of game "
+            f"#{ctx.game.id} after every move (never your hand or secret "
+            "choices) and can unsubscribe at any time."
+        ],
+    )
     return f"observer {obs.email} added"
 
 
@@ -145,5 +191,6 @@ def observers(ctx: Context) -> None:
     from pbem.fairplay.observers import notify_observers
 
     assert ctx.game is not None and ctx.new_state is not None and ctx.state is not None
-    notify_observers(ctx.session, ctx.settings, ctx.game, ctx.new_state,
-                     since=len(ctx.state["log"]), now=ctx.now)
+    notify_observers(
+        ctx.session, ctx.settings, ctx.game, ctx.new_state, since=len(ctx.state["log"]), now=ctx.now
+    )

@@ -47,10 +47,23 @@ def render_fair(template: str, model: dict[str, Any]) -> tuple[str, str]:
     return tidy_text(text), html
 
 
-def queue_rendered(session: Session, *, game_id: int, side: str | None, kind: str, recipient: str,
-                   subject: str, text: str, html: str, message_id: str, reply_to: str, now: datetime,
-                   references: Sequence[str] = (), headers: dict[str, str] | None = None,
-                   attachments: Sequence[dict[str, str]] = ()) -> OutboxMessage:
+def queue_rendered(
+    session: Session,
+    *,
+    game_id: int,
+    side: str | None,
+    kind: str,
+    recipient: str,
+    subject: str,
+    text: str,
+    html: str,
+    message_id: str,
+    reply_to: str,
+    now: datetime,
+    references: Sequence[str] = (),
+    headers: dict[str, str] | None = None,
+    attachments: Sequence[dict[str, str]] = (),
+) -> OutboxMessage:
     """Add one rendered mail to the outbox (same transaction as the change that caused it)."""
     refs = [r for r in dict.fromkeys(references) if r]
     extras: dict[str, Any] = {}
@@ -59,22 +72,62 @@ def queue_rendered(session: Session, *, game_id: int, side: str | None, kind: st
     if attachments:
         extras["attachments"] = list(attachments)
     row = OutboxMessage(
-        message_id=message_id, game_id=game_id, side=side, kind=kind[:16], recipient=recipient,
-        reply_to=reply_to, subject=subject, text=text, html=html,
-        in_reply_to=refs[-1] if refs else "", references=" ".join(refs),
-        next_attempt_at=now, created_at=now, extras=json.dumps(extras) if extras else "")
+        message_id=message_id,
+        game_id=game_id,
+        side=side,
+        kind=kind[:16],
+        recipient=recipient,
+        reply_to=reply_to,
+        subject=subject,
+        text=text,
+        html=html,
+        in_reply_to=refs[-1] if refs else "",
+        references=" ".join(refs),
+        next_attempt_at=now,
+        created_at=now,
+        extras=json.dumps(extras) if extras else "",
+    )
     session.add(row)
     return row
 
 
-def queue_note(session: Session, settings: Settings, note: Note, *, kind: str, side: str | None,
-               recipient: str, message_id: str, reply_to: str, now: datetime,
-               references: Sequence[str] = (), headers: dict[str, str] | None = None) -> OutboxMessage:
+def queue_note(
+    session: Session,
+    settings: Settings,
+    note: Note,
+    *,
+    kind: str,
+    side: str | None,
+    recipient: str,
+    message_id: str,
+    reply_to: str,
+    now: datetime,
+    references: Sequence[str] = (),
+    headers: dict[str, str] | None = None,
+) -> OutboxMessage:
     """Render a `Note` (template ``fair_note``) and queue it."""
-    model = {"game_id": note.game_id, "title": note.title, "paragraphs": note.paragraphs,
-             "facts": note.facts, "commands": note.commands, "footer": note.footer,
-             "reply_to": reply_to}
+    model = {
+        "game_id": note.game_id,
+        "title": note.title,
+        "paragraphs": note.paragraphs,
+        "facts": note.facts,
+        "commands": note.commands,
+        "footer": note.footer,
+        "reply_to": reply_to,
+    }
     text, html = render_fair("note", model)
-    return queue_rendered(session, game_id=note.game_id, side=side, kind=kind, recipient=recipient,
-                          subject=note.subject, text=text, html=html, message_id=message_id,
-                          reply_to=reply_to, now=now, references=references, headers=headers)
+    return queue_rendered(
+        session,
+        game_id=note.game_id,
+        side=side,
+        kind=kind,
+        recipient=recipient,
+        subject=note.subject,
+        text=text,
+        html=html,
+        message_id=message_id,
+        reply_to=reply_to,
+        now=now,
+        references=references,
+        headers=headers,
+    )

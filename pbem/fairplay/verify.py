@@ -56,11 +56,14 @@ SIDES = ("kennedy", "nixon")
 
 # --- the scheme ----------------------------------------------------------------------------------
 
+
 def commitment_preimage(game_id: int, edition: str, options: Iterable[str], seed_hex: str) -> bytes:
     """The exact bytes whose SHA-256 is the commitment."""
     opts = ",".join(sorted(set(options)))
-    return (f"{COMMIT_TAG}\ngame={int(game_id)}\nedition={edition}\noptions={opts}\n"
-            f"seed={seed_hex.lower()}").encode("ascii")
+    return (
+        f"{COMMIT_TAG}\ngame={int(game_id)}\nedition={edition}\noptions={opts}\n"
+        f"seed={seed_hex.lower()}"
+    ).encode("ascii")
 
 
 def commitment(game_id: int, edition: str, options: Iterable[str], seed_hex: str) -> str:
@@ -80,8 +83,10 @@ def entropy_digest(entropy: str) -> str:
 
 def key_message(game_id: int, entropy: dict[str, str]) -> bytes:
     """The HMAC message that mixes both players' entropy into the seed."""
-    return (f"{KEY_TAG}\ngame={int(game_id)}\nkennedy={entropy_digest(entropy['kennedy'])}\n"
-            f"nixon={entropy_digest(entropy['nixon'])}").encode("ascii")
+    return (
+        f"{KEY_TAG}\ngame={int(game_id)}\nkennedy={entropy_digest(entropy['kennedy'])}\n"
+        f"nixon={entropy_digest(entropy['nixon'])}"
+    ).encode("ascii")
 
 
 def engine_seed(seed_hex: str, game_id: int, entropy: dict[str, str]) -> int:
@@ -93,10 +98,13 @@ def engine_seed(seed_hex: str, game_id: int, entropy: dict[str, str]) -> int:
 def position_hash(state: engine.GameState) -> str:
     """SHA-256 of the position without its log (the log is checked line by line instead)."""
     slim = {k: v for k, v in state.items() if k != "log"}
-    return hashlib.sha256(json.dumps(slim, separators=(",", ":"), sort_keys=True).encode()).hexdigest()
+    return hashlib.sha256(
+        json.dumps(slim, separators=(",", ":"), sort_keys=True).encode()
+    ).hexdigest()
 
 
 # --- replaying with every draw recorded ----------------------------------------------------------
+
 
 @contextmanager
 def _recording(draws: list[list[int]]) -> Iterator[None]:
@@ -124,8 +132,12 @@ def _setup(seed: int, edition: str, options: list[str]) -> tuple[engine.GameStat
     draws: list[list[int]] = []
     with _recording(draws):
         state = engine.new_game(seed, edition=edition, options=options)
-    return state, {"draws": draws, "hands": {s: list(state["hands"][s]) for s in SIDES},
-                   "log": _log_texts(state, 0), "position": position_hash(state)}
+    return state, {
+        "draws": draws,
+        "hands": {s: list(state["hands"][s]) for s in SIDES},
+        "log": _log_texts(state, 0),
+        "position": position_hash(state),
+    }
 
 
 def _step(state: engine.GameState, side: str, command: str) -> dict[str, Any]:
@@ -134,18 +146,25 @@ def _step(state: engine.GameState, side: str, command: str) -> dict[str, Any]:
     start = len(state["log"])
     with _recording(draws):
         engine.apply_in_place(state, side, command)
-    return {"side": side, "command": command, "draws": draws, "log": _log_texts(state, start),
-            "position": position_hash(state)}
+    return {
+        "side": side,
+        "command": command,
+        "draws": draws,
+        "log": _log_texts(state, start),
+        "position": position_hash(state),
+    }
 
 
-def replay_records(seed: int, edition: str, options: list[str],
-                   moves: Iterable[tuple[str, str]]) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+def replay_records(
+    seed: int, edition: str, options: list[str], moves: Iterable[tuple[str, str]]
+) -> tuple[dict[str, Any], list[dict[str, Any]]]:
     """(setup record, one record per move): draws, new log lines and position after each step."""
     state, setup = _setup(seed, edition, options)
     return setup, [_step(state, side, command) for side, command in moves]
 
 
 # --- verifying an export -------------------------------------------------------------------------
+
 
 @dataclass(frozen=True)
 class Verdict:
@@ -168,11 +187,15 @@ def _compare(where: str, mine: dict[str, Any], theirs: Any) -> str | None:
         return f"{where}: missing from the export"
     for i, (a, b) in enumerate(zip(mine["draws"], theirs.get("draws") or [], strict=False)):
         if list(a) != list(b):
-            return (f"{where}: draw {i + 1} (below {a[0]}) is {b[1] if len(b) > 1 else b} in the "
-                    f"export but {a[1]} recomputed")
+            return (
+                f"{where}: draw {i + 1} (below {a[0]}) is {b[1] if len(b) > 1 else b} in the "
+                f"export but {a[1]} recomputed"
+            )
     if len(mine["draws"]) != len(theirs.get("draws") or []):
-        return (f"{where}: {len(theirs.get('draws') or [])} draws in the export, "
-                f"{len(mine['draws'])} recomputed")
+        return (
+            f"{where}: {len(theirs.get('draws') or [])} draws in the export, "
+            f"{len(mine['draws'])} recomputed"
+        )
     if "hands" in mine and mine["hands"] != theirs.get("hands"):
         return f"{where}: the dealt hands differ (export {theirs.get('hands')}, recomputed {mine['hands']})"
     for i, (a, b) in enumerate(zip(mine["log"], theirs.get("log") or [], strict=False)):
@@ -188,8 +211,11 @@ def _compare(where: str, mine: dict[str, Any], theirs: Any) -> str | None:
 def verify_export(data: dict[str, Any]) -> Verdict:
     """Recompute the commitment, the engine seed, every draw and every position of an export."""
     if not isinstance(data, dict) or data.get("format") != EXPORT_FORMAT:
-        return _fail(f"not a game export (format {data.get('format') if isinstance(data, dict) else None!r}, "
-                     f"expected {EXPORT_FORMAT!r})", 2)
+        return _fail(
+            f"not a game export (format {data.get('format') if isinstance(data, dict) else None!r}, "
+            f"expected {EXPORT_FORMAT!r})",
+            2,
+        )
     try:
         game_id, edition = int(data["game"]), str(data["edition"])
         options = [str(o) for o in data["options"]]
@@ -199,9 +225,14 @@ def verify_export(data: dict[str, Any]) -> Verdict:
         return _fail(f"malformed export: {exc}", 2)
     if data.get("fixed_seed") and data.get("commitment") is None and data.get("engine_seed"):
         verdict = _replay_and_compare(int(data["engine_seed"]), edition, options, data, pairs)
-        return Verdict(verdict.ok, ("started with a fixed seed, nothing was committed; replay "
-                                    if verdict.ok else "") + verdict.message, verdict.moves,
-                       verdict.draws, verdict.code)
+        return Verdict(
+            verdict.ok,
+            ("started with a fixed seed, nothing was committed; replay " if verdict.ok else "")
+            + verdict.message,
+            verdict.moves,
+            verdict.draws,
+            verdict.code,
+        )
     if not seed_hex:
         return _fail("not revealed yet: the server seed is published when the game ends", 2)
     try:
@@ -212,28 +243,37 @@ def verify_export(data: dict[str, Any]) -> Verdict:
         return _fail(f"server_seed has {len(seed_bytes)} bytes, expected 32")
     recomputed = commitment(game_id, edition, options, str(seed_hex))
     if recomputed != data.get("commitment"):
-        return _fail(f"commitment: the export's {data.get('commitment')!r} is not SHA-256 of its "
-                     f"game, edition, options and server_seed ({recomputed})")
+        return _fail(
+            f"commitment: the export's {data.get('commitment')!r} is not SHA-256 of its "
+            f"game, edition, options and server_seed ({recomputed})"
+        )
     if not isinstance(entropy, dict) or not all(isinstance(entropy.get(s), str) for s in SIDES):
         return _fail("entropy: both players' entropy strings are needed", 2)
     seed = engine_seed(str(seed_hex), game_id, entropy)
     if str(seed) != str(data.get("engine_seed")):
-        return _fail(f"engine seed: HMAC(server_seed, entropies) is {seed}, the export says "
-                     f"{data.get('engine_seed')} (the seed or an entropy was changed)")
+        return _fail(
+            f"engine seed: HMAC(server_seed, entropies) is {seed}, the export says "
+            f"{data.get('engine_seed')} (the seed or an entropy was changed)"
+        )
     return _replay_and_compare(seed, edition, options, data, pairs)
 
 
 def _pairs(moves: Any) -> list[tuple[str, str]]:
     pairs = []
     for i, m in enumerate(moves):
-        if not isinstance(m, dict) or m.get("side") not in SIDES or not isinstance(m.get("command"), str):
+        if (
+            not isinstance(m, dict)
+            or m.get("side") not in SIDES
+            or not isinstance(m.get("command"), str)
+        ):
             raise ValueError(f"move {i + 1}: malformed (needs side and command)")
         pairs.append((m["side"], m["command"]))
     return pairs
 
 
-def _replay_and_compare(seed: int, edition: str, options: list[str], data: dict[str, Any],
-                        pairs: list[tuple[str, str]]) -> Verdict:
+def _replay_and_compare(
+    seed: int, edition: str, options: list[str], data: dict[str, Any], pairs: list[tuple[str, str]]
+) -> Verdict:
     """Replay move by move, comparing each record as it is made: the first difference wins."""
     try:
         state, setup = _setup(seed, edition, options)
@@ -256,16 +296,22 @@ def _replay_and_compare(seed: int, edition: str, options: list[str], data: dict[
     result = json.loads(json.dumps(engine.result(state)))
     if data.get("result") != result:
         return _fail(f"result: the export says {data.get('result')}, the replay gives {result}")
-    return Verdict(True, f"verified: commitment, engine seed, {total} draws and {len(pairs)} "
-                         "positions match", len(pairs), total)
+    return Verdict(
+        True,
+        f"verified: commitment, engine seed, {total} draws and {len(pairs)} positions match",
+        len(pairs),
+        total,
+    )
 
 
 def main(argv: list[str] | None = None) -> int:
     """``verify.py EXPORT.json``: print the verdict; exit 0 verified, 1 differs, 2 unusable."""
     args = sys.argv[1:] if argv is None else argv
     if len(args) != 1:
-        print("usage: verify.py EXPORT.json   (a game export from the final mail or `pbem export`)",
-              file=sys.stderr)
+        print(
+            "usage: verify.py EXPORT.json   (a game export from the final mail or `pbem export`)",
+            file=sys.stderr,
+        )
         return 2
     try:
         with open(args[0], encoding="utf-8") as fh:

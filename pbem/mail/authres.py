@@ -40,7 +40,7 @@ def parse(value: str) -> tuple[str, list[AuthResult]]:
         m = _METHOD.match(part)
         if m is None:
             continue
-        props = {k.lower(): v.strip('"').lower() for k, v in _PROP.findall(part[m.end():])}
+        props = {k.lower(): v.strip('"').lower() for k, v in _PROP.findall(part[m.end() :])}
         results.append(AuthResult(m.group(1).lower(), m.group(2).lower(), props))
     return authserv, results
 
@@ -52,8 +52,11 @@ def _domain_of(result: AuthResult) -> str:
 
 def _aligned(domain: str, from_domain: str) -> bool:
     """Relaxed alignment (RFC 7489 §3.1): same domain, or one inside the other."""
-    return bool(domain) and (domain == from_domain or from_domain.endswith("." + domain)
-                             or domain.endswith("." + from_domain))
+    return bool(domain) and (
+        domain == from_domain
+        or from_domain.endswith("." + domain)
+        or domain.endswith("." + from_domain)
+    )
 
 
 def verdict(headers: list[str], authserv_id: str, from_domain: str) -> str | None:

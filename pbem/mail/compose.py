@@ -36,9 +36,23 @@ from pbem.mail.parse import LOOP_HEADER
 _ID_PART = re.compile(r"[^a-z0-9.-]+")
 _POLICY = email.policy.SMTP.clone(max_line_length=78)
 _RESERVED = {
-    "from", "to", "subject", "message-id", "in-reply-to", "references", "reply-to", "date",
-    "mime-version", "content-type", "content-transfer-encoding", "auto-submitted",
-    "cc", "bcc", "sender", "x-auto-response-suppress", LOOP_HEADER.lower(),
+    "from",
+    "to",
+    "subject",
+    "message-id",
+    "in-reply-to",
+    "references",
+    "reply-to",
+    "date",
+    "mime-version",
+    "content-type",
+    "content-transfer-encoding",
+    "auto-submitted",
+    "cc",
+    "bcc",
+    "sender",
+    "x-auto-response-suppress",
+    LOOP_HEADER.lower(),
 }
 
 
@@ -110,7 +124,12 @@ def build_message(
         ("From", _address_text(sender)),
         ("To", _address_text(to)),
         ("Subject", _single_line(subject)),
-        ("Date", email.utils.format_datetime(date) if date else email.utils.formatdate(localtime=False, usegmt=True)),
+        (
+            "Date",
+            email.utils.format_datetime(date)
+            if date
+            else email.utils.formatdate(localtime=False, usegmt=True),
+        ),
         ("Message-ID", _msgid(message_id)),
     ]
     if in_reply_to:
@@ -122,20 +141,29 @@ def build_message(
         head.append(("References", " ".join(refs)))
     if reply_to:
         head.append(("Reply-To", _address_text(reply_to)))
-    head += [("Auto-Submitted", "auto-generated"), ("X-Auto-Response-Suppress", "All"),
-             (LOOP_HEADER, _loop_value(sender))]
+    head += [
+        ("Auto-Submitted", "auto-generated"),
+        ("X-Auto-Response-Suppress", "All"),
+        (LOOP_HEADER, _loop_value(sender)),
+    ]
     for name, value in (headers or {}).items():
         if name.strip().lower() in _RESERVED or not re.fullmatch(r"[A-Za-z0-9-]+", name):
             raise ValueError(f"header {name!r} cannot be set through headers=")
         head.append((name, _single_line(value)))
     out = [_header(name, value) for name, value in head]
     # QP and base64 bodies never contain '==' mid-line, so these boundaries cannot collide
-    boundary = "===============" + hashlib.sha256(_msgid(message_id).encode()).hexdigest()[:19] + "=="
+    boundary = (
+        "===============" + hashlib.sha256(_msgid(message_id).encode()).hexdigest()[:19] + "=="
+    )
     if attachments:
         mixed = boundary[:-2] + "mix=="
-        out += ["MIME-Version: 1.0\r\n",
-                _header("Content-Type", f'multipart/mixed; boundary="{mixed}"'), "\r\n",
-                f"--{mixed}\r\n", *_body(text, html, images, boundary)]
+        out += [
+            "MIME-Version: 1.0\r\n",
+            _header("Content-Type", f'multipart/mixed; boundary="{mixed}"'),
+            "\r\n",
+            f"--{mixed}\r\n",
+            *_body(text, html, images, boundary),
+        ]
         for att in attachments:
             out += [f"--{mixed}\r\n", *_file(att)]
         out.append(f"--{mixed}--\r\n")
@@ -153,7 +181,11 @@ def _body(text: str, html: str | None, images: Sequence[InlineImage], boundary: 
     if html is None:
         return [*_part("plain", text), "\r\n"]
     out = [_header("Content-Type", f'multipart/alternative; boundary="{boundary}"'), "\r\n"]
-    out += [f"--{boundary}\r\n", *_part("plain", text), "\r\n"]  # the CRLF before a boundary is its own
+    out += [
+        f"--{boundary}\r\n",
+        *_part("plain", text),
+        "\r\n",
+    ]  # the CRLF before a boundary is its own
     out.append(f"--{boundary}\r\n")
     if images:
         out += _related(boundary[:-2] + "rel==", html, images)
@@ -165,30 +197,44 @@ def _body(text: str, html: str | None, images: Sequence[InlineImage], boundary: 
 
 def _base64_lines(data: bytes) -> str:
     body = binascii.b2a_base64(data, newline=False).decode("ascii")
-    return "\r\n".join(body[i:i + 76] for i in range(0, len(body), 76))
+    return "\r\n".join(body[i : i + 76] for i in range(0, len(body), 76))
 
 
 def _file(att: FileAttachment) -> list[str]:
     name = re.sub(r"[^A-Za-z0-9._-]", "_", att.filename) or "file"
-    return [f"Content-Type: {_single_line(att.content_type)}; name=\"{name}\"\r\n",
-            "Content-Transfer-Encoding: base64\r\n",
-            f'Content-Disposition: attachment; filename="{name}"\r\n', "\r\n",
-            _base64_lines(att.data), "\r\n"]
+    return [
+        f'Content-Type: {_single_line(att.content_type)}; name="{name}"\r\n',
+        "Content-Transfer-Encoding: base64\r\n",
+        f'Content-Disposition: attachment; filename="{name}"\r\n',
+        "\r\n",
+        _base64_lines(att.data),
+        "\r\n",
+    ]
 
 
 def _related(boundary: str, html: str, images: Sequence[InlineImage]) -> list[str]:
     """A ``multipart/related`` part: the HTML, then each image (base64, inline, Content-ID)."""
-    out = [_header("Content-Type", f'multipart/related; type="text/html"; boundary="{boundary}"'),
-           "\r\n", f"--{boundary}\r\n", *_part("html", html), "\r\n"]
+    out = [
+        _header("Content-Type", f'multipart/related; type="text/html"; boundary="{boundary}"'),
+        "\r\n",
+        f"--{boundary}\r\n",
+        *_part("html", html),
+        "\r\n",
+    ]
     for img in images:
         cid = _single_line(img.cid.strip().strip("<>"))
         name = re.sub(r"[^A-Za-z0-9._-]", "_", img.filename) or "image"
         lines = _base64_lines(img.data)
-        out += [f"--{boundary}\r\n",
-                f'Content-Type: {_single_line(img.content_type)}; name="{name}"\r\n',
-                "Content-Transfer-Encoding: base64\r\n",
-                f'Content-Disposition: inline; filename="{name}"\r\n',
-                _header("Content-ID", f"<{cid}>"), "\r\n", lines, "\r\n\r\n"]
+        out += [
+            f"--{boundary}\r\n",
+            f'Content-Type: {_single_line(img.content_type)}; name="{name}"\r\n',
+            "Content-Transfer-Encoding: base64\r\n",
+            f'Content-Disposition: inline; filename="{name}"\r\n',
+            _header("Content-ID", f"<{cid}>"),
+            "\r\n",
+            lines,
+            "\r\n\r\n",
+        ]
     out.append(f"--{boundary}--\r\n")
     return out
 
@@ -204,11 +250,16 @@ def _header(name: str, value: str) -> str:
 
 def _part(subtype: str, body: str) -> list[str]:
     """A text part (headers, blank line, body): UTF-8, quoted-printable, as ``set_content`` makes it."""
-    data = b"\n".join(body.encode("utf-8").splitlines()) + b"\n"  # normalised line ends, final newline
+    data = (
+        b"\n".join(body.encode("utf-8").splitlines()) + b"\n"
+    )  # normalised line ends, final newline
     encoded = binascii.b2a_qp(data, istext=True).decode("ascii")  # C; lines <= 76 (RFC 2045)
-    return [f'Content-Type: text/{subtype}; charset="utf-8"\r\n',
-            "Content-Transfer-Encoding: quoted-printable\r\n", "\r\n",
-            encoded.replace("\n", "\r\n") + ("" if encoded.endswith("\n") else "\r\n")]
+    return [
+        f'Content-Type: text/{subtype}; charset="utf-8"\r\n',
+        "Content-Transfer-Encoding: quoted-printable\r\n",
+        "\r\n",
+        encoded.replace("\n", "\r\n") + ("" if encoded.endswith("\n") else "\r\n"),
+    ]
 
 
 def _single_line(value: str) -> str:

@@ -40,8 +40,11 @@ def available() -> bool:
 
 
 def _aligned(domain: str, from_domain: str) -> bool:
-    return bool(domain) and (domain == from_domain or from_domain.endswith("." + domain)
-                             or domain.endswith("." + from_domain))
+    return bool(domain) and (
+        domain == from_domain
+        or from_domain.endswith("." + domain)
+        or domain.endswith("." + from_domain)
+    )
 
 
 def verdict(raw: bytes, from_domain: str, *, dnsfunc: DnsFunc | None = None) -> str | None:
@@ -60,8 +63,9 @@ def verdict(raw: bytes, from_domain: str, *, dnsfunc: DnsFunc | None = None) -> 
             continue
         fetched: list[bool] = []
         try:
-            ok = checker.verify(idx=idx, dnsfunc=_recording(dnsfunc or dkim.dnsplug.get_txt,
-                                                             fetched))
+            ok = checker.verify(
+                idx=idx, dnsfunc=_recording(dnsfunc or dkim.dnsplug.get_txt, fetched)
+            )
         except dkim.DKIMException as exc:
             log.info("DKIM signature %d (d=%s) unreadable: %s", idx, domain, exc)
             ok = False
@@ -76,6 +80,7 @@ def verdict(raw: bytes, from_domain: str, *, dnsfunc: DnsFunc | None = None) -> 
 
 def _recording(dnsfunc: DnsFunc, fetched: list[bool]) -> DnsFunc:
     """``dnsfunc`` that notes whether each lookup found a record (no key: not a failure)."""
+
     def lookup(name: bytes, *args: object, **kw: object) -> bytes | None:
         answer = dnsfunc(name, *args, **kw)
         fetched.append(bool(answer))

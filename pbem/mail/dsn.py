@@ -21,8 +21,13 @@ MAX_RECIPIENTS = 50
 MAX_PARTS = 10
 _MSGID = re.compile(r"<[^<>\s]{1,250}>")
 _STATUS_TYPES = ("message/delivery-status", "message/global-delivery-status")
-_ORIGINAL_TYPES = ("text/rfc822-headers", "message/rfc822-headers", "message/rfc822",
-                   "message/global", "message/global-headers")
+_ORIGINAL_TYPES = (
+    "text/rfc822-headers",
+    "message/rfc822-headers",
+    "message/rfc822",
+    "message/global",
+    "message/global-headers",
+)
 
 
 @dataclass(frozen=True)
@@ -71,20 +76,25 @@ def _recipients(part: Message) -> list[DsnRecipient]:
     blocks = part.get_payload()
     if not isinstance(blocks, list):  # not split into field blocks: read the text ourselves
         text = blocks if isinstance(blocks, str) else ""
-        blocks = [email.parser.HeaderParser(policy=email.policy.compat32).parsestr(b)
-                  for b in re.split(r"\r?\n\s*\r?\n", text[:64 * 1024])]
+        blocks = [
+            email.parser.HeaderParser(policy=email.policy.compat32).parsestr(b)
+            for b in re.split(r"\r?\n\s*\r?\n", text[: 64 * 1024])
+        ]
     found = []
-    for block in blocks[1:MAX_RECIPIENTS + 1]:  # the first block is about the whole message
+    for block in blocks[1 : MAX_RECIPIENTS + 1]:  # the first block is about the whole message
         if not isinstance(block, Message):
             continue
         recipient = _field(block, "Final-Recipient") or _field(block, "Original-Recipient")
         if not recipient:
             continue
-        found.append(DsnRecipient(
-            recipient=recipient.partition(";")[2].strip().strip("<>").lower()[:320],
-            action=_field(block, "Action").lower()[:20],
-            status=_field(block, "Status")[:20],
-            diagnostic=_field(block, "Diagnostic-Code").partition(";")[2].strip()[:500]))
+        found.append(
+            DsnRecipient(
+                recipient=recipient.partition(";")[2].strip().strip("<>").lower()[:320],
+                action=_field(block, "Action").lower()[:20],
+                status=_field(block, "Status")[:20],
+                diagnostic=_field(block, "Diagnostic-Code").partition(";")[2].strip()[:500],
+            )
+        )
     return found
 
 
@@ -99,8 +109,9 @@ def _original_id(part: Message) -> str | None:
         value = payload[0].get("Message-ID")  # message/rfc822: the parsed original
     else:
         text = part.get_payload(decode=True) or b""
-        head = text[:64 * 1024].decode("utf-8", "replace") if isinstance(text, bytes) else ""
-        value = email.parser.HeaderParser(policy=email.policy.compat32).parsestr(head).get(
-            "Message-ID")
+        head = text[: 64 * 1024].decode("utf-8", "replace") if isinstance(text, bytes) else ""
+        value = (
+            email.parser.HeaderParser(policy=email.policy.compat32).parsestr(head).get("Message-ID")
+        )
     found = _MSGID.search(str(value or ""))
     return found.group(0) if found else None

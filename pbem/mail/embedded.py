@@ -60,7 +60,9 @@ class EmbeddedMailServers:
         return self
 
     def __exit__(
-        self, exc_type: type[BaseException] | None, exc: BaseException | None,
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
         tb: TracebackType | None,
     ) -> None:
         self.stop()
@@ -92,8 +94,10 @@ class EmbeddedMailServers:
     @property
     def address_note(self) -> str:
         """One line for humans: where to point a mail client."""
-        return (f"SMTP {self.host}:{self.smtp_port}, IMAP {self.host}:{self.imap_port} "
-                f"(no TLS; any user name = your address @{self.domain}, any password)")
+        return (
+            f"SMTP {self.host}:{self.smtp_port}, IMAP {self.host}:{self.imap_port} "
+            f"(no TLS; any user name = your address @{self.domain}, any password)"
+        )
 
     def deliver(self, recipient: str, raw: bytes) -> None:
         """Put *raw* into *recipient*'s INBOX directly (no SMTP), thread-safe."""
@@ -149,7 +153,11 @@ class _DeliveryHandler:
         self.servers = servers
 
     async def handle_RCPT(
-        self, server: SMTP, session: Session, envelope: Envelope, address: str,
+        self,
+        server: SMTP,
+        session: Session,
+        envelope: Envelope,
+        address: str,
         rcpt_options: list[str],
     ) -> str:
         domain = address.rpartition("@")[2].lower()
@@ -159,7 +167,10 @@ class _DeliveryHandler:
         return "250 OK"
 
     async def handle_DATA(
-        self, server: SMTP, session: Session, envelope: Envelope,
+        self,
+        server: SMTP,
+        session: Session,
+        envelope: Envelope,
     ) -> str:
         deliver = self.servers._deliver
         content = envelope.original_content or b""

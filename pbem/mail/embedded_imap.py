@@ -58,12 +58,26 @@ class AnyLogin(Login):
 
 
 def make_config(host: str, port: int) -> EmbeddedConfig:
-    args = Namespace(passlib_cfg=None, proxy_protocol=None, inherited_sockets=None,
-                     debug=False, tls=False, cert=None, key=None)
+    args = Namespace(
+        passlib_cfg=None,
+        proxy_protocol=None,
+        inherited_sockets=None,
+        debug=False,
+        tls=False,
+        cert=None,
+        key=None,
+    )
     return EmbeddedConfig(
-        args, host=host, port=port, tls_enabled=False, invalid_user_sleep=0.0,
-        reject_dnsbl=False, demo_data=False, demo_user="demo@localhost",
-        demo_password="unused", bad_command_limit=None,
+        args,
+        host=host,
+        port=port,
+        tls_enabled=False,
+        invalid_user_sleep=0.0,
+        reject_dnsbl=False,
+        demo_data=False,
+        demo_user="demo@localhost",
+        demo_password="unused",
+        bad_command_limit=None,
     )
 
 

@@ -39,32 +39,129 @@ LANGUAGES = ["en", "de", "fr", "es", "it", "nl", "sv", "da", "pl", "cs"]
 
 # Words that end an attribution line, by language (the colon is optional: some clients omit it).
 WROTE = (
-    "wrote", "writes", "schrieb", "schreibt", "a écrit", "écrit", "escribió", "ha escrito",
-    "escreveu", "ha scritto", "scrisse", "schreef", "heeft geschreven", "geschreven", "skrev",
-    "kirjoitti", "napisał", "napisała", "napisał\\(a\\)", "pisze", "napsal", "napsala",
-    "написал", "написала", "написал\\(а\\)", "пишет", "写道", "寫道", "書きました", "のメッセージ",
-    "yazdı", "írta", "έγραψε", "a scris", "작성",
+    "wrote",
+    "writes",
+    "schrieb",
+    "schreibt",
+    "a écrit",
+    "écrit",
+    "escribió",
+    "ha escrito",
+    "escreveu",
+    "ha scritto",
+    "scrisse",
+    "schreef",
+    "heeft geschreven",
+    "geschreven",
+    "skrev",
+    "kirjoitti",
+    "napisał",
+    "napisała",
+    "napisał\\(a\\)",
+    "pisze",
+    "napsal",
+    "napsala",
+    "написал",
+    "написала",
+    "написал\\(а\\)",
+    "пишет",
+    "写道",
+    "寫道",
+    "書きました",
+    "のメッセージ",
+    "yazdı",
+    "írta",
+    "έγραψε",
+    "a scris",
+    "작성",
 )
 _WROTE_END = re.compile(r"(?:" + "|".join(WROTE) + r")\s*:?\s*$", re.IGNORECASE)
 _ATTRIBUTION_START = re.compile(
     r"^(on|am|le|el|il|op|em|den|dne|w dniu|dnia|в|в\s|в\d|在|於|于|\d{4}年|\d{4}[-/.]\d)",
-    re.IGNORECASE)
+    re.IGNORECASE,
+)
 _DATE_OR_ADDRESS = re.compile(r"@|\d{1,2}[:.]\d{2}|\d{4}")
 
 FROM_WORDS = (
-    "from", "von", "de", "da", "van", "od", "fra", "från", "от", "от кого", "发件人", "寄件人",
-    "寄件者", "差出人", "送信者", "mittente", "remitente", "expéditeur", "afzender", "nadawca",
-    "lähettäjä", "feladó", "보낸 사람",
+    "from",
+    "von",
+    "de",
+    "da",
+    "van",
+    "od",
+    "fra",
+    "från",
+    "от",
+    "от кого",
+    "发件人",
+    "寄件人",
+    "寄件者",
+    "差出人",
+    "送信者",
+    "mittente",
+    "remitente",
+    "expéditeur",
+    "afzender",
+    "nadawca",
+    "lähettäjä",
+    "feladó",
+    "보낸 사람",
 )
 HEADER_WORDS = (
-    "sent", "date", "to", "cc", "subject", "gesendet", "datum", "an", "betreff", "envoyé", "à",
-    "objet", "enviado", "para", "asunto", "fecha", "inviato", "data", "a", "oggetto", "verzonden",
-    "aan", "onderwerp", "sendt", "til", "emne", "skickat", "till", "ämne", "wysłano", "do",
-    "temat", "отправлено", "кому", "тема", "дата", "发送时间", "时间", "收件人", "主题", "日期",
-    "抄送", "送信日時", "宛先", "件名", "日付", "寄件日期", "主旨", "kopia", "копия",
+    "sent",
+    "date",
+    "to",
+    "cc",
+    "subject",
+    "gesendet",
+    "datum",
+    "an",
+    "betreff",
+    "envoyé",
+    "à",
+    "objet",
+    "enviado",
+    "para",
+    "asunto",
+    "fecha",
+    "inviato",
+    "data",
+    "a",
+    "oggetto",
+    "verzonden",
+    "aan",
+    "onderwerp",
+    "sendt",
+    "til",
+    "emne",
+    "skickat",
+    "till",
+    "ämne",
+    "wysłano",
+    "do",
+    "temat",
+    "отправлено",
+    "кому",
+    "тема",
+    "дата",
+    "发送时间",
+    "时间",
+    "收件人",
+    "主题",
+    "日期",
+    "抄送",
+    "送信日時",
+    "宛先",
+    "件名",
+    "日付",
+    "寄件日期",
+    "主旨",
+    "kopia",
+    "копия",
 )
-_HEADER_LINE = re.compile(r"^\*?([^\W\d_][^\W\d_ .'-]*(?:[ .'-][^\W\d_]+){0,2})\s*\*?\s*:\s*\S",
-                          re.UNICODE)
+_HEADER_LINE = re.compile(
+    r"^\*?([^\W\d_][^\W\d_ .'-]*(?:[ .'-][^\W\d_]+){0,2})\s*\*?\s*:\s*\S", re.UNICODE
+)
 _FROM = frozenset(FROM_WORDS)
 _FOLLOW = frozenset(HEADER_WORDS)
 _SEPARATOR = re.compile(
@@ -192,8 +289,11 @@ def attribution_span(lines: list[str], i: int) -> int:
                 break
             if _is_wrote_line(lines[i + extra].strip(), first):
                 return extra + 1
-    if first.endswith(":") and _DATE_OR_ADDRESS.search(first) and (
-            _next_nonblank_is_quoted(lines, i + 1, default=False)):
+    if (
+        first.endswith(":")
+        and _DATE_OR_ADDRESS.search(first)
+        and (_next_nonblank_is_quoted(lines, i + 1, default=False))
+    ):
         return 1  # date-first attribution: "29 нояб. 2026 г., в 9:00, game <g@x>:"
     return 0
 
@@ -208,7 +308,7 @@ def _is_wrote_line(line: str, first: str) -> bool:
 
 
 def _next_nonblank_is_quoted(lines: list[str], start: int, default: bool = True) -> bool:
-    for line in lines[start:start + 50]:
+    for line in lines[start : start + 50]:
         if line.strip():
             return line.strip().startswith(">")
     return default  # nothing after the attribution: dropping it loses nothing
@@ -224,7 +324,7 @@ def header_block_at(lines: list[str], i: int) -> bool:
     key = _header_key(lines[i])
     if key is None:
         return False
-    following = [line for line in lines[i + 1:i + 7] if line.strip()][:4]
+    following = [line for line in lines[i + 1 : i + 7] if line.strip()][:4]
     if key in _FROM and any(_header_key(line) in _FOLLOW for line in following):
         return True
     # structural: two or more "Word: value" lines in a row, after a blank line (or at the top)
@@ -242,8 +342,9 @@ def _second_opinion(reply: ReplyText) -> ReplyText:
     except ImportError:  # pragma: no cover - a declared dependency
         return reply
     try:
-        message = EmailMessage(text="\n".join(lines), languages=list(LANGUAGES),
-                               keep_hyphen_lists=True)
+        message = EmailMessage(
+            text="\n".join(lines), languages=list(LANGUAGES), keep_hyphen_lists=True
+        )
         replies = message.read().replies
         body = replies[0].body.split("\n") if replies else lines
     except Exception:  # a helper must never sink the extraction
@@ -256,6 +357,11 @@ def _second_opinion(reply: ReplyText) -> ReplyText:
         try:
             j = body.index(line, j) + 1
         except ValueError:
-            return ReplyText(lines[:n], min(reply.above_quote, n), reply.quoted,
-                             reply.cut or "a signature or disclaimer", reply.blocks[:n])
+            return ReplyText(
+                lines[:n],
+                min(reply.above_quote, n),
+                reply.quoted,
+                reply.cut or "a signature or disclaimer",
+                reply.blocks[:n],
+            )
     return reply

@@ -22,14 +22,32 @@ from bs4.element import Tag
 
 __all__ = ["is_history_start", "is_quote"]
 
-QUOTE_CLASSES = frozenset({
-    "gmail_quote", "gmail_quote_container", "gmail_attr", "moz-cite-prefix", "yahoo_quoted",
-    "zmail_extra", "protonmail_quote", "OutlookQuote", "x_gmail_quote", "ms-outlook-mobile-reply",
-})
-HISTORY_IDS = frozenset({
-    "divRplyFwdMsg", "x_divRplyFwdMsg", "appendonsend", "x_appendonsend", "OLK_SRC_BODY_SECTION",
-    "stopSpelling", "mail-editor-reference-message-container", "divtagdefaultwrapper_quote",
-})
+QUOTE_CLASSES = frozenset(
+    {
+        "gmail_quote",
+        "gmail_quote_container",
+        "gmail_attr",
+        "moz-cite-prefix",
+        "yahoo_quoted",
+        "zmail_extra",
+        "protonmail_quote",
+        "OutlookQuote",
+        "x_gmail_quote",
+        "ms-outlook-mobile-reply",
+    }
+)
+HISTORY_IDS = frozenset(
+    {
+        "divRplyFwdMsg",
+        "x_divRplyFwdMsg",
+        "appendonsend",
+        "x_appendonsend",
+        "OLK_SRC_BODY_SECTION",
+        "stopSpelling",
+        "mail-editor-reference-message-container",
+        "divtagdefaultwrapper_quote",
+    }
+)
 _TOP_BORDER = re.compile(
     r"border-top(?:-style)?\s*:\s*(?!none|hidden|0)[^;]*(solid|dotted|dashed|double|groove|ridge)"
     r"|border-top-width\s*:\s*(?!0(?:\D|$))\d"

@@ -29,10 +29,29 @@ __all__ = ["MAX_ELEMENTS", "QuoteRule", "default_quote_rule", "html_to_text"]
 QuoteRule = Callable[[Tag], Literal["quote", "rest"] | None]
 
 MAX_ELEMENTS = 20_000  # elements converted at most; the rest of a bigger mail is ignored
-_BLOCK_TAGS = frozenset({
-    "p", "div", "br", "li", "tr", "table", "h1", "h2", "h3", "h4", "h5", "h6",
-    "pre", "blockquote", "ul", "ol", "hr", "section", "article",
-})
+_BLOCK_TAGS = frozenset(
+    {
+        "p",
+        "div",
+        "br",
+        "li",
+        "tr",
+        "table",
+        "h1",
+        "h2",
+        "h3",
+        "h4",
+        "h5",
+        "h6",
+        "pre",
+        "blockquote",
+        "ul",
+        "ol",
+        "hr",
+        "section",
+        "article",
+    }
+)
 _SKIP_TAGS = frozenset({"script", "style", "head", "title", "meta", "xml"})
 _SPACE = re.compile(r"\s+")
 

@@ -67,15 +67,18 @@ class ImapMailbox:
         return self
 
     def __exit__(
-        self, exc_type: type[BaseException] | None, exc: BaseException | None,
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
         tb: TracebackType | None,
     ) -> None:
         self.close()
 
     def connect(self) -> None:
         context = ssl_module.create_default_context() if self.ssl else None
-        client = IMAPClient(self.host, port=self.port, ssl=self.ssl, ssl_context=context,
-                            timeout=self.timeout)
+        client = IMAPClient(
+            self.host, port=self.port, ssl=self.ssl, ssl_context=context, timeout=self.timeout
+        )
         sock = getattr(client._imap, "sock", None)
         if sock is not None:  # imaplib writes literal and CRLF separately: avoid Nagle stalls
             sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
@@ -223,8 +226,7 @@ _STATUS = frozenset({b"OK", b"NO", b"BAD", b"PREAUTH", b"CAPABILITY"})
 
 def _changes(responses: Any) -> list[Any]:
     """The responses that report a mailbox change (EXISTS, EXPUNGE, FETCH, RECENT, BYE ...)."""
-    return [r for r in responses or ()
-            if not (isinstance(r, tuple) and r and r[0] in _STATUS)]
+    return [r for r in responses or () if not (isinstance(r, tuple) and r and r[0] in _STATUS)]
 
 
 @dataclass

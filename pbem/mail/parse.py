@@ -280,8 +280,11 @@ def _walk(msg: Message, problems: list[str]) -> list[Message]:
                 continue
             children = part.get_payload()
             if isinstance(children, list):
-                stack.extend((child, depth + 1) for child in reversed(children[:MAX_PARTS])
-                             if isinstance(child, Message))
+                stack.extend(
+                    (child, depth + 1)
+                    for child in reversed(children[:MAX_PARTS])
+                    if isinstance(child, Message)
+                )
         elif part.get_content_maintype() == "text":
             leaves.append(part)
     return leaves

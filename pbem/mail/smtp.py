@@ -72,7 +72,9 @@ class SmtpSender:
             if self._reuse:
                 errors = await self._send_on_session(raw, sender, recipients)
             else:
-                errors, _ = await aiosmtplib.send(raw, sender=sender, recipients=recipients, **self._options())
+                errors, _ = await aiosmtplib.send(
+                    raw, sender=sender, recipients=recipients, **self._options()
+                )
         except aiosmtplib.SMTPRecipientsRefused as exc:
             codes = [r.code for r in exc.recipients]
             detail = "; ".join(f"{r.recipient}: {r.code} {r.message}" for r in exc.recipients)
@@ -93,12 +95,18 @@ class SmtpSender:
 
     def _options(self) -> dict[str, Any]:
         return {
-            "hostname": self.host, "port": self.port, "username": self.user or None,
-            "password": self.password if self.user else None, "use_tls": self.tls,
-            "start_tls": None if self.user else False, "timeout": self.timeout,
+            "hostname": self.host,
+            "port": self.port,
+            "username": self.user or None,
+            "password": self.password if self.user else None,
+            "use_tls": self.tls,
+            "start_tls": None if self.user else False,
+            "timeout": self.timeout,
         }
 
-    async def _send_on_session(self, raw: bytes, sender: str, recipients: list[str]) -> dict[str, Any]:
+    async def _send_on_session(
+        self, raw: bytes, sender: str, recipients: list[str]
+    ) -> dict[str, Any]:
         """Send on the batch's open session; a kept session the server has closed is reopened once."""
         kept = self._conn is not None and self._conn.is_connected
         if not kept:
@@ -114,7 +122,9 @@ class SmtpSender:
             await self._drop()
             if not kept:
                 raise
-            return await self._send_on_session(raw, sender, recipients)  # e.g. the server's idle timeout
+            return await self._send_on_session(
+                raw, sender, recipients
+            )  # e.g. the server's idle timeout
         except BaseException:
             self._abort()  # a session in an unknown state is never reused (no polite QUIT)
             raise

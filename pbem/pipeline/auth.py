@@ -54,10 +54,28 @@ def hold(ctx: Context, stop: HoldMessage) -> None:
         ctx.inbound.game_id, ctx.inbound.side = ctx.game.id, ctx.seat.side
     assert ctx.state is not None
     ctx.session.flush()
-    ctx.session.add(HeldMessage(
-        inbound_id=ctx.inbound.id, game_id=ctx.game.id, side=ctx.seat.side,
-        from_addr=bounded(ctx.parsed.from_addr, 320), reason=bounded(stop.reason, 500),
-        mailbox=bounded(ctx.mailbox, 200), raw=ctx.raw, created_at=ctx.now))
-    queue_mail(ctx.session, ctx.settings, kind="held", game=ctx.game, seat=ctx.seat,
-               state=ctx.state, cause=f"in{ctx.inbound.id}", now=ctx.now, error=stop.reason,
-               in_reply_to=ctx.parsed.message_id, advance_log=False)
+    ctx.session.add(
+        HeldMessage(
+            inbound_id=ctx.inbound.id,
+            game_id=ctx.game.id,
+            side=ctx.seat.side,
+            from_addr=bounded(ctx.parsed.from_addr, 320),
+            reason=bounded(stop.reason, 500),
+            mailbox=bounded(ctx.mailbox, 200),
+            raw=ctx.raw,
+            created_at=ctx.now,
+        )
+    )
+    queue_mail(
+        ctx.session,
+        ctx.settings,
+        kind="held",
+        game=ctx.game,
+        seat=ctx.seat,
+        state=ctx.state,
+        cause=f"in{ctx.inbound.id}",
+        now=ctx.now,
+        error=stop.reason,
+        in_reply_to=ctx.parsed.message_id,
+        advance_log=False,
+    )

@@ -48,21 +48,27 @@ def bounce(ctx: Context) -> None:
     if row is None:
         raise IgnoreMessage(f"bounce (RFC 3464) of no mail of ours ({failed[0].recipient})")
     hit = next((r for r in failed if r.recipient == row.recipient.lower()), failed[0])
-    why = hit.diagnostic if hit.status and hit.status in hit.diagnostic else (
-        f"{hit.status} {hit.diagnostic}".strip() or "no reason given")
+    why = (
+        hit.diagnostic
+        if hit.status and hit.status in hit.diagnostic
+        else (f"{hit.status} {hit.diagnostic}".strip() or "no reason given")
+    )
     row.status, row.last_error = "bounced", bounded(f"bounced: {why}", 2000)
     ctx.session.add(row)
     where = f"game {row.game_id} {row.side}" if row.game_id and row.side else "no game"
-    reason = bounded(f"bounce: the {row.kind} mail to {row.recipient} ({where}) could not be "
-                     f"delivered: {why}", 1000)
+    reason = bounded(
+        f"bounce: the {row.kind} mail to {row.recipient} ({where}) could not be delivered: {why}",
+        1000,
+    )
     if row.game_id is not None and row.side in engine.SIDES:
         _record(ctx, row, why)
     log.warning("%s", reason)
     raise Bounced(reason)
 
 
-def _bounced_row(ctx: Context, message_id: str | None,
-                 recipients: list[str]) -> OutboxMessage | None:
+def _bounced_row(
+    ctx: Context, message_id: str | None, recipients: list[str]
+) -> OutboxMessage | None:
     """Our outbox row the DSN returns: by the original's Message-ID, else the latest mail sent
     to a failed recipient (a DSN without the original's headers)."""
     s = ctx.session
@@ -72,9 +78,11 @@ def _bounced_row(ctx: Context, message_id: str | None,
             if row is not None:
                 return row
         return None  # it names a mail that is not ours
-    return s.exec(select(OutboxMessage).where(
-        col(OutboxMessage.recipient).in_(recipients), OutboxMessage.status == "sent")
-        .order_by(col(OutboxMessage.id).desc())).first()
+    return s.exec(
+        select(OutboxMessage)
+        .where(col(OutboxMessage.recipient).in_(recipients), OutboxMessage.status == "sent")
+        .order_by(col(OutboxMessage.id).desc())
+    ).first()
 
 
 def _record(ctx: Context, row: OutboxMessage, why: str) -> None:
@@ -84,8 +92,9 @@ def _record(ctx: Context, row: OutboxMessage, why: str) -> None:
     if game is None:
         return
     s, key = ctx.session, f"bounce:{row.id}"
-    earlier = s.exec(select(GameEvent).where(
-        GameEvent.game_id == row.game_id, GameEvent.kind == "bounce")).all()
+    earlier = s.exec(
+        select(GameEvent).where(GameEvent.game_id == row.game_id, GameEvent.kind == "bounce")
+    ).all()
     if any(e.key == key for e in earlier):
         return  # a second DSN for the same mail
     detail = f"{row.recipient}: {why}"
@@ -93,16 +102,27 @@ def _record(ctx: Context, row: OutboxMessage, why: str) -> None:
     other = next(side for side in engine.SIDES if side != row.side)
     seats = seats_of(s, row.game_id)
     told = any(e.side == row.side and e.detail.startswith(f"{row.recipient}:") for e in earlier)
-    other_dead = any(e.side == other and e.detail.startswith(f"{seats[other].email}:")
-                     for e in earlier)
+    other_dead = any(
+        e.side == other and e.detail.startswith(f"{seats[other].email}:") for e in earlier
+    )
     if told or other_dead or game.status != "active":
         return
     name = row.side.capitalize()
-    notify(s, ctx.settings, game, engine.from_json(game.snapshot), other, event, ctx.now,
-           seats=seats, subject=f"Mail to {name} could not be delivered", lines=[
-               f"Our mail to {name} ({row.recipient}) could not be delivered: their mail "
-               f"server answered \u201c{why}\u201d.",
-               f"The site operator has been told. Until {name} has a working address they "
-               "will not see the reports; if the game waits for them, their clock runs as "
-               "usual. You need not do anything.",
-           ])
+    notify(
+        s,
+        ctx.settings,
+        game,
+        engine.from_json(game.snapshot),
+        other,
+        event,
+        ctx.now,
+        seats=seats,
+        subject=f"Mail to {name} could not be delivered",
+        lines=[
+            f"Our mail to {name} ({row.recipient}) could not be delivered: their mail "
+            f"server answered \u201c{why}\u201d.",
+            f"The site operator has been told. Until {name} has a working address they "
+            "will not see the reports; if the game waits for them, their clock runs as "
+            "usual. You need not do anything.",
+        ],
+    )

@@ -32,46 +32,64 @@ def sent_reports(ctx: Context) -> SentReports:
     """The text of the latest mails sent (or queued) to this seat."""
     assert ctx.seat is not None
     rows = ctx.session.exec(
-        select(OutboxMessage.text).where(OutboxMessage.game_id == ctx.seat.game_id,
-                                         OutboxMessage.side == ctx.seat.side)
-        .order_by(col(OutboxMessage.id).desc()).limit(SENT_REPORTS_READ)).all()
+        select(OutboxMessage.text)
+        .where(OutboxMessage.game_id == ctx.seat.game_id, OutboxMessage.side == ctx.seat.side)
+        .order_by(col(OutboxMessage.id).desc())
+        .limit(SENT_REPORTS_READ)
+    ).all()
     return SentReports(rows)
 
 
-@handler("extract", "sort the reply's own lines into commands, table talk and prose "
-                    "(quotes, the server's own report lines and signatures never read)")
+@handler(
+    "extract",
+    "sort the reply's own lines into commands, table talk and prose "
+    "(quotes, the server's own report lines and signatures never read)",
+)
 def extract(ctx: Context) -> None:
     assert ctx.parsed is not None
     sent = sent_reports(ctx)
     reply = reply_text(ctx.parsed.text, history_starts=sent.starts_history)
     found = read_reply(reply, sent, max_lines=ctx.settings.max_lines)
     ctx.lines, ctx.ignored, ctx.talk, ctx.undo = (
-        found.commands, found.ignored, found.talk, found.undo)
+        found.commands,
+        found.ignored,
+        found.talk,
+        found.undo,
+    )
     if found.unreadable:
         legal = engine.legal_commands(ctx.state, ctx.side) if ctx.state is not None else []
         for bad in found.unreadable:
             hints = suggest(bad, legal)
-            message = bad.reason + (" — did you mean " + " or ".join(f"'{h}'" for h in hints)
-                                    + "?" if hints else "")
+            message = bad.reason + (
+                " — did you mean " + " or ".join(f"'{h}'" for h in hints) + "?" if hints else ""
+            )
             ctx.results.append({"line": bad.line, "ok": False, "message": message})
         first = ctx.results[0]
         raise RejectMessage(
             f"line {first['line']!r} looks like a command but cannot be read: {first['message']}."
-            " Nothing in your mail was applied")
+            " Nothing in your mail was applied"
+        )
     if found.truncated:
-        raise RejectMessage(f"too many command lines ({len(found.commands) + found.truncated}; "
-                            f"at most {ctx.settings.max_lines} in one mail)")
+        raise RejectMessage(
+            f"too many command lines ({len(found.commands) + found.truncated}; "
+            f"at most {ctx.settings.max_lines} in one mail)"
+        )
     if not ctx.lines and not ctx.undo and not ctx.talk:
         if reply.quoted and not any(reply.lines):
             legal = engine.legal_commands(ctx.state, ctx.side) if ctx.state is not None else []
             example = f" (for example '{legal[0]}')" if legal else ""
-            raise RejectMessage("your mail holds only the quoted report, nothing of your own: "
-                                f"write your commands above the quoted text{example}, one per "
-                                "line")
+            raise RejectMessage(
+                "your mail holds only the quoted report, nothing of your own: "
+                f"write your commands above the quoted text{example}, one per "
+                "line"
+            )
         raise RejectMessage("no command found in your mail (send 'help' for the command list)")
 
 
-@handler("meta-commands", "answer 'help', 'status', 'card N' and 'history' lines; they never change the game")
+@handler(
+    "meta-commands",
+    "answer 'help', 'status', 'card N' and 'history' lines; they never change the game",
+)
 def meta_commands(ctx: Context) -> None:
     game_lines = []
     for line in ctx.lines:
@@ -115,9 +133,19 @@ def _queue_meta(ctx: Context) -> None:
             else:
                 context = {"card_query": arg, "card_matches": found[:8]}
             cause += f".{n}"  # one mail per card asked for
-        queue_mail(ctx.session, ctx.settings, kind=kind, game=ctx.game, seat=ctx.seat,
-                   state=ctx.state, cause=cause, now=ctx.now,
-                   in_reply_to=ctx.parsed.message_id, advance_log=False, context=context)
+        queue_mail(
+            ctx.session,
+            ctx.settings,
+            kind=kind,
+            game=ctx.game,
+            seat=ctx.seat,
+            state=ctx.state,
+            cause=cause,
+            now=ctx.now,
+            in_reply_to=ctx.parsed.message_id,
+            advance_log=False,
+            context=context,
+        )
 
 
 @handler("apply", "apply every line to a copy of the position, all or nothing")
@@ -132,11 +160,15 @@ def apply_commands(ctx: Context) -> None:
         except engine.CommandError as exc:
             why = _reason(exc, line, i, ctx.state, g, ctx.side)
             ctx.results.append({"line": line, "ok": False, "message": why})
-            ctx.results.extend({"line": rest, "ok": False, "message": "not read (after the error)"}
-                               for rest in ctx.lines[i + 1:])
-            for r in ctx.results[:start + i]:
-                r.update(ok=False, message="fine on its own, but not applied: a mail applies "
-                                           "all or nothing")
+            ctx.results.extend(
+                {"line": rest, "ok": False, "message": "not read (after the error)"}
+                for rest in ctx.lines[i + 1 :]
+            )
+            for r in ctx.results[: start + i]:
+                r.update(
+                    ok=False,
+                    message="fine on its own, but not applied: a mail applies all or nothing",
+                )
             if ctx.undone is not None:
                 ctx.state = ctx.undone  # nothing applied, not even the undo (R17)
             raise RejectMessage(f"line {i + 1} {line!r}: {why}") from None
@@ -146,8 +178,14 @@ def apply_commands(ctx: Context) -> None:
     ctx.new_state = g if g is not ctx.state else engine.copy_state(g)
 
 
-def _reason(exc: engine.CommandError, line: str, i: int, before: engine.GameState,
-            now: engine.GameState, side: str) -> str:
+def _reason(
+    exc: engine.CommandError,
+    line: str,
+    i: int,
+    before: engine.GameState,
+    now: engine.GameState,
+    side: str,
+) -> str:
     """What the player is told: overspend in the one-line form, else the engine's reason with
     "did you mean" (details only where R17 allows them, see `_safe_reason`)."""
     why = _safe_reason(exc, i, before, now)
@@ -165,12 +203,16 @@ def _reason(exc: engine.CommandError, line: str, i: int, before: engine.GameStat
 
 def _hidden_drawn(before: engine.GameState, after: engine.GameState) -> bool:
     """True if applying lines consumed randomness or drew from a hidden deck."""
-    return (before["rng"] != after["rng"] or len(before["deck"]) != len(after["deck"])
-            or len(before["endorse_deck"]) != len(after["endorse_deck"]))
+    return (
+        before["rng"] != after["rng"]
+        or len(before["deck"]) != len(after["deck"])
+        or len(before["endorse_deck"]) != len(after["endorse_deck"])
+    )
 
 
-def _safe_reason(exc: engine.CommandError, i: int, before: engine.GameState,
-                 after: engine.GameState) -> str:
+def _safe_reason(
+    exc: engine.CommandError, i: int, before: engine.GameState, after: engine.GameState
+) -> str:
     """The error as the player may see it (R17: never the position after the prefix).
 
     The reason only: the mail quotes the line beside it and lists what is legal now (grouped,
@@ -178,8 +220,10 @@ def _safe_reason(exc: engine.CommandError, i: int, before: engine.GameState,
     not even the reason is given (no peeking by failing on purpose).
     """
     if i > 0 and _hidden_drawn(before, after):
-        return (f"{exc.kind}: this line could not follow the lines before it (details withheld: "
-                "they drew cards or cubes, which a rejected mail may not reveal, R17)")
+        return (
+            f"{exc.kind}: this line could not follow the lines before it (details withheld: "
+            "they drew cards or cubes, which a rejected mail may not reveal, R17)"
+        )
     return f"{exc.kind}: {exc.reason}"
 
 
@@ -191,11 +235,22 @@ def record(ctx: Context) -> None:
     assert game.id is not None
     # canonical commands, not the lines as written: a later alias or parser change cannot
     # break `pbem replay` (migration 0005 rewrote the older logs the same way)
-    moves = ([(ctx.side, "undo")] if ctx.undone is not None else []) + [
-        (ctx.side, cmd) for cmd in ctx.applied] + [(a.side, c) for a in ctx.auto for c in a.applied]
+    moves = (
+        ([(ctx.side, "undo")] if ctx.undone is not None else [])
+        + [(ctx.side, cmd) for cmd in ctx.applied]
+        + [(a.side, c) for a in ctx.auto for c in a.applied]
+    )
     for offset, (side, line) in enumerate(moves):
-        s.add(Move(game_id=game.id, seq=seq + offset + 1, side=side, command=line,
-                   inbound_id=ctx.inbound.id, created_at=ctx.now))
+        s.add(
+            Move(
+                game_id=game.id,
+                seq=seq + offset + 1,
+                side=side,
+                command=line,
+                inbound_id=ctx.inbound.id,
+                created_at=ctx.now,
+            )
+        )
     game.snapshot = engine.to_json(ctx.new_state)
     game.version += 1
     game.updated_at = ctx.now

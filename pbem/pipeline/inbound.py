@@ -73,17 +73,29 @@ def dedupe(ctx: Context) -> None:
     dup = select(InboundMessage.id).where(InboundMessage.dedupe_key == key)
     if ctx.uid is not None:
         dup = select(InboundMessage.id).where(
-            or_(col(InboundMessage.dedupe_key) == key,
-                and_(col(InboundMessage.mailbox) == ctx.mailbox,
-                     col(InboundMessage.uidvalidity) == ctx.uidvalidity,
-                     col(InboundMessage.uid) == ctx.uid)))
+            or_(
+                col(InboundMessage.dedupe_key) == key,
+                and_(
+                    col(InboundMessage.mailbox) == ctx.mailbox,
+                    col(InboundMessage.uidvalidity) == ctx.uidvalidity,
+                    col(InboundMessage.uid) == ctx.uid,
+                ),
+            )
+        )
     if s.exec(dup).first() is not None:
         raise DuplicateMessage(f"duplicate of an earlier mail ({key})")
     ctx.inbound = InboundMessage(
-        dedupe_key=key, message_id=bounded(p.message_id, 400), mailbox=bounded(ctx.mailbox, 200),
-        uidvalidity=ctx.uidvalidity, uid=ctx.uid, content_hash=content_hash(ctx.raw),
-        from_addr=bounded(p.from_addr, 320), subject=bounded(p.subject, 500), outcome="processing",
-        received_at=ctx.now)
+        dedupe_key=key,
+        message_id=bounded(p.message_id, 400),
+        mailbox=bounded(ctx.mailbox, 200),
+        uidvalidity=ctx.uidvalidity,
+        uid=ctx.uid,
+        content_hash=content_hash(ctx.raw),
+        from_addr=bounded(p.from_addr, 320),
+        subject=bounded(p.subject, 500),
+        outcome="processing",
+        received_at=ctx.now,
+    )
     s.add(ctx.inbound)
     try:
         with s.begin_nested():
@@ -112,15 +124,20 @@ def identify_seat(ctx: Context) -> None:
     assert ctx.parsed is not None
     for key in keys.find_keys(*_key_sources(ctx)):
         seat = ctx.session.exec(
-            select(Seat).where(Seat.game_id == key.game_id, Seat.side == key.side)).first()
-        if seat is not None and any(keys.verify(secret, key, seat.key_salt)
-                                    for secret in accepted_secrets(ctx.settings)):
+            select(Seat).where(Seat.game_id == key.game_id, Seat.side == key.side)
+        ).first()
+        if seat is not None and any(
+            keys.verify(secret, key, seat.key_salt) for secret in accepted_secrets(ctx.settings)
+        ):
             ctx.key, ctx.seat = key, seat
             return
     sender = ctx.parsed.from_addr.lower()
     seat = ctx.session.exec(
-        select(Seat).join(Game).where(col(Seat.email) == sender, Game.status == "active")
-        .order_by(col(Seat.game_id).desc())).first()
+        select(Seat)
+        .join(Game)
+        .where(col(Seat.email) == sender, Game.status == "active")
+        .order_by(col(Seat.game_id).desc())
+    ).first()
     if seat is None:
         raise IgnoreMessage(f"no valid reply key and {sender or 'no sender'} is not a player")
     ctx.seat = seat  # a registered player: explain at the registered address only
@@ -137,7 +154,8 @@ def check_sender(ctx: Context) -> None:
         seat, ctx.seat = ctx.seat, None  # never answer a forgery, not even the seat
         raise IgnoreMessage(
             f"From {ctx.parsed.from_addr!r} is not the address of game {seat.game_id} "
-            f"{seat.side} (possible forgery)")
+            f"{seat.side} (possible forgery)"
+        )
 
 
 @handler("load-game", "lock the game row and load the position before this mail")
@@ -167,4 +185,5 @@ def check_fresh(ctx: Context) -> None:
     ctx.stale = (  # decided after `extract`: an 'undo' answers no question and passes
         "your mail answers an older report whose question is no longer the one being asked "
         "(the game has moved on since), so nothing was applied; the current position and "
-        "question are below — reply to this mail")
+        "question are below — reply to this mail"
+    )

@@ -51,11 +51,39 @@ PROSE_AFTER_WORDS = 10  # a longer line is prose even if it starts with a verb (
 _BULLET = re.compile(r"^(?:[-*•·]|\d{1,2}[.)])\s+")
 _WORD = re.compile(r"[#\w'-]+", re.UNICODE)
 _CARD_NUMBER = re.compile(r"^#?(\d{1,3})$")
-_PLAIN_WORDS = frozenset({  # English words one edit from a verb: prose, not typos
-    "even", "ever", "events", "states", "issues", "sides", "stated", "passed", "checks",
-    "done.", "orders", "regions", "takes", "taken", "swaps", "first,", "side,", "medias",
-    "sure", "dome", "gone", "none", "note", "more", "take,", "save", "same", "some", "time",
-})
+_PLAIN_WORDS = frozenset(
+    {  # English words one edit from a verb: prose, not typos
+        "even",
+        "ever",
+        "events",
+        "states",
+        "issues",
+        "sides",
+        "stated",
+        "passed",
+        "checks",
+        "done.",
+        "orders",
+        "regions",
+        "takes",
+        "taken",
+        "swaps",
+        "first,",
+        "side,",
+        "medias",
+        "sure",
+        "dome",
+        "gone",
+        "none",
+        "note",
+        "more",
+        "take,",
+        "save",
+        "same",
+        "some",
+        "time",
+    }
+)
 
 
 @dataclass(frozen=True)
@@ -150,8 +178,12 @@ def classify_word(word: str) -> str:
     w = word.lower().rstrip(":,.!")
     if w in _vocabulary():
         return "command"
-    if len(w) >= 4 and w not in _PLAIN_WORDS and word.lower() not in _PLAIN_WORDS and (
-            difflib.get_close_matches(w, _verb_words(), n=1, cutoff=0.8)):
+    if (
+        len(w) >= 4
+        and w not in _PLAIN_WORDS
+        and word.lower() not in _PLAIN_WORDS
+        and (difflib.get_close_matches(w, _verb_words(), n=1, cutoff=0.8))
+    ):
         return "typo"
     return "prose"
 
@@ -166,9 +198,28 @@ def _state_attempt(words: list[str], original: str) -> bool:
     full = any(" ".join(words[:k]) in names and len(words[0]) > 2 for k in (1, 2, 3))
     if not (code or full):
         return False
-    return all(w.isdigit() or w in names or w.upper() in engine.STATES or w in ("new", "north",
-               "south", "west", "rhode", "island", "york", "jersey", "hampshire", "mexico",
-               "carolina", "dakota", "virginia") for w in words)
+    return all(
+        w.isdigit()
+        or w in names
+        or w.upper() in engine.STATES
+        or w
+        in (
+            "new",
+            "north",
+            "south",
+            "west",
+            "rhode",
+            "island",
+            "york",
+            "jersey",
+            "hampshire",
+            "mexico",
+            "carolina",
+            "dakota",
+            "virginia",
+        )
+        for w in words
+    )
 
 
 def _card_attempt(words: list[str]) -> bool:
@@ -178,12 +229,18 @@ def _card_attempt(words: list[str]) -> bool:
     if _CARD_NUMBER.match(words[0]) and len(words) <= 3:
         return True
     line = " ".join(words)
-    return any(line == name or line.startswith(name + " ") for name in _card_names()
-               if len(name) >= 5)
+    return any(
+        line == name or line.startswith(name + " ") for name in _card_names() if len(name) >= 5
+    )
 
 
-def read_reply(reply: ReplyText, sent: SentReports | None = None, *, max_lines: int = 40,
-               max_line_len: int = 300) -> ReadReply:
+def read_reply(
+    reply: ReplyText,
+    sent: SentReports | None = None,
+    *,
+    max_lines: int = 40,
+    max_line_len: int = 300,
+) -> ReadReply:
     """Sort the writer's own lines into commands, unreadable attempts, talk and prose."""
     sent = sent or SentReports()
     out = ReadReply()
@@ -209,8 +266,9 @@ def read_reply(reply: ReplyText, sent: SentReports | None = None, *, max_lines: 
                 out.talk.append(rest)
             first_line = False
             continue
-        report_line = (n >= reply.above_quote and reply.block_of(n) in leaked
-                       and sent.is_report_line(line))
+        report_line = (
+            n >= reply.above_quote and reply.block_of(n) in leaked and sent.is_report_line(line)
+        )
         kind = _kind(line, words, report_line)
         if kind == "prose":
             (out.talk if talking else out.ignored).append(line)
@@ -218,8 +276,9 @@ def read_reply(reply: ReplyText, sent: SentReports | None = None, *, max_lines: 
             if first_line:
                 out.undo = True
             else:
-                out.unreadable.append(Unreadable(
-                    line, "'undo' must be the first line of a mail, alone"))
+                out.unreadable.append(
+                    Unreadable(line, "'undo' must be the first line of a mail, alone")
+                )
             talking = False
         elif kind == "command":
             talking = False
@@ -239,7 +298,7 @@ def _blocks_with_report_prose(reply: ReplyText, sent: SentReports) -> set[int]:
     """Runs of own lines below the quote that hold a sent report's prose (not a command line):
     report text that came back unquoted."""
     leaked: set[int] = set()
-    for n, raw in enumerate(reply.lines[reply.above_quote:], start=reply.above_quote):
+    for n, raw in enumerate(reply.lines[reply.above_quote :], start=reply.above_quote):
         line = " ".join(_BULLET.sub("", raw).split())
         if not line or not sent.is_report_line(line):
             continue
@@ -249,8 +308,9 @@ def _blocks_with_report_prose(reply: ReplyText, sent: SentReports) -> set[int]:
     return leaked
 
 
-def read_text(text: str, sent: SentReports | None = None, *, max_lines: int = 40,
-              max_line_len: int = 300) -> ReadReply:
+def read_text(
+    text: str, sent: SentReports | None = None, *, max_lines: int = 40, max_line_len: int = 300
+) -> ReadReply:
     """`read_reply` of the own lines of a whole reply body *text*."""
     sent = sent or SentReports()
     reply = reply_text(text, history_starts=sent.starts_history)
@@ -289,12 +349,16 @@ def _takes_nothing(word: str) -> bool:
 def _unreadable(line: str, words: list[str]) -> Unreadable:
     first = words[0].lstrip("#")
     if _CARD_NUMBER.match(words[0]) or (first and _card_attempt(words)):
-        return Unreadable(line, "a card alone is not a command: say what to do with it",
-                          _card_commands(words))
+        return Unreadable(
+            line, "a card alone is not a command: say what to do with it", _card_commands(words)
+        )
     if _state_attempt(words, line):
         rest = " ".join(line.split())
-        return Unreadable(line, "a state alone is not a command: say what to do there",
-                          (f"support {rest}", f"campaign N: {rest}"))
+        return Unreadable(
+            line,
+            "a state alone is not a command: say what to do there",
+            (f"support {rest}", f"campaign N: {rest}"),
+        )
     verb = difflib.get_close_matches(first, _verb_words(), n=3, cutoff=0.6)
     tail = line.split(maxsplit=1)[1] if len(line.split()) > 1 else ""
     fixed = tuple(" ".join(p for p in (canonical_word(v), tail) if p) for v in verb)
@@ -317,12 +381,19 @@ def did_you_mean(line: str, legal: list[str]) -> list[str]:
         low = word.lower()
         choices = [word]
         if i == 0 and low not in _vocabulary():
-            choices = [canonical_word(v) for v in
-                       difflib.get_close_matches(low, _verb_words(), n=2, cutoff=0.6)] or choices
-        elif i > 0 and low not in (",", ":") and not low.lstrip("#").isdigit() and (
-                low not in _state_names() and low not in _other_names()):
-            close = difflib.get_close_matches(low, [*_state_names(), *_other_names()], n=2,
-                                              cutoff=0.75)
+            choices = [
+                canonical_word(v)
+                for v in difflib.get_close_matches(low, _verb_words(), n=2, cutoff=0.6)
+            ] or choices
+        elif (
+            i > 0
+            and low not in (",", ":")
+            and not low.lstrip("#").isdigit()
+            and (low not in _state_names() and low not in _other_names())
+        ):
+            close = difflib.get_close_matches(
+                low, [*_state_names(), *_other_names()], n=2, cutoff=0.75
+            )
             choices = [_state_names().get(c, c) for c in close] or choices
         options.append(choices)
     found: list[str] = []
@@ -342,10 +413,10 @@ def suggest(bad: Unreadable, legal: list[str]) -> list[str]:
     found = did_you_mean(bad.line, legal)
     if found:
         return found
-    card = next((c.split()[1] for c in legal if c.startswith("campaign ")
-                 and c.split()[1].isdigit()), "")
-    offers = [s.replace("campaign N:", f"campaign {card}:") if card else s
-              for s in bad.suggestions]
+    card = next(
+        (c.split()[1] for c in legal if c.startswith("campaign ") and c.split()[1].isdigit()), ""
+    )
+    offers = [s.replace("campaign N:", f"campaign {card}:") if card else s for s in bad.suggestions]
     offers = [s for s in dict.fromkeys(offers) if sendable(s)]
     verbs = {c.split()[0] for c in legal}
     now = [s for s in offers if s.split()[0] in verbs]

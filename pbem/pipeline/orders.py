@@ -28,8 +28,9 @@ def read_orders(ctx: Context) -> None:
     if not mail.anything:
         return
     ctx.orders, ctx.lines = mail, mail.now
-    if any(line.strip().lower() not in META_COMMANDS and not meta_request(line)
-           for line in ctx.lines):
+    if any(
+        line.strip().lower() not in META_COMMANDS and not meta_request(line) for line in ctx.lines
+    ):
         return  # stored with the moves, in `autoplay`
     if mail.queue and ctx.side in engine.active_sides(ctx.state):
         ctx.lines.insert(0, mail.queue.pop(0))  # 'then' first while it is your move: play it now
@@ -55,10 +56,21 @@ def _confirm(ctx: Context) -> None:
     assert ctx.game is not None and ctx.seat is not None and ctx.state is not None
     assert ctx.inbound is not None and ctx.parsed is not None and ctx.orders is not None
     row = orders.book_row(ctx.session, ctx.seat)
-    notify.mail_seat(ctx.session, ctx.settings, kind="status", game=ctx.game, seat=ctx.seat,
-                     row=row, state=ctx.state, cause=f"in{ctx.inbound.id}", now=ctx.now,
-                     seats=seats_of(ctx.session, ctx.game.id or 0), answers=ctx.orders.answers,
-                     in_reply_to=ctx.parsed.message_id, advance_log=False)
+    notify.mail_seat(
+        ctx.session,
+        ctx.settings,
+        kind="status",
+        game=ctx.game,
+        seat=ctx.seat,
+        row=row,
+        state=ctx.state,
+        cause=f"in{ctx.inbound.id}",
+        now=ctx.now,
+        seats=seats_of(ctx.session, ctx.game.id or 0),
+        answers=ctx.orders.answers,
+        in_reply_to=ctx.parsed.message_id,
+        advance_log=False,
+    )
 
 
 @handler("autoplay", "store the mail's orders; apply queued, standing and forced commands")

@@ -115,12 +115,22 @@ def process_message(
         except _Crash as crash:
             if isinstance(crash.error, OverBudget):  # a stranger's slow bytes: not a bug
                 log.warning("quarantined a mail (stage %s): %s", crash.stage, crash.error)
-                return _quarantine(db, raw, mailbox, uidvalidity, uid, crash.stage,
-                                   crash.trace, now, reason=f"over budget: {crash.error}")
+                return _quarantine(
+                    db,
+                    raw,
+                    mailbox,
+                    uidvalidity,
+                    uid,
+                    crash.stage,
+                    crash.trace,
+                    now,
+                    reason=f"over budget: {crash.error}",
+                )
             if not is_transient(crash.error):
                 log.error("quarantined a mail (stage %s)", crash.stage or "?", exc_info=crash.error)
-                return _quarantine(db, raw, mailbox, uidvalidity, uid, crash.stage,
-                                   crash.trace, now)
+                return _quarantine(
+                    db, raw, mailbox, uidvalidity, uid, crash.stage, crash.trace, now
+                )
             if wait is None:
                 log.warning("deferred a mail: database busy or unreachable (%s)", crash.error)
                 return Outcome("deferred", f"transient database error: {crash.error}"[:500])
@@ -136,8 +146,16 @@ class _Crash(Exception):
         self.error, self.stage, self.trace = error, stage, traceback.format_exc()
 
 
-def _attempt(db: Engine, settings: Settings, raw: bytes, mailbox: str, uidvalidity: int | None,
-             uid: int | None, now: datetime, pipeline: tuple[str, ...]) -> Outcome:
+def _attempt(
+    db: Engine,
+    settings: Settings,
+    raw: bytes,
+    mailbox: str,
+    uidvalidity: int | None,
+    uid: int | None,
+    now: datetime,
+    pipeline: tuple[str, ...],
+) -> Outcome:
     ctx: Context | None = None
     try:
         with transaction(db) as session:
@@ -178,8 +196,14 @@ def _record_unparsed(ctx: Context) -> None:
     key = dedupe_key(None, ctx.raw)
     found = ctx.session.exec(select(InboundMessage).where(InboundMessage.dedupe_key == key)).first()
     ctx.inbound = found or InboundMessage(
-        dedupe_key=key, mailbox=ctx.mailbox, uidvalidity=ctx.uidvalidity, uid=ctx.uid,
-        content_hash=content_hash(ctx.raw), outcome="ignored", received_at=ctx.now)
+        dedupe_key=key,
+        mailbox=ctx.mailbox,
+        uidvalidity=ctx.uidvalidity,
+        uid=ctx.uid,
+        content_hash=content_hash(ctx.raw),
+        outcome="ignored",
+        received_at=ctx.now,
+    )
 
 
 def _stopped(ctx: Context, stop: StopPipeline) -> Outcome:
@@ -202,8 +226,10 @@ def _answer(ctx: Context, stop: RejectMessage) -> bool:
     context: dict[str, object] = {}
     if len(recent) == MAX_ERROR_REPLIES_PER_HOUR - 1:  # this answer is the last for a while
         oldest = min(recent) if recent else ctx.now
-        context = {"error_replies_until": (oldest + timedelta(hours=1)).strftime("%H:%M UTC"),
-                   "error_replies_max": MAX_ERROR_REPLIES_PER_HOUR}
+        context = {
+            "error_replies_until": (oldest + timedelta(hours=1)).strftime("%H:%M UTC"),
+            "error_replies_max": MAX_ERROR_REPLIES_PER_HOUR,
+        }
     if ctx.game is None:
         ctx.game = lock_game(ctx.session, ctx.seat.game_id)
         assert ctx.game is not None
@@ -211,10 +237,22 @@ def _answer(ctx: Context, stop: RejectMessage) -> bool:
         ctx.inbound.game_id, ctx.inbound.side = ctx.game.id, ctx.seat.side
     assert ctx.state is not None
     ctx.session.flush()
-    queue_mail(ctx.session, ctx.settings, kind=stop.kind, game=ctx.game, seat=ctx.seat,
-               state=ctx.state, cause=f"in{ctx.inbound.id}", now=ctx.now,
-               results=ctx.results, error=stop.reason, ignored=ctx.ignored,
-               in_reply_to=ctx.parsed.message_id, advance_log=False, extra=context)
+    queue_mail(
+        ctx.session,
+        ctx.settings,
+        kind=stop.kind,
+        game=ctx.game,
+        seat=ctx.seat,
+        state=ctx.state,
+        cause=f"in{ctx.inbound.id}",
+        now=ctx.now,
+        results=ctx.results,
+        error=stop.reason,
+        ignored=ctx.ignored,
+        in_reply_to=ctx.parsed.message_id,
+        advance_log=False,
+        extra=context,
+    )
     return True
 
 
@@ -225,12 +263,23 @@ def _recent_rejections(ctx: Context) -> list[datetime]:
     stmt = select(InboundMessage.received_at).where(
         col(InboundMessage.from_addr) == ctx.parsed.from_addr,
         col(InboundMessage.outcome) == "rejected",
-        col(InboundMessage.received_at) >= since)
+        col(InboundMessage.received_at) >= since,
+    )
     return [t for t in ctx.session.exec(stmt).all() if t is not None]
 
 
-def _quarantine(db: Engine, raw: bytes, mailbox: str, uidvalidity: int | None, uid: int | None,
-                stage: str, error: str, now: datetime, *, reason: str = "") -> Outcome:
+def _quarantine(
+    db: Engine,
+    raw: bytes,
+    mailbox: str,
+    uidvalidity: int | None,
+    uid: int | None,
+    stage: str,
+    error: str,
+    now: datetime,
+    *,
+    reason: str = "",
+) -> Outcome:
     """Store the crashed mail; if even that fails it still goes to the Quarantine folder."""
     found = MESSAGE_ID.search(raw.split(b"\r\n\r\n", 1)[0].split(b"\n\n", 1)[0])
     mid = bounded(found.group(1).decode("utf-8", "replace"), 400) if found else ""
@@ -238,14 +287,25 @@ def _quarantine(db: Engine, raw: bytes, mailbox: str, uidvalidity: int | None, u
     reason = reason or f"crashed in {stage or '?'}: {last}"
     try:
         with transaction(db) as session:
-            session.add(Quarantine(
-                dedupe_key=dedupe_key(mid, raw), message_id=mid, mailbox=bounded(mailbox, 200),
-                uidvalidity=uidvalidity, uid=uid, stage=bounded(stage, 64),
-                error=bounded(error, 100_000, keep_newlines=True), raw=raw, created_at=now))
+            session.add(
+                Quarantine(
+                    dedupe_key=dedupe_key(mid, raw),
+                    message_id=mid,
+                    mailbox=bounded(mailbox, 200),
+                    uidvalidity=uidvalidity,
+                    uid=uid,
+                    stage=bounded(stage, 64),
+                    error=bounded(error, 100_000, keep_newlines=True),
+                    raw=raw,
+                    created_at=now,
+                )
+            )
     except Exception as exc:
         if is_transient(exc):
             log.warning("deferred a crashed mail: cannot store it in the quarantine now (%s)", exc)
             return Outcome("deferred", reason)
-        log.exception("could not store a quarantined mail; it is only in the IMAP Quarantine folder")
+        log.exception(
+            "could not store a quarantined mail; it is only in the IMAP Quarantine folder"
+        )
         reason += f" (not stored in the database: {type(exc).__name__})"
     return Outcome("quarantined", reason)

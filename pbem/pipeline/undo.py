@@ -36,8 +36,11 @@ def _other(side: str) -> str:
     return "nixon" if side == "kennedy" else "kennedy"
 
 
-@handler("undo", "'undo' first in a mail: restore the position before the player's last mail, "
-                 "if nothing was revealed since (engine.undo)")
+@handler(
+    "undo",
+    "'undo' first in a mail: restore the position before the player's last mail, "
+    "if nothing was revealed since (engine.undo)",
+)
 def undo(ctx: Context) -> None:
     assert ctx.game is not None and ctx.state is not None and ctx.seat is not None
     if ctx.stale and not ctx.undo and not _changes_nothing(ctx):
@@ -48,48 +51,64 @@ def undo(ctx: Context) -> None:
             if not ctx.lines:
                 raise Answered("table talk passed on")
         return
-    moves = ctx.session.exec(select(Move).where(Move.game_id == ctx.game.id)
-                             .order_by(col(Move.seq))).all()
+    moves = ctx.session.exec(
+        select(Move).where(Move.game_id == ctx.game.id).order_by(col(Move.seq))
+    ).all()
     from pbem.fairplay.games import engine_seed_of
 
     replayed = replay_moves(ctx.game, moves, seed=engine_seed_of(ctx.session, ctx.game))
     if replayed.error or replayed.state != ctx.state:
-        raise RejectMessage("'undo': the move log cannot rebuild this game, so nothing can be "
-                            "taken back (an operator can check it with 'pbem replay')")
+        raise RejectMessage(
+            "'undo': the move log cannot rebuild this game, so nothing can be "
+            "taken back (an operator can check it with 'pbem replay')"
+        )
     last = replayed.mails[-1] if replayed.mails else None
     other = _other(ctx.side).title()
     if last is None or ctx.side not in last.sides:
-        raise RejectMessage("'undo': your last mail cannot be taken back: "
-                            + ("nothing has been played yet" if last is None else
-                               f"{other} has decided since"))
+        raise RejectMessage(
+            "'undo': your last mail cannot be taken back: "
+            + ("nothing has been played yet" if last is None else f"{other} has decided since")
+        )
     if last.sides != {ctx.side}:
-        raise RejectMessage(f"'undo': your last mail cannot be taken back: moves were made for "
-                            f"{other} after it (standing or queued orders)")
+        raise RejectMessage(
+            f"'undo': your last mail cannot be taken back: moves were made for "
+            f"{other} after it (standing or queued orders)"
+        )
     if last.before is None:
         raise RejectMessage("'undo': your last mail cannot be taken back: it is too old")
     why = undo_refusal(last.before, ctx.state, ctx.state, ctx.side)
     if why:
-        raise RejectMessage(f"'undo': your last mail cannot be taken back: {why}. Nothing in "
-                            "this mail was applied")
+        raise RejectMessage(
+            f"'undo': your last mail cannot be taken back: {why}. Nothing in this mail was applied"
+        )
     ctx.results.append({"line": "undo", "ok": True, "message": "your last mail was taken back"})
     ctx.undone, ctx.state = ctx.state, last.before
 
 
-@handler("table-talk", "after an applied mail: pass its 'say' lines on; after an undo, rewind "
-                       "the seats' reported log and tell the opponent if they had seen the move")
+@handler(
+    "table-talk",
+    "after an applied mail: pass its 'say' lines on; after an undo, rewind "
+    "the seats' reported log and tell the opponent if they had seen the move",
+)
 def table_talk(ctx: Context) -> None:
     assert ctx.game is not None and ctx.state is not None
     if ctx.undone is not None:
         size = len(ctx.state["log"])  # the position the undo restored
         for side, seat in seats_of(ctx.session, ctx.game.id or 0).items():
-            seen = ctx.undone["log"][size:seat.last_log]
+            seen = ctx.undone["log"][size : seat.last_log]
             seat.last_log = min(seat.last_log, size)
             ctx.session.add(seat)
             if side != ctx.side and seen:  # they were sent the move: say it was taken back
                 asked = side not in engine.active_sides(ctx.new_state or ctx.state)
-                tabletalk.post(ctx.session, ctx.game.id or 0, to_side=side, from_side=ctx.side,
-                               kind="undo", text=_undo_notice(ctx.side, side, seen, asked),
-                               now=ctx.now)
+                tabletalk.post(
+                    ctx.session,
+                    ctx.game.id or 0,
+                    to_side=side,
+                    from_side=ctx.side,
+                    kind="undo",
+                    text=_undo_notice(ctx.side, side, seen, asked),
+                    now=ctx.now,
+                )
                 if asked:
                     _tell_now(ctx, seat)  # a question they were asked is withdrawn
     if ctx.talk:
@@ -97,27 +116,50 @@ def table_talk(ctx: Context) -> None:
 
 
 def _undo_notice(mover: str, to: str, seen: Sequence[Mapping[str, Any]], withdrawn: bool) -> str:
-    """"Kennedy took back …", the log lines *to* had been sent that no longer stand (indented),
+    """ "Kennedy took back …", the log lines *to* had been sent that no longer stand (indented),
     and whether the question they were sent is gone."""
     lines = [f"  {e['text']}" for e in seen if e.get("to") in (None, to)]
-    end = ("The position is as it was before them; the question you were sent about it is "
-           "withdrawn: nothing for you to send now." if withdrawn else
-           "The position is as it was before them.")
-    return "\n".join([f"{mover.title()} took back their last move (undo). These lines, which "
-                      "you were sent, no longer stand:", *lines, end])
+    end = (
+        "The position is as it was before them; the question you were sent about it is "
+        "withdrawn: nothing for you to send now."
+        if withdrawn
+        else "The position is as it was before them."
+    )
+    return "\n".join(
+        [
+            f"{mover.title()} took back their last move (undo). These lines, which "
+            "you were sent, no longer stand:",
+            *lines,
+            end,
+        ]
+    )
 
 
 def _tell_now(ctx: Context, seat: Seat) -> None:
     assert ctx.game is not None and ctx.inbound is not None
     state = ctx.new_state or ctx.state
     assert state is not None
-    queue_mail(ctx.session, ctx.settings, kind="status", game=ctx.game, seat=seat, state=state,
-               cause=f"in{ctx.inbound.id}.undo", now=ctx.now)
+    queue_mail(
+        ctx.session,
+        ctx.settings,
+        kind="status",
+        game=ctx.game,
+        seat=seat,
+        state=state,
+        cause=f"in{ctx.inbound.id}.undo",
+        now=ctx.now,
+    )
 
 
 def _post_talk(ctx: Context) -> None:
     assert ctx.game is not None
-    tabletalk.post(ctx.session, ctx.game.id or 0, to_side=_other(ctx.side), from_side=ctx.side,
-                   kind="say", text="\n".join(ctx.talk), now=ctx.now)
+    tabletalk.post(
+        ctx.session,
+        ctx.game.id or 0,
+        to_side=_other(ctx.side),
+        from_side=ctx.side,
+        kind="say",
+        text="\n".join(ctx.talk),
+        now=ctx.now,
+    )
     ctx.talk = []
-

@@ -54,7 +54,8 @@ def test_a_determinisation_depends_only_on_the_sides_view(edition: str) -> None:
         mine = dump(determinize(g, side, sampler(7)))
         for _ in range(2):
             assert dump(determinize(hide(g, side, rnd), side, sampler(7))) == mine, (
-                f"{side} at {g['stack'][-1:]} (turn {g['turn']})")
+                f"{side} at {g['stack'][-1:]} (turn {g['turn']})"
+            )
         differ += mine != dump(determinize(g, side, sampler(8)))
     assert differ > len(pairs) // 2  # the hidden part really is sampled anew
 
@@ -69,13 +70,21 @@ def test_a_determinisation_is_consistent_with_the_view(edition: str) -> None:
         other = "nixon" if side == "kennedy" else "kennedy"
         for c in h["stacks"][other]:  # R11.2: never a Gathering Momentum card on a stack
             assert not engine.CARDS[c].gathering_momentum
-        everything = (h["hands"]["kennedy"] + h["hands"]["nixon"] + h["stacks"]["kennedy"]
-                      + h["stacks"]["nixon"] + h["deck"] + h["discard"] + h["removed"])
+        everything = (
+            h["hands"]["kennedy"]
+            + h["hands"]["nixon"]
+            + h["stacks"]["kennedy"]
+            + h["stacks"]["nixon"]
+            + h["deck"]
+            + h["discard"]
+            + h["removed"]
+        )
         assert len(everything) == len(set(everything))  # no card dealt twice
 
 
-@pytest.mark.parametrize(("kind", "budget"), [("random", None), ("heuristic", None),
-                                              ("search", Budget(iterations=8))])
+@pytest.mark.parametrize(
+    ("kind", "budget"), [("random", None), ("heuristic", None), ("search", Budget(iterations=8))]
+)
 def test_a_player_decides_the_same_whatever_it_cannot_see(kind: str, budget: Budget | None) -> None:
     pairs = positions("zman", games=4, every=25) + positions("gmt", games=3, every=25)
     rnd = random.Random(kind)
@@ -86,7 +95,8 @@ def test_a_player_decides_the_same_whatever_it_cannot_see(kind: str, budget: Bud
         assert cmd in engine.legal_commands(g, side)
         h = hide(g, side, rnd)
         assert bots.choose_command(h, side, kind, budget, seed=n) == cmd, (
-            f"{kind} for {side} at {g['stack'][-1:]} (turn {g['turn']})")
+            f"{kind} for {side} at {g['stack'][-1:]} (turn {g['turn']})"
+        )
     assert {"action", "campaign"} <= steps
 
 
@@ -114,8 +124,13 @@ def test_determinisation_draws_from_the_engines_own_generator() -> None:
     for path in sorted(Path(engine.__file__).parent.rglob("*.py")):
         tree = ast.parse(path.read_text(encoding="utf-8"))
         for node in ast.walk(tree):
-            names = ([a.name for a in node.names] if isinstance(node, ast.Import)
-                     else [node.module or ""] if isinstance(node, ast.ImportFrom) else [])
+            names = (
+                [a.name for a in node.names]
+                if isinstance(node, ast.Import)
+                else [node.module or ""]
+                if isinstance(node, ast.ImportFrom)
+                else []
+            )
             assert "random" not in names and "secrets" not in names, f"{path} imports {names}"
     g = engine.new_game(5)
     rng = sampler(11)

@@ -17,8 +17,9 @@ from engine.evaluate import evaluate, win_probability
 from tests.engine.playout import play_out
 
 
-def play(kinds: dict[str, str], seed: int, edition: str = "zman",
-         budget: Budget | None = None) -> engine.GameState:
+def play(
+    kinds: dict[str, str], seed: int, edition: str = "zman", budget: Budget | None = None
+) -> engine.GameState:
     g = engine.new_game(seed, edition=edition)
     for i in range(3000):
         active = sorted(engine.active_sides(g))
@@ -53,7 +54,9 @@ def test_the_search_with_the_same_seed_and_playouts_decides_the_same() -> None:
         side = sorted(engine.active_sides(g))[0]
         engine.apply_in_place(g, side, bots.choose_command(g, side, "heuristic", seed=1))
     side = sorted(engine.active_sides(g))[0]
-    picks = {bots.choose_command(g, side, "search", Budget(iterations=10), seed=4) for _ in range(3)}
+    picks = {
+        bots.choose_command(g, side, "search", Budget(iterations=10), seed=4) for _ in range(3)
+    }
     assert len(picks) == 1
 
 
@@ -68,11 +71,16 @@ def test_choose_command_refuses_unknown_players_and_sides_with_nothing_to_do() -
             bots.choose_command(g, idle, "heuristic")
 
 
-@pytest.mark.parametrize(("spec", "kind", "budget"), [
-    ("heuristic", "heuristic", None), ("search", "search", None),
-    ("search:0.5", "search", Budget(seconds=0.5)), ("search:40i", "search", Budget(iterations=40)),
-    ("Search:2s", "search", Budget(seconds=2.0)),
-])
+@pytest.mark.parametrize(
+    ("spec", "kind", "budget"),
+    [
+        ("heuristic", "heuristic", None),
+        ("search", "search", None),
+        ("search:0.5", "search", Budget(seconds=0.5)),
+        ("search:40i", "search", Budget(iterations=40)),
+        ("Search:2s", "search", Budget(seconds=2.0)),
+    ],
+)
 def test_parse_kind(spec: str, kind: str, budget: Budget | None) -> None:
     assert bots.parse_kind(spec) == (kind, budget)
 

@@ -22,8 +22,9 @@ def test_a_tournament_alternates_sides_on_the_same_deal_in_parallel() -> None:
     assert t.a.games == t.b.games == 4 and t.a.wins + t.b.wins == 4
     assert t.a.as_kennedy[1] == t.a.as_nixon[1] == 2
     assert t.a.wins >= 3  # the heuristic beats random in (nearly) every game
-    assert len(t.a.times) == sum(len(r.times[s]) for r in records for s in r.players
-                                 if r.players[s] == "heuristic")
+    assert len(t.a.times) == sum(
+        len(r.times[s]) for r in records for s in r.players if r.players[s] == "heuristic"
+    )
     table = tournament.format_table(t)
     assert "heuristic" in table and "random" in table and "95% CI" in table
 
@@ -38,9 +39,22 @@ def test_wilson_interval_and_percentile() -> None:
 
 def test_the_cli_prints_the_table_and_writes_the_records(tmp_path: Path) -> None:
     out = tmp_path / "games.json"
-    res = CliRunner().invoke(cli, ["--database-url", f"sqlite:///{tmp_path}/x.db", "tournament",
-                                   "--games", "2", "--workers", "1", "--json", str(out),
-                                   "heuristic", "search:2i"])
+    res = CliRunner().invoke(
+        cli,
+        [
+            "--database-url",
+            f"sqlite:///{tmp_path}/x.db",
+            "tournament",
+            "--games",
+            "2",
+            "--workers",
+            "1",
+            "--json",
+            str(out),
+            "heuristic",
+            "search:2i",
+        ],
+    )
     assert res.exit_code == 0, res.output
     assert "2 games, zman edition" in res.output and "search:2i" in res.output
     games = json.loads(out.read_text())
@@ -48,6 +62,7 @@ def test_the_cli_prints_the_table_and_writes_the_records(tmp_path: Path) -> None
 
 
 def test_the_cli_refuses_an_unknown_player(tmp_path: Path) -> None:
-    res = CliRunner().invoke(cli, ["--database-url", f"sqlite:///{tmp_path}/x.db", "tournament",
-                                   "genius", "random"])
+    res = CliRunner().invoke(
+        cli, ["--database-url", f"sqlite:///{tmp_path}/x.db", "tournament", "genius", "random"]
+    )
     assert res.exit_code == 2 and "unknown player 'genius'" in res.output

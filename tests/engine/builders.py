@@ -46,15 +46,18 @@ def action_position(
             continue
         _give(g, who, cards)
     _arrange(g, clear_board, states, overrides)
-    g["stack"] = [{"step": "game"}, {"step": "turn", "stage": "activity", "i": 1},
-                  {"step": "action", "side": side}]
+    g["stack"] = [
+        {"step": "game"},
+        {"step": "turn", "stage": "activity", "i": 1},
+        {"step": "action", "side": side},
+    ]
     advance(g)
     return g
 
 
-
-def _arrange(g: GameState, clear_board: bool, states: dict[str, int] | None,
-             overrides: dict[str, Any]) -> None:
+def _arrange(
+    g: GameState, clear_board: bool, states: dict[str, int] | None, overrides: dict[str, Any]
+) -> None:
     """Empty the board if asked, set signed state support, overwrite top-level keys."""
     if clear_board:
         for st in g["states"]:
@@ -63,6 +66,7 @@ def _arrange(g: GameState, clear_board: bool, states: dict[str, int] | None,
         g["states"][st] = v
     for k, v in overrides.items():
         g[k] = v
+
 
 def _give(g: GameState, side: str, cards: list[int]) -> None:
     """Make ``cards`` exactly ``side``'s hand, keeping every card in one place."""

@@ -36,8 +36,12 @@ Check = Callable[[GameState, Move, int], GameState | None]
 
 EDITION_OPTIONS: dict[str, list[tuple[str, ...]]] = {
     "zman": [()],
-    "gmt": [(), ("vice_presidents",), ("restricted_positioning",),
-            ("restricted_positioning", "vice_presidents")],
+    "gmt": [
+        (),
+        ("vice_presidents",),
+        ("restricted_positioning",),
+        ("restricted_positioning", "vice_presidents"),
+    ],
 }
 
 
@@ -98,7 +102,9 @@ def play_out(
     return g, played
 
 
-def replay(seed: int, edition: str, played: list[Move], options: Sequence[str] | None = None) -> GameState:
+def replay(
+    seed: int, edition: str, played: list[Move], options: Sequence[str] | None = None
+) -> GameState:
     """Rebuild a game from its seed and command list (R17.3: all randomness from the seed)."""
     opts = options_for(seed, edition) if options is None else tuple(options)
     g = engine.new_game(seed, edition=edition, options=opts)
@@ -113,18 +119,41 @@ ISSUE_KEYS = sorted(ISSUES)
 _DRAW = re.compile(r"^(Kennedy|Nixon) (?:draws (\d+) card|takes #\d+ )")
 # well-formed commands that are often illegal: the negative half of the legality property
 _PROBES = (
-    [f"support {s}" for s in STATES] + [f"check {s} {n}" for s in STATES for n in (1, 2, 5)]
-    + [f"travel {s}" for s in STATES] + [f"media {r}" for r in REGIONS] + [f"issue {i}" for i in ISSUES]
-    + [f"{v} {c}" for v in ("event", "campaign", "strategy", "discard", "take", "resolve") for c in (1, 22, 60, 95)]
-    + ["done", "pass", "trigger", "decline", "momentum", "endorsement", "first kennedy", "candidate campaign"]
+    [f"support {s}" for s in STATES]
+    + [f"check {s} {n}" for s in STATES for n in (1, 2, 5)]
+    + [f"travel {s}" for s in STATES]
+    + [f"media {r}" for r in REGIONS]
+    + [f"issue {i}" for i in ISSUES]
+    + [
+        f"{v} {c}"
+        for v in ("event", "campaign", "strategy", "discard", "take", "resolve")
+        for c in (1, 22, 60, 95)
+    ]
+    + [
+        "done",
+        "pass",
+        "trigger",
+        "decline",
+        "momentum",
+        "endorsement",
+        "first kennedy",
+        "candidate campaign",
+    ]
 )
 
 
 class Checker:
     """Invariants checked after every command (see the module docstring); cheap enough for CI."""
 
-    def __init__(self, seed: int, edition: str, *, json_every: int = 10, ev_every: int = 5,
-                 legality: bool = False) -> None:
+    def __init__(
+        self,
+        seed: int,
+        edition: str,
+        *,
+        json_every: int = 10,
+        ev_every: int = 5,
+        legality: bool = False,
+    ) -> None:
         self.seed = seed
         self.deck = sorted(deck_cards(edition))
         self.json_every = json_every
@@ -162,8 +191,12 @@ class Checker:
     @staticmethod
     def _spaces(g: GameState, where: str) -> None:
         # R1.4 holds by construction with signed counts; check every count is a plain int
-        for space, keys in (("states", STATE_KEYS), ("media", REGION_KEYS),
-                            ("issues", ISSUE_KEYS), ("endorsements", REGION_KEYS)):
+        for space, keys in (
+            ("states", STATE_KEYS),
+            ("media", REGION_KEYS),
+            ("issues", ISSUE_KEYS),
+            ("endorsements", REGION_KEYS),
+        ):
             d = g[space]
             assert sorted(d) == keys, f"{space} keys: {where}"
             assert all(type(v) is int for v in d.values()), f"{space} values: {where}"
@@ -181,7 +214,7 @@ class Checker:
     def _hands(self, g: GameState, where: str) -> None:
         """R5.1: a hand never holds more than was dealt plus drawn or taken by events."""
         log = g["log"]
-        for e in log[self.log_seen:]:
+        for e in log[self.log_seen :]:
             m = _DRAW.match(e["text"]) if e["to"] is None else None
             if m:
                 key = (m.group(1).lower(), e["turn"])
@@ -200,9 +233,14 @@ class Checker:
         words = move[1].split()
         if self.decision != self.action:  # a new decision point: a new action
             self.action, self.drawn = self.decision, set()
-        if (self.action is not None and self.action[1] in ("campaign", "place_support")
-                and words[0] in ("support", "check")):
-            assert words[1] not in self.drawn, f"points to {words[1]} after its checks were drawn: {where}"
+        if (
+            self.action is not None
+            and self.action[1] in ("campaign", "place_support")
+            and words[0] in ("support", "check")
+        ):
+            assert words[1] not in self.drawn, (
+                f"points to {words[1]} after its checks were drawn: {where}"
+            )
             if words[0] == "check":
                 self.drawn.add(words[1])
         stack = g["stack"]
@@ -224,4 +262,6 @@ class Checker:
                 assert has == bool(legal), f"has_legal {has} but legal {legal[:5]}: {side}: {where}"
             listed = set(legal)
             for c in self.rnd.sample(self.pool, 12):
-                assert c in listed or not _is_legal_now(g, side, c), f"unlisted but is_legal: {side} {c!r}: {where}"
+                assert c in listed or not _is_legal_now(g, side, c), (
+                    f"unlisted but is_legal: {side} {c!r}: {where}"
+                )

@@ -75,13 +75,19 @@ def test_waiting_side_has_no_legal_commands() -> None:
 
 
 def test_both_sides_active_during_the_strategy_phase_and_debate_picks() -> None:
-    g = at_step([{"step": "turn", "stage": "strategy", "i": 10}], hands={"kennedy": [40], "nixon": [58]})
+    g = at_step(
+        [{"step": "turn", "stage": "strategy", "i": 10}], hands={"kennedy": [40], "nixon": [58]}
+    )
     assert engine.active_sides(g) == {"kennedy", "nixon"}
     assert engine.legal_commands(g, "kennedy") == ["strategy 40"]
     assert engine.legal_commands(g, "nixon") == ["strategy 58"]
     assert engine.view(g, None)["active"] == ["kennedy", "nixon"]
-    g = at_step([{"step": "debates", "stage": "start"}], turn=6, phase="debates",
-                stacks={"kennedy": [55], "nixon": [58]})
+    g = at_step(
+        [{"step": "debates", "stage": "start"}],
+        turn=6,
+        phase="debates",
+        stacks={"kennedy": [55], "nixon": [58]},
+    )
     assert engine.active_sides(g) == {"kennedy", "nixon"}
 
 

@@ -61,10 +61,22 @@ PARSES: list[tuple[str, list[object]]] = [
     # the compact form (R7.2/R7.3 costs are worked out when each step is applied)
     ("campaign 17: NY 2, PA 1", ["campaign 17", Spend("NY", 2), Spend("PA", 1)]),
     ("campaign 40 new york 2 pennsylvania", ["campaign 40", Spend("NY", 2), Spend("PA", 1)]),
-    ("position 40: defense 2, economy", ["position 40", "issue defense", "issue defense", "issue economy"]),
-    ("advertise 40: east, west 2", ["advertise 40", Declared("media east", 1, ADVERTISING),
-                                    Declared("media west", 2, ADVERTISING)]),
-    ("candidate advertise: south 5", ["candidate advertise", Declared("media south", 5, ADVERTISING)]),
+    (
+        "position 40: defense 2, economy",
+        ["position 40", "issue defense", "issue defense", "issue economy"],
+    ),
+    (
+        "advertise 40: east, west 2",
+        [
+            "advertise 40",
+            Declared("media east", 1, ADVERTISING),
+            Declared("media west", 2, ADVERTISING),
+        ],
+    ),
+    (
+        "candidate advertise: south 5",
+        ["candidate advertise", Declared("media south", 5, ADVERTISING)],
+    ),
     ("candidate campaign: NY 2", ["candidate campaign", Spend("NY", 2)]),
 ]
 
@@ -129,7 +141,9 @@ def test_compact_campaign_expands_with_travel_costs() -> None:
 
 
 def test_compact_campaign_uses_declared_checks_where_r7_4_requires() -> None:
-    g = play(_pos(states={"NY": -4}, bag={"kennedy": 5, "nixon": 0}), "kennedy", "campaign 40: NY 2")
+    g = play(
+        _pos(states={"NY": -4}, bag={"kennedy": 5, "nixon": 0}), "kennedy", "campaign 40: NY 2"
+    )
     assert g["states"]["NY"] == -2
     assert any("2 support check(s) for New York" in e["text"] for e in g["log"])
 
@@ -174,8 +188,13 @@ def test_game_over() -> None:
 
 
 def test_error_classes_are_command_errors_and_value_errors() -> None:
-    for cls in (engine.CommandSyntaxError, engine.IllegalCommandError, engine.AmbiguousCommandError,
-                engine.NotYourTurnError, engine.GameOverError):
+    for cls in (
+        engine.CommandSyntaxError,
+        engine.IllegalCommandError,
+        engine.AmbiguousCommandError,
+        engine.NotYourTurnError,
+        engine.GameOverError,
+    ):
         assert issubclass(cls, engine.CommandError) and issubclass(cls, ValueError)
 
 

@@ -152,7 +152,10 @@ def test_candidate_cards_and_vice_presidents_match_shared_data() -> None:
         assert g["token"][side] == r["token_start_state"]  # R2.2
         assert g["momentum"][side] == int(r["start_momentum"])  # R2.5
         assert int(r["cp"]) == 5  # R1.8
-    vps = {r["candidate"]: int(r["campaign_card_number"]) for r in rows
-           if r["card_type"] == "vice_president_optional"}
+    vps = {
+        r["candidate"]: int(r["campaign_card_number"])
+        for r in rows
+        if r["card_type"] == "vice_president_optional"
+    }
     g = engine.new_game(1, edition="gmt", options=["vice_presidents"])
     assert g["vp"] == vps  # R15.1

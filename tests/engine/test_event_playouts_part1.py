@@ -22,9 +22,15 @@ def test_event_playouts_reach_a_result(edition: str) -> None:
     played: set[int] = set()
     for seed in range(GAMES):
         options = ("vice_presidents",) if edition == "gmt" and seed % 2 else ()
-        g, moves = play_out(seed, edition, Checker(seed, edition, json_every=5, ev_every=1),
-                            policy=prefer_events(0.9), options=options,
-                            rng_key=seed * 7919 + len(edition), limit=20_000)
+        g, moves = play_out(
+            seed,
+            edition,
+            Checker(seed, edition, json_every=5, ev_every=1),
+            policy=prefer_events(0.9),
+            options=options,
+            rng_key=seed * 7919 + len(edition),
+            limit=20_000,
+        )
         played |= {int(c.split()[1]) for _, c in moves if c.startswith("event ")}
         res = engine.result(g)
         assert res is not None, f"{edition} seed {seed} did not finish"
@@ -33,4 +39,6 @@ def test_event_playouts_reach_a_result(edition: str) -> None:
         assert ev["kennedy"] + ev["nixon"] + nobody == 537
         assert res["winner"] in ("kennedy", "nixon")
     mine = set(range(1, 49))
-    assert len(mine & played) >= 40, f"too few of cards 1-48 played as events: {sorted(mine & played)}"
+    assert len(mine & played) >= 40, (
+        f"too few of cards 1-48 played as events: {sorted(mine & played)}"
+    )

@@ -40,8 +40,8 @@ def _swap_with_deck(g: GameState, cards: list[int], rnd: random.Random) -> list[
     """Replace ``cards`` by as many drawn from a shuffled pool of them and the deck."""
     pool = list(cards) + g["deck"]
     rnd.shuffle(pool)
-    g["deck"] = pool[len(cards):]
-    return pool[:len(cards)]
+    g["deck"] = pool[len(cards) :]
+    return pool[: len(cards)]
 
 
 def hide(g: GameState, viewer: str | None, rnd: random.Random) -> GameState:
@@ -77,7 +77,8 @@ def test_r17_views_do_not_depend_on_what_the_side_cannot_see(edition: str) -> No
         for viewer in (*SIDES, None):
             h = hide(g, viewer, rnd)
             assert dump(h, viewer) == dump(g, viewer), (
-                f"{viewer} view changed at {g['stack'][-1:]} (turn {g['turn']})")
+                f"{viewer} view changed at {g['stack'][-1:]} (turn {g['turn']})"
+            )
     assert {"action", "campaign", "strategy"} <= steps
 
 
@@ -98,8 +99,13 @@ def test_r17_2_the_opponent_hand_never_appears_in_a_view(edition: str) -> None:
 
 
 def test_r17_2_secret_debate_pick_is_hidden_until_both_have_chosen() -> None:
-    g = at_step([{"step": "debates", "stage": "start"}], turn=6, phase="debates",
-                stacks={"kennedy": [55, 36], "nixon": [58, 29]}, bag={"kennedy": 5, "nixon": 0})
+    g = at_step(
+        [{"step": "debates", "stage": "start"}],
+        turn=6,
+        phase="debates",
+        stacks={"kennedy": [55, 36], "nixon": [58, 29]},
+        bag={"kennedy": 5, "nixon": 0},
+    )
     g = play(g, "nixon", "debate 58")
     h = copy_state(g)
     h["stack"][-1]["picks"]["nixon"] = ["nixon", 29, "nixon"]
@@ -111,12 +117,15 @@ def test_r17_2_secret_debate_pick_is_hidden_until_both_have_chosen() -> None:
 
 def test_r17_2_strategy_stack_and_hand_contents_do_not_show_in_who_is_deciding() -> None:
     # Nixon holds only Gathering Momentum cards (R11.2): he still has a decision to make
-    frames = [{"step": "choose_first", "side": "kennedy"},
-              {"step": "strategy", "need": 1, "picked": {"kennedy": 0, "nixon": 0}}]
+    frames = [
+        {"step": "choose_first", "side": "kennedy"},
+        {"step": "strategy", "need": 1, "picked": {"kennedy": 0, "nixon": 0}},
+    ]
     a = at_step(frames, turn=2, hands={"kennedy": [40], "nixon": [14]})
     b = at_step(frames, turn=2, hands={"kennedy": [40], "nixon": [58]})
-    assert [e for e in engine.view(a, "kennedy")["log"] if e["to"] is None] == \
-        [e for e in engine.view(b, "kennedy")["log"] if e["to"] is None]
+    assert [e for e in engine.view(a, "kennedy")["log"] if e["to"] is None] == [
+        e for e in engine.view(b, "kennedy")["log"] if e["to"] is None
+    ]
     va, vb = engine.view(a, "kennedy"), engine.view(b, "kennedy")
     assert (va["active"], va["decision"]) == (vb["active"], vb["decision"])
 

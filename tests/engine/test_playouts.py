@@ -48,16 +48,25 @@ def test_random_playouts_reach_a_result_with_invariants(edition: str) -> None:
     TIMINGS[edition] = time.perf_counter() - start
     assert winners["kennedy"] and winners["nixon"]  # both sides can win
     assert commands > GAMES * 100
-    print(f"\n{edition}: {GAMES} games (+ replays) in {TIMINGS[edition]:.1f}s, "
-          f"{commands / GAMES:.0f} commands/game")
+    print(
+        f"\n{edition}: {GAMES} games (+ replays) in {TIMINGS[edition]:.1f}s, "
+        f"{commands / GAMES:.0f} commands/game"
+    )
 
 
 def test_playouts_use_the_optional_rules_and_every_card() -> None:
     assert {options_for(s, "gmt") for s in range(4)} == {
-        (), ("vice_presidents",), ("restricted_positioning",), ("restricted_positioning", "vice_presidents")}
+        (),
+        ("vice_presidents",),
+        ("restricted_positioning",),
+        ("restricted_positioning", "vice_presidents"),
+    }
     seen: set[int] = set()
     for seed in range(20):
         _, played = play_out(seed, "gmt")
-        seen |= {int(c.split()[1]) for _, c in played
-                 if c.split()[0] in ("event", "campaign", "advertise", "position") and len(c.split()) > 1}
+        seen |= {
+            int(c.split()[1])
+            for _, c in played
+            if c.split()[0] in ("event", "campaign", "advertise", "position") and len(c.split()) > 1
+        }
     assert len(seen) > len(CARDS) // 2

@@ -66,7 +66,9 @@ def test_r5_2_initiative_winner_chooses_first_player() -> None:
         ({"edition": "zman", "options": ["vice_presidents", "restricted_positioning"]}, "GMT"),
     ],
 )
-def test_r15_3_r16_7_new_game_validates_edition_and_options(kwargs: dict[str, object], fragment: str) -> None:
+def test_r15_3_r16_7_new_game_validates_edition_and_options(
+    kwargs: dict[str, object], fragment: str
+) -> None:
     with pytest.raises(ValueError, match=fragment):
         engine.new_game(1, **kwargs)  # type: ignore[arg-type]
 

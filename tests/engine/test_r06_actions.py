@@ -17,7 +17,9 @@ def test_r6_1_first_player_then_the_other_each_activity_phase() -> None:
     for _ in range(4):
         (side,) = engine.active_sides(g)
         order.append((g["round"], side))
-        g = engine.apply(g, side, "candidate position" if g["candidate"][side] == "active" else legal(g, side)[0])
+        g = engine.apply(
+            g, side, "candidate position" if g["candidate"][side] == "active" else legal(g, side)[0]
+        )
         while top(g)["step"] != "action":
             s = next(iter(engine.active_sides(g)))
             g = engine.apply(g, s, "done" if "done" in legal(g, s) else legal(g, s)[-1])
@@ -67,8 +69,9 @@ def test_r6_7_opponent_may_trigger_with_one_momentum() -> None:
 
 def test_r6_7_trigger_resolves_for_the_triggering_player() -> None:
     # #22 Gaffe: the *opponent* of whoever resolves it loses momentum and token-state cubes
-    g = action_position("kennedy", [22], clear_board=True, states={"MA": 4},
-                       momentum={"kennedy": 2, "nixon": 1})
+    g = action_position(
+        "kennedy", [22], clear_board=True, states={"MA": 4}, momentum={"kennedy": 2, "nixon": 1}
+    )
     g = play(g, "kennedy", "position 22", "issue defense", "issue defense", "issue economy")
     g = play(g, "nixon", "trigger")
     assert g["momentum"] == {"kennedy": 1, "nixon": 0}
@@ -108,8 +111,9 @@ def test_r6_8_preempt_needs_two_momentum() -> None:
 
 def test_r6_8_the_opponent_cannot_stop_an_event_played_as_event() -> None:
     # Kennedy's momentum is irrelevant to Nixon playing his own card as an event
-    g = action_position("nixon", [22], clear_board=True, states={"MA": 3},
-                       momentum={"kennedy": 5, "nixon": 0})
+    g = action_position(
+        "nixon", [22], clear_board=True, states={"MA": 3}, momentum={"kennedy": 5, "nixon": 0}
+    )
     g = play(g, "nixon", "event 22")
     assert g["states"]["MA"] == 0 and g["momentum"]["kennedy"] == 4
 
@@ -128,7 +132,9 @@ def test_r6_9_candidate_card_gives_5_cp_once_and_has_no_event() -> None:
 
 
 def test_r6_4_prevention_event_stays_and_blocks_named_events() -> None:
-    g = action_position("kennedy", [1], other_hand=[9, 73, 44, 41], momentum={"kennedy": 0, "nixon": 2})
+    g = action_position(
+        "kennedy", [1], other_hand=[9, 73, 44, 41], momentum={"kennedy": 0, "nixon": 2}
+    )
     g = play(g, "kennedy", "event 1", "done")
     assert g["persistent"]["prevention"] == [1]
     assert g["token"]["kennedy"] == "TX"
@@ -153,8 +159,9 @@ def test_r6_4_a_prevented_event_cannot_be_triggered() -> None:
 
 
 def test_r6_6_loss_is_limited_to_the_board_and_the_opponent_gains_nothing() -> None:
-    g = action_position("nixon", [22], clear_board=True, states={"MA": 1},
-                       momentum={"kennedy": 0, "nixon": 0})
+    g = action_position(
+        "nixon", [22], clear_board=True, states={"MA": 1}, momentum={"kennedy": 0, "nixon": 0}
+    )
     g = play(g, "nixon", "event 22")
     assert g["states"]["MA"] == 0  # not -2: the shortfall gives Nixon nothing
     assert g["momentum"]["kennedy"] == 0
@@ -162,8 +169,14 @@ def test_r6_6_loss_is_limited_to_the_board_and_the_opponent_gains_nothing() -> N
 
 def test_r6_10_event_support_needs_no_checks_in_the_zman_edition() -> None:
     # Nixon carries NY and his token stands there; Kennedy has no media: campaigning would check
-    g = action_position("kennedy", [6], clear_board=True, states={"NY": -5},
-                       token={"kennedy": "MA", "nixon": "NY"}, bag={"kennedy": 0, "nixon": 9})
+    g = action_position(
+        "kennedy",
+        [6],
+        clear_board=True,
+        states={"NY": -5},
+        token={"kennedy": "MA", "nixon": "NY"},
+        bag={"kennedy": 0, "nixon": 9},
+    )
     g = play(g, "kennedy", "event 6", "support NY", "support NY")
     assert g["states"]["NY"] == -3
     assert g["bag"] == {"kennedy": 0, "nixon": 9}
@@ -178,7 +191,9 @@ def test_r6_3_rest_of_turn_effect_lasts_until_the_end_of_the_turn() -> None:
     assert "campaign 40" in legal(g, "nixon")
     g = play(g, "nixon", "campaign 40", "done")
     assert g["momentum"]["nixon"] == 0
-    assert engine.view(g, None)["effects"] == [{"card": 2, "side": "kennedy", "name": "Nixon's Knee"}]
+    assert engine.view(g, None)["effects"] == [
+        {"card": 2, "side": "kennedy", "name": "Nixon's Knee"}
+    ]
     # now Nixon cannot pay: campaigning is not offered
     g["hands"]["nixon"] = [41]
     g["deck"].remove(41)

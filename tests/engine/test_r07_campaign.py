@@ -143,8 +143,14 @@ def test_r7_4_after_breaking_the_carry_the_state_stays_closed_this_action() -> N
 
 
 def test_r7_4_nixon_campaigning_against_kennedy() -> None:
-    g = action_position("nixon", [58], momentum=dict(QUIET), clear_board=True,
-                        states={"CA": 4, "OR": 2}, bag={"kennedy": 0, "nixon": 4})
+    g = action_position(
+        "nixon",
+        [58],
+        momentum=dict(QUIET),
+        clear_board=True,
+        states={"CA": 4, "OR": 2},
+        bag={"kennedy": 0, "nixon": 4},
+    )
     g = play(g, "nixon", "campaign 58")
     assert "support CA" not in legal(g, "nixon") and "support OR" in legal(g, "nixon")
     g = play(g, "nixon", "check CA 2", "support OR", "support OR")

@@ -39,11 +39,18 @@ def _in_state(cmds: list[str], st: str) -> list[str]:
 
 def test_r7_4_ruling_every_affordable_declaration_is_offered_once() -> None:
     g = _campaign(states={"NY": -4})  # 4 CP, NY in the same region: no travel
-    assert _in_state(legal(g, "kennedy"), "NY") == ["check NY 1", "check NY 2", "check NY 3", "check NY 4"]
+    assert _in_state(legal(g, "kennedy"), "NY") == [
+        "check NY 1",
+        "check NY 2",
+        "check NY 3",
+        "check NY 4",
+    ]
 
 
 @pytest.mark.parametrize(("bag", "after"), [(ALL_KENNEDY, -3), (ALL_NIXON, -4)])
-def test_r7_4_ruling_after_the_draws_nothing_more_goes_to_that_state(bag: dict[str, int], after: int) -> None:
+def test_r7_4_ruling_after_the_draws_nothing_more_goes_to_that_state(
+    bag: dict[str, int], after: int
+) -> None:
     """Success or failure: the declaration is spent, the state is closed for the action."""
     g = _campaign(states={"NY": -4}, bag=dict(bag))
     g = play(g, "kennedy", "check NY 1")
@@ -74,12 +81,24 @@ def test_r7_4_ruling_state_changing_hands_mid_draw() -> None:
 
 def test_r7_4_ruling_a_new_action_may_declare_again() -> None:
     """The closure lasts for one action only (R7.4: 'in that activity phase')."""
-    g = action_position("kennedy", [40, 55], other_hand=[49], momentum=dict(QUIET), clear_board=True,
-                        states={"NY": -4}, bag=dict(ALL_NIXON))
+    g = action_position(
+        "kennedy",
+        [40, 55],
+        other_hand=[49],
+        momentum=dict(QUIET),
+        clear_board=True,
+        states={"NY": -4},
+        bag=dict(ALL_NIXON),
+    )
     g = play(g, "kennedy", "campaign 40", "check NY 1", "done")
     g = play(g, "nixon", "campaign 49", "done")
     g = play(g, "kennedy", "campaign 55")
-    assert _in_state(legal(g, "kennedy"), "NY") == ["check NY 1", "check NY 2", "check NY 3", "check NY 4"]
+    assert _in_state(legal(g, "kennedy"), "NY") == [
+        "check NY 1",
+        "check NY 2",
+        "check NY 3",
+        "check NY 4",
+    ]
 
 
 # -- R7.4 ruling: the one-line form declares exactly like the step-by-step form -------------
@@ -88,8 +107,11 @@ def test_r7_4_ruling_a_new_action_may_declare_again() -> None:
 def test_r7_4_ruling_one_line_and_step_by_step_forms_agree() -> None:
     kw = {"states": {"NY": -4, "CT": -1}}
     a = play(_campaign(**kw), "kennedy", "check NY 3", "support CT")
-    b = play(action_position("kennedy", [55], momentum=dict(QUIET), clear_board=True, **kw),
-             "kennedy", "campaign 55: NY 3, CT 1")
+    b = play(
+        action_position("kennedy", [55], momentum=dict(QUIET), clear_board=True, **kw),
+        "kennedy",
+        "campaign 55: NY 3, CT 1",
+    )
     assert engine.to_json(a) == engine.to_json(b)
 
 
@@ -102,7 +124,9 @@ def test_r7_4_ruling_one_line_form_cannot_declare_a_state_twice() -> None:
 
 def test_r7_4_bare_support_where_checks_are_required_asks_for_the_declaration() -> None:
     g = _campaign(states={"NY": -4})
-    with pytest.raises(IllegalCommandError, match="declare every point for it at once, 'check NY N'"):
+    with pytest.raises(
+        IllegalCommandError, match="declare every point for it at once, 'check NY N'"
+    ):
         engine.apply(g, "kennedy", "support NY")
     g = play(g, "kennedy", "support NY 2")  # a counted support is the declaration
     assert top(g)["cp"] == 2 and top(g)["checked"] == ["NY"]
@@ -138,7 +162,9 @@ def test_r16_3_ruling_declaration_offered_up_to_the_event_limits() -> None:
 
 
 @pytest.mark.parametrize(("bag", "after"), [(ALL_KENNEDY, -2), (ALL_NIXON, -4)])
-def test_r16_3_ruling_support_n_is_one_declaration_drawn_together(bag: dict[str, int], after: int) -> None:
+def test_r16_3_ruling_support_n_is_one_declaration_drawn_together(
+    bag: dict[str, int], after: int
+) -> None:
     g = _gmt_event(states={"NY": -4}, bag=dict(bag))
     drawn = sum(g["bag"].values())
     g = play(g, "kennedy", "support NY 2")
@@ -189,6 +215,11 @@ def test_checks_rule_is_checks_required_for_every_state_of_seeded_positions() ->
             engine.apply_in_place(g, side, rnd.choice(engine.legal_commands(g, side)))
             for s in SIDES:
                 rule = board.checks_rule(g, s)
-                assert all(rule(st) == (
-                    (board.carries(g, st, other(s)) or board.occupies(g, st, other(s)))
-                    and not board.has_media(g, s, STATES[st].region)) for st in STATES)
+                assert all(
+                    rule(st)
+                    == (
+                        (board.carries(g, st, other(s)) or board.occupies(g, st, other(s)))
+                        and not board.has_media(g, s, STATES[st].region)
+                    )
+                    for st in STATES
+                )

@@ -31,8 +31,9 @@ def test_r8_1_failed_checks_place_nothing() -> None:
 
 def test_r8_1_r1_4_media_point_first_removes_an_opponent_media_cube() -> None:
     media = {"west": 0, "midwest": 0, "south": 0, "east": -1}
-    g = action_position("kennedy", [40], momentum=dict(QUIET), media=media,
-                        bag={"kennedy": 9, "nixon": 0})
+    g = action_position(
+        "kennedy", [40], momentum=dict(QUIET), media=media, bag={"kennedy": 9, "nixon": 0}
+    )
     g = play(g, "kennedy", "advertise 40", "media east", "media east", "media east")
     assert g["media"]["east"] == 2
     assert engine.view(g, None)["media"]["east"] == {"side": "kennedy", "cubes": 2}

@@ -20,7 +20,9 @@ def momentum_phase(**kw: Any) -> Any:
     return at_step([{"step": "turn", "stage": "momentum", "i": 10}], **kw)
 
 
-@pytest.mark.parametrize(("before", "after"), [(0, 0), (1, 1), (2, 1), (3, 2), (4, 2), (5, 3), (8, 4)])
+@pytest.mark.parametrize(
+    ("before", "after"), [(0, 0), (1, 1), (2, 1), (3, 2), (4, 2), (5, 3), (8, 4)]
+)
 def test_r10_2_decay_discards_half_rounded_down(before: int, after: int) -> None:
     g = momentum_phase(momentum={"kennedy": before, "nixon": before})
     assert top(g)["step"] == "strategy"  # nothing else happened
@@ -28,9 +30,17 @@ def test_r10_2_decay_discards_half_rounded_down(before: int, after: int) -> None
 
 
 def test_r10_3_awards_go_to_issue_leaders_in_order_3rd_2nd_1st() -> None:
-    issues = {"defense": 1, "economy": -1, "civil_rights": -2}  # track: defense, economy, civil rights
-    g = momentum_phase(momentum={"kennedy": 0, "nixon": 0}, issues=issues,
-                       endorse_deck=["south", "east"], endorse_discard=[])
+    issues = {
+        "defense": 1,
+        "economy": -1,
+        "civil_rights": -2,
+    }  # track: defense, economy, civil rights
+    g = momentum_phase(
+        momentum={"kennedy": 0, "nixon": 0},
+        issues=issues,
+        endorse_deck=["south", "east"],
+        endorse_discard=[],
+    )
     # decay, then the 3rd issue (Civil Rights, Nixon) already paid; the 2nd (Economy, Nixon) asks
     assert top(g)["step"] == "award_choice" and top(g)["side"] == "nixon"
     assert g["momentum"] == {"kennedy": 0, "nixon": 1}
@@ -58,8 +68,12 @@ def test_r10_3_an_issue_nobody_leads_gives_nothing() -> None:
 
 
 def test_r10_5_any_region_endorsement_lets_the_drawer_choose() -> None:
-    g = momentum_phase(momentum={"kennedy": 0, "nixon": 0}, issues={**NO_ISSUES, "defense": -1},
-                       endorse_deck=["any"], endorse_discard=[])
+    g = momentum_phase(
+        momentum={"kennedy": 0, "nixon": 0},
+        issues={**NO_ISSUES, "defense": -1},
+        endorse_deck=["any"],
+        endorse_discard=[],
+    )
     assert top(g)["step"] == "endorse_region" and top(g)["side"] == "nixon"
     assert legal(g, "nixon") == ["region west", "region midwest", "region south", "region east"]
     g = play(g, "nixon", "region midwest")
@@ -67,22 +81,35 @@ def test_r10_5_any_region_endorsement_lets_the_drawer_choose() -> None:
 
 
 def test_r10_5_r1_4_endorsement_removes_an_opposing_marker_instead() -> None:
-    g = momentum_phase(momentum={"kennedy": 0, "nixon": 0}, issues={**NO_ISSUES, "defense": 2},
-                       endorsements={**NO_MEDIA, "west": -2}, endorse_deck=["west"], endorse_discard=[])
+    g = momentum_phase(
+        momentum={"kennedy": 0, "nixon": 0},
+        issues={**NO_ISSUES, "defense": 2},
+        endorsements={**NO_MEDIA, "west": -2},
+        endorse_deck=["west"],
+        endorse_discard=[],
+    )
     assert g["endorsements"]["west"] == -1
 
 
 def test_r10_5_endorsement_discard_is_reshuffled_when_the_deck_is_empty() -> None:
-    g = momentum_phase(momentum={"kennedy": 0, "nixon": 0}, issues={**NO_ISSUES, "defense": 2},
-                       endorse_deck=[], endorse_discard=["south"])
+    g = momentum_phase(
+        momentum={"kennedy": 0, "nixon": 0},
+        issues={**NO_ISSUES, "defense": 2},
+        endorse_deck=[],
+        endorse_discard=["south"],
+    )
     assert g["endorsements"]["south"] == 1
     assert g["endorse_deck"] == [] and g["endorse_discard"] == ["south"]
 
 
 def test_r10_4_issue_decay_after_the_awards() -> None:
     issues = {"defense": 1, "economy": 0, "civil_rights": -3}
-    g = momentum_phase(momentum={"kennedy": 0, "nixon": 0}, issues=issues,
-                       endorse_deck=["east"], endorse_discard=[])
+    g = momentum_phase(
+        momentum={"kennedy": 0, "nixon": 0},
+        issues=issues,
+        endorse_deck=["east"],
+        endorse_discard=[],
+    )
     # Kennedy still led Defense (1 cube) when the awards were made
     assert g["momentum"] == {"kennedy": 1, "nixon": 1}
     assert g["issues"] == {"defense": 0, "economy": 0, "civil_rights": -2}
@@ -90,8 +117,13 @@ def test_r10_4_issue_decay_after_the_awards() -> None:
 
 def test_r10_6_swap_for_the_strict_media_majority_after_issue_decay() -> None:
     media = {"west": 1, "midwest": 1, "south": -1, "east": 0}
-    g = momentum_phase(momentum={"kennedy": 0, "nixon": 0}, media=media,
-                       issues={**NO_ISSUES, "defense": 1}, endorse_deck=["east"], endorse_discard=[])
+    g = momentum_phase(
+        momentum={"kennedy": 0, "nixon": 0},
+        media=media,
+        issues={**NO_ISSUES, "defense": 1},
+        endorse_deck=["east"],
+        endorse_discard=[],
+    )
     assert top(g)["step"] == "issue_swap" and top(g)["side"] == "kennedy"
     assert g["issues"]["defense"] == 0 and g["momentum"]["kennedy"] == 1  # awards and decay done
     assert legal(g, "kennedy") == ["swap defense economy", "swap economy civil_rights", "decline"]

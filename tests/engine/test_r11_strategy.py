@@ -14,14 +14,20 @@ from tests.engine.builders import at_step, legal, play, top
 def strategy_phase(turn: int, hands: dict[str, list[int]], **kw: Any) -> Any:
     """The strategy step of ``turn``; a parked decision below it stops the flow afterwards."""
     need = 1 if turn <= 5 else 2
-    frames = [{"step": "choose_first", "side": "kennedy"},
-              {"step": "strategy", "need": need, "picked": {"kennedy": 0, "nixon": 0}}]
+    frames = [
+        {"step": "choose_first", "side": "kennedy"},
+        {"step": "strategy", "need": need, "picked": {"kennedy": 0, "nixon": 0}},
+    ]
     return at_step(frames, turn=turn, hands=hands, **kw)
 
 
 def test_r11_1_both_sides_decide_at_once_one_card_in_turns_1_to_5() -> None:
-    g = strategy_phase(3, {"kennedy": [40, 41], "nixon": [58, 12]},
-                       rest={"kennedy": 2, "nixon": 1}, bag={"kennedy": 5, "nixon": 5})
+    g = strategy_phase(
+        3,
+        {"kennedy": [40, 41], "nixon": [58, 12]},
+        rest={"kennedy": 2, "nixon": 1},
+        bag={"kennedy": 5, "nixon": 5},
+    )
     assert top(g)["step"] == "strategy"
     assert engine.active_sides(g) == {"kennedy", "nixon"}
     assert legal(g, "kennedy") == ["strategy 40", "strategy 41"]
@@ -37,8 +43,11 @@ def test_r11_1_both_sides_decide_at_once_one_card_in_turns_1_to_5() -> None:
 
 
 def test_r4_1_the_turn_ends_after_the_strategy_phase() -> None:
-    g = at_step([{"step": "turn", "stage": "strategy", "i": 10}], turn=3,
-                hands={"kennedy": [40], "nixon": [58]})
+    g = at_step(
+        [{"step": "turn", "stage": "strategy", "i": 10}],
+        turn=3,
+        hands={"kennedy": [40], "nixon": [58]},
+    )
     g = play(g, "kennedy", "strategy 40")
     g = play(g, "nixon", "strategy 58")
     assert g["turn"] == 4 and g["phase"] == "initiative"

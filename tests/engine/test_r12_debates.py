@@ -14,8 +14,14 @@ def debates(stacks: dict[str, list[int]], initiative: str = "kennedy", **kw: Any
     """Turn 6 with these campaign-strategy stacks; a one-colour bag decides the initiative."""
     bag = {"kennedy": 0, "nixon": 0}
     bag[initiative] = 5
-    return at_step([{"step": "debates", "stage": "start"}], turn=6, phase="debates",
-                   stacks=stacks, bag=bag, **kw)
+    return at_step(
+        [{"step": "debates", "stage": "start"}],
+        turn=6,
+        phase="debates",
+        stacks=stacks,
+        bag=bag,
+        **kw,
+    )
 
 
 def rnd(g: Any, k: str, n: str) -> Any:
@@ -48,7 +54,9 @@ def test_r12_4_picks_are_secret_until_both_have_chosen() -> None:
     assert engine.view(g, "kennedy")["debate"]["my_pick"] == [55, "kennedy"]
     nixon_view = engine.view(g, "nixon")
     assert "my_pick" not in nixon_view["debate"]
-    assert "55" not in str(nixon_view["debate"]) and "Hostile Press Corps" not in str(nixon_view["log"])
+    assert "55" not in str(nixon_view["debate"]) and "Hostile Press Corps" not in str(
+        nixon_view["log"]
+    )
     g = play(g, "nixon", "debate 58")
     assert g["debate"]["board"]["defense"] == {"kennedy": [55], "nixon": [58]}
 
@@ -150,7 +158,9 @@ def test_r12_6_r12_7_bonus_2_3_4_tiles_return_lowest_free_and_empty_issue_ties()
     # first resolved becomes 3rd, last becomes 1st
     assert g["issue_order"] == ["defense", "economy", "civil_rights"]
     assert g["debate"] is None and g["turn"] == 7
-    assert g["states"]["NY"] == STATES["NY"].start + 2 and g["states"]["PA"] == STATES["PA"].start + 2
+    assert (
+        g["states"]["NY"] == STATES["NY"].start + 2 and g["states"]["PA"] == STATES["PA"].start + 2
+    )
 
 
 def test_r12_6_track_order_follows_the_resolution_order() -> None:

@@ -25,10 +25,15 @@ def test_r16_1_bag_starts_with_twelve_of_each() -> None:
 
 def test_r16_2_gmt_swap_comes_before_the_awards() -> None:
     # Kennedy leads Defense (1st), Nixon Economy (2nd); Kennedy has the media majority
-    g = at_step([{"step": "turn", "stage": "momentum", "i": 10}], edition="gmt",
-                momentum=dict(QUIET), media={**NO_MEDIA, "east": 1},
-                issues={**NO_ISSUES, "defense": 1, "economy": -1},
-                endorse_deck=["south"], endorse_discard=[])
+    g = at_step(
+        [{"step": "turn", "stage": "momentum", "i": 10}],
+        edition="gmt",
+        momentum=dict(QUIET),
+        media={**NO_MEDIA, "east": 1},
+        issues={**NO_ISSUES, "defense": 1, "economy": -1},
+        endorse_deck=["south"],
+        endorse_discard=[],
+    )
     assert top(g)["step"] == "issue_swap" and top(g)["side"] == "kennedy"
     assert g["momentum"] == QUIET  # no award made yet
     g = play(g, "kennedy", "swap defense economy")
@@ -42,10 +47,15 @@ def test_r16_2_gmt_swap_comes_before_the_awards() -> None:
 
 
 def test_r16_2_zman_awards_come_before_the_swap() -> None:
-    g = at_step([{"step": "turn", "stage": "momentum", "i": 10}], edition="zman",
-                momentum=dict(QUIET), media={**NO_MEDIA, "east": 1},
-                issues={**NO_ISSUES, "defense": 1, "economy": -1},
-                endorse_deck=["south"], endorse_discard=[])
+    g = at_step(
+        [{"step": "turn", "stage": "momentum", "i": 10}],
+        edition="zman",
+        momentum=dict(QUIET),
+        media={**NO_MEDIA, "east": 1},
+        issues={**NO_ISSUES, "defense": 1, "economy": -1},
+        endorse_deck=["south"],
+        endorse_discard=[],
+    )
     assert top(g)["step"] == "award_choice" and top(g)["side"] == "nixon"
 
 
@@ -70,7 +80,9 @@ def test_r16_3_event_support_where_the_opponent_token_stands_needs_a_check() -> 
 
 
 def test_r16_3_media_waives_the_event_checks() -> None:
-    g = _event6("gmt", states={"NY": -4}, media={**NO_MEDIA, "east": 1}, bag={"kennedy": 0, "nixon": 5})
+    g = _event6(
+        "gmt", states={"NY": -4}, media={**NO_MEDIA, "east": 1}, bag={"kennedy": 0, "nixon": 5}
+    )
     g = play(g, "kennedy", "support NY")
     assert g["states"]["NY"] == -3 and g["bag"] == {"kennedy": 0, "nixon": 5}
 
@@ -82,19 +94,29 @@ def test_r16_3_does_not_apply_in_the_zman_edition() -> None:
 
 
 @pytest.mark.parametrize(("edition", "extra"), [("zman", (0, 0)), ("gmt", (3, 1))])
-def test_r16_4_media_cubes_add_bonus_cubes_from_supply(edition: str, extra: tuple[int, int]) -> None:
-    g = at_step([{"step": "election", "stage": "bonus"}], edition=edition, turn=9, phase="election",
-                bag={"kennedy": 0, "nixon": 0}, momentum=dict(QUIET), issues=dict(NO_ISSUES),
-                media={**NO_MEDIA, "west": 2, "south": 1, "east": -1},
-                stacks={"kennedy": [], "nixon": []})
+def test_r16_4_media_cubes_add_bonus_cubes_from_supply(
+    edition: str, extra: tuple[int, int]
+) -> None:
+    g = at_step(
+        [{"step": "election", "stage": "bonus"}],
+        edition=edition,
+        turn=9,
+        phase="election",
+        bag={"kennedy": 0, "nixon": 0},
+        momentum=dict(QUIET),
+        issues=dict(NO_ISSUES),
+        media={**NO_MEDIA, "west": 2, "south": 1, "east": -1},
+        stacks={"kennedy": [], "nixon": []},
+    )
     line = next(e["text"] for e in g["log"] if e["text"].startswith("Bonus cubes"))
     k, n = 3 + extra[0], 1 + extra[1]
     assert line.endswith(f"Kennedy {k}, Nixon {n}.")
 
 
 def test_r15_1_vice_president_replaces_a_discarded_own_icon_card() -> None:
-    g = action_position("kennedy", [41, 40, 58], edition="gmt", options=("vice_presidents",),
-                        momentum=dict(QUIET))
+    g = action_position(
+        "kennedy", [41, 40, 58], edition="gmt", options=("vice_presidents",), momentum=dict(QUIET)
+    )
     vps = [c for c in legal(g, "kennedy") if c.startswith("vp")]
     assert vps == ["vp 41"]  # only a card with Kennedy's icon alone (not #40 both, not #58 Nixon)
     g = play(g, "kennedy", "vp 41")
@@ -113,8 +135,9 @@ def test_r15_1_vice_presidents_only_with_the_option() -> None:
 
 
 def test_r15_2_restricted_positioning_forbids_the_card_debate_issue() -> None:
-    g = action_position("kennedy", [40], edition="gmt", options=("restricted_positioning",),
-                        momentum=dict(QUIET))
+    g = action_position(
+        "kennedy", [40], edition="gmt", options=("restricted_positioning",), momentum=dict(QUIET)
+    )
     g = play(g, "kennedy", "position 40")  # #40's debate issue is Defense
     assert legal(g, "kennedy") == ["issue economy", "issue civil_rights", "done"]
     with pytest.raises(engine.IllegalCommandError):
@@ -124,6 +147,7 @@ def test_r15_2_restricted_positioning_forbids_the_card_debate_issue() -> None:
 def test_r15_2_unrestricted_without_the_option_or_with_the_candidate_card() -> None:
     g = action_position("kennedy", [40], edition="gmt", momentum=dict(QUIET))
     assert "issue defense" in legal(play(g, "kennedy", "position 40"), "kennedy")
-    g = action_position("kennedy", [40], edition="gmt", options=("restricted_positioning",),
-                        momentum=dict(QUIET))
+    g = action_position(
+        "kennedy", [40], edition="gmt", options=("restricted_positioning",), momentum=dict(QUIET)
+    )
     assert "issue defense" in legal(play(g, "kennedy", "candidate position"), "kennedy")

@@ -39,7 +39,9 @@ def test_known_vector_shuffle() -> None:
 
 def test_independent_reimplementation_agrees() -> None:
     def word(key: str, n: int) -> int:
-        return int.from_bytes(hashlib.sha256(bytes.fromhex(key) + n.to_bytes(8, "big")).digest()[:8], "big")
+        return int.from_bytes(
+            hashlib.sha256(bytes.fromhex(key) + n.to_bytes(8, "big")).digest()[:8], "big"
+        )
 
     for seed in (0, 1, 42, 2**40):
         r = rng.new_rng(seed)

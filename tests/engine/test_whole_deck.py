@@ -17,7 +17,12 @@ from engine.data import STATES, deck_cards
 from tests.engine.playout import Checker, play_out, prefer_events
 
 GAMES = {"zman": 24, "gmt": 24}
-OPTIONS = [(), ("vice_presidents",), ("restricted_positioning",), ("vice_presidents", "restricted_positioning")]
+OPTIONS = [
+    (),
+    ("vice_presidents",),
+    ("restricted_positioning",),
+    ("vice_presidents", "restricted_positioning"),
+]
 
 
 def test_every_zman_card_has_an_event() -> None:
@@ -33,8 +38,15 @@ def test_playouts_resolve_every_event(edition: str) -> None:
     seen: set[int] = set()
     for seed in range(GAMES[edition]):
         options = OPTIONS[seed % 4] if edition == "gmt" else ()
-        g, _ = play_out(seed, edition, Checker(seed, edition, json_every=5), policy=prefer_events(0.95, 0.8),
-                        options=options, rng_key=f"{edition}-{seed}", limit=30_000)
+        g, _ = play_out(
+            seed,
+            edition,
+            Checker(seed, edition, json_every=5),
+            policy=prefer_events(0.95, 0.8),
+            options=options,
+            rng_key=f"{edition}-{seed}",
+            limit=30_000,
+        )
         res = engine.result(g)
         assert res is not None, f"{edition} seed {seed} did not finish"
         ev = res["electoral_votes"]
@@ -42,4 +54,6 @@ def test_playouts_resolve_every_event(edition: str) -> None:
         # a resolved event leaves the game or becomes persistent (R6.3, R6.4)
         seen |= set(g["removed"]) | {c for cards in g["persistent"].values() for c in cards}
     missing = sorted(set(deck_cards(edition)) - seen)
-    assert missing == [], f"{edition}: events never resolved in {GAMES[edition]} playouts: {missing}"
+    assert missing == [], (
+        f"{edition}: events never resolved in {GAMES[edition]} playouts: {missing}"
+    )

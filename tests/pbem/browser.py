@@ -39,12 +39,27 @@ class Browser:
         self._from_browser, from_browser_w = os.pipe()
         # the child gets the pipe ends as fds 3 and 4
         self.proc = subprocess.Popen(
-            [binary, "--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-             "--disable-component-update", "--disable-sync", "--no-first-run", "--hide-scrollbars",
-             "--disable-extensions", f"--user-data-dir={self.profile}",
-             "--remote-debugging-pipe", "about:blank"],
-            stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-            pass_fds=(3, 4), preexec_fn=_dup_to(to_browser_r, from_browser_w))
+            [
+                binary,
+                "--headless",
+                "--no-sandbox",
+                "--disable-gpu",
+                "--disable-background-networking",
+                "--disable-component-update",
+                "--disable-sync",
+                "--no-first-run",
+                "--hide-scrollbars",
+                "--disable-extensions",
+                f"--user-data-dir={self.profile}",
+                "--remote-debugging-pipe",
+                "about:blank",
+            ],
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+            pass_fds=(3, 4),
+            preexec_fn=_dup_to(to_browser_r, from_browser_w),
+        )
         os.close(to_browser_r)
         os.close(from_browser_w)
         self.timeout = timeout
@@ -78,30 +93,48 @@ class Browser:
         return dict(json.loads(raw))
 
     # -- pages ------------------------------------------------------------------------------
-    def page(self, path: Path, width: int, check_js: str, screenshot: Path | None = None,
-             settle: float = 0.3) -> Any:
+    def page(
+        self,
+        path: Path,
+        width: int,
+        check_js: str,
+        screenshot: Path | None = None,
+        settle: float = 0.3,
+    ) -> Any:
         """Load ``path`` in a ``width`` px wide mobile-style viewport; return ``check_js``'s value."""
         target = self.send("Target.createTarget", url="about:blank")["targetId"]
         session = self.send("Target.attachToTarget", targetId=target, flatten=True)["sessionId"]
         try:
-            self.send("Emulation.setDeviceMetricsOverride", session, width=width, height=900,
-                      deviceScaleFactor=1, mobile=width < 600)
+            self.send(
+                "Emulation.setDeviceMetricsOverride",
+                session,
+                width=width,
+                height=900,
+                deviceScaleFactor=1,
+                mobile=width < 600,
+            )
             self.send("Page.enable", session)
             self.send("Page.navigate", session, url=path.resolve().as_uri())
             value = None
             deadline = time.monotonic() + self.timeout
             while time.monotonic() < deadline:  # wait for the load event and the images
-                got = self.send("Runtime.evaluate", session, returnByValue=True,
-                                expression="document.readyState")["result"].get("value")
+                got = self.send(
+                    "Runtime.evaluate",
+                    session,
+                    returnByValue=True,
+                    expression="document.readyState",
+                )["result"].get("value")
                 if got == "complete":
                     break
                 time.sleep(0.05)
             time.sleep(settle)
-            value = self.send("Runtime.evaluate", session, expression=check_js,
-                              returnByValue=True)["result"].get("value")
+            value = self.send("Runtime.evaluate", session, expression=check_js, returnByValue=True)[
+                "result"
+            ].get("value")
             if screenshot is not None:
-                shot = self.send("Page.captureScreenshot", session, format="png",
-                                 captureBeyondViewport=True)
+                shot = self.send(
+                    "Page.captureScreenshot", session, format="png", captureBeyondViewport=True
+                )
                 screenshot.parent.mkdir(parents=True, exist_ok=True)
                 screenshot.write_bytes(base64.b64decode(shot["data"]))
             return value
@@ -126,4 +159,5 @@ def _dup_to(read_end: int, write_end: int) -> Any:
     def setup() -> None:  # in the child, before exec: fd 3 = its input, fd 4 = its output
         os.dup2(read_end, 3)
         os.dup2(write_end, 4)
+
     return setup

@@ -51,13 +51,15 @@ class ClockGame:
         self.send()
         return stats
 
-    def reply(self, side: str, body: str, *, to_mail: EmailMessage | None = None,
-              frm: str | None = None) -> service.PollStats:
+    def reply(
+        self, side: str, body: str, *, to_mail: EmailMessage | None = None, frm: str | None = None
+    ) -> service.PollStats:
         return self.deliver(self.h.reply_bytes(side, body, to_mail=to_mail, frm=frm))
 
     def mail_from(self, frm: str, to_mail: EmailMessage, body: str) -> service.PollStats:
-        return self.deliver(player_mail(frm, str(to_mail["Reply-To"]), body,
-                                        in_reply_to=str(to_mail["Message-ID"])))
+        return self.deliver(
+            player_mail(frm, str(to_mail["Reply-To"]), body, in_reply_to=str(to_mail["Message-ID"]))
+        )
 
     def game(self) -> Game:
         with Session(self.h.db) as s:

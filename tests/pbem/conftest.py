@@ -78,22 +78,32 @@ def private_mailstack(*, any_user: bool, users: str = "") -> Iterator[MailServer
     state = tempfile.mkdtemp(prefix="pbem-mailstack-")
     os.chmod(state, 0o755)
     env = {
-        **os.environ, "MAILSTACK_DIR": state, "MAILSTACK_ANY_USER": "1" if any_user else "0",
-        "IMAP_PORT": str(free_port()), "LMTP_PORT": str(free_port()),
+        **os.environ,
+        "MAILSTACK_DIR": state,
+        "MAILSTACK_ANY_USER": "1" if any_user else "0",
+        "IMAP_PORT": str(free_port()),
+        "LMTP_PORT": str(free_port()),
         "SMTP_PORT": str(free_port()),
     }
     if users:
         env["MAIL_USERS"] = users
     started = time.monotonic()
-    result = subprocess.run(["bash", str(SCRIPT), "start"], env=env, capture_output=True,
-                            text=True, timeout=180)
+    result = subprocess.run(
+        ["bash", str(SCRIPT), "start"], env=env, capture_output=True, text=True, timeout=180
+    )
     if result.returncode != 0:
         subprocess.run(["bash", str(SCRIPT), "stop"], env=env, capture_output=True, timeout=60)
         pytest.skip(f"scripts/mailstack.sh start failed: {result.stderr.strip()[-400:]}")
     print(f"\nmailstack started in {time.monotonic() - started:.2f} s ({state})")
     try:
-        yield MailServer("mailstack", "127.0.0.1", int(env["SMTP_PORT"]), int(env["IMAP_PORT"]),
-                         "example.test", "secret")
+        yield MailServer(
+            "mailstack",
+            "127.0.0.1",
+            int(env["SMTP_PORT"]),
+            int(env["IMAP_PORT"]),
+            "example.test",
+            "secret",
+        )
     finally:
         subprocess.run(["bash", str(SCRIPT), "stop"], env=env, capture_output=True, timeout=60)
         shutil.rmtree(state, ignore_errors=True)
@@ -118,8 +128,14 @@ def embedded_mail() -> Iterator[MailServer]:
     servers = EmbeddedMailServers(domain="example.test")
     servers.start()
     try:
-        yield MailServer("embedded", servers.host, servers.smtp_port, servers.imap_port,
-                         servers.domain, "any-password")
+        yield MailServer(
+            "embedded",
+            servers.host,
+            servers.smtp_port,
+            servers.imap_port,
+            servers.domain,
+            "any-password",
+        )
     finally:
         servers.stop()
 
@@ -128,7 +144,8 @@ def embedded_mail() -> Iterator[MailServer]:
 def mail_server(request: pytest.FixtureRequest) -> MailServer:
     """Each integration test runs against the embedded servers and the real stack."""
     server: MailServer = request.getfixturevalue(
-        "embedded_mail" if request.param == "embedded" else "mailstack")
+        "embedded_mail" if request.param == "embedded" else "mailstack"
+    )
     return server
 
 

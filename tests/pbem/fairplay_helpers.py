@@ -18,8 +18,9 @@ from tests.pbem.harness import EMAILS, Harness
 
 def invite(h: Harness, **kw: Any) -> int:
     """A game with invitations (the harness's own `new_game` starts seeded games at once)."""
-    h.game_id = service.new_game(h.db, h.settings, kennedy=EMAILS["kennedy"],
-                                 nixon=EMAILS["nixon"], invite=True, **kw)
+    h.game_id = service.new_game(
+        h.db, h.settings, kennedy=EMAILS["kennedy"], nixon=EMAILS["nixon"], invite=True, **kw
+    )
     h.send()
     return h.game_id
 
@@ -45,7 +46,9 @@ def whole_text(msg: EmailMessage) -> str:
         if part.is_multipart():
             continue
         payload = part.get_payload(decode=True)
-        out.append(payload.decode("utf-8", "replace") if isinstance(payload, bytes) else str(payload))
+        out.append(
+            payload.decode("utf-8", "replace") if isinstance(payload, bytes) else str(payload)
+        )
     return "\n".join(out)
 
 

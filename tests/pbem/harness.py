@@ -29,9 +29,17 @@ EMAILS = {"kennedy": "jack@players.test", "nixon": "dick@players.test"}
 _ids = itertools.count(1)
 
 
-def player_mail(frm: str, to: str, body: str, *, subject: str = "Re: move",
-                message_id: str | None = None, in_reply_to: str | None = None,
-                headers: dict[str, str] | None = None, html: str | None = None) -> bytes:
+def player_mail(
+    frm: str,
+    to: str,
+    body: str,
+    *,
+    subject: str = "Re: move",
+    message_id: str | None = None,
+    in_reply_to: str | None = None,
+    headers: dict[str, str] | None = None,
+    html: str | None = None,
+) -> bytes:
     """The bytes of a mail a player sends."""
     msg = EmailMessage(policy=email.policy.SMTP)
     msg["From"] = frm
@@ -67,15 +75,20 @@ class Harness:
 
     def __post_init__(self) -> None:
         url = self.database_url or f"sqlite:///{self.folder}/pbem.db"
-        self.settings = Settings(database_url=url,
-                                 address="game@pbem.test", secret="test-secret")
+        self.settings = Settings(database_url=url, address="game@pbem.test", secret="test-secret")
         self.db = make_engine(self.settings.database_url)
         migrate(self.db)
         self.inbox.ensure_folders()
 
     def new_game(self, seed: int = 7, **kw: Any) -> int:
-        self.game_id = service.new_game(self.db, self.settings, kennedy=EMAILS["kennedy"],
-                                        nixon=EMAILS["nixon"], seed=seed, **kw)
+        self.game_id = service.new_game(
+            self.db,
+            self.settings,
+            kennedy=EMAILS["kennedy"],
+            nixon=EMAILS["nixon"],
+            seed=seed,
+            **kw,
+        )
         self.send()
         return self.game_id
 
@@ -104,17 +117,36 @@ class Harness:
         return part.get_content()  # type: ignore[no-any-return]
 
     # --- what players send -------------------------------------------------------------------
-    def reply(self, side: str, body: str, *, to_mail: EmailMessage | None = None,
-              frm: str | None = None, **kw: Any) -> service.PollStats:
+    def reply(
+        self,
+        side: str,
+        body: str,
+        *,
+        to_mail: EmailMessage | None = None,
+        frm: str | None = None,
+        **kw: Any,
+    ) -> service.PollStats:
         raw = self.reply_bytes(side, body, to_mail=to_mail, frm=frm, **kw)
         self.inbox.deliver(raw)
         return self.poll()
 
-    def reply_bytes(self, side: str, body: str, *, to_mail: EmailMessage | None = None,
-                    frm: str | None = None, **kw: Any) -> bytes:
+    def reply_bytes(
+        self,
+        side: str,
+        body: str,
+        *,
+        to_mail: EmailMessage | None = None,
+        frm: str | None = None,
+        **kw: Any,
+    ) -> bytes:
         prev = to_mail or self.last_mail(side)
-        return player_mail(frm or EMAILS[side], str(prev["Reply-To"]), body,
-                           in_reply_to=str(prev["Message-ID"]), **kw)
+        return player_mail(
+            frm or EMAILS[side],
+            str(prev["Reply-To"]),
+            body,
+            in_reply_to=str(prev["Message-ID"]),
+            **kw,
+        )
 
     # --- database views ------------------------------------------------------------------------
     def state(self) -> dict[str, Any]:

@@ -18,8 +18,10 @@ from pbem.mail import Fetched, ImapMailbox, SmtpSender, build_message
 
 DATA = Path(__file__).parent / "data"
 # Real mail-client replies (read in place, never copied): ../shared/mail-corpus next to the repo.
-CORPUS = Path(os.environ.get("PBEM_MAIL_CORPUS")
-              or Path(__file__).resolve().parents[3] / "shared" / "mail-corpus")
+CORPUS = Path(
+    os.environ.get("PBEM_MAIL_CORPUS")
+    or Path(__file__).resolve().parents[3] / "shared" / "mail-corpus"
+)
 
 
 @dataclass(frozen=True)
@@ -72,8 +74,13 @@ def port_open(host: str, port: int) -> bool:
 
 
 def player_mail(
-    sender: str, to: str, body: str, *, subject: str = "Re: [1960 #1] your move",
-    message_id: str | None = None, in_reply_to: str | None = None,
+    sender: str,
+    to: str,
+    body: str,
+    *,
+    subject: str = "Re: [1960 #1] your move",
+    message_id: str | None = None,
+    in_reply_to: str | None = None,
 ) -> bytes:
     """A plain player mail (no loop header, no Auto-Submitted), as a mail client sends it."""
     mid = message_id or f"<{uuid.uuid4().hex}@client.example.org>"
@@ -96,6 +103,10 @@ def player_mail(
 def report_mail(sender: str, to: str, seq: int) -> bytes:
     """An outbound report as the server composes it."""
     return build_message(
-        sender=sender, to=to, subject=f"[1960 #1] Turn {seq}", text=f"report {seq}\n",
-        html=f"<p>report {seq}</p>", message_id=f"<report.game-1.seq-{seq}@example.test>",
+        sender=sender,
+        to=to,
+        subject=f"[1960 #1] Turn {seq}",
+        text=f"report {seq}\n",
+        html=f"<p>report {seq}</p>",
+        message_id=f"<report.game-1.seq-{seq}@example.test>",
     )

@@ -31,19 +31,32 @@ def position(seed: int, moves: int) -> dict[str, Any]:
 
 
 def context(g: dict[str, Any], side: str, since: int = 0, **extra: Any) -> dict[str, Any]:
-    ctx = {"game_id": 12, "side": side, "view": engine.view(g, side), "since": since,
-           "results": [], "error": None, "opponent": "rival@example.test",
-           "reply_to": f"game+{side[0]}12abc@example.test", "edition": g["edition"],
-           "options": list(g["options"])}
+    ctx = {
+        "game_id": 12,
+        "side": side,
+        "view": engine.view(g, side),
+        "since": since,
+        "results": [],
+        "error": None,
+        "opponent": "rival@example.test",
+        "reply_to": f"game+{side[0]}12abc@example.test",
+        "edition": g["edition"],
+        "options": list(g["options"]),
+    }
     ctx.update(extra)
     return ctx
 
 
 def mail_bytes(mail: Rendered, to: str = "player@example.test") -> bytes:
     return build_message(
-        sender="1960 \u2014 game #12 <game@example.test>", to=to, subject=mail.subject,
-        text=mail.text, html=mail.html, message_id="<report.game-12.seq-1@example.test>",
-        images=[InlineImage(p.cid, p.png, filename=p.filename) for p in mail.images])
+        sender="1960 \u2014 game #12 <game@example.test>",
+        to=to,
+        subject=mail.subject,
+        text=mail.text,
+        html=mail.html,
+        message_id="<report.game-12.seq-1@example.test>",
+        images=[InlineImage(p.cid, p.png, filename=p.filename) for p in mail.images],
+    )
 
 
 def build_report_mail(kind: str, g: dict[str, Any], side: str, since: int = 0) -> bytes:

@@ -23,8 +23,20 @@ from pbem.render import render
 from tests.pbem import mailview
 
 GOLDEN = Path(__file__).parent / "data" / "golden" / "board_map.png"
-SUPPORT = {"NY": 4, "PA": -3, "CA": -2, "TX": 1, "RI": 2, "DE": -1, "MA": 3, "HI": -4, "AK": 2,
-           "IL": -1, "OH": 5, "VT": -2}
+SUPPORT = {
+    "NY": 4,
+    "PA": -3,
+    "CA": -2,
+    "TX": 1,
+    "RI": 2,
+    "DE": -1,
+    "MA": 3,
+    "HI": -4,
+    "AK": 2,
+    "IL": -1,
+    "OH": 5,
+    "VT": -2,
+}
 
 
 def golden_state() -> dict[str, Any]:
@@ -70,7 +82,9 @@ def _hex(c: str) -> tuple[int, int, int]:
 def test_each_state_colour_follows_its_support_sign() -> None:
     g = golden_state()
     img = pixels(boardmap.picture(engine.view(g, "nixon")).png)
-    shades = {(side, n): _hex(layout.fill(side, n)) for side in ("kennedy", "nixon") for n in (1, 2, 3, 4)}
+    shades = {
+        (side, n): _hex(layout.fill(side, n)) for side in ("kennedy", "nixon") for n in (1, 2, 3, 4)
+    }
     shades[(None, 0)] = _hex(layout.EMPTY)
     for st, v in g["states"].items():
         r, gr, b = _tile_colour(img, st)
@@ -81,8 +95,10 @@ def test_each_state_colour_follows_its_support_sign() -> None:
             assert r > b, f"{st} {v:+d}: expected red, got {(r, gr, b)}"
         else:
             assert max(r, gr, b) - min(r, gr, b) < 12, f"{st}: expected grey, got {(r, gr, b)}"
-        nearest = min(shades, key=lambda k: sum((p - q) ** 2 for p, q in zip(shades[k], (r, gr, b),
-                                                                              strict=True)))
+        nearest = min(
+            shades,
+            key=lambda k: sum((p - q) ** 2 for p, q in zip(shades[k], (r, gr, b), strict=True)),
+        )
         assert nearest == (side, min(abs(v), 4) if side else 0), (st, v, nearest)
 
 
@@ -109,7 +125,10 @@ def test_the_picture_is_drawn_from_public_keys_only() -> None:
     # both seats' views give the same picture; so does a game whose hidden cards differ
     assert boardmap.picture(engine.view(g, "nixon")).png == pic.png
     other = engine.from_json(engine.to_json(g))
-    other["hands"]["kennedy"], other["hands"]["nixon"] = other["hands"]["nixon"], other["hands"]["kennedy"]
+    other["hands"]["kennedy"], other["hands"]["nixon"] = (
+        other["hands"]["nixon"],
+        other["hands"]["kennedy"],
+    )
     other["deck"].reverse()
     assert boardmap.picture(engine.view(other, "kennedy")).png == pic.png
     # and a public change does change it

@@ -16,8 +16,13 @@ from pbem.models import Move
 from tests.pbem.harness import EMAILS, Harness
 
 
-def bot_game(tmp_path: Path, bot: str = "bot:heuristic", human: str = "kennedy",
-             seed: int | None = 7, **kw: object) -> Harness:
+def bot_game(
+    tmp_path: Path,
+    bot: str = "bot:heuristic",
+    human: str = "kennedy",
+    seed: int | None = 7,
+    **kw: object,
+) -> Harness:
     h = Harness(tmp_path)
     seats = {"kennedy": EMAILS["kennedy"], "nixon": EMAILS["nixon"]}
     seats["nixon" if human == "kennedy" else "kennedy"] = bot
@@ -96,11 +101,14 @@ def test_a_search_bot_with_a_small_budget(tmp_path: Path) -> None:
     assert engine.active_sides(h.state()) == {"kennedy"}
 
 
-@pytest.mark.parametrize(("kennedy", "nixon", "error"), [
-    ("jack@players.test", "bot:genius", "unknown player"),
-    ("jack@players.test", "bot:heuristic:3", "only the search player takes a budget"),
-    ("bot:heuristic", "bot:search", "both seats are bots"),
-])
+@pytest.mark.parametrize(
+    ("kennedy", "nixon", "error"),
+    [
+        ("jack@players.test", "bot:genius", "unknown player"),
+        ("jack@players.test", "bot:heuristic:3", "only the search player takes a budget"),
+        ("bot:heuristic", "bot:search", "both seats are bots"),
+    ],
+)
 def test_bad_bot_seats_are_refused(tmp_path: Path, kennedy: str, nixon: str, error: str) -> None:
     h = Harness(tmp_path)
     with pytest.raises(service.ServiceError, match=error):
@@ -108,7 +116,8 @@ def test_bad_bot_seats_are_refused(tmp_path: Path, kennedy: str, nixon: str, err
 
 
 def test_a_failing_bot_keeps_the_human_move_and_catches_up_later(
-        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     h = bot_game(tmp_path, seed=2)
     real = bots.choose_command
 

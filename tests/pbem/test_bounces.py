@@ -31,13 +31,23 @@ def _wait_for(server: MailServer, address: str, count: int) -> list[bytes]:
 
 @pytest.mark.mailstack
 def test_a_report_to_a_dead_address_bounces_is_recorded_and_never_answered(
-        bouncing_mailstack: MailServer, tmp_path: Path) -> None:
+    bouncing_mailstack: MailServer, tmp_path: Path
+) -> None:
     server = bouncing_mailstack
     game, kennedy, dead = (f"{u}@{server.domain}" for u in ("game", "kennedy", "gone-player"))
-    settings = Settings(database_url=f"sqlite:///{tmp_path}/b.db", address=game,
-                        imap_host=server.host, imap_port=server.imap_port, imap_user=game,
-                        imap_password=server.password, imap_ssl=False, smtp_host=server.host,
-                        smtp_port=server.smtp_port, smtp_tls=False, secret="bounce-test")
+    settings = Settings(
+        database_url=f"sqlite:///{tmp_path}/b.db",
+        address=game,
+        imap_host=server.host,
+        imap_port=server.imap_port,
+        imap_user=game,
+        imap_password=server.password,
+        imap_ssl=False,
+        smtp_host=server.host,
+        smtp_port=server.smtp_port,
+        smtp_tls=False,
+        secret="bounce-test",
+    )
     db = make_engine(settings.database_url)
     migrate(db)
     game_id = service.new_game(db, settings, kennedy=kennedy, nixon=dead, seed=2)
@@ -59,8 +69,10 @@ def test_a_report_to_a_dead_address_bounces_is_recorded_and_never_answered(
     assert [(r.recipient, r.kind) for r in queued] == [(kennedy, "notice")]  # no reply to the DSN
 
     assert service.drain_outbox(db, settings, service.make_sender(settings)).sent == 1
-    mails = [email.message_from_bytes(raw, policy=email.policy.default)
-             for raw in _wait_for(server, kennedy, 2)]
+    mails = [
+        email.message_from_bytes(raw, policy=email.policy.default)
+        for raw in _wait_for(server, kennedy, 2)
+    ]
     notice = mails[-1].get_body(("plain",)).get_content()  # type: ignore[union-attr]
     assert dead in notice and "could not be delivered" in notice
 
@@ -73,13 +85,18 @@ def test_a_report_to_a_dead_address_bounces_is_recorded_and_never_answered(
 # --- the same DSN (captured from Postfix: tests/pbem/data/postfix-dsn.eml) on the fakes --------
 
 POSTFIX_DSN = (Path(__file__).parent / "data" / "postfix-dsn.eml").read_bytes()
-DEAD, ORIGINAL_ID = b"gone-player@example.test", b"<1960.g1n1-5f4rcctpncgxn7dn.v0.welcome@example.test>"
+DEAD, ORIGINAL_ID = (
+    b"gone-player@example.test",
+    b"<1960.g1n1-5f4rcctpncgxn7dn.v0.welcome@example.test>",
+)
 
 
-def _dsn_for(row: OutboxMessage, *, action: bytes = b"failed", unique: str = "1",
-             with_original: bool = True) -> bytes:
+def _dsn_for(
+    row: OutboxMessage, *, action: bytes = b"failed", unique: str = "1", with_original: bool = True
+) -> bytes:
     raw = POSTFIX_DSN.replace(DEAD, row.recipient.encode()).replace(
-        b"<20261201033038.78D3D258588@mx.pbem.test>", f"<dsn-{unique}@mx.pbem.test>".encode())
+        b"<20261201033038.78D3D258588@mx.pbem.test>", f"<dsn-{unique}@mx.pbem.test>".encode()
+    )
     raw = raw.replace(b"Action: failed", b"Action: " + action)
     if not with_original:
         return raw.replace(ORIGINAL_ID, b"<gone@elsewhere>").replace(b"Message-ID:", b"X-Gone:")

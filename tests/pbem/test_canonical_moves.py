@@ -16,8 +16,10 @@ from tests.pbem.harness import Harness
 
 def _log(h: Harness) -> list[tuple[str, str]]:
     with Session(h.db) as s:
-        return [(m.side, m.command) for m in
-                s.exec(select(Move).where(Move.game_id == h.game_id).order_by(col(Move.seq)))]
+        return [
+            (m.side, m.command)
+            for m in s.exec(select(Move).where(Move.game_id == h.game_id).order_by(col(Move.seq)))
+        ]
 
 
 def _play_first(h: Harness) -> str:
@@ -68,12 +70,15 @@ def test_migration_0005_leaves_a_log_that_does_not_replay_as_written() -> None:
     mod = importlib.import_module("pbem.migrations.versions.0005_canonical_moves")
     g = engine.new_game(4)
     snap = engine.to_json(g)
-    assert mod.canonical_log(4, "zman", [], snap, [{"side": "kennedy", "command": "fly to the moon"}]) is None
+    assert (
+        mod.canonical_log(4, "zman", [], snap, [{"side": "kennedy", "command": "fly to the moon"}])
+        is None
+    )
     side = sorted(engine.active_sides(g))[0]
     after = engine.apply(g, side, "first jfk")
-    assert mod.canonical_log(4, "zman", [], engine.to_json(after),
-                             [{"side": side, "command": "first jfk"}]) == [
-        {"side": side, "command": "first kennedy", "seq": 1}]
+    assert mod.canonical_log(
+        4, "zman", [], engine.to_json(after), [{"side": side, "command": "first jfk"}]
+    ) == [{"side": side, "command": "first kennedy", "seq": 1}]
 
 
 def test_queued_lines_are_logged_as_canonical_commands(tmp_path: Path) -> None:
@@ -128,11 +133,16 @@ def test_migration_0010_replays_undo_as_pbem_replay_does() -> None:
     g = engine.new_game(4)
     side = sorted(engine.active_sides(g))[0]
     after = engine.apply(g, side, "first jfk")
-    moves = [{"side": side, "command": "first jfk", "inbound_id": 1},
-             {"side": side, "command": "undo", "inbound_id": 2},
-             {"side": side, "command": "FIRST JFK", "inbound_id": 2}]
+    moves = [
+        {"side": side, "command": "first jfk", "inbound_id": 1},
+        {"side": side, "command": "undo", "inbound_id": 2},
+        {"side": side, "command": "FIRST JFK", "inbound_id": 2},
+    ]
     new = mod.canonical_log(4, "zman", [], engine.to_json(after), moves)
     assert new is not None
     assert [(m["command"], m["seq"]) for m in new] == [
-        ("first kennedy", 1), ("undo", 2), ("first kennedy", 3)]
+        ("first kennedy", 1),
+        ("undo", 2),
+        ("first kennedy", 3),
+    ]
     assert mod.canonical_log(4, "zman", [], engine.to_json(g), moves) is None  # snapshot differs

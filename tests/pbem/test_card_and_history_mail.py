@@ -115,9 +115,15 @@ def test_the_game_over_mail_carries_the_whole_log_with_everything_revealed() -> 
 
 
 def test_attachments_make_a_mixed_message() -> None:
-    raw = build_message(sender="g@example.test", to="p@example.test", subject="s", text="body",
-                        html="<p>body</p>", message_id="<m@example.test>",
-                        attachments=[FileAttachment("log.txt", "Turn 1\nline — é\n".encode())])
+    raw = build_message(
+        sender="g@example.test",
+        to="p@example.test",
+        subject="s",
+        text="body",
+        html="<p>body</p>",
+        message_id="<m@example.test>",
+        attachments=[FileAttachment("log.txt", "Turn 1\nline — é\n".encode())],
+    )
     msg = email.message_from_bytes(raw, policy=email.policy.default)
     assert msg.get_content_type() == "multipart/mixed"
     assert msg.get_body(("plain",)).get_content().strip() == "body"  # type: ignore[union-attr]
@@ -129,6 +135,8 @@ def test_log_lines_say_why() -> None:
     g = mailview.position(6, 10_000)
     lines = [explained(e) for e in g["log"]]
     structural = ("Turn ", "End of turn")
-    unexplained = [t for t in lines if not t.startswith(structural) and not re.search(r"#\d|R\d", t)]
+    unexplained = [
+        t for t in lines if not t.startswith(structural) and not re.search(r"#\d|R\d", t)
+    ]
     assert len(unexplained) < len(lines) * 0.03, unexplained[:20]
     assert any(t.endswith(")") or t.endswith(").") for t in lines if "support in" in t)

@@ -19,8 +19,13 @@ from tests.pbem.mailtools import MailServer, free_port, player_mail
 
 @pytest.fixture
 def env(tmp_path: Path) -> dict[str, str]:
-    return {"PBEM_DATABASE_URL": f"sqlite:///{tmp_path}/cli.db", "PBEM_ADDRESS": "game@example.test",
-            "PBEM_SECRET": "cli-secret", "PBEM_IMAP_SSL": "false", "PBEM_SMTP_TLS": "false"}
+    return {
+        "PBEM_DATABASE_URL": f"sqlite:///{tmp_path}/cli.db",
+        "PBEM_ADDRESS": "game@example.test",
+        "PBEM_SECRET": "cli-secret",
+        "PBEM_IMAP_SSL": "false",
+        "PBEM_SMTP_TLS": "false",
+    }
 
 
 def run(env: dict[str, str], *args: str) -> Result:
@@ -50,7 +55,16 @@ def test_new_games_show_log_replay(env: dict[str, str]) -> None:
 
 
 def test_user_errors_exit_1_with_a_message(env: dict[str, str]) -> None:
-    bad = run(env, "new", "--kennedy", "jack@a.test", "--nixon", "dick@b.test", "--option", "vice_presidents")
+    bad = run(
+        env,
+        "new",
+        "--kennedy",
+        "jack@a.test",
+        "--nixon",
+        "dick@b.test",
+        "--option",
+        "vice_presidents",
+    )
     assert bad.exit_code == 1 and "GMT" in bad.output
     assert run(env, "show", "9").exit_code == 1
     assert run(env, "--config", "/nonexistent.toml", "games").exit_code == 2
@@ -62,7 +76,9 @@ def test_settings_come_from_the_environment(env: dict[str, str]) -> None:
     assert "gmt" in run(env, "games").output
 
 
-def test_poll_exits_75_when_another_worker_holds_the_lock(env: dict[str, str], tmp_path: Path) -> None:
+def test_poll_exits_75_when_another_worker_holds_the_lock(
+    env: dict[str, str], tmp_path: Path
+) -> None:
     with RunLock(Path(f"{tmp_path}/cli.db.lock")):
         assert run(env, "poll").exit_code == EXIT_LOCKED
 
@@ -91,13 +107,20 @@ def test_replay_mismatch_exits_3(env: dict[str, str]) -> None:
 
 
 def _mail_env(env: dict[str, str], server: MailServer, game: str) -> dict[str, str]:
-    return env | {"PBEM_ADDRESS": game, "PBEM_IMAP_HOST": server.host,
-                  "PBEM_IMAP_PORT": str(server.imap_port), "PBEM_IMAP_USER": game,
-                  "PBEM_IMAP_PASSWORD": server.password, "PBEM_SMTP_HOST": server.host,
-                  "PBEM_SMTP_PORT": str(server.smtp_port)}
+    return env | {
+        "PBEM_ADDRESS": game,
+        "PBEM_IMAP_HOST": server.host,
+        "PBEM_IMAP_PORT": str(server.imap_port),
+        "PBEM_IMAP_USER": game,
+        "PBEM_IMAP_PASSWORD": server.password,
+        "PBEM_SMTP_HOST": server.host,
+        "PBEM_SMTP_PORT": str(server.smtp_port),
+    }
 
 
-def test_send_poll_and_quiet_poll_over_real_servers(env: dict[str, str], mail_server: MailServer) -> None:
+def test_send_poll_and_quiet_poll_over_real_servers(
+    env: dict[str, str], mail_server: MailServer
+) -> None:
     game, jack, dick = (mail_server.fresh_address(p) for p in ("game", "jack", "dick"))
     env = _mail_env(env, mail_server, game)
     assert run(env, "new", "--kennedy", jack, "--nixon", dick, "--seed", "2").exit_code == 0
@@ -105,8 +128,13 @@ def test_send_poll_and_quiet_poll_over_real_servers(env: dict[str, str], mail_se
     assert sent.exit_code == 0 and "2 sent" in sent.output
     (welcome,) = mail_server.wait_for(jack, 1)
     msg = email.message_from_bytes(welcome.raw, policy=email.policy.default)
-    mail_server.send(player_mail(jack, str(msg["Reply-To"]), "first kennedy",
-                                 in_reply_to=str(msg["Message-ID"])), jack, [str(msg["Reply-To"])])
+    mail_server.send(
+        player_mail(
+            jack, str(msg["Reply-To"]), "first kennedy", in_reply_to=str(msg["Message-ID"])
+        ),
+        jack,
+        [str(msg["Reply-To"])],
+    )
     mail_server.wait_for(game, 1)
     polled = run(env, "poll")
     # Kennedy chose who goes first: only the side that must decide next is mailed (notify decisions)

@@ -12,8 +12,13 @@ from pbem.cli import cli
 
 @pytest.fixture
 def env(tmp_path: Path) -> dict[str, str]:
-    return {"PBEM_DATABASE_URL": f"sqlite:///{tmp_path}/cli.db", "PBEM_ADDRESS": "game@example.test",
-            "PBEM_SECRET": "cli-secret", "PBEM_SMTP_PORT": "1", "PBEM_SMTP_HOST": "127.0.0.1"}
+    return {
+        "PBEM_DATABASE_URL": f"sqlite:///{tmp_path}/cli.db",
+        "PBEM_ADDRESS": "game@example.test",
+        "PBEM_SECRET": "cli-secret",
+        "PBEM_SMTP_PORT": "1",
+        "PBEM_SMTP_HOST": "127.0.0.1",
+    }
 
 
 def run(env: dict[str, str], *args: str) -> Result:
@@ -21,8 +26,22 @@ def run(env: dict[str, str], *args: str) -> Result:
 
 
 def test_new_with_a_clock_then_tick_games_show_seat_log(env: dict[str, str]) -> None:
-    out = run(env, "new", "--kennedy", "jack@a.test", "--nixon", "dick@b.test", "--seed", "7",
-              "--clock", "3d/move", "--expiry", "autopilot", "--weekend-pause", "--no-vacation")
+    out = run(
+        env,
+        "new",
+        "--kennedy",
+        "jack@a.test",
+        "--nixon",
+        "dick@b.test",
+        "--seed",
+        "7",
+        "--clock",
+        "3d/move",
+        "--expiry",
+        "autopilot",
+        "--weekend-pause",
+        "--no-vacation",
+    )
     assert out.exit_code == 0 and "clock 3d/move, expiry autopilot" in out.output
     tick = run(env, "tick", "--no-send")
     assert tick.exit_code == 0, tick.output

@@ -42,11 +42,21 @@ os.kill(os.getpid(), signal.SIGKILL)  # committed, not yet sent
 
 
 def _run(g: ClockGame, where: str) -> int:
-    env = {**os.environ, "PYTHONPATH": str(ROOT), "PBEM_DATABASE_URL": g.h.settings.database_url,
-           "PBEM_ADDRESS": g.h.settings.address, "PBEM_SECRET": g.h.settings.secret,
-           "PBEM_OUTAGE_THRESHOLD": g.h.settings.outage_threshold}
-    done = subprocess.run([sys.executable, "-c", SCRIPT, where, str(g.at.timestamp())], env=env,
-                          capture_output=True, text=True, timeout=120)
+    env = {
+        **os.environ,
+        "PYTHONPATH": str(ROOT),
+        "PBEM_DATABASE_URL": g.h.settings.database_url,
+        "PBEM_ADDRESS": g.h.settings.address,
+        "PBEM_SECRET": g.h.settings.secret,
+        "PBEM_OUTAGE_THRESHOLD": g.h.settings.outage_threshold,
+    }
+    done = subprocess.run(
+        [sys.executable, "-c", SCRIPT, where, str(g.at.timestamp())],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert done.returncode == -signal.SIGKILL, done.stderr
     return done.returncode
 
@@ -56,8 +66,9 @@ def _reminders_sent(g: ClockGame) -> int:
 
 
 @pytest.mark.parametrize("where", ["after-commit", "inside"])
-def test_a_tick_killed_between_record_and_send_sends_each_reminder_once(tmp_path: Path,
-                                                                         where: str) -> None:
+def test_a_tick_killed_between_record_and_send_sends_each_reminder_once(
+    tmp_path: Path, where: str
+) -> None:
     g = ClockGame.create(Harness(tmp_path), "10h")
     g.at += timedelta(hours=5, minutes=1)
     _run(g, where)

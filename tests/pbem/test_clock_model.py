@@ -32,6 +32,7 @@ def bank(spec: str = "72h+36h/240h", **kw: object) -> model.ClockState:
 
 # --- spelling ------------------------------------------------------------------------------------
 
+
 def test_durations_and_controls_are_read_and_spelled_back() -> None:
     assert parse_duration("1d12h") == 36 * H
     assert parse_duration("90m") == 5400 and parse_duration("30s") == 30
@@ -57,6 +58,7 @@ def test_bad_policy_is_refused() -> None:
 
 
 # --- banks ---------------------------------------------------------------------------------------
+
 
 def test_only_the_deciding_sides_clock_runs_and_the_increment_is_credited_on_handover() -> None:
     c = bank()
@@ -111,6 +113,7 @@ def test_weekend_pause_charges_only_weekdays() -> None:
 
 # --- vacation ------------------------------------------------------------------------------------
 
+
 def test_vacation_stops_both_clocks_and_ends_on_time() -> None:
     c = bank(vacation_days=10)
     model.handover(c, {K}, {K, N}, K, MONDAY + 2 * H)
@@ -158,6 +161,7 @@ def test_the_vacation_allowance_is_yearly() -> None:
 
 
 # --- reminders, grace, expiry ---------------------------------------------------------------------
+
 
 def _walk(c: model.ClockState, until: float, step: float = 600) -> list[tuple[float, str]]:
     """Call `due` every ``step`` seconds like a cron tick; record and mark what fires."""

@@ -22,13 +22,15 @@ from tests.pbem.harness import Harness
 H = 3600.0
 
 
-def bot_clock_game(tmp_path: Path, spec: str, *, seed: int = 7, bot_side: str = "nixon",
-                   **control: object) -> ClockGame:
+def bot_clock_game(
+    tmp_path: Path, spec: str, *, seed: int = 7, bot_side: str = "nixon", **control: object
+) -> ClockGame:
     h = Harness(tmp_path)
     h.settings = h.settings.with_(outage_threshold="1000d")
     seats = {"kennedy": EMAILS["kennedy"], "nixon": EMAILS["nixon"], bot_side: "bot:heuristic"}
-    h.game_id = service.new_game(h.db, h.settings, seed=seed, now=MONDAY,
-                                 clock=parse_control(spec, **control), **seats)  # type: ignore[arg-type]
+    h.game_id = service.new_game(
+        h.db, h.settings, seed=seed, now=MONDAY, clock=parse_control(spec, **control), **seats
+    )  # type: ignore[arg-type]
     h.send()
     return ClockGame(h)
 
@@ -81,8 +83,9 @@ def test_a_human_playing_a_bot_gets_a_fresh_period_after_each_bot_reply(tmp_path
     assert "Clock Nixon: computer player: no clock." in g.text("kennedy")
 
 
-def test_the_catch_up_of_a_failed_bot_starts_the_humans_clock(tmp_path: Path,
-                                                              monkeypatch: pytest.MonkeyPatch) -> None:
+def test_the_catch_up_of_a_failed_bot_starts_the_humans_clock(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     g = bot_clock_game(tmp_path, "10h", expiry="forfeit", grace="0s")
     rnd = random.Random(2)
     real = bots.choose_command
@@ -110,6 +113,7 @@ def test_the_catch_up_of_a_failed_bot_starts_the_humans_clock(tmp_path: Path,
 
 # --- pbem seat ------------------------------------------------------------------------------------
 
+
 def test_the_replaced_players_address_is_never_mailed_again(tmp_path: Path) -> None:
     g = ClockGame.create(Harness(tmp_path), "10h", expiry="forfeit", grace="1h")
     mover = g.to_move()
@@ -128,8 +132,11 @@ def test_the_replaced_players_address_is_never_mailed_again(tmp_path: Path) -> N
     assert later and not [m for m in later if old in m.recipients]
     assert any("sub@players.test" in m.recipients for m in later)
     with Session(g.h.db) as s:
-        voided = s.exec(select(OutboxMessage).where(OutboxMessage.recipient == old,
-                                                    OutboxMessage.status == "cancelled")).all()
+        voided = s.exec(
+            select(OutboxMessage).where(
+                OutboxMessage.recipient == old, OutboxMessage.status == "cancelled"
+            )
+        ).all()
     assert voided and all("seat" in r.last_error for r in voided)
 
 
@@ -164,6 +171,7 @@ def test_a_new_player_does_not_inherit_the_old_players_orders(tmp_path: Path) ->
 
 # --- the autopilot --------------------------------------------------------------------------------
 
+
 def test_the_autopilot_plays_the_heuristic_bots_move_seeded_by_the_game(tmp_path: Path) -> None:
     runs = []
     for run in ("a", "b"):
@@ -180,8 +188,9 @@ def test_the_autopilot_plays_the_heuristic_bots_move_seeded_by_the_game(tmp_path
         from pbem.clocks.autopilot import seed_for
 
         for i, cmd in enumerate(played):
-            assert cmd == bots.choose_command(state, late, "heuristic", None,
-                                              seed_for(7, 1, state, late)), i
+            assert cmd == bots.choose_command(
+                state, late, "heuristic", None, seed_for(7, 1, state, late)
+            ), i
             engine.apply_in_place(state, late, cmd)
         mine = g.text(late)
         assert "computer player" in mine and "ran out" in mine and played[0] in mine
@@ -199,6 +208,7 @@ def test_the_autopilot_seed_is_not_the_games_seed() -> None:
 
 
 # --- helpers --------------------------------------------------------------------------------------
+
 
 def tick_without_sending(g: ClockGame):  # type: ignore[no-untyped-def]
     from pbem.clocks.service import tick
@@ -219,13 +229,21 @@ def parse(raw: bytes):  # type: ignore[no-untyped-def]
 
 # --- the time control in the first mails ------------------------------------------------------------
 
+
 @pytest.mark.parametrize("invite", [False, True])
-def test_the_first_mails_of_a_committed_game_show_its_own_time_control(tmp_path: Path,
-                                                                       invite: bool) -> None:
+def test_the_first_mails_of_a_committed_game_show_its_own_time_control(
+    tmp_path: Path, invite: bool
+) -> None:
     h = Harness(tmp_path)
-    h.game_id = service.new_game(h.db, h.settings, kennedy=EMAILS["kennedy"], nixon=EMAILS["nixon"],
-                                 invite=invite, now=MONDAY,
-                                 clock=parse_control("4m+1m/8m", expiry="forfeit", grace="1m"))
+    h.game_id = service.new_game(
+        h.db,
+        h.settings,
+        kennedy=EMAILS["kennedy"],
+        nixon=EMAILS["nixon"],
+        invite=invite,
+        now=MONDAY,
+        clock=parse_control("4m+1m/8m", expiry="forfeit", grace="1m"),
+    )
     h.send()
     text = " ".join(h.text_of(h.mails_to("kennedy")[0]).split())
     assert "Time bank 4 min, +1 min per move handed over, at most 8 min" in text
@@ -235,10 +253,12 @@ def test_the_first_mails_of_a_committed_game_show_its_own_time_control(tmp_path:
         assert g.left(g.to_move()) == 240
 
 
-
 # --- what the clock mails say (found playing by mail) ------------------------------------------------
 
-def test_reminders_say_until_when_and_what_to_do_and_the_result_says_who_won(tmp_path: Path) -> None:
+
+def test_reminders_say_until_when_and_what_to_do_and_the_result_says_who_won(
+    tmp_path: Path,
+) -> None:
     g = ClockGame.create(Harness(tmp_path), "10h", expiry="forfeit", grace="1h", reminders="50%")
     late = g.to_move()
     for _ in range(12):
@@ -266,7 +286,8 @@ def test_a_vacation_answer_has_a_plain_subject_and_a_move_says_welcome_back(tmp_
     mover = g.to_move()
     g.reply(mover, "vacation 2d")
     assert g.subjects(mover)[-1].endswith(
-        "You are on vacation until Wed 2026-12-02 00:00 UTC: both clocks are stopped")
+        "You are on vacation until Wed 2026-12-02 00:00 UTC: both clocks are stopped"
+    )
     g.advance(hours=3)
     g.reply(mover, engine.legal_commands(g.h.state(), mover)[0], to_mail=g.h.mails_to(mover)[-2])
     assert g.h.inbound()[-1].outcome == "applied"
@@ -278,8 +299,10 @@ def test_a_player_sees_times_in_their_time_zone(tmp_path: Path) -> None:
     g = ClockGame.create(Harness(tmp_path), "10h", expiry="forfeit", grace="1h", reminders="50%")
     mover = g.to_move()
     g.reply(mover, "timezone europe/berlin")
-    assert "Times in your mails are now shown in Europe/Berlin: now is Mon 2026-11-30 01:00 CET" \
+    assert (
+        "Times in your mails are now shown in Europe/Berlin: now is Mon 2026-11-30 01:00 CET"
         in g.text(mover)
+    )
     g.reply(mover, "timezone Mars/Olympus")
     assert g.h.inbound()[-1].outcome == "rejected" and "not a time zone name" in g.text(mover)
     g.advance(hours=5)
@@ -297,8 +320,10 @@ def test_a_player_sees_times_in_their_time_zone(tmp_path: Path) -> None:
 
 # --- a worker pass: the mail before the clocks ---------------------------------------------------------
 
+
 def test_a_move_waiting_in_the_inbox_when_the_clock_runs_out_is_played_not_forfeited(
-        tmp_path: Path) -> None:
+    tmp_path: Path,
+) -> None:
     from pbem.clocks.service import worker_pass
 
     g = ClockGame.create(Harness(tmp_path), "10h", expiry="forfeit", grace="0s")
@@ -308,8 +333,12 @@ def test_a_move_waiting_in_the_inbox_when_the_clock_runs_out_is_played_not_forfe
     move = engine.legal_commands(g.h.state(), mover)[0]
     g.h.inbox.deliver(g.h.reply_bytes(mover, move))  # sent in time; the worker runs at 10:05
     g.advance(minutes=6)
-    report, stats = worker_pass(g.h.db, g.h.settings, lambda: service.poll_once(
-        g.h.db, g.h.settings, g.h.inbox, now=g.at), now=g.at)
+    report, stats = worker_pass(
+        g.h.db,
+        g.h.settings,
+        lambda: service.poll_once(g.h.db, g.h.settings, g.h.inbox, now=g.at),
+        now=g.at,
+    )
     assert stats.outcomes["applied"] == 1 and report.expired == {}
     assert g.game().status == "active" and not g.game().ended
 

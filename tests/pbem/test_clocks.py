@@ -36,7 +36,10 @@ def test_a_silent_player_gets_each_reminder_once_then_forfeits(tmp_path: Path) -
     subjects = g.subjects(late)
     reminders = [s for s in subjects if "Reminder" in s]
     assert [re.search(r"Reminder: (.*) left", s).group(1) for s in reminders] == [  # type: ignore[union-attr]
-        "5 h", "2 h", "1 h"]  # 50 %, 2 h, 90 % of a 10 h bank (no 24 h rung)
+        "5 h",
+        "2 h",
+        "1 h",
+    ]  # 50 %, 2 h, 90 % of a 10 h bank (no 24 h rung)
     assert sum("Your time is up" in s for s in subjects) == 1
     game = g.game()
     assert (game.status, game.ended, game.winner) == ("over", "timeout", other(late))
@@ -100,7 +103,9 @@ def test_autopilot_plays_a_legal_default_and_the_log_says_so(tmp_path: Path) -> 
         moves = list(s.exec(select(Move).where(Move.game_id == g.h.game_id)))
     assert moves and all(m.source == "autopilot" and m.side == late for m in moves)
     assert service.replay(g.h.db, g.h.game_id).ok
-    assert any("ran out of time: the computer played for them" in s for s in g.subjects(other(late)))
+    assert any(
+        "ran out of time: the computer played for them" in s for s in g.subjects(other(late))
+    )
     assert any("the computer played for you" in s for s in g.subjects(late))
     assert late not in engine.active_sides(g.h.state()) or g.left(late) == 2 * H
 
@@ -120,7 +125,10 @@ def test_vacation_by_mail_pauses_both_clocks_and_ends_early_on_a_move(tmp_path: 
     c = g.clock()
     assert c["sides"][mover]["vac_until"] is None
     assert c["sides"][mover]["vac_left"] == pytest.approx(5 * 86400 - 31 * H + H, abs=1)
-    assert [e.kind for e in g.events() if e.kind.startswith("vacation")] == ["vacation", "vacation_end"]
+    assert [e.kind for e in g.events() if e.kind.startswith("vacation")] == [
+        "vacation",
+        "vacation_end",
+    ]
 
 
 def test_vacation_ends_by_itself_and_both_are_told(tmp_path: Path) -> None:
@@ -172,10 +180,15 @@ def test_address_add_is_confirmed_from_the_new_address(tmp_path: Path) -> None:
     g.mail_from(new, g.h.last_mail(mover), "first kennedy")  # not yet: dropped, nobody answered
     assert g.h.inbound()[-1].outcome == "ignored"
     g.reply(mover, f"address add {new}")
-    confirm = [m for rc, m in zip([x.recipients for x in g.h.sender.sent], _parsed(g), strict=True)
-               if new in rc]
+    confirm = [
+        m
+        for rc, m in zip([x.recipients for x in g.h.sender.sent], _parsed(g), strict=True)
+        if new in rc
+    ]
     assert len(confirm) == 1
-    code = re.search(r"address confirm ([A-Z2-7]{6})", " ".join(g.h.text_of(confirm[0]).split())).group(1)  # type: ignore[union-attr]
+    code = re.search(
+        r"address confirm ([A-Z2-7]{6})", " ".join(g.h.text_of(confirm[0]).split())
+    ).group(1)  # type: ignore[union-attr]
     g.reply(mover, f"address confirm {code}")  # from the old address: refused
     assert "send it from the new address" in g.text(mover)
     g.mail_from(new, confirm[0], "first kennedy")  # the pending address may only confirm
@@ -205,7 +218,9 @@ def test_the_operator_hands_a_seat_to_a_new_player_with_a_fresh_key(tmp_path: Pa
     assert "(operator)" in detail
     g.send()
     sent = _parsed(g)
-    welcome = [m for m, x in zip(sent, g.h.sender.sent, strict=True) if "sub@players.test" in x.recipients]
+    welcome = [
+        m for m, x in zip(sent, g.h.sender.sent, strict=True) if "sub@players.test" in x.recipients
+    ]
     assert len(welcome) == 1 and f"You now play {mover.title()}" in str(welcome[0]["Subject"])
     assert "has a new player" in g.subjects(other(mover))[-1]
     g.mail_from("sub@players.test", old_mail, "first kennedy")  # the old key is void
@@ -264,13 +279,22 @@ def test_games_from_before_clocks_get_the_site_default(tmp_path: Path) -> None:
         command.upgrade(cfg, "0004")
     snap = engine.to_json(engine.new_game(4))
     with db.begin() as conn:
-        conn.execute(text("INSERT INTO game (seed, edition, options, status, snapshot, version, "
-                          "created_at, updated_at) VALUES (4, 'zman', '', 'active', :s, 0, :t, :t)"),
-                     {"s": snap, "t": MONDAY})
+        conn.execute(
+            text(
+                "INSERT INTO game (seed, edition, options, status, snapshot, version, "
+                "created_at, updated_at) VALUES (4, 'zman', '', 'active', :s, 0, :t, :t)"
+            ),
+            {"s": snap, "t": MONDAY},
+        )
         for side, addr in EMAILS.items():
-            conn.execute(text("INSERT INTO seat (game_id, side, email, key_salt, key_gen, "
-                              "decision_sig, last_log, thread_root) VALUES (1, :side, :a, 'ab', 1, "
-                              "'', 0, '')"), {"side": side, "a": addr})
+            conn.execute(
+                text(
+                    "INSERT INTO seat (game_id, side, email, key_salt, key_gen, "
+                    "decision_sig, last_log, thread_root) VALUES (1, :side, :a, 'ab', 1, "
+                    "'', 0, '')"
+                ),
+                {"side": side, "a": addr},
+            )
     before, after = migrate(db)
     assert before == "0004" and after != "0004"
     h = Harness(tmp_path)

@@ -84,7 +84,9 @@ def test_init_is_idempotent_and_matches_the_models(tmp_path: Path) -> None:
 # --- outbox -------------------------------------------------------------------------------------
 
 
-def test_outbox_retries_temporary_failures_with_backoff_and_the_same_message_id(tmp_path: Path) -> None:
+def test_outbox_retries_temporary_failures_with_backoff_and_the_same_message_id(
+    tmp_path: Path,
+) -> None:
     h = Harness(tmp_path)
     h.sender.fail_with = [TemporaryFailure("451 try later", 451)] * 2
     h.new_game(seed=2)
@@ -120,7 +122,9 @@ def _play(h: Harness, n: int, seed: int = 0) -> None:
         if engine.result(state) is not None:
             return
         side = sorted(engine.active_sides(state))[0]
-        assert h.reply(side, rnd.choice(engine.legal_commands(state, side))).outcomes == {"applied": 1}
+        assert h.reply(side, rnd.choice(engine.legal_commands(state, side))).outcomes == {
+            "applied": 1
+        }
 
 
 def test_replay_equals_the_snapshot_and_detects_tampering(tmp_path: Path) -> None:

@@ -19,9 +19,20 @@ DEPLOY = ROOT / "deploy"
 NAME = re.compile(r"\bPBEM_[A-Z][A-Z0-9_]*[A-Z0-9]\b")
 NOT_SETTINGS = {"PBEM_VERBS"}  # a constant in pbem/mail/extract.py, not an environment variable
 REQUIRED = {
-    "PBEM_DATABASE_URL", "PBEM_ADDRESS", "PBEM_IMAP_HOST", "PBEM_IMAP_PORT", "PBEM_IMAP_USER",
-    "PBEM_IMAP_PASSWORD", "PBEM_IMAP_SSL", "PBEM_SMTP_HOST", "PBEM_SMTP_PORT", "PBEM_SMTP_USER",
-    "PBEM_SMTP_PASSWORD", "PBEM_SMTP_TLS", "PBEM_SECRET", "PBEM_CONFIG",
+    "PBEM_DATABASE_URL",
+    "PBEM_ADDRESS",
+    "PBEM_IMAP_HOST",
+    "PBEM_IMAP_PORT",
+    "PBEM_IMAP_USER",
+    "PBEM_IMAP_PASSWORD",
+    "PBEM_IMAP_SSL",
+    "PBEM_SMTP_HOST",
+    "PBEM_SMTP_PORT",
+    "PBEM_SMTP_USER",
+    "PBEM_SMTP_PASSWORD",
+    "PBEM_SMTP_TLS",
+    "PBEM_SECRET",
+    "PBEM_CONFIG",
 }
 
 
@@ -54,8 +65,11 @@ def test_env_example_names_nothing_the_code_does_not_read() -> None:
 
 def test_env_example_settings_are_plain_assignments() -> None:
     """``NAME=value`` lines that sh, systemd EnvironmentFile= and --env-file all read alike."""
-    lines = [ln for ln in (DEPLOY / "env.example").read_text(encoding="utf-8").splitlines()
-             if ln.strip() and not ln.startswith("#")]
+    lines = [
+        ln
+        for ln in (DEPLOY / "env.example").read_text(encoding="utf-8").splitlines()
+        if ln.strip() and not ln.startswith("#")
+    ]
     assert lines
     for line in lines:
         assert re.fullmatch(r"PBEM_[A-Z_]+=[^\s'\"]*", line), line
@@ -65,8 +79,11 @@ def test_env_example_settings_are_plain_assignments() -> None:
 
 def test_env_example_values_are_accepted_by_the_config_loader() -> None:
     config = pytest.importorskip("pbem.config")
-    env = dict(ln.split("=", 1) for ln in (DEPLOY / "env.example").read_text(encoding="utf-8").splitlines()
-               if ln.startswith("PBEM_"))
+    env = dict(
+        ln.split("=", 1)
+        for ln in (DEPLOY / "env.example").read_text(encoding="utf-8").splitlines()
+        if ln.startswith("PBEM_")
+    )
     settings = config.load_settings(env=env)
     assert settings.address == env["PBEM_ADDRESS"]
     assert settings.imap_ssl is True and settings.smtp_port == 587
@@ -102,8 +119,11 @@ def test_serve_service_restarts_on_failure() -> None:
 
 
 def test_crontab_line_runs_pbem_poll() -> None:
-    jobs = [ln for ln in (DEPLOY / "cron" / "pbem.crontab").read_text(encoding="utf-8").splitlines()
-            if ln.strip() and not ln.startswith("#") and "=" not in ln.split()[0]]
+    jobs = [
+        ln
+        for ln in (DEPLOY / "cron" / "pbem.crontab").read_text(encoding="utf-8").splitlines()
+        if ln.strip() and not ln.startswith("#") and "=" not in ln.split()[0]
+    ]
     assert len(jobs) == 1
     fields = jobs[0].split(None, 5)
     assert len(fields) == 6 and fields[0] == "*/5"
@@ -112,7 +132,9 @@ def test_crontab_line_runs_pbem_poll() -> None:
 
 def test_containerfile_runs_pbem_as_a_user_with_a_data_volume() -> None:
     text = (DEPLOY / "container" / "Containerfile").read_text(encoding="utf-8")
-    instructions = [ln.split(None, 1) for ln in text.splitlines() if ln and not ln.startswith(("#", " "))]
+    instructions = [
+        ln.split(None, 1) for ln in text.splitlines() if ln and not ln.startswith(("#", " "))
+    ]
     keys = [i[0] for i in instructions]
     user = [i[1] for i in instructions if i[0] == "USER"]
     assert user and user[-1] not in ("root", "0")
@@ -125,7 +147,17 @@ def test_containerfile_runs_pbem_as_a_user_with_a_data_volume() -> None:
 
 def test_operating_guide_covers_the_operator_tasks() -> None:
     text = (ROOT / "docs" / "OPERATING.md").read_text(encoding="utf-8")
-    for needle in ("crontab", "systemctl enable --now pbem-poll.timer", "pbem-serve.service",
-                   "sqlite3", ".backup", "postgresql+psycopg://", "pbem init", "quarantine",
-                   "Quarantine", "pg_dump", "deploy/env.example"):
+    for needle in (
+        "crontab",
+        "systemctl enable --now pbem-poll.timer",
+        "pbem-serve.service",
+        "sqlite3",
+        ".backup",
+        "postgresql+psycopg://",
+        "pbem init",
+        "quarantine",
+        "Quarantine",
+        "pg_dump",
+        "deploy/env.example",
+    ):
         assert needle in text, needle

@@ -31,10 +31,14 @@ def key(tmp_path_factory: pytest.TempPathFactory) -> tuple[bytes, bytes]:
     """(private key PEM, the DNS TXT record of its public key)."""
     folder = tmp_path_factory.mktemp("dkim")
     private = folder / "k.pem"
-    subprocess.run(["openssl", "genrsa", "-out", str(private), "2048"], check=True,
-                   capture_output=True)
-    der = subprocess.run(["openssl", "rsa", "-in", str(private), "-pubout", "-outform", "DER"],
-                         check=True, capture_output=True).stdout
+    subprocess.run(
+        ["openssl", "genrsa", "-out", str(private), "2048"], check=True, capture_output=True
+    )
+    der = subprocess.run(
+        ["openssl", "rsa", "-in", str(private), "-pubout", "-outform", "DER"],
+        check=True,
+        capture_output=True,
+    ).stdout
     return private.read_bytes(), b"v=DKIM1; k=rsa; p=" + base64.b64encode(der)
 
 
@@ -50,8 +54,9 @@ def dns(monkeypatch: pytest.MonkeyPatch, key: tuple[bytes, bytes]) -> dict[bytes
 
 
 def _signed(raw: bytes, private: bytes) -> bytes:
-    sig = dkim.sign(raw, SELECTOR, DOMAIN, private,
-                    include_headers=[b"from", b"to", b"subject", b"message-id"])
+    sig = dkim.sign(
+        raw, SELECTOR, DOMAIN, private, include_headers=[b"from", b"to", b"subject", b"message-id"]
+    )
     return sig + raw
 
 
@@ -63,8 +68,9 @@ def _game(tmp_path: Path, verify: bool = True) -> tuple[Harness, str, str]:
     return h, side, h.legal(side)[0]
 
 
-def test_a_verifying_signature_is_applied(tmp_path: Path, key: tuple[bytes, bytes],
-                                          dns: dict[bytes, bytes]) -> None:
+def test_a_verifying_signature_is_applied(
+    tmp_path: Path, key: tuple[bytes, bytes], dns: dict[bytes, bytes]
+) -> None:
     h, side, move = _game(tmp_path)
     raw = _signed(h.reply_bytes(side, move), key[0])
     assert dkimcheck.verdict(raw, "players.test", dnsfunc=dkimcheck.DNS) is None
@@ -73,7 +79,8 @@ def test_a_verifying_signature_is_applied(tmp_path: Path, key: tuple[bytes, byte
 
 
 def test_a_changed_body_under_the_players_signature_is_held(
-        tmp_path: Path, key: tuple[bytes, bytes], dns: dict[bytes, bytes]) -> None:
+    tmp_path: Path, key: tuple[bytes, bytes], dns: dict[bytes, bytes]
+) -> None:
     h, side, move = _game(tmp_path)
     raw = _signed(h.reply_bytes(side, move), key[0])
     other = next(c for c in h.legal(side) if c != move)
@@ -86,8 +93,9 @@ def test_a_changed_body_under_the_players_signature_is_held(
     assert EMAILS[side] in [r for m in h.sender.sent[-1:] for r in m.recipients]
 
 
-def test_no_signature_or_no_key_is_not_held(tmp_path: Path, key: tuple[bytes, bytes],
-                                             dns: dict[bytes, bytes]) -> None:
+def test_no_signature_or_no_key_is_not_held(
+    tmp_path: Path, key: tuple[bytes, bytes], dns: dict[bytes, bytes]
+) -> None:
     h, side, move = _game(tmp_path)
     assert dkimcheck.verdict(h.reply_bytes(side, move), "players.test") is None  # unsigned
     raw = _signed(h.reply_bytes(side, move), key[0])

@@ -21,17 +21,21 @@ from tests.pbem.test_e2e_mail import _settings, _text
 
 
 @pytest.mark.timeout(900)
-def test_a_complete_game_against_the_heuristic_bot_by_email(mail_server: MailServer,
-                                                              tmp_path: Path) -> None:
+def test_a_complete_game_against_the_heuristic_bot_by_email(
+    mail_server: MailServer, tmp_path: Path
+) -> None:
     settings = _settings(mail_server, tmp_path, mail_server.fresh_address("game"))
     db = make_engine(settings.database_url)
     migrate(db)
     human = mail_server.fresh_address("kennedy")
     game_id = service.new_game(db, settings, kennedy=human, nixon="bot:heuristic", seed=11)
-    player = ScriptedPlayer("kennedy", human, settings, random.Random(11), tmp_path,
-                            password=mail_server.password)
+    player = ScriptedPlayer(
+        "kennedy", human, settings, random.Random(11), tmp_path, password=mail_server.password
+    )
     started = time.perf_counter()
-    sent, view = play_by_email(db, settings, game_id, {"kennedy": player}, max_moves=3000, timeout=60)
+    sent, view = play_by_email(
+        db, settings, game_id, {"kennedy": player}, max_moves=3000, timeout=60
+    )
     seconds = time.perf_counter() - started
     print(f"\n[{mail_server.kind}] {sent} human mails against bot:heuristic in {seconds:.1f} s")
     assert view["result"] is not None and view["result"]["winner"] in engine.SIDES

@@ -26,25 +26,37 @@ from tests.pbem.mailtools import MailServer, player_mail
 
 def _subjects(server: MailServer, address: str, count: int) -> list[str]:
     found = server.wait_for(address, count, timeout=20)
-    return [str(email.message_from_bytes(f.raw, policy=email.policy.default)["Subject"]) for f in found]
+    return [
+        str(email.message_from_bytes(f.raw, policy=email.policy.default)["Subject"]) for f in found
+    ]
 
 
 @pytest.mark.timeout(300)
 @pytest.mark.parametrize("policy", ["forfeit", "claim"])
 def test_a_silent_player_is_reminded_and_loses_by_the_chosen_policy(
-        mail_server: MailServer, tmp_path: Path, policy: str) -> None:
+    mail_server: MailServer, tmp_path: Path, policy: str
+) -> None:
     game_address = mail_server.fresh_address("game")
-    settings = Settings(database_url=f"sqlite:///{tmp_path}/clock.db", address=game_address,
-                        imap_host=mail_server.host, imap_port=mail_server.imap_port,
-                        imap_user=game_address, imap_password=mail_server.password,
-                        imap_ssl=False, smtp_host=mail_server.host, smtp_port=mail_server.smtp_port,
-                        smtp_tls=False, secret="e2e-clock")
+    settings = Settings(
+        database_url=f"sqlite:///{tmp_path}/clock.db",
+        address=game_address,
+        imap_host=mail_server.host,
+        imap_port=mail_server.imap_port,
+        imap_user=game_address,
+        imap_password=mail_server.password,
+        imap_ssl=False,
+        smtp_host=mail_server.host,
+        smtp_port=mail_server.smtp_port,
+        smtp_tls=False,
+        secret="e2e-clock",
+    )
     db = make_engine(settings.database_url)
     migrate(db)
     addr = {side: mail_server.fresh_address(side) for side in ("kennedy", "nixon")}
     control = parse_control("20s", expiry=policy, grace="6s", reminders="50%,80%")
-    game_id = service.new_game(db, settings, kennedy=addr["kennedy"], nixon=addr["nixon"],
-                               seed=7, clock=control)
+    game_id = service.new_game(
+        db, settings, kennedy=addr["kennedy"], nixon=addr["nixon"], seed=7, clock=control
+    )
     sender = service.make_sender(settings)
 
     def worker_pass() -> None:  # as `pbem serve` does it (the poll only when mail is expected)
@@ -67,14 +79,23 @@ def test_a_silent_player_is_reminded_and_loses_by_the_chosen_policy(
         if over:
             break
         if policy == "claim" and not claimed:
-            mails = [email.message_from_bytes(f.raw, policy=email.policy.default)
-                     for f in mail_server.wait_for(addr["kennedy"], 1, timeout=0.1)]
+            mails = [
+                email.message_from_bytes(f.raw, policy=email.policy.default)
+                for f in mail_server.wait_for(addr["kennedy"], 1, timeout=0.1)
+            ]
             offers = [m for m in mails if "you may claim the win" in str(m["Subject"])]
             if offers:
                 offer = offers[-1]
-                mail_server.send(player_mail(addr["kennedy"], str(offer["Reply-To"]), "claim",
-                                             in_reply_to=str(offer["Message-ID"])),
-                                 addr["kennedy"], [str(offer["Reply-To"])])
+                mail_server.send(
+                    player_mail(
+                        addr["kennedy"],
+                        str(offer["Reply-To"]),
+                        "claim",
+                        in_reply_to=str(offer["Message-ID"]),
+                    ),
+                    addr["kennedy"],
+                    [str(offer["Reply-To"])],
+                )
                 claimed = True
         time.sleep(0.3)
     assert over, "the game did not end on time"

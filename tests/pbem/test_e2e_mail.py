@@ -28,10 +28,19 @@ from tests.pbem.mailtools import MailServer
 
 
 def _settings(server: MailServer, folder: Path, game_address: str) -> Settings:
-    return Settings(database_url=f"sqlite:///{folder}/e2e.db", address=game_address,
-                    imap_host=server.host, imap_port=server.imap_port, imap_user=game_address,
-                    imap_password=server.password, imap_ssl=False, smtp_host=server.host,
-                    smtp_port=server.smtp_port, smtp_tls=False, secret="e2e-secret")
+    return Settings(
+        database_url=f"sqlite:///{folder}/e2e.db",
+        address=game_address,
+        imap_host=server.host,
+        imap_port=server.imap_port,
+        imap_user=game_address,
+        imap_password=server.password,
+        imap_ssl=False,
+        smtp_host=server.host,
+        smtp_port=server.smtp_port,
+        smtp_tls=False,
+        secret="e2e-secret",
+    )
 
 
 @pytest.mark.timeout(900)
@@ -42,13 +51,19 @@ def test_a_complete_game_by_email(mail_server: MailServer, tmp_path: Path) -> No
     addr = {side: mail_server.fresh_address(side) for side in engine.SIDES}
     game_id = service.new_game(db, settings, kennedy=addr["kennedy"], nixon=addr["nixon"], seed=5)
     rng = random.Random(5)
-    players = {side: ScriptedPlayer(side, addr[side], settings, rng, tmp_path,
-                                    password=mail_server.password) for side in engine.SIDES}
+    players = {
+        side: ScriptedPlayer(
+            side, addr[side], settings, rng, tmp_path, password=mail_server.password
+        )
+        for side in engine.SIDES
+    }
     started = time.perf_counter()
     moves, view = play_by_email(db, settings, game_id, players, max_moves=3000, timeout=60)
     seconds = time.perf_counter() - started
-    print(f"\n[{mail_server.kind}] {moves} moves by email in {seconds:.1f} s: "
-          f"{moves / seconds:.1f} moves/s, {sum(p.received for p in players.values())} reports")
+    print(
+        f"\n[{mail_server.kind}] {moves} moves by email in {seconds:.1f} s: "
+        f"{moves / seconds:.1f} moves/s, {sum(p.received for p in players.values())} reports"
+    )
     assert view["result"] is not None and view["result"]["winner"] in engine.SIDES
     assert service.replay(db, game_id).ok
     with Session(db) as s:

@@ -38,8 +38,13 @@ class Player:
         text = _text(to)
         quoted = "\n".join("> " + line if line else ">" for line in text.splitlines())
         full = f"{body}\n\nOn Sun, Nov 29, 2026 at 9:00 AM 1960 game wrote:\n{quoted}\n"
-        raw = player_mail(self.address, str(to["Reply-To"]), full,
-                          subject="Re: " + str(to["Subject"]), in_reply_to=str(to["Message-ID"]))
+        raw = player_mail(
+            self.address,
+            str(to["Reply-To"]),
+            full,
+            subject="Re: " + str(to["Subject"]),
+            in_reply_to=str(to["Message-ID"]),
+        )
         self.server.send(raw, self.address, [str(to["Reply-To"])])
         # Postfix delivers to the game mailbox in the background: poll only once it is there
         assert self.server.wait_for(self.game, 1, timeout=20), "the reply was not delivered"
@@ -56,14 +61,23 @@ def _flat(msg: EmailMessage) -> str:
 
 
 @pytest.mark.timeout(300)
-def test_typo_quoted_reply_undo_and_table_talk_by_real_mail(mail_server: MailServer,
-                                                            tmp_path: Path) -> None:
+def test_typo_quoted_reply_undo_and_table_talk_by_real_mail(
+    mail_server: MailServer, tmp_path: Path
+) -> None:
     game_address = mail_server.fresh_address("game")
-    settings = Settings(database_url=f"sqlite:///{tmp_path}/undo.db", address=game_address,
-                        imap_host=mail_server.host, imap_port=mail_server.imap_port,
-                        imap_user=game_address, imap_password=mail_server.password,
-                        imap_ssl=False, smtp_host=mail_server.host,
-                        smtp_port=mail_server.smtp_port, smtp_tls=False, secret="undo-secret")
+    settings = Settings(
+        database_url=f"sqlite:///{tmp_path}/undo.db",
+        address=game_address,
+        imap_host=mail_server.host,
+        imap_port=mail_server.imap_port,
+        imap_user=game_address,
+        imap_password=mail_server.password,
+        imap_ssl=False,
+        smtp_host=mail_server.host,
+        smtp_port=mail_server.smtp_port,
+        smtp_tls=False,
+        secret="undo-secret",
+    )
     db = make_engine(settings.database_url)
     migrate(db)
     kim = Player(mail_server, mail_server.fresh_address("kennedy"), game_address)

@@ -42,12 +42,18 @@ def test_invite_accept_play_reveal_verify(mail_server: MailServer, tmp_path: Pat
     db = make_engine(settings.database_url)
     migrate(db)
     addr = {side: mail_server.fresh_address(side) for side in engine.SIDES}
-    game_id = service.new_game(db, settings, kennedy=addr["kennedy"], nixon=addr["nixon"], invite=True)
+    game_id = service.new_game(
+        db, settings, kennedy=addr["kennedy"], nixon=addr["nixon"], invite=True
+    )
     sender = service.make_sender(settings)
     service.drain_outbox(db, settings, sender)
     rng = random.Random(15)
-    players = {side: ScriptedPlayer(side, addr[side], settings, rng, tmp_path,
-                                    password=mail_server.password) for side in engine.SIDES}
+    players = {
+        side: ScriptedPlayer(
+            side, addr[side], settings, rng, tmp_path, password=mail_server.password
+        )
+        for side in engine.SIDES
+    }
     with service.open_mailbox(settings) as inbox:
         inbox.ensure_folders()
         for side, p in players.items():
@@ -69,8 +75,10 @@ def test_invite_accept_play_reveal_verify(mail_server: MailServer, tmp_path: Pat
         assert c is not None
         secret_seed, committed = c.server_seed, c.commitment
     for side, p in players.items():
-        box = [email.message_from_bytes(m.as_bytes(), policy=email.policy.default)
-               for m in mailbox.mbox(str(tmp_path / f"{side}.mbox"))]
+        box = [
+            email.message_from_bytes(m.as_bytes(), policy=email.policy.default)
+            for m in mailbox.mbox(str(tmp_path / f"{side}.mbox"))
+        ]
         assert isinstance(box[0], EmailMessage) and "Invitation" in str(box[0]["Subject"])
         assert committed in whole_text(box[0]).replace("\n", "").replace(" ", "")
         final = p.latest

@@ -84,7 +84,7 @@ def _play(h: Harness, records: list[str]) -> Played:
         hidden = hidden_names(state, "kennedy") | hidden_names(state, "nixon")
         for address in seen:  # observer mails rendered from this position: no hidden card named
             mails = observer_mails(h, address)
-            for msg in mails[seen[address]:]:
+            for msg in mails[seen[address] :]:
                 text = whole_text(msg)
                 assert not [n for n in hidden if n in text], "observer mail names hidden cards"
                 assert "only you see this" not in text
@@ -145,7 +145,9 @@ def test_observers_follow_the_public_board_to_the_end(played: Played) -> None:
     assert len(nixon_notes) == 1
 
 
-def test_the_attached_export_verifies(played: Played, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_the_attached_export_verifies(
+    played: Played, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     verdict = verify_export(played.export)
     assert verdict.ok, verdict.message
     assert verdict.moves == len(played.export["moves"]) > 150 and verdict.draws > 100
@@ -157,7 +159,10 @@ def test_the_attached_export_verifies(played: Played, tmp_path: Path, capsys: py
 
 
 def test_pbem_export_prints_the_same_export_after_the_end(played: Played) -> None:
-    env = {"PBEM_DATABASE_URL": played.h.settings.database_url, "PBEM_ADDRESS": played.h.settings.address}
+    env = {
+        "PBEM_DATABASE_URL": played.h.settings.database_url,
+        "PBEM_ADDRESS": played.h.settings.address,
+    }
     out = CliRunner().invoke(cli, ["export", str(played.h.game_id)], env=env)
     assert out.exit_code == 0
     assert json.loads(out.output) == played.export
@@ -195,7 +200,7 @@ def _effect(g: engine.GameState, side: str, command: str) -> tuple[str, list[Any
     """What ``command`` does from ``g``: the position hash and the new log lines."""
     after = copy.deepcopy(g)  # the state carries its RNG: the same draws as the real move
     engine.apply_in_place(after, side, command)
-    return position_hash(after), after["log"][len(g["log"]):]
+    return position_hash(after), after["log"][len(g["log"]) :]
 
 
 def _a_move_with_a_different_legal_choice(e: dict[str, Any]) -> tuple[int, str, str]:
@@ -208,7 +213,7 @@ def _a_move_with_a_different_legal_choice(e: dict[str, Any]) -> tuple[int, str, 
     """
     g = engine.new_game(int(e["engine_seed"]))
     moves = e["moves"]
-    for m in moves[:len(moves) // 2]:
+    for m in moves[: len(moves) // 2]:
         engine.apply_in_place(g, m["side"], m["command"])
     for i in range(len(moves) // 2, len(moves)):
         side, played_command = moves[i]["side"], moves[i]["command"]
@@ -243,7 +248,9 @@ def test_tampering_with_a_move_fails_at_that_move(played: Played) -> None:
     def position(x: dict[str, Any]) -> None:
         x["moves"][i]["position"] = "0" * 64
 
-    assert _tampered(e, position).startswith(f"move {i + 1} (") and "position" in _tampered(e, position)
+    assert _tampered(e, position).startswith(f"move {i + 1} (") and "position" in _tampered(
+        e, position
+    )
 
 
 def test_tampering_with_entropy_seed_or_options_fails_before_any_draw(played: Played) -> None:

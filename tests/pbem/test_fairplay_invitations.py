@@ -26,7 +26,10 @@ def h(tmp_path: Path) -> Harness:
 
 def statuses(h: Harness) -> dict[str, str]:
     with Session(h.db) as s:
-        return {i.side: i.status for i in s.exec(select(Invitation).where(Invitation.game_id == h.game_id))}
+        return {
+            i.side: i.status
+            for i in s.exec(select(Invitation).where(Invitation.game_id == h.game_id))
+        }
 
 
 def test_new_game_invites_both_players_with_the_commitment(h: Harness) -> None:
@@ -49,7 +52,10 @@ def test_new_game_invites_both_players_with_the_commitment(h: Harness) -> None:
 def test_both_accept_then_the_game_starts_with_their_entropy(h: Harness) -> None:
     invite(h)
     h.reply("kennedy", "accept  Blue   suede shoes")
-    assert game_row(h).status == "invited" and statuses(h) == {"kennedy": "accepted", "nixon": "pending"}
+    assert game_row(h).status == "invited" and statuses(h) == {
+        "kennedy": "accepted",
+        "nixon": "pending",
+    }
     ack = h.last_mail("kennedy")
     assert "Accepted" in str(ack["Subject"]) and "Blue suede shoes" in h.text_of(ack)
     assert len(h.mails_to("nixon")) == 1  # nothing for the other player yet
@@ -58,7 +64,9 @@ def test_both_accept_then_the_game_starts_with_their_entropy(h: Harness) -> None
     assert game.status == "active"
     nixon_mid = h.inbound()[-1].message_id
     assert c.entropy_kennedy == "Blue suede shoes" and c.entropy_nixon == f"message-id:{nixon_mid}"
-    seed = engine_seed(c.server_seed, h.game_id, {"kennedy": c.entropy_kennedy, "nixon": c.entropy_nixon})
+    seed = engine_seed(
+        c.server_seed, h.game_id, {"kennedy": c.entropy_kennedy, "nixon": c.entropy_nixon}
+    )
     assert c.engine_seed == str(seed)
     assert h.state() == engine.new_game(seed)
     for side in engine.SIDES:
@@ -127,24 +135,36 @@ def test_an_unanswered_invitation_expires(h: Harness) -> None:
         assert "expired" in str(mail["Subject"]) and EMAILS["nixon"] in h.text_of(mail)
     service.poll_once(h.db, h.settings, h.inbox, now=start + timedelta(hours=99))  # only once
     with Session(h.db) as s:
-        assert len(s.exec(select(OutboxMessage).where(OutboxMessage.subject.contains("expired"))).all()) == 2  # type: ignore[attr-defined]
+        assert (
+            len(
+                s.exec(select(OutboxMessage).where(OutboxMessage.subject.contains("expired"))).all()
+            )
+            == 2
+        )  # type: ignore[attr-defined]
 
 
 def test_decline_in_a_running_game_is_the_engines_verb(h: Harness) -> None:
     h.new_game(seed=3)  # started at once, fixed seed
     h.reply("kennedy", "decline")
     mail = h.last_mail("kennedy")
-    assert "error in your orders" in str(mail["Subject"])  # the engine refused it: not a trigger now
+    assert "error in your orders" in str(
+        mail["Subject"]
+    )  # the engine refused it: not a trigger now
     assert game_row(h).status == "active"
 
 
 def test_cli_new_invites_by_default_and_start_skips_it(tmp_path: Path) -> None:
-    env = {"PBEM_DATABASE_URL": f"sqlite:///{tmp_path}/cli.db", "PBEM_ADDRESS": "game@example.test",
-           "PBEM_SECRET": "s"}
+    env = {
+        "PBEM_DATABASE_URL": f"sqlite:///{tmp_path}/cli.db",
+        "PBEM_ADDRESS": "game@example.test",
+        "PBEM_SECRET": "s",
+    }
     runner = CliRunner()
     out = runner.invoke(cli, ["new", "--kennedy", "a@x.test", "--nixon", "b@x.test"], env=env)
     assert out.exit_code == 0 and "invitations queued" in out.output, out.output
-    out = runner.invoke(cli, ["new", "--kennedy", "a@x.test", "--nixon", "b@x.test", "--start"], env=env)
+    out = runner.invoke(
+        cli, ["new", "--kennedy", "a@x.test", "--nixon", "b@x.test", "--start"], env=env
+    )
     assert out.exit_code == 0 and "welcome mails queued" in out.output
     listing = runner.invoke(cli, ["games"], env=env).output
     assert re.search(r"#1\s+invited", listing) and re.search(r"#2\s+active", listing)

@@ -35,8 +35,11 @@ def to_watcher(h: Harness) -> list:  # type: ignore[type-arg]
 
 
 def observe(h: Harness, address: str = WATCHER) -> None:
-    env = {"PBEM_DATABASE_URL": h.settings.database_url, "PBEM_ADDRESS": h.settings.address,
-           "PBEM_SECRET": h.settings.secret}
+    env = {
+        "PBEM_DATABASE_URL": h.settings.database_url,
+        "PBEM_ADDRESS": h.settings.address,
+        "PBEM_SECRET": h.settings.secret,
+    }
     out = CliRunner().invoke(cli, ["observe", str(h.game_id), address], env=env)
     assert out.exit_code == 0, out.output
     h.send()
@@ -84,7 +87,9 @@ def test_a_forged_unsubscribe_address_does_nothing(h: Harness) -> None:
 def test_a_player_can_invite_an_observer_by_mail(h: Harness) -> None:
     h.reply("nixon", "observe " + WATCHER)
     assert "Observer added" in str(h.last_mail("nixon")["Subject"])
-    assert "observe" in str(to_watcher(h)[0]["Subject"]) and "Nixon's player" in whole_text(to_watcher(h)[0])
+    assert "observe" in str(to_watcher(h)[0]["Subject"]) and "Nixon's player" in whole_text(
+        to_watcher(h)[0]
+    )
     h.reply("nixon", "observe " + EMAILS["kennedy"])
     assert "not added" in str(h.last_mail("nixon")["Subject"])
     assert "plays in game" in h.text_of(h.last_mail("nixon"))

@@ -50,6 +50,7 @@ def _active(h: Harness) -> str:
 
 # --- 1: RFC 6532 internationalised addresses ----------------------------------------------------
 
+
 def test_1_a_raw_utf8_from_address_plays(tmp_path: Path) -> None:
     h = Harness(tmp_path)
     emails = {"kennedy": "jürgen@spieler.test", "nixon": "łukasz@gracze.test"}
@@ -57,12 +58,16 @@ def test_1_a_raw_utf8_from_address_plays(tmp_path: Path) -> None:
     h.send()
     side = _active(h)
     welcome = email.message_from_bytes(
-        next(m.raw for m in h.sender.sent if emails[side] in m.recipients), policy=email.policy.default)
-    raw = (f"From: Jürgen Groß <{emails[side]}>\r\nTo: {welcome['Reply-To']}\r\n"
-           f"Subject: Re: Zug\r\nMessage-ID: <zug.1@spieler.test>\r\n"
-           f"In-Reply-To: {welcome['Message-ID']}\r\nMIME-Version: 1.0\r\n"
-           "Content-Type: text/plain; charset=utf-8\r\nContent-Transfer-Encoding: 8bit\r\n\r\n"
-           f"{h.legal(side)[0]}\r\n").encode()
+        next(m.raw for m in h.sender.sent if emails[side] in m.recipients),
+        policy=email.policy.default,
+    )
+    raw = (
+        f"From: Jürgen Groß <{emails[side]}>\r\nTo: {welcome['Reply-To']}\r\n"
+        f"Subject: Re: Zug\r\nMessage-ID: <zug.1@spieler.test>\r\n"
+        f"In-Reply-To: {welcome['Message-ID']}\r\nMIME-Version: 1.0\r\n"
+        "Content-Type: text/plain; charset=utf-8\r\nContent-Transfer-Encoding: 8bit\r\n\r\n"
+        f"{h.legal(side)[0]}\r\n"
+    ).encode()
     h.inbox.deliver(raw)
     assert h.poll().outcomes == {"applied": 1}
     assert h.inbound()[-1].from_addr == emails[side]
@@ -70,8 +75,10 @@ def test_1_a_raw_utf8_from_address_plays(tmp_path: Path) -> None:
 
 # --- 2: process_message never raises ------------------------------------------------------------
 
+
 def test_2_a_crash_whose_quarantine_write_fails_too_never_blocks_the_inbox(
-        h: Harness, monkeypatch: pytest.MonkeyPatch) -> None:
+    h: Harness, monkeypatch: pytest.MonkeyPatch
+) -> None:
     import pbem.pipeline.runner as runner
 
     def crash(ctx: object, names: object) -> None:
@@ -92,7 +99,8 @@ def test_2_a_crash_whose_quarantine_write_fails_too_never_blocks_the_inbox(
 
 def test_2_a_nul_in_the_message_id_is_stored_clean(h: Harness) -> None:
     raw = h.reply_bytes(_active(h), h.legal(_active(h))[0]).replace(
-        b"Message-ID: <player.", b"Message-ID: <nul\x00player.")
+        b"Message-ID: <player.", b"Message-ID: <nul\x00player."
+    )
     h.inbox.deliver(raw)
     assert h.poll().outcomes == {"applied": 1}
     assert "\x00" not in h.inbound()[-1].message_id
@@ -100,8 +108,10 @@ def test_2_a_nul_in_the_message_id_is_stored_clean(h: Harness) -> None:
 
 # --- 4: a locked SQLite database is a transient error ------------------------------------------
 
+
 def test_4_a_locked_database_defers_the_mail_and_the_next_run_applies_it(
-        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     import pbem.db
     import pbem.pipeline.runner as runner
 
@@ -126,11 +136,16 @@ def test_4_a_locked_database_defers_the_mail_and_the_next_run_applies_it(
     assert len(_moves(h)) == 1
 
 
-def test_4_poll_exits_4_when_mail_was_deferred(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_4_poll_exits_4_when_mail_was_deferred(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     from pbem import cli as cli_module
 
-    monkeypatch.setattr(cli_module.service, "poll_once",
-                        lambda *a, **k: service.PollStats(outcomes=__import__("collections").Counter(deferred=1)))
+    monkeypatch.setattr(
+        cli_module.service,
+        "poll_once",
+        lambda *a, **k: service.PollStats(outcomes=__import__("collections").Counter(deferred=1)),
+    )
     monkeypatch.setattr(cli_module.service, "open_mailbox", lambda s: _NullBox())
     out = _cli(_env(tmp_path), "poll", "--no-send")
     assert out.exit_code == EXIT_UNREACHABLE, out.output
@@ -148,6 +163,7 @@ class _NullBox:
 
 
 # --- 5: overlapping workers -----------------------------------------------------------------------
+
 
 def test_5_the_default_lock_file_is_absolute_whatever_the_working_folder() -> None:
     for url in ("postgresql+psycopg://pbem@db.example.org/pbem", "sqlite:///pbem.db"):
@@ -169,8 +185,9 @@ def test_5_two_overlapping_polls_apply_each_mail_once_and_send_each_report_once(
     # worker B fetched the same batch before worker A moved it
     a = service.poll_once(h.db, h.settings, h.inbox)
     for item in batch:
-        service.process_message(h.db, h.settings, item.raw, mailbox="INBOX",
-                                uidvalidity=item.uidvalidity, uid=item.uid)
+        service.process_message(
+            h.db, h.settings, item.raw, mailbox="INBOX", uidvalidity=item.uidvalidity, uid=item.uid
+        )
     h.inbox.move_many([i.uid for i in batch], "Processed")
     assert a.outcomes == {"applied": 1}
     first, second = MemorySender(), MemorySender()
@@ -182,10 +199,18 @@ def test_5_two_overlapping_polls_apply_each_mail_once_and_send_each_report_once(
 
 # --- 6: IMAP login failures and garbage exit 4 ----------------------------------------------------
 
+
 def _env(tmp_path: Path, **extra: str) -> dict[str, str]:
-    return {"PBEM_DATABASE_URL": f"sqlite:///{tmp_path}/cli.db", "PBEM_ADDRESS": "game@example.test",
-            "PBEM_SECRET": "fault-secret", "PBEM_IMAP_SSL": "false", "PBEM_SMTP_TLS": "false",
-            "PBEM_IMAP_HOST": "127.0.0.1", "PBEM_SMTP_HOST": "127.0.0.1", **extra}
+    return {
+        "PBEM_DATABASE_URL": f"sqlite:///{tmp_path}/cli.db",
+        "PBEM_ADDRESS": "game@example.test",
+        "PBEM_SECRET": "fault-secret",
+        "PBEM_IMAP_SSL": "false",
+        "PBEM_SMTP_TLS": "false",
+        "PBEM_IMAP_HOST": "127.0.0.1",
+        "PBEM_SMTP_HOST": "127.0.0.1",
+        **extra,
+    }
 
 
 def _cli(env: dict[str, str], *args: str) -> Result:
@@ -193,15 +218,26 @@ def _cli(env: dict[str, str], *args: str) -> Result:
 
 
 @pytest.mark.parametrize("server", [imap_refusing_logins, garbage_banner])
-def test_6_a_wrong_imap_password_or_a_garbage_banner_exits_4(tmp_path: Path, server: object) -> None:
+def test_6_a_wrong_imap_password_or_a_garbage_banner_exits_4(
+    tmp_path: Path, server: object
+) -> None:
     with server() as fake:  # type: ignore[operator]
-        out = _cli(_env(tmp_path, PBEM_IMAP_PORT=str(fake.port), PBEM_IMAP_USER="game",
-                        PBEM_IMAP_PASSWORD="wrong"), "poll", "--no-send")
+        out = _cli(
+            _env(
+                tmp_path,
+                PBEM_IMAP_PORT=str(fake.port),
+                PBEM_IMAP_USER="game",
+                PBEM_IMAP_PASSWORD="wrong",
+            ),
+            "poll",
+            "--no-send",
+        )
     assert out.exit_code == EXIT_UNREACHABLE, (out.output, out.exception)
     assert "IMAP" in out.output and "Traceback" not in out.output
 
 
 # --- 7: an SMTP server that accepts and never answers ---------------------------------------------
+
 
 def test_7_a_hanging_smtp_server_costs_one_timeout_per_run_not_one_per_mail(h: Harness) -> None:
     service.new_game(h.db, h.settings, kennedy="a@players.test", nixon="b@players.test", seed=3)
@@ -216,6 +252,7 @@ def test_7_a_hanging_smtp_server_costs_one_timeout_per_run_not_one_per_mail(h: H
 
 
 # --- 8: the next run retries undelivered mail ------------------------------------------------------
+
 
 def test_8_after_a_connection_failure_the_next_run_retries_at_once(h: Harness) -> None:
     service.new_game(h.db, h.settings, kennedy="a@players.test", nixon="b@players.test", seed=3)
@@ -237,6 +274,7 @@ def test_8_send_keeps_exiting_4_while_mail_is_undelivered(tmp_path: Path) -> Non
 
 # --- 9: HTML to text is linear ---------------------------------------------------------------------
 
+
 def _calls(html: str) -> int:
     """Python and C function calls made by one conversion: a deterministic measure of work."""
     n = 0
@@ -254,12 +292,15 @@ def _calls(html: str) -> int:
     return n
 
 
-@pytest.mark.parametrize("make", [
-    lambda k: "<div>" * k + "x" + "</div>" * k,
-    lambda k: "<blockquote>" * k + "x" + "</blockquote>" * k,
-    lambda k: "<div>a<b>b</b><br></div>" * k,
-    lambda k: '<div class="gmail_quote">' * k + "x" + "</div>" * k,
-])
+@pytest.mark.parametrize(
+    "make",
+    [
+        lambda k: "<div>" * k + "x" + "</div>" * k,
+        lambda k: "<blockquote>" * k + "x" + "</blockquote>" * k,
+        lambda k: "<div>a<b>b</b><br></div>" * k,
+        lambda k: '<div class="gmail_quote">' * k + "x" + "</div>" * k,
+    ],
+)
 def test_9_html_to_text_work_grows_linearly(make: object) -> None:
     small, big = _calls(make(400)), _calls(make(800))  # type: ignore[operator]
     assert big / small < 2.4, (small, big)
@@ -267,23 +308,37 @@ def test_9_html_to_text_work_grows_linearly(make: object) -> None:
 
 # --- 10: refuse to run on defaults -----------------------------------------------------------------
 
-@pytest.mark.parametrize("unset", [
-    {"PBEM_SECRET": None}, {"PBEM_ADDRESS": None}, {"PBEM_SECRET": "change-me"},
-    {"PBEM_SECRET": "replace-with-a-long-random-string"}, {"PBEM_ADDRESS": "game@example.org"},
-])
-@pytest.mark.parametrize("verb", [["new", "--kennedy", "k@a.test", "--nixon", "n@b.test"],
-                                  ["poll"], ["send"], ["serve"]])
+
+@pytest.mark.parametrize(
+    "unset",
+    [
+        {"PBEM_SECRET": None},
+        {"PBEM_ADDRESS": None},
+        {"PBEM_SECRET": "change-me"},
+        {"PBEM_SECRET": "replace-with-a-long-random-string"},
+        {"PBEM_ADDRESS": "game@example.org"},
+    ],
+)
+@pytest.mark.parametrize(
+    "verb", [["new", "--kennedy", "k@a.test", "--nixon", "n@b.test"], ["poll"], ["send"], ["serve"]]
+)
 def test_10_new_poll_send_serve_refuse_default_secret_or_address(
-        tmp_path: Path, verb: list[str], unset: dict[str, str | None]) -> None:
-    env = {k: v for k, v in _env(tmp_path, PBEM_IMAP_PORT=str(free_port()),
-                                 PBEM_SMTP_PORT=str(free_port())).items()}
+    tmp_path: Path, verb: list[str], unset: dict[str, str | None]
+) -> None:
+    env = {
+        k: v
+        for k, v in _env(
+            tmp_path, PBEM_IMAP_PORT=str(free_port()), PBEM_SMTP_PORT=str(free_port())
+        ).items()
+    }
     for k, v in unset.items():
         if v is None:
             env.pop(k)
         else:
             env[k] = v
     out = CliRunner(env={k: None for k in ("PBEM_SECRET", "PBEM_ADDRESS", "PBEM_CONFIG")}).invoke(
-        cli, verb, env=env)
+        cli, verb, env=env
+    )
     assert out.exit_code == 1, out.output
     assert next(iter(unset)) in out.output
     assert not (tmp_path / "cli.db").exists() or verb[0] != "new"
@@ -315,8 +370,14 @@ def test_11_a_dmarc_fail_from_our_own_server_holds_the_move(h: Harness) -> None:
     _held_setup(h)
     side = _active(h)
     before = h.state()
-    stats = h.reply(side, h.legal(side)[0], headers=_auth(
-        h, f"spf=fail smtp.mailfrom=evil.test; dkim=none; dmarc=fail header.from={EMAILS[side].split('@')[1]}"))
+    stats = h.reply(
+        side,
+        h.legal(side)[0],
+        headers=_auth(
+            h,
+            f"spf=fail smtp.mailfrom=evil.test; dkim=none; dmarc=fail header.from={EMAILS[side].split('@')[1]}",
+        ),
+    )
     assert stats.outcomes == {"held": 1}
     assert h.state() == before and _moves(h) == []
     last = h.last_mail(side)
@@ -399,8 +460,12 @@ def test_11_pbem_held_lists_releases_and_drops_from_the_command_line(tmp_path: P
     h = Harness(tmp_path)
     h.new_game()
     _held_setup(h)
-    env = {"PBEM_DATABASE_URL": h.settings.database_url, "PBEM_ADDRESS": h.settings.address,
-           "PBEM_SECRET": h.settings.secret, "PBEM_AUTHSERV_ID": AUTHSERV}
+    env = {
+        "PBEM_DATABASE_URL": h.settings.database_url,
+        "PBEM_ADDRESS": h.settings.address,
+        "PBEM_SECRET": h.settings.secret,
+        "PBEM_AUTHSERV_ID": AUTHSERV,
+    }
     fail = _auth(h, "dmarc=fail header.from=players.test")
     side = _active(h)
     assert h.reply(side, h.legal(side)[0], headers=fail).outcomes == {"held": 1}

@@ -35,21 +35,26 @@ def test_5_two_workers_moving_one_message_both_succeed(mail_server: MailServer) 
 
 @pytest.mark.mailstack
 @pytest.mark.skipif(os.geteuid() != 0, reason="scripts/test.sh starts servers only as root")
-def test_12_the_test_script_never_touches_a_stack_it_did_not_start(
-        mailstack: MailServer) -> None:
+def test_12_the_test_script_never_touches_a_stack_it_did_not_start(mailstack: MailServer) -> None:
     box = mailstack.fresh_address("survivor")
     mailstack.send(player_mail(box, box, "before"), box, [box])
     assert len(mailstack.wait_for(box, 1)) == 1
-    env = {k: v for k, v in os.environ.items()
-           if not k.startswith(("MAILSTACK_", "PGTEST_", "PBEM_TEST_POSTGRES"))}
+    env = {
+        k: v
+        for k, v in os.environ.items()
+        if not k.startswith(("MAILSTACK_", "PGTEST_", "PBEM_TEST_POSTGRES"))
+    }
     env |= {"PBEM_TEST_SERVERS_ONLY": "1"}
-    run = subprocess.run(["bash", "scripts/test.sh"], cwd=ROOT, env=env, capture_output=True,
-                         text=True, timeout=600)
+    run = subprocess.run(
+        ["bash", "scripts/test.sh"], cwd=ROOT, env=env, capture_output=True, text=True, timeout=600
+    )
     assert run.returncode == 0, run.stderr[-2000:]
     line = next(x for x in run.stdout.splitlines() if x.startswith("servers started"))
     mail_dir = line.split("mail in ", 1)[1].split(",", 1)[0]
     pg_dir = line.split("PostgreSQL in ", 1)[1].split(";", 1)[0]
-    assert mail_dir.startswith("/tmp/pbem-test-mailstack.") and pg_dir.startswith("/tmp/pbem-test-pg.")
+    assert mail_dir.startswith("/tmp/pbem-test-mailstack.") and pg_dir.startswith(
+        "/tmp/pbem-test-pg."
+    )
     # the script's own folders are gone, its servers stopped ...
     assert not Path(mail_dir).exists() and not Path(pg_dir).exists()
     # ... and the stack that was running before still serves mail, old and new

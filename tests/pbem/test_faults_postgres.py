@@ -34,7 +34,9 @@ def _active(h: Harness) -> str:
 
 def test_2_a_nul_in_a_message_id_neither_raises_nor_blocks_the_move_behind_it(h: Harness) -> None:
     side = _active(h)
-    nul = h.reply_bytes(side, "help").replace(b"Message-ID: <player.", b"Message-ID: <a\x00b.player.")
+    nul = h.reply_bytes(side, "help").replace(
+        b"Message-ID: <player.", b"Message-ID: <a\x00b.player."
+    )
     h.inbox.deliver(nul)
     h.inbox.deliver(h.reply_bytes(side, h.legal(side)[0]))
     stats = service.poll_once(h.db, h.settings, h.inbox)
@@ -43,7 +45,8 @@ def test_2_a_nul_in_a_message_id_neither_raises_nor_blocks_the_move_behind_it(h:
 
 
 def test_2_a_crash_on_a_nul_mail_is_stored_in_the_quarantine(
-        h: Harness, monkeypatch: pytest.MonkeyPatch) -> None:
+    h: Harness, monkeypatch: pytest.MonkeyPatch
+) -> None:
     import pbem.pipeline.runner as runner
 
     def crash(ctx: object, names: object) -> None:
@@ -76,14 +79,17 @@ class SlowSender(MemorySender):
 
 
 def test_5_two_workers_draining_one_outbox_send_each_row_once(
-        h: Harness, monkeypatch: pytest.MonkeyPatch) -> None:
+    h: Harness, monkeypatch: pytest.MonkeyPatch
+) -> None:
     monkeypatch.setattr(service, "CLAIM_BATCH", 3, raising=False)
     for i in range(20):
-        service.new_game(h.db, h.settings, kennedy=f"k{i}@players.test", nixon=f"n{i}@players.test",
-                         seed=i)
+        service.new_game(
+            h.db, h.settings, kennedy=f"k{i}@players.test", nixon=f"n{i}@players.test", seed=i
+        )
     senders = [SlowSender(), SlowSender()]
-    threads = [threading.Thread(target=service.drain_outbox, args=(h.db, h.settings, s))
-               for s in senders]
+    threads = [
+        threading.Thread(target=service.drain_outbox, args=(h.db, h.settings, s)) for s in senders
+    ]
     for t in threads:
         t.start()
     for t in threads:
@@ -99,23 +105,31 @@ def test_5_two_workers_draining_one_outbox_send_each_row_once(
 
 
 def test_imap_uids_up_to_2_to_the_32_are_stored(
-        h: Harness, monkeypatch: pytest.MonkeyPatch) -> None:
+    h: Harness, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """RFC 3501 UIDs and UIDVALIDITY are 32-bit *unsigned*: pymap's 2824442751 overflowed the
     signed INTEGER columns, and every mail was quarantined (found by test_serve_leader.py)."""
     import pbem.pipeline.runner as runner
 
     side = _active(h)
     raw = h.reply_bytes(side, h.legal(side)[0])
-    out = service.process_message(h.db, h.settings, raw, mailbox="INBOX",
-                                  uidvalidity=2**32 - 1, uid=2**32 - 1)
+    out = service.process_message(
+        h.db, h.settings, raw, mailbox="INBOX", uidvalidity=2**32 - 1, uid=2**32 - 1
+    )
     assert out.outcome == "applied"
 
     def crash(ctx: object, names: object) -> None:
         raise RuntimeError("pipeline bug")
 
     monkeypatch.setattr(runner, "run", crash)
-    out = service.process_message(h.db, h.settings, h.reply_bytes(side, "help"),
-                                  mailbox="INBOX", uidvalidity=2**32 - 1, uid=2**32 - 2)
+    out = service.process_message(
+        h.db,
+        h.settings,
+        h.reply_bytes(side, "help"),
+        mailbox="INBOX",
+        uidvalidity=2**32 - 1,
+        uid=2**32 - 2,
+    )
     assert out.outcome == "quarantined" and "not stored" not in out.reason
     with Session(h.db) as s:
         (row,) = s.exec(select(Quarantine)).all()

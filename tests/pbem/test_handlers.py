@@ -53,7 +53,9 @@ def test_content_hash_ignores_trace_headers() -> None:
 
 
 def test_filter_loops_ignores_auto_submitted(h: Harness) -> None:
-    raw = player_mail(EMAILS["kennedy"], "game@pbem.test", "x", headers={"Auto-Submitted": "auto-replied"})
+    raw = player_mail(
+        EMAILS["kennedy"], "game@pbem.test", "x", headers={"Auto-Submitted": "auto-replied"}
+    )
     with Session(h.db) as s:
         ctx = ctx_for(h, s, raw, upto="filter-loops")
         with pytest.raises(IgnoreMessage, match="automatic"):
@@ -87,8 +89,12 @@ def test_identify_seat_verifies_the_key(h: Harness) -> None:
         ctx = ctx_for(h, s, good, upto="check-sender")
         assert ctx.seat is not None and ctx.seat.side == "kennedy" and ctx.key is not None
     with Session(h.db) as s:  # the In-Reply-To still names the welcome: matched from there
-        ctx = ctx_for(h, s, forged.replace(b"In-Reply-To", b"X-Old").replace(b"References", b"X-Ref"),
-                      upto="identify-seat")
+        ctx = ctx_for(
+            h,
+            s,
+            forged.replace(b"In-Reply-To", b"X-Old").replace(b"References", b"X-Ref"),
+            upto="identify-seat",
+        )
         with pytest.raises(RejectMessage) as info:  # From is a player: explain, to her only
             HANDLERS["identify-seat"].process(ctx)
         assert info.value.kind == "key_problem"

@@ -36,7 +36,8 @@ def test_make_message_id_is_deterministic_and_safe() -> None:
     assert a == "<report.game-12.seq-5.kennedy@example.test>"
     assert make_message_id("report", 12, 6, "kennedy", "example.test") != a
     assert make_message_id("Err or", "12\r\nX: y", 1, "Nixon", "example.test") == (
-        "<err-or.game-12-x-y.seq-1.nixon@example.test>")
+        "<err-or.game-12-x-y.seq-1.nixon@example.test>"
+    )
 
 
 def test_headers_and_structure() -> None:
@@ -50,8 +51,10 @@ def test_headers_and_structure() -> None:
     assert msg["X-1960-PBEM"] == "example.test"
     assert msg["Message-ID"] == "<report.game-12.seq-5.kennedy@example.test>"
     assert msg["In-Reply-To"] == "<CAFx1@mail.example.org>"
-    assert msg["References"].split() == ["<welcome.game-12.seq-1.kennedy@example.test>",
-                                         "<CAFx1@mail.example.org>"]
+    assert msg["References"].split() == [
+        "<welcome.game-12.seq-1.kennedy@example.test>",
+        "<CAFx1@mail.example.org>",
+    ]
     assert msg["Reply-To"] == "game+k7qx2f@example.test"
     assert msg["List-Id"] == "1960 game 12 <game-12.example.test>"
     assert msg["Subject"] == "[1960 #12] Turn 3 — your move"
@@ -94,8 +97,10 @@ def test_header_injection_and_bad_addresses_are_refused(overrides: dict[str, obj
 
 def test_inline_images_go_in_a_related_part_with_their_content_id() -> None:
     png = b"\x89PNG\r\n\x1a\n" + bytes(range(256)) * 40
-    raw = build(html='<p>Board</p><img src="cid:board-abc@1960.pbem" alt="map">',
-                images=[InlineImage("board-abc@1960.pbem", png, filename="board.png")])
+    raw = build(
+        html='<p>Board</p><img src="cid:board-abc@1960.pbem" alt="map">',
+        images=[InlineImage("board-abc@1960.pbem", png, filename="board.png")],
+    )
     assert all(len(line) <= 78 for line in raw.split(b"\r\n"))
     msg = email.message_from_bytes(raw, policy=email.policy.default)
     assert msg.get_content_type() == "multipart/alternative"
@@ -104,7 +109,10 @@ def test_inline_images_go_in_a_related_part_with_their_content_id() -> None:
     assert related.get_content_type() == "multipart/related"
     assert related.get_param("type") == "text/html"
     html, image = related.get_payload()
-    assert html.get_content_type() == "text/html" and 'src="cid:board-abc@1960.pbem"' in html.get_content()
+    assert (
+        html.get_content_type() == "text/html"
+        and 'src="cid:board-abc@1960.pbem"' in html.get_content()
+    )
     assert image.get_content_type() == "image/png"
     assert image["Content-ID"] == "<board-abc@1960.pbem>"
     assert image.get_content_disposition() == "inline" and image.get_filename() == "board.png"

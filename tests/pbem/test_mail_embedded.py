@@ -37,8 +37,11 @@ def test_port_in_use_is_reported() -> None:
 
 def test_mailbox_per_address_plus_addresses_and_any_password(embedded_mail: MailServer) -> None:
     alice, bob = embedded_mail.fresh_address("alice"), embedded_mail.fresh_address("bob")
-    embedded_mail.send(player_mail(bob, alice.replace("@", "+Key1@"), "pass\n"), bob,
-                       [alice.replace("@", "+Key1@")])
+    embedded_mail.send(
+        player_mail(bob, alice.replace("@", "+Key1@"), "pass\n"),
+        bob,
+        [alice.replace("@", "+Key1@")],
+    )
     [item] = embedded_mail.wait_for(alice)
     parsed = parse_message(item.raw, alice)
     assert alice.replace("@", "+key1@") in parsed.to_addrs  # Delivered-To / Received for
@@ -50,8 +53,9 @@ def test_mailbox_per_address_plus_addresses_and_any_password(embedded_mail: Mail
 def test_mail_to_other_domains_is_refused(embedded_mail: MailServer) -> None:
     sender = SmtpSender(embedded_mail.host, embedded_mail.smtp_port)
     with pytest.raises(PermanentFailure):
-        asyncio.run(sender.send(b"Subject: x\r\n\r\nx\r\n", "game@example.test",
-                                ["someone@gmail.com"]))
+        asyncio.run(
+            sender.send(b"Subject: x\r\n\r\nx\r\n", "game@example.test", ["someone@gmail.com"])
+        )
 
 
 def test_smtp_auth_is_accepted(embedded_mail: MailServer) -> None:
@@ -64,8 +68,9 @@ def test_smtp_auth_is_accepted(embedded_mail: MailServer) -> None:
 def test_direct_delivery() -> None:
     with EmbeddedMailServers() as servers:
         servers.deliver("Game+x@Example.test", b"Subject: hi\r\n\r\npass\r\n")
-        server = MailServer("embedded", servers.host, servers.smtp_port, servers.imap_port,
-                            servers.domain, "pw")
+        server = MailServer(
+            "embedded", servers.host, servers.smtp_port, servers.imap_port, servers.domain, "pw"
+        )
         [item] = server.wait_for("game@example.test")
         assert item.raw.endswith(b"pass\r\n")
         assert servers.delivered == 0  # counts SMTP deliveries only
@@ -88,8 +93,9 @@ def test_full_loop_throughput(mail_server: MailServer, count: int) -> None:
         async def worker() -> None:
             while queue:
                 n = queue.pop()
-                await sender.send(player_mail("p@example.org", to, f"pass {n}\n"),
-                                  "p@example.org", [to])
+                await sender.send(
+                    player_mail("p@example.org", to, f"pass {n}\n"), "p@example.org", [to]
+                )
 
         await asyncio.gather(*(worker() for _ in range(10)))
 
@@ -99,5 +105,7 @@ def test_full_loop_throughput(mail_server: MailServer, count: int) -> None:
     found = mail_server.wait_for(to, count=count, timeout=60)
     visible = time.monotonic() - started
     assert len(found) == count
-    print(f"\n{mail_server.kind}: {count} messages accepted in {accepted:.2f} s, all visible "
-          f"in IMAP after {visible:.2f} s ({count / visible:.0f} msg/s)")
+    print(
+        f"\n{mail_server.kind}: {count} messages accepted in {accepted:.2f} s, all visible "
+        f"in IMAP after {visible:.2f} s ({count / visible:.0f} msg/s)"
+    )

@@ -18,8 +18,9 @@ from tests.pbem.mailtools import CORPUS, DATA
 CMD = "campaign 17: NY 2, PA 1"
 PLAIN = CORPUS / "email_reply_parser"
 TALON = CORPUS / "talon"
-needs_corpus = pytest.mark.skipif(not CORPUS.is_dir(),
-                                  reason=f"mail corpus not present at {CORPUS}")
+needs_corpus = pytest.mark.skipif(
+    not CORPUS.is_dir(), reason=f"mail corpus not present at {CORPUS}"
+)
 
 
 def _files(folder: Path, pattern: str) -> list[str]:
@@ -53,14 +54,18 @@ def test_quoted_example_commands_are_never_read() -> None:
 
 
 def test_unquoted_history_after_outlook_header_is_cut() -> None:
-    text = ("pass\n\n________________________________\nFrom: 1960 game <game@example.test>\n"
-            "Sent: Sunday, November 29, 2026 9:00\nTo: Kim\nSubject: Turn 3\n\n"
-            f"Examples:\n{CMD}\nevent 22\n")
+    text = (
+        "pass\n\n________________________________\nFrom: 1960 game <game@example.test>\n"
+        "Sent: Sunday, November 29, 2026 9:00\nTo: Kim\nSubject: Turn 3\n\n"
+        f"Examples:\n{CMD}\nevent 22\n"
+    )
     assert read_text(text).commands == ["pass"]
 
 
-@pytest.mark.parametrize("separator", ["-----Original Message-----", "-- ", "--",
-                                       "Sent from my iPhone", "Get Outlook for Android"])
+@pytest.mark.parametrize(
+    "separator",
+    ["-----Original Message-----", "-- ", "--", "Sent from my iPhone", "Get Outlook for Android"],
+)
 def test_separators_and_footers_cut_the_rest(separator: str) -> None:
     text = f"event 22\n{separator}\nevent 5\npass\n"
     assert read_text(text).commands == ["event 22"]
@@ -78,8 +83,7 @@ def test_bottom_posting_after_quote_is_read() -> None:
 
 def test_bullets_whitespace_and_typography_are_normalised() -> None:
     text = "- event\u00a022\n* pass\n1. support   OH\n\u2022 issue civil\u2013rights\n"
-    assert read_text(text).commands == ["event 22", "pass", "support OH",
-                                            "issue civil-rights"]
+    assert read_text(text).commands == ["event 22", "pass", "support OH", "issue civil-rights"]
 
 
 def test_hyphen_lists_are_not_mistaken_for_signatures() -> None:
@@ -91,7 +95,8 @@ def test_caps_on_lines_and_line_length() -> None:
     result = read_text(text, max_lines=5, max_line_len=50)
     assert result.commands == [f"support S{i}" for i in range(5)]
     assert any(line.endswith("…") and len(line) == 51 for line in result.ignored) or (
-        len(result.ignored) == 20)  # ignored is itself capped
+        len(result.ignored) == 20
+    )  # ignored is itself capped
 
 
 def test_help_and_status_are_commands() -> None:
@@ -131,8 +136,9 @@ def test_corpus_command_at_the_end_of_the_reply_text(name: str) -> None:
 def test_corpus_client_replies(name: str) -> None:
     """Android, Apple Mail, Gmail, iPhone, Outlook: the reply text 'Hello' becomes a command,
     and the quoted original gets a command too, which must not be read."""
-    msg = email.message_from_bytes((TALON / "standard_replies" / name).read_bytes(),
-                                    policy=email.policy.default)
+    msg = email.message_from_bytes(
+        (TALON / "standard_replies" / name).read_bytes(), policy=email.policy.default
+    )
     replaced = 0
     for part in msg.walk():
         if part.get_content_type() in ("text/plain", "text/html"):

@@ -22,7 +22,9 @@ def test_memory_mailbox_fetch_move_and_uids() -> None:
         box.ensure_folders()
         first, second = box.deliver(b"one"), box.deliver(b"two")
         assert [(f.uid, f.uidvalidity, f.raw) for f in box.fetch_new()] == [
-            (first, 7, b"one"), (second, 7, b"two")]
+            (first, 7, b"one"),
+            (second, 7, b"two"),
+        ]
         assert [f.raw for f in box.fetch_new(limit=1)] == [b"one"]
         box.move(first, box.processed)
         assert [f.uid for f in box.fetch_new()] == [second]
@@ -75,8 +77,7 @@ def test_send_fetch_move_to_processed(mail_server: MailServer) -> None:
 def test_uidvalidity_is_stable_and_uids_grow(mail_server: MailServer) -> None:
     game = mail_server.fresh_address("game")
     for n in range(3):
-        mail_server.send(player_mail("p@example.org", game, f"pass {n}\n"), "p@example.org",
-                         [game])
+        mail_server.send(player_mail("p@example.org", game, f"pass {n}\n"), "p@example.org", [game])
     found = mail_server.wait_for(game, count=3)
     assert len(found) == 3
     uids = [f.uid for f in found]
@@ -87,8 +88,9 @@ def test_uidvalidity_is_stable_and_uids_grow(mail_server: MailServer) -> None:
         assert box.uidvalidity == found[0].uidvalidity  # same across connections
 
 
-def test_move_without_the_move_extension(mail_server: MailServer,
-                                         monkeypatch: pytest.MonkeyPatch) -> None:
+def test_move_without_the_move_extension(
+    mail_server: MailServer, monkeypatch: pytest.MonkeyPatch
+) -> None:
     game = mail_server.fresh_address("game")
     mail_server.send(player_mail("p@example.org", game, "pass\n"), "p@example.org", [game])
     [item] = mail_server.wait_for(game)
@@ -181,7 +183,9 @@ def test_mail_arriving_just_before_idle_is_still_reported(mail_server: MailServe
         assert len(box.fetch_new()) == 1
 
 
-def test_idle_recovers_from_a_garbled_exchange(mail_server: MailServer, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_idle_recovers_from_a_garbled_exchange(
+    mail_server: MailServer, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """A broken IDLE (server garbage, dropped link) reconnects and asks the caller to re-sync."""
     import imaplib
 

@@ -25,8 +25,10 @@ def test_gmail_reply_fields() -> None:
     assert p.to_addrs == ["game+k7qx2fabc@example.test"]
     assert p.message_id == "<CAFx1@mail.example.org>"
     assert p.in_reply_to == "<report.game-12.seq-5.kennedy@example.test>"
-    assert p.references == ["<welcome.game-12.seq-1.kennedy@example.test>",
-                            "<report.game-12.seq-5.kennedy@example.test>"]
+    assert p.references == [
+        "<welcome.game-12.seq-1.kennedy@example.test>",
+        "<report.game-12.seq-5.kennedy@example.test>",
+    ]
     assert p.auto_reason is None
     assert p.text.startswith("Hi there,")  # text/plain preferred over the HTML part
     assert "<div" not in p.text
@@ -90,17 +92,26 @@ def test_system_senders_are_automatic() -> None:
 
 
 def test_our_composed_mail_is_recognised_as_ours() -> None:
-    raw = build_message(sender="game@example.test", to="kim@example.org", subject="s",
-                        text="t", html=None, message_id="<x.1@example.test>")
+    raw = build_message(
+        sender="game@example.test",
+        to="kim@example.org",
+        subject="s",
+        text="t",
+        html=None,
+        message_id="<x.1@example.test>",
+    )
     assert parse_message(raw, "other@elsewhere.test").auto_reason == parse_mod.OWN_MESSAGE
 
 
 def test_trace_headers_contribute_recipients() -> None:
-    raw = _with_headers("Delivered-To: game+tok1@example.test",
-                        "Received: from a by b (Postfix) for <game+tok2@example.test>; now")
+    raw = _with_headers(
+        "Delivered-To: game+tok1@example.test",
+        "Received: from a by b (Postfix) for <game+tok2@example.test>; now",
+    )
     addrs = parse_message(raw, OWN).to_addrs
     assert {"game+abc@example.test", "game+tok1@example.test", "game+tok2@example.test"} <= set(
-        addrs)
+        addrs
+    )
 
 
 def test_missing_from_gives_empty_address() -> None:
@@ -140,8 +151,17 @@ def _nested(depth: int) -> bytes:
     body = b"Content-Type: text/plain\r\n\r\npass\r\n"
     for level in range(depth):
         b = b"b%d" % level
-        body = (b"Content-Type: multipart/mixed; boundary=\"" + b + b"\"\r\n\r\n--" + b + b"\r\n"
-                + body + b"\r\n--" + b + b"--\r\n")
+        body = (
+            b'Content-Type: multipart/mixed; boundary="'
+            + b
+            + b'"\r\n\r\n--'
+            + b
+            + b"\r\n"
+            + body
+            + b"\r\n--"
+            + b
+            + b"--\r\n"
+        )
     return head + body
 
 
@@ -160,8 +180,11 @@ def test_mime_bomb_nesting_never_crashes(depth: int) -> None:
 
 def test_many_parts_are_capped() -> None:
     parts = b"".join(b"--b\r\nContent-Type: text/plain\r\n\r\npart\r\n" for _ in range(500))
-    raw = (b"From: a@example.org\r\nContent-Type: multipart/mixed; boundary=b\r\n\r\n" + parts
-           + b"--b--\r\n")
+    raw = (
+        b"From: a@example.org\r\nContent-Type: multipart/mixed; boundary=b\r\n\r\n"
+        + parts
+        + b"--b--\r\n"
+    )
     p = parse_message(raw, OWN)
     assert p.text == "part" and any("MIME parts" in x for x in p.problems)
 
@@ -174,8 +197,11 @@ def test_large_text_part_is_truncated() -> None:
 
 @pytest.mark.parametrize("charset", ["x-unknown-charset", "utf-7\x00", "utf-16"])
 def test_bad_or_lying_charsets_decode_with_replacement(charset: str) -> None:
-    raw = (b"From: a@example.org\r\nContent-Type: text/plain; charset=\"" + charset.encode()
-           + b"\"\r\n\r\npass \xff\xfe\xc3\r\n")
+    raw = (
+        b'From: a@example.org\r\nContent-Type: text/plain; charset="'
+        + charset.encode()
+        + b'"\r\n\r\npass \xff\xfe\xc3\r\n'
+    )
     p = parse_message(raw, OWN)
     assert isinstance(p.text, str)
 
@@ -211,8 +237,9 @@ STANDARD = CORPUS / "talon" / "standard_replies"
 
 
 @pytest.mark.skipif(not STANDARD.is_dir(), reason=f"mail corpus not present at {CORPUS}")
-@pytest.mark.parametrize("name", ["android", "apple_mail", "apple_mail_2", "gmail", "iphone",
-                                  "outlook"])
+@pytest.mark.parametrize(
+    "name", ["android", "apple_mail", "apple_mail_2", "gmail", "iphone", "outlook"]
+)
 def test_corpus_replies_parse(name: str) -> None:
     p = parse_message((STANDARD / f"{name}.eml").read_bytes(), OWN)
     assert p.auto_reason is None

@@ -42,17 +42,33 @@ def test_every_kind_of_mail_stays_within_the_size_budget(seed: int, edition: str
                 kinds += ["status", "rejected", "key_problem", "card", "history", "notice", "held"]
             whole = step % 10 == 0 or over
             for kind in kinds:
-                ctx = mailview.context(g, side, since[side], error="line 1: 'zz' is not a state"
-                                       if kind in ("rejected", "key_problem", "held") else None,
-                                       card=1 + step % 91)
+                ctx = mailview.context(
+                    g,
+                    side,
+                    since[side],
+                    error="line 1: 'zz' is not a state"
+                    if kind in ("rejected", "key_problem", "held")
+                    else None,
+                    card=1 + step % 91,
+                )
                 if kind == "notice":  # the largest notice: a full report (autopilot, seat change)
-                    ctx = {**ctx, "notice": {"subject": "Autopilot played for you", "full": True,
-                                             "lines": ["Your clock and grace ran out."]}}
+                    ctx = {
+                        **ctx,
+                        "notice": {
+                            "subject": "Autopilot played for you",
+                            "full": True,
+                            "lines": ["Your clock and grace ran out."],
+                        },
+                    }
                 mail = render(kind, {**ctx, "picture": whole})
                 html, raw = len(mail.html.encode("utf-8")), len(mailview.mail_bytes(mail))
                 if mail.images:
-                    picture = max(picture, raw - len(mailview.mail_bytes(
-                        render(kind, {**ctx, "picture": False}))) + 200)
+                    picture = max(
+                        picture,
+                        raw
+                        - len(mailview.mail_bytes(render(kind, {**ctx, "picture": False})))
+                        + 200,
+                    )
                 elif not whole and kind not in ("help", "key_problem", "card", "history"):
                     raw += picture  # the largest picture so far (+ its part headers), as a bound
                 assert html < HTML_BUDGET, f"{kind} for {side} at step {step}: HTML {html} bytes"

@@ -19,8 +19,9 @@ class Capture:
     def __init__(self) -> None:
         self.messages: list[tuple[str, list[str], bytes]] = []
 
-    async def handle_RCPT(self, server: Any, session: Any, envelope: Any, address: str,
-                          options: list[str]) -> str:
+    async def handle_RCPT(
+        self, server: Any, session: Any, envelope: Any, address: str, options: list[str]
+    ) -> str:
         if address.startswith("tmp"):
             return "451 4.3.0 try again later"
         if address.startswith("bad"):
@@ -45,22 +46,29 @@ def smtp_capture() -> Iterator[tuple[Capture, int]]:
 def test_send_delivers_raw_bytes_with_envelope(smtp_capture: tuple[Capture, int]) -> None:
     capture, port = smtp_capture
     raw = report_mail("game@example.test", "kim@example.org", 1)
-    asyncio.run(SmtpSender("127.0.0.1", port).send(raw, "game+bounce-1@example.test",
-                                                   ["kim@example.org"]))
+    asyncio.run(
+        SmtpSender("127.0.0.1", port).send(raw, "game+bounce-1@example.test", ["kim@example.org"])
+    )
     assert len(capture.messages) == 1
     mail_from, rcpts, content = capture.messages[0]
     assert (mail_from, rcpts) == ("game+bounce-1@example.test", ["kim@example.org"])
     assert b"Message-ID: <report.game-1.seq-1@example.test>" in content
 
 
-@pytest.mark.parametrize(("rcpt", "error", "code"), [("tmp@example.org", TemporaryFailure, 451),
-                                                     ("bad@example.org", PermanentFailure, 550)])
-def test_refused_recipients_are_classified(smtp_capture: tuple[Capture, int], rcpt: str,
-                                           error: type[Exception], code: int) -> None:
+@pytest.mark.parametrize(
+    ("rcpt", "error", "code"),
+    [("tmp@example.org", TemporaryFailure, 451), ("bad@example.org", PermanentFailure, 550)],
+)
+def test_refused_recipients_are_classified(
+    smtp_capture: tuple[Capture, int], rcpt: str, error: type[Exception], code: int
+) -> None:
     _, port = smtp_capture
     with pytest.raises(error) as info:
-        asyncio.run(SmtpSender("127.0.0.1", port).send(b"Subject: x\r\n\r\nx\r\n",
-                                                       "game@example.test", [rcpt]))
+        asyncio.run(
+            SmtpSender("127.0.0.1", port).send(
+                b"Subject: x\r\n\r\nx\r\n", "game@example.test", [rcpt]
+            )
+        )
     assert getattr(info.value, "code", None) == code
 
 

@@ -43,8 +43,9 @@ def _mail_texts(h: Harness, side: str, start: int) -> list[str]:
 
 
 @pytest.mark.timeout(600)
-def test_no_report_names_the_opponents_hidden_cards(tmp_path: Path,
-                                                    monkeypatch: pytest.MonkeyPatch) -> None:
+def test_no_report_names_the_opponents_hidden_cards(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     # card event texts are fixed rules text that names other cards (#1 names #73): not a leak
     monkeypatch.setattr(cardtext, "event_text", lambda n: "")
     h = Harness(tmp_path)

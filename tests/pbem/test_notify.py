@@ -69,6 +69,7 @@ def play_ken_air_point_by_point(h: Harness) -> None:
 
 # --- notify decisions (default) -----------------------------------------------------------------
 
+
 def test_decisions_mode_mails_only_the_side_that_must_decide(h: Harness) -> None:
     kennedy_to_act(h)
     play_ken_air_point_by_point(h)
@@ -108,6 +109,7 @@ def test_the_summary_reaches_back_to_the_players_own_previous_decision(h: Harnes
 
 # --- notify every ---------------------------------------------------------------------------------
 
+
 def test_every_mode_by_mail_mails_after_every_move(h: Harness) -> None:
     kennedy_to_act(h)
     assert h.reply("nixon", "notify every").outcomes == {"answered": 1}
@@ -120,6 +122,7 @@ def test_every_mode_by_mail_mails_after_every_move(h: Harness) -> None:
 
 
 # --- notify digest ----------------------------------------------------------------------------------
+
 
 def test_digest_mode_sends_one_mail_a_day_at_the_players_hour(h: Harness) -> None:
     kennedy_to_act(h)
@@ -158,9 +161,14 @@ def test_digest_mode_sends_one_mail_a_day_at_the_players_hour(h: Harness) -> Non
 
 
 def test_a_digest_player_never_delays_the_opponents_simultaneous_choice(h: Harness) -> None:
-    state = at_step([{"step": "strategy", "need": 1, "picked": {"kennedy": 0, "nixon": 0}},
-                     {"step": "issue_swap", "side": "kennedy"}], phase="momentum",
-                    hands={"kennedy": [36, 38], "nixon": [27, 25]})
+    state = at_step(
+        [
+            {"step": "strategy", "need": 1, "picked": {"kennedy": 0, "nixon": 0}},
+            {"step": "issue_swap", "side": "kennedy"},
+        ],
+        phase="momentum",
+        hands={"kennedy": [36, 38], "nixon": [27, 25]},
+    )
     install(h, state)
     h.reply("kennedy", "notify digest 9")
     k_before, n_before = len(h.mails_to("kennedy")), len(h.mails_to("nixon"))
@@ -172,10 +180,16 @@ def test_a_digest_player_never_delays_the_opponents_simultaneous_choice(h: Harne
 
 # --- forced decisions -----------------------------------------------------------------------------
 
+
 def test_a_forced_decision_is_applied_recorded_and_told(h: Harness) -> None:
-    state = at_step([{"step": "strategy", "need": 1, "picked": {"kennedy": 0, "nixon": 0}},
-                     {"step": "issue_swap", "side": "kennedy"}], phase="momentum",
-                    hands={"kennedy": [36, 38], "nixon": [27]})
+    state = at_step(
+        [
+            {"step": "strategy", "need": 1, "picked": {"kennedy": 0, "nixon": 0}},
+            {"step": "issue_swap", "side": "kennedy"},
+        ],
+        phase="momentum",
+        hands={"kennedy": [36, 38], "nixon": [27]},
+    )
     install(h, state)
     assert h.reply("kennedy", "decline").outcomes == {"applied": 1}
     assert moves(h) == [("kennedy", "decline"), ("nixon", "strategy 27")]
@@ -190,12 +204,16 @@ def test_a_forced_decision_is_applied_recorded_and_told(h: Harness) -> None:
         side = sorted(engine.active_sides(h.state()))[0]
         h.reply(side, h.legal(side)[0])
     text = h.text_of(h.last_mail("nixon"))
-    assert "DONE FOR YOU BY THE SERVER" in text and "strategy 27 (strategy): your only legal choice" in text
+    assert (
+        "DONE FOR YOU BY THE SERVER" in text
+        and "strategy 27 (strategy): your only legal choice" in text
+    )
     row = orders_row(h, "nixon")
     assert row is not None and row.notes == "[]"  # told once
 
 
 # --- standing orders by mail ------------------------------------------------------------------------
+
 
 def test_a_standing_order_by_mail_answers_the_question_when_it_arises(h: Harness) -> None:
     kennedy_to_act(h)
@@ -211,11 +229,17 @@ def test_a_standing_order_by_mail_answers_the_question_when_it_arises(h: Harness
 
 # --- queued orders by mail --------------------------------------------------------------------------
 
+
 def test_then_queues_lines_for_the_next_decisions(h: Harness) -> None:
     kennedy_to_act(h)
-    assert h.reply("kennedy", "campaign 26\nthen\nsupport MA\nsupport MA").outcomes == {"applied": 1}
-    assert moves(h) == [("kennedy", "campaign 26"), ("kennedy", "support MA"),
-                        ("kennedy", "support MA")]
+    assert h.reply("kennedy", "campaign 26\nthen\nsupport MA\nsupport MA").outcomes == {
+        "applied": 1
+    }
+    assert moves(h) == [
+        ("kennedy", "campaign 26"),
+        ("kennedy", "support MA"),
+        ("kennedy", "support MA"),
+    ]
     assert "your move" in h.last_mail("nixon")["Subject"]
 
 
@@ -242,7 +266,9 @@ def test_queue_shown_in_reports_and_cleared_by_cancel(h: Harness) -> None:
 
 def test_then_first_while_it_is_your_move_plays_the_first_line_now(h: Harness) -> None:
     kennedy_to_act(h)
-    assert h.reply("kennedy", "then\ncampaign 26\nsupport MA\nsupport MA").outcomes == {"applied": 1}
+    assert h.reply("kennedy", "then\ncampaign 26\nsupport MA\nsupport MA").outcomes == {
+        "applied": 1
+    }
     assert [c for _, c in moves(h)] == ["campaign 26", "support MA", "support MA"]
 
 
@@ -260,8 +286,11 @@ def test_cli_sets_notify_mode_and_standing_orders(h: Harness) -> None:
 
     from pbem.cli import cli
 
-    env = {"PBEM_DATABASE_URL": h.settings.database_url, "PBEM_ADDRESS": "game@pbem.test",
-           "PBEM_SECRET": "test-secret"}
+    env = {
+        "PBEM_DATABASE_URL": h.settings.database_url,
+        "PBEM_ADDRESS": "game@pbem.test",
+        "PBEM_SECRET": "test-secret",
+    }
     run = CliRunner().invoke
     out = run(cli, ["notify", str(h.game_id), "nixon", "digest", "--hour", "7"], env=env)
     assert out.exit_code == 0 and "one mail a day at 07:00 UTC" in out.output
@@ -275,20 +304,26 @@ def test_cli_sets_notify_mode_and_standing_orders(h: Harness) -> None:
     assert row is not None and (row.notify, row.digest_hour) == ("digest", 7)
 
 
-@pytest.mark.parametrize(("mode", "over", "deciding", "mine", "unmailed", "mailed"), [
-    ("decisions", False, True, False, True, True),  # a new decision
-    ("decisions", False, True, False, False, False),  # already asked (the other side moved)
-    ("decisions", False, True, True, False, True),  # the mover decides again
-    ("decisions", False, False, True, True, False),  # the mover is done: nothing to decide
-    ("decisions", True, False, False, False, True),  # the game ended
-    ("every", False, False, False, False, True),
-    ("digest", False, True, True, True, False),  # the daily digest carries it
-    ("digest", True, False, False, False, True),  # the end is told at once
-])
-def test_should_mail(mode: str, over: bool, deciding: bool, mine: bool, unmailed: bool,
-                     mailed: bool) -> None:
-    assert notify.should_mail(mode, over=over, deciding=deciding, mine=mine,
-                              unmailed=unmailed) is mailed
+@pytest.mark.parametrize(
+    ("mode", "over", "deciding", "mine", "unmailed", "mailed"),
+    [
+        ("decisions", False, True, False, True, True),  # a new decision
+        ("decisions", False, True, False, False, False),  # already asked (the other side moved)
+        ("decisions", False, True, True, False, True),  # the mover decides again
+        ("decisions", False, False, True, True, False),  # the mover is done: nothing to decide
+        ("decisions", True, False, False, False, True),  # the game ended
+        ("every", False, False, False, False, True),
+        ("digest", False, True, True, True, False),  # the daily digest carries it
+        ("digest", True, False, False, False, True),  # the end is told at once
+    ],
+)
+def test_should_mail(
+    mode: str, over: bool, deciding: bool, mine: bool, unmailed: bool, mailed: bool
+) -> None:
+    assert (
+        notify.should_mail(mode, over=over, deciding=deciding, mine=mine, unmailed=unmailed)
+        is mailed
+    )
 
 
 def test_a_line_said_several_times_in_a_row_is_summarised_once_with_its_count() -> None:
@@ -300,7 +335,10 @@ def test_a_line_said_several_times_in_a_row_is_summarised_once_with_its_count() 
 
     log = [entry(0, "Nixon plays the candidate card for 5 CP to campaign (R6.9).")]
     log += [entry(i, "Nixon campaigns in California (R7).") for i in range(1, 6)]
-    log += [entry(6, "Nixon campaigns in Texas (R7)."), entry(7, "Nixon campaigns in California (R7).")]
+    log += [
+        entry(6, "Nixon campaigns in Texas (R7)."),
+        entry(7, "Nixon campaigns in California (R7)."),
+    ]
     log += [entry(8, "You draw: #12.", "kennedy"), entry(9, "You draw: #12.", "nixon")]
     (group,) = group_log(log, 0, "kennedy")
     assert [e["text"] for e in group["entries"]] == [
@@ -308,5 +346,6 @@ def test_a_line_said_several_times_in_a_row_is_summarised_once_with_its_count() 
         "Nixon campaigns in California (R7) — 5 times.",
         "Nixon campaigns in Texas (R7).",
         "Nixon campaigns in California (R7).",  # not in a row: its own line
-        "You draw: #12.", "You draw: #12.",  # one the reader's, one not: never merged
+        "You draw: #12.",
+        "You draw: #12.",  # one the reader's, one not: never merged
     ]

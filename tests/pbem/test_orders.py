@@ -36,26 +36,41 @@ def trigger_question(card: int) -> engine.GameState:
 
 # --- standing orders ----------------------------------------------------------------------------
 
-@pytest.mark.parametrize(("policy", "card", "expected"), [
-    ("ask", 29, None),
-    ("never", 29, "decline"),
-    ("always", 26, "trigger"),
-    ("icon", 29, "trigger"),  # #29 The Great Seal Bug shows Nixon's icon
-    ("icon", 26, "decline"),  # #26 Ken-Air shows Kennedy's
-])
-def test_standing_trigger_order_answers_the_trigger_question(policy: str, card: int,
-                                                             expected: str | None) -> None:
+
+@pytest.mark.parametrize(
+    ("policy", "card", "expected"),
+    [
+        ("ask", 29, None),
+        ("never", 29, "decline"),
+        ("always", 26, "trigger"),
+        ("icon", 29, "trigger"),  # #29 The Great Seal Bug shows Nixon's icon
+        ("icon", 26, "decline"),  # #26 Ken-Air shows Kennedy's
+    ],
+)
+def test_standing_trigger_order_answers_the_trigger_question(
+    policy: str, card: int, expected: str | None
+) -> None:
     g = trigger_question(card)
     b = books(nixon=orders.Standing(trigger=policy))
     done = orders.settle(g, b)
     if expected is None:
         assert done == [] and top(g)["step"] == "trigger"  # asked: the player decides
         return
-    assert done[0] == orders.Auto("nixon", expected, "standing", f"trigger #{card} {engine.card_info(card)['name']}",
-                                  (expected,))
-    assert b["nixon"].notes[0] == f"by standing order: {expected} (trigger #{card} {engine.card_info(card)['name']})"
-    assert any(f"Nixon {'declines' if expected == 'decline' else 'spends 1 momentum'}" in e["text"]
-               for e in g["log"][-6:])
+    assert done[0] == orders.Auto(
+        "nixon",
+        expected,
+        "standing",
+        f"trigger #{card} {engine.card_info(card)['name']}",
+        (expected,),
+    )
+    assert (
+        b["nixon"].notes[0]
+        == f"by standing order: {expected} (trigger #{card} {engine.card_info(card)['name']})"
+    )
+    assert any(
+        f"Nixon {'declines' if expected == 'decline' else 'spends 1 momentum'}" in e["text"]
+        for e in g["log"][-6:]
+    )
 
 
 def test_standing_trigger_order_is_not_applied_to_other_questions() -> None:
@@ -79,29 +94,41 @@ def test_standing_election_order_resolves_in_the_players_order() -> None:
     done = orders.settle(g, books(kennedy=orders.Standing(election=[32, 7])))
     assert [a.command for a in done][:1] == ["resolve 32"]
     g = at_step(frames, turn=9, phase="election", persistent={"election_day": [7, 32]})
-    assert orders.settle(g, books(kennedy=orders.Standing(election=[99]))) == []  # not listed: asked
+    assert (
+        orders.settle(g, books(kennedy=orders.Standing(election=[99]))) == []
+    )  # not listed: asked
 
 
-def test_standing_done_auto_ends_a_cp_step_with_nothing_useful_left(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_standing_done_auto_ends_a_cp_step_with_nothing_useful_left(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
     g = action_position("kennedy", hand=[26, 36, 38, 31, 20, 24])
     g = engine.apply(g, "kennedy", "campaign 26")
     auto = orders.Standing(done="auto")
     assert orders._standing_command(g, "kennedy", auto) is None  # support is still useful
     real = engine.legal_commands
-    monkeypatch.setattr(engine, "legal_commands",
-                        lambda g, s: [c for c in real(g, s) if c.split()[0] in ("travel", "done")])
+    monkeypatch.setattr(
+        engine,
+        "legal_commands",
+        lambda g, s: [c for c in real(g, s) if c.split()[0] in ("travel", "done")],
+    )
     assert orders._standing_command(g, "kennedy", auto) == "done"
     assert orders._standing_command(g, "kennedy", orders.Standing()) is None
 
 
-def test_standing_preempt_never_leaves_the_one_plain_choice(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_standing_preempt_never_leaves_the_one_plain_choice(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
     g = action_position("kennedy", hand=[26, 36, 38, 31, 20, 24])
-    monkeypatch.setattr(engine, "legal_commands", lambda g, s: ["campaign 26", "campaign 26 preempt"])
+    monkeypatch.setattr(
+        engine, "legal_commands", lambda g, s: ["campaign 26", "campaign 26 preempt"]
+    )
     assert orders._standing_command(g, "kennedy", orders.Standing(preempt="never")) == "campaign 26"
     assert orders._standing_command(g, "kennedy", orders.Standing()) is None
 
 
 # --- queued orders ------------------------------------------------------------------------------
+
 
 def test_queue_applies_in_order_at_the_next_decision() -> None:
     g = action_position("kennedy", hand=[26, 36, 38, 31, 20, 24])
@@ -109,7 +136,9 @@ def test_queue_applies_in_order_at_the_next_decision() -> None:
     b = books()
     b["kennedy"].queue = ["support MA", "support MA"]
     done = orders.settle(g, b)
-    assert [(a.side, a.command, a.why) for a in done[:2]] == [("kennedy", "support MA", "queued")] * 2
+    assert [(a.side, a.command, a.why) for a in done[:2]] == [
+        ("kennedy", "support MA", "queued")
+    ] * 2
     assert b["kennedy"].queue == [] and top(g)["step"] == "trigger"  # the card play is over
 
 
@@ -136,10 +165,17 @@ def test_a_queued_line_is_logged_as_the_canonical_commands_it_stood_for() -> Non
     engine.apply_in_place(g, "nixon", "campaign 4: CA 2")
     done = orders.settle(g, b)
     assert [(a.command, a.applied) for a in done[:2]] == [
-        ("no", ("decline",)), ("camp 36: ma 2", ("campaign 36", "support MA", "support MA"))]
+        ("no", ("decline",)),
+        ("camp 36: ma 2", ("campaign 36", "support MA", "support MA")),
+    ]
     replayed = trigger_question(29)
-    for side, cmd in [("nixon", "decline"), ("nixon", "campaign 4"), ("nixon", "support CA"),
-                      ("nixon", "support CA"), *(("kennedy", c) for a in done for c in a.applied)]:
+    for side, cmd in [
+        ("nixon", "decline"),
+        ("nixon", "campaign 4"),
+        ("nixon", "support CA"),
+        ("nixon", "support CA"),
+        *(("kennedy", c) for a in done for c in a.applied),
+    ]:
         engine.apply_in_place(replayed, side, cmd)
     assert replayed == g
 
@@ -153,26 +189,40 @@ def test_queue_waits_while_the_other_side_decides() -> None:
     engine.apply_in_place(g, "nixon", "campaign 4: CA 2")  # Nixon's action; then Kennedy decides
     done = orders.settle(g, b)
     assert [(a.side, a.command, a.why) for a in done][:2] == [
-        ("kennedy", "decline", "queued"), ("kennedy", "event 36", "queued")]
+        ("kennedy", "decline", "queued"),
+        ("kennedy", "event 36", "queued"),
+    ]
     assert b["kennedy"].queue == []
 
 
 def test_read_mail_splits_now_queue_and_settings() -> None:
-    m = orders.read_mail(["event 36", "notify digest 7", "then", "decline", "Campaign 38: MA 2",
-                          "standing trigger icon", "cancel"])
+    m = orders.read_mail(
+        [
+            "event 36",
+            "notify digest 7",
+            "then",
+            "decline",
+            "Campaign 38: MA 2",
+            "standing trigger icon",
+            "cancel",
+        ]
+    )
     assert m.now == ["event 36"] and m.queue == ["decline", "Campaign 38: MA 2"]
     assert m.notify == ("digest", 7) and m.standing == [("trigger", ["icon"])] and m.cancel
     assert [a["line"] for a in m.answers][-1] == "then"
 
 
-@pytest.mark.parametrize(("line", "says"), [
-    ("notify sometimes", "expected notify decisions | notify every | notify digest"),
-    ("notify digest 25", "whole hour 0-23"),
-    ("standing trigger maybe", "expected standing trigger ask|never|always|icon"),
-    ("standing election 7 foo", "card numbers"),
-    ("standing bribe", "unknown standing order"),
-    ("cancel everything", "'cancel' takes nothing after it"),
-])
+@pytest.mark.parametrize(
+    ("line", "says"),
+    [
+        ("notify sometimes", "expected notify decisions | notify every | notify digest"),
+        ("notify digest 25", "whole hour 0-23"),
+        ("standing trigger maybe", "expected standing trigger ask|never|always|icon"),
+        ("standing election 7 foo", "card numbers"),
+        ("standing bribe", "unknown standing order"),
+        ("cancel everything", "'cancel' takes nothing after it"),
+    ],
+)
 def test_bad_order_lines_say_what_is_legal(line: str, says: str) -> None:
     with pytest.raises(orders.OrdersError, match=says):
         orders.read_mail([line])
@@ -185,6 +235,7 @@ def test_a_queued_line_must_be_a_game_command() -> None:
 
 # --- forced decisions ---------------------------------------------------------------------------
 
+
 def _own_draw(g: engine.GameState, side: str, cmd: str) -> bool:
     """Whether the command's own step draws or deals to ``side`` (the flow after it not run)."""
     from engine.flow import step_of, top
@@ -193,9 +244,12 @@ def _own_draw(g: engine.GameState, side: str, cmd: str) -> bool:
     f = top(g2)
     assert f is not None
     step_of(f).act(g2, f, side, cmd.split())
-    return (g2["rng"] != g["rng"] or len(g2["deck"]) != len(g["deck"])
-            or len(g2["endorse_deck"]) != len(g["endorse_deck"])
-            or bool(set(g2["hands"][side]) - set(g["hands"][side])))
+    return (
+        g2["rng"] != g["rng"]
+        or len(g2["deck"]) != len(g["deck"])
+        or len(g2["endorse_deck"]) != len(g["endorse_deck"])
+        or bool(set(g2["hands"][side]) - set(g["hands"][side]))
+    )
 
 
 def test_forced_decisions_never_draw_by_themselves_and_always_have_one_choice() -> None:
@@ -220,8 +274,12 @@ def test_forced_decisions_never_draw_by_themselves_and_always_have_one_choice() 
 def test_forced_last_strategy_card_is_taken_though_the_next_turn_deals() -> None:
     """The last strategy pick is no choice (R11.1); the deal and initiative check of the next turn
     (R5.1, R5.2) follow it whoever writes it, and the player reads them in the next mail."""
-    g = at_step([{"step": "strategy", "need": 1, "picked": {"kennedy": 1, "nixon": 0}}], phase="strategy",
-                hands={"nixon": [27], "kennedy": [36]}, stacks={"kennedy": [40]})
+    g = at_step(
+        [{"step": "strategy", "need": 1, "picked": {"kennedy": 1, "nixon": 0}}],
+        phase="strategy",
+        hands={"nixon": [27], "kennedy": [36]},
+        stacks={"kennedy": [40]},
+    )
     assert engine.legal_commands(g, "nixon") == ["strategy 27"]
     assert forced.reveals(g, "nixon", "strategy 27")  # the deal follows ...
     assert not forced.shows_by_itself(g, "nixon", "strategy 27")  # ... but not from the choice
@@ -233,16 +291,24 @@ def test_forced_last_strategy_card_is_taken_though_the_next_turn_deals() -> None
 def test_forced_never_takes_a_single_command_that_draws_for_the_player() -> None:
     """An Election Day card is resolved by its own three checks (R13.3): even a single one is
     the player's to send, so each of their draws answers one of their mails."""
-    g = at_step([{"step": "election_card", "side": "nixon"}], turn=9, phase="election",
-                stacks={"nixon": [27], "kennedy": []}, bag={"kennedy": 5, "nixon": 5})
+    g = at_step(
+        [{"step": "election_card", "side": "nixon"}],
+        turn=9,
+        phase="election",
+        stacks={"nixon": [27], "kennedy": []},
+        bag={"kennedy": 5, "nixon": 5},
+    )
     assert engine.legal_commands(g, "nixon") == ["resolve 27"]
     assert forced.shows_by_itself(g, "nixon", "resolve 27")
     assert forced.forced_command(g, "nixon") is None
 
 
 def test_forced_first_strategy_pick_is_taken_for_the_player() -> None:
-    g = at_step([{"step": "strategy", "need": 1, "picked": {"kennedy": 0, "nixon": 0}}], phase="strategy",
-                hands={"nixon": [27], "kennedy": [36, 38]})
+    g = at_step(
+        [{"step": "strategy", "need": 1, "picked": {"kennedy": 0, "nixon": 0}}],
+        phase="strategy",
+        hands={"nixon": [27], "kennedy": [36, 38]},
+    )
     assert engine.legal_commands(g, "nixon") == ["strategy 27"]
     done = orders.settle(g, books())
     assert orders.Auto("nixon", "strategy 27", "forced", "strategy", ("strategy 27",)) in done

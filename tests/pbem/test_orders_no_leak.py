@@ -41,10 +41,19 @@ def test_no_summary_digest_or_note_names_the_opponents_hidden_cards(tmp_path: Pa
                     text = text.replace(" ".join(cardtext.event_text(n).split()), "")
                 leaked = [n for n in hidden if n in text]
                 assert not leaked, f"mail to {side} names {leaked}: " + " | ".join(
-                    text[max(0, text.find(n) - 300):text.find(n) + 60] for n in leaked)
+                    text[max(0, text.find(n) - 300) : text.find(n) + 60] for n in leaked
+                )
                 checked += 1
-                kinds.update(k for k in ("SINCE YOUR LAST DECISION", "DONE FOR YOU BY THE SERVER",
-                                         "YOUR SETTINGS", "What changed on the board") if k in text)
+                kinds.update(
+                    k
+                    for k in (
+                        "SINCE YOUR LAST DECISION",
+                        "DONE FOR YOU BY THE SERVER",
+                        "YOUR SETTINGS",
+                        "What changed on the board",
+                    )
+                    if k in text
+                )
             seen[side] = len(h.mails_to(side))
         if engine.result(state) is not None:
             break
@@ -59,8 +68,12 @@ def test_no_summary_digest_or_note_names_the_opponents_hidden_cards(tmp_path: Pa
             h.reply(side, body)
     assert engine.result(h.state()) is not None
     assert checked > 100
-    assert kinds == {"SINCE YOUR LAST DECISION", "DONE FOR YOU BY THE SERVER", "YOUR SETTINGS",
-                     "What changed on the board"}
+    assert kinds == {
+        "SINCE YOUR LAST DECISION",
+        "DONE FOR YOU BY THE SERVER",
+        "YOUR SETTINGS",
+        "What changed on the board",
+    }
 
 
 def test_a_declared_advertising_order_is_never_rejected_after_the_draw(tmp_path: Path) -> None:
@@ -77,7 +90,9 @@ def test_a_declared_advertising_order_is_never_rejected_after_the_draw(tmp_path:
     assert stats.outcomes == {"applied": 1}
     after = h.state()
     placed = after["media"]["east"] - before["media"]["east"]
-    checks = [e["text"] for e in after["log"][len(before["log"]):] if "support check(s)" in e["text"]]
+    checks = [
+        e["text"] for e in after["log"][len(before["log"]) :] if "support check(s)" in e["text"]
+    ]
     successes = int(checks[0].rsplit("— ", 1)[1].split()[0])
     assert placed == successes
     assert "REJECTED" not in h.text_of(h.last_mail("kennedy"))

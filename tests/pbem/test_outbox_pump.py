@@ -56,10 +56,12 @@ def test_reports_are_sent_while_the_next_mail_is_processed(h: Harness) -> None:
     sender = RecordingSender()
     sent_before: list[int] = []
     with OutboxPump(h.db, h.settings, sender) as pump:
+
         def after_each() -> None:
             pump.nudge()
             if not sent_before:  # after the first mail's commit
                 sent_before.append(int(sender.one_sent.wait(30)))
+
         stats = service.poll_once(h.db, h.settings, h.inbox, after_each=after_each)
     assert stats.total == 3
     assert sent_before == [1], "the first mail's report was not sent during the poll"

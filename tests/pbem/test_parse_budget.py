@@ -25,14 +25,17 @@ from tests.pbem.mailtools import player_mail
 
 def slow_html_mail(size: int = 200_000) -> bytes:
     """A stranger's HTML mail the stdlib parser needs about a minute for (at 200 KB)."""
-    head = ("From: Stranger <s@elsewhere.test>\r\nTo: game@pbem.test\r\nSubject: hi\r\n"
-            "Message-ID: <slow@elsewhere.test>\r\nMIME-Version: 1.0\r\n"
-            "Content-Type: text/html; charset=utf-8\r\n\r\n")
+    head = (
+        "From: Stranger <s@elsewhere.test>\r\nTo: game@pbem.test\r\nSubject: hi\r\n"
+        "Message-ID: <slow@elsewhere.test>\r\nMIME-Version: 1.0\r\n"
+        "Content-Type: text/html; charset=utf-8\r\n\r\n"
+    )
     return head.encode() + b"<a" * (size // 2)
 
 
 def test_a_mail_over_the_cpu_budget_is_quarantined_with_the_reason_and_the_worker_goes_on(
-        tmp_path: Path) -> None:
+    tmp_path: Path,
+) -> None:
     h = Harness(tmp_path)
     h.settings = h.settings.with_(parse_cpu_seconds=0.3)
     h.new_game(seed=2)
@@ -53,7 +56,9 @@ def test_a_normal_mail_is_read_well_within_the_default_budget(tmp_path: Path) ->
     h.new_game(seed=2)
     html = "<div>" + "<p>first kennedy</p><blockquote>old report</blockquote>" * 200 + "</div>"
     raw = player_mail("jack@players.test", str(h.last_mail("kennedy")["Reply-To"]), "x")
-    raw = raw.replace(b"text/plain", b"text/html").split(b"\r\n\r\n")[0] + b"\r\n\r\n" + html.encode()
+    raw = (
+        raw.replace(b"text/plain", b"text/html").split(b"\r\n\r\n")[0] + b"\r\n\r\n" + html.encode()
+    )
     h.inbox.deliver(raw)
     assert "quarantined" not in h.poll().outcomes
 

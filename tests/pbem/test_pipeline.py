@@ -63,9 +63,15 @@ def test_redelivery_after_a_crash_before_the_move_is_a_noop(h: Harness) -> None:
     raw = h.reply_bytes("kennedy", h.legal("kennedy")[0])
     from pbem.pipeline import process_message
 
-    assert process_message(h.db, h.settings, raw, mailbox="INBOX", uidvalidity=1, uid=1).outcome == "applied"
+    assert (
+        process_message(h.db, h.settings, raw, mailbox="INBOX", uidvalidity=1, uid=1).outcome
+        == "applied"
+    )
     # the worker died before UID MOVE: the same UID comes back on the next poll
-    assert process_message(h.db, h.settings, raw, mailbox="INBOX", uidvalidity=1, uid=1).outcome == "duplicate"
+    assert (
+        process_message(h.db, h.settings, raw, mailbox="INBOX", uidvalidity=1, uid=1).outcome
+        == "duplicate"
+    )
     assert len(_moves(h)) == 1
 
 
@@ -114,17 +120,24 @@ def test_a_player_without_key_is_told_at_the_registered_address(h: Harness) -> N
 
 def test_a_reply_to_the_bare_address_is_matched_by_its_references(h: Harness) -> None:
     welcome = h.last_mail("kennedy")
-    raw = player_mail(EMAILS["kennedy"], "game@pbem.test", h.legal("kennedy")[0],
-                      in_reply_to=welcome["Message-ID"])
+    raw = player_mail(
+        EMAILS["kennedy"],
+        "game@pbem.test",
+        h.legal("kennedy")[0],
+        in_reply_to=welcome["Message-ID"],
+    )
     h.inbox.deliver(raw)
     assert h.poll().outcomes == {"applied": 1}
 
 
-@pytest.mark.parametrize("headers", [
-    {"Auto-Submitted": "auto-replied"},
-    {"Precedence": "bulk"},
-    {"X-Autoreply": "yes"},
-])
+@pytest.mark.parametrize(
+    "headers",
+    [
+        {"Auto-Submitted": "auto-replied"},
+        {"Precedence": "bulk"},
+        {"X-Autoreply": "yes"},
+    ],
+)
 def test_auto_replies_are_recorded_and_ignored(h: Harness, headers: dict[str, str]) -> None:
     sent = len(h.sender.sent)
     stats = h.reply("kennedy", "I am on vacation until Monday.", headers=headers)
@@ -143,8 +156,10 @@ def test_an_html_only_reply_is_read(h: Harness) -> None:
 
 def test_quoted_history_is_not_read_as_commands(h: Harness) -> None:
     legal = h.legal("kennedy")
-    body = (f"{legal[0]}\n\nThanks!\n\nOn Mon, 3 Oct 1960, game@pbem.test wrote:\n"
-            f"> {legal[1]}\n> {legal[-1]}\n")
+    body = (
+        f"{legal[0]}\n\nThanks!\n\nOn Mon, 3 Oct 1960, game@pbem.test wrote:\n"
+        f"> {legal[1]}\n> {legal[-1]}\n"
+    )
     assert h.reply("kennedy", body).outcomes == {"applied": 1}
     assert [m.command for m in _moves(h)] == [legal[0]]
 
@@ -154,8 +169,11 @@ def test_a_garbled_line_rejects_the_whole_mail_and_reveals_nothing(h: Harness) -
     state = h.state()
     first = next(c for c in h.legal("kennedy") if c.startswith("campaign"))
     after_first = engine.apply(state, "kennedy", first)
-    revealed = [e["text"] for e in after_first["log"][len(state["log"]):]
-                if e["to"] in (None, "kennedy") and e["text"] not in {x["text"] for x in state["log"]}]
+    revealed = [
+        e["text"]
+        for e in after_first["log"][len(state["log"]) :]
+        if e["to"] in (None, "kennedy") and e["text"] not in {x["text"] for x in state["log"]}
+    ]
     stats = h.reply("kennedy", f"{first}\ncampaign frobnicate\n")
     assert stats.outcomes == {"rejected": 1}
     assert h.state() == state and len(_moves(h)) == 1
@@ -187,7 +205,9 @@ def test_a_mail_without_commands_is_answered(h: Harness) -> None:
     assert "no command" in h.inbound()[-1].detail
 
 
-def test_a_crash_is_quarantined_and_the_worker_carries_on(h: Harness, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_crash_is_quarantined_and_the_worker_carries_on(
+    h: Harness, monkeypatch: pytest.MonkeyPatch
+) -> None:
     import pbem.pipeline.commands as commands
 
     real = engine.apply_in_place
@@ -217,7 +237,9 @@ def test_a_crash_is_quarantined_and_the_worker_carries_on(h: Harness, monkeypatc
     assert len(_moves(h)) == 1
 
 
-def test_mail_after_the_game_ended_gets_the_final_report(h: Harness, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_mail_after_the_game_ended_gets_the_final_report(
+    h: Harness, monkeypatch: pytest.MonkeyPatch
+) -> None:
     from sqlmodel import Session
 
     from pbem.models import Game
@@ -265,11 +287,13 @@ def test_an_error_after_a_random_draw_withholds_the_details(h: Harness) -> None:
     assert h.state() == state
     text = h.text_of(h.last_mail("kennedy"))
     assert "details withheld" in text
-    drawn = [e["text"] for e in after["log"][len(state["log"]):] if e["to"] in (None, "kennedy")]
+    drawn = [e["text"] for e in after["log"][len(state["log"]) :] if e["to"] in (None, "kennedy")]
     assert drawn and not any(line in text for line in drawn)
 
 
-def test_a_flooded_inbox_is_processed_in_batches(h: Harness, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_flooded_inbox_is_processed_in_batches(
+    h: Harness, monkeypatch: pytest.MonkeyPatch
+) -> None:
     from pbem import service
 
     monkeypatch.setattr(service, "FETCH_BATCH", 3)

@@ -32,7 +32,9 @@ def test_migrations_and_a_played_game_replay_on_postgres(h: Harness) -> None:
     for _ in range(30):
         state = h.state()
         side = sorted(engine.active_sides(state))[0]
-        assert h.reply(side, rnd.choice(engine.legal_commands(state, side))).outcomes == {"applied": 1}
+        assert h.reply(side, rnd.choice(engine.legal_commands(state, side))).outcomes == {
+            "applied": 1
+        }
     assert service.replay(h.db, h.game_id).ok
 
 

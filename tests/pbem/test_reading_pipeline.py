@@ -69,10 +69,12 @@ def _rejection_section(h: Harness) -> str:
     return " ".join(part.split())
 
 
-@pytest.mark.parametrize("body", ["campaign 50: Ohiio 1", "position 27: civil rights 2, economy 2",
-                                  "frist kennedy"])
-def test_a_rejected_line_is_explained_once_with_the_suggestion_up_front(h: Harness,
-                                                                        body: str) -> None:
+@pytest.mark.parametrize(
+    "body", ["campaign 50: Ohiio 1", "position 27: civil rights 2, economy 2", "frist kennedy"]
+)
+def test_a_rejected_line_is_explained_once_with_the_suggestion_up_front(
+    h: Harness, body: str
+) -> None:
     """Found by playing: the failing line came back three times, its reason twice, and the
     "did you mean" after a dump of 25 legal commands that the mail lists again, grouped."""
     _rejected(h, body)
@@ -95,8 +97,9 @@ def test_a_bare_card_number_is_a_command_attempt_not_prose(h: Harness) -> None:
 
 
 def test_prose_is_ignored_and_listed_back(h: Harness) -> None:
-    stats = h.reply("kennedy", "Hi Dick,\n\nposition 27: civil rights 1, economy 1\n\nEven so, good "
-                               "luck!\nKim")
+    stats = h.reply(
+        "kennedy", "Hi Dick,\n\nposition 27: civil rights 1, economy 1\n\nEven so, good luck!\nKim"
+    )
     assert stats.outcomes == {"applied": 1}
     text = h.text_of(h.last_mail("kennedy"))
     assert "Hi Dick," in text and "Even so, good luck!" in text
@@ -113,16 +116,26 @@ def test_the_synonym_play_applies_by_mail(h: Harness) -> None:
     assert 68 not in h.state()["hands"]["kennedy"]
 
 
-@pytest.mark.parametrize("line", ["suport WI", "campain 4: NY, PA", "evnt 22", "OH 2", "Ohio",
-                                  "#22", "Gaffe"])
+@pytest.mark.parametrize(
+    "line", ["suport WI", "campain 4: NY, PA", "evnt 22", "OH 2", "Ohio", "#22", "Gaffe"]
+)
 def test_command_attempts(line: str) -> None:
     found = read_text(line)
     assert found.commands == [] and [u.line for u in found.unreadable] == [line]
 
 
-@pytest.mark.parametrize("line", ["Hi Bob,", "Even so, good luck", "Thanks for the game!",
-                                  "oh well", "First, a question: are you there?",
-                                  "No worries, see you tomorrow", "States are hard to win"])
+@pytest.mark.parametrize(
+    "line",
+    [
+        "Hi Bob,",
+        "Even so, good luck",
+        "Thanks for the game!",
+        "oh well",
+        "First, a question: are you there?",
+        "No worries, see you tomorrow",
+        "States are hard to win",
+    ],
+)
 def test_prose(line: str) -> None:
     found = read_text(line)
     assert found.commands == [] and found.unreadable == [] and found.ignored == [line]
@@ -181,9 +194,15 @@ def test_an_applied_line_is_listed_once_without_a_bare_ok_under_it(h: Harness) -
     assert [line.strip() for line in block.splitlines() if line.strip().lower() == "ok"] == []
 
 
-@pytest.mark.parametrize(("body", "meant"), [("evnt 27", "event 27"), ("positon 27", "position 27"),
-                                             ("campain 50", "campaign 50"),
-                                             ("stratgy 27", "strategy 27")])
+@pytest.mark.parametrize(
+    ("body", "meant"),
+    [
+        ("evnt 27", "event 27"),
+        ("positon 27", "position 27"),
+        ("campain 50", "campaign 50"),
+        ("stratgy 27", "strategy 27"),
+    ],
+)
 def test_did_you_mean_offers_only_what_can_be_sent_now(h: Harness, body: str, meant: str) -> None:
     """Found by playing: 'stratgy 38' got "did you mean 'strategy 38' or 'state 38' or
     'status 38'" — the last two are no commands at all."""

@@ -105,13 +105,19 @@ def public_to(view: dict[str, Any]) -> set[int]:
 def names_card(text: str, n: int) -> bool:
     """Whether ``text`` names card ``n`` (plain or HTML-escaped, as a whole phrase)."""
     name = engine.CARDS[n].name
-    return any(re.search(r"(?<![\w'])" + re.escape(form) + r"(?![\w'])", text)
-               for form in {name, str(markupsafe.escape(name))})
+    return any(
+        re.search(r"(?<![\w'])" + re.escape(form) + r"(?![\w'])", text)
+        for form in {name, str(markupsafe.escape(name))}
+    )
 
 
 def any_card_name(cards: set[int]) -> re.Pattern[str]:
     """One pattern matching any of the cards' names, plain or HTML-escaped."""
-    forms = {f for n in cards for f in (engine.CARDS[n].name, str(markupsafe.escape(engine.CARDS[n].name)))}
+    forms = {
+        f
+        for n in cards
+        for f in (engine.CARDS[n].name, str(markupsafe.escape(engine.CARDS[n].name)))
+    }
     return re.compile(r"(?<![\w'])(" + "|".join(map(re.escape, sorted(forms))) + r")(?![\w'])")
 
 
@@ -127,7 +133,9 @@ def check_width(mail: Rendered) -> None:
 @pytest.mark.parametrize("kind", KINDS)
 def test_every_kind_renders_for_both_sides(kind: str, side: str) -> None:
     g = finished() if kind == "game_over" else position()
-    mail = render(kind, ctx_for(g, side, error="a reason" if kind in ("rejected", "key_problem") else None))
+    mail = render(
+        kind, ctx_for(g, side, error="a reason" if kind in ("rejected", "key_problem") else None)
+    )
     assert mail.subject.startswith("[1960 #12] ")
     assert mail.text.endswith("\n") and "\n\n\n" not in mail.text
     assert mail.html.startswith("<!DOCTYPE html>") and mail.html.rstrip().endswith("</html>")
@@ -137,8 +145,16 @@ def test_every_kind_renders_for_both_sides(kind: str, side: str) -> None:
 
 @pytest.mark.parametrize("kind", ["help", "key_problem"])
 def test_help_and_key_problem_need_no_view(kind: str) -> None:
-    mail = render(kind, {"game_id": 4, "side": "nixon", "reply_to": "game+k@example.test",
-                         "error": "this key belongs to turn 2", "opponent": ""})
+    mail = render(
+        kind,
+        {
+            "game_id": 4,
+            "side": "nixon",
+            "reply_to": "game+k@example.test",
+            "error": "this key belongs to turn 2",
+            "opponent": "",
+        },
+    )
     assert mail.subject.startswith("[1960 #4] ")
     assert "You play Nixon against Kennedy." in mail.text
     assert "game+k@example.test" in mail.text and "game+k@example.test" in mail.html
@@ -186,7 +202,10 @@ class TagBalance(HTMLParser):
 @pytest.mark.parametrize("kind", KINDS)
 def test_html_tags_are_balanced(kind: str) -> None:
     g = finished() if kind == "game_over" else position()
-    results = [{"line": "done", "ok": True, "message": "fine"}, {"line": "x", "ok": False, "message": "no"}]
+    results = [
+        {"line": "done", "ok": True, "message": "fine"},
+        {"line": "x", "ok": False, "message": "no"},
+    ]
     checker = TagBalance()
     checker.feed(render(kind, ctx_for(g, "nixon", results=results, error="why")).html)
     assert checker.errors == [] and checker.stack == []
@@ -206,7 +225,10 @@ def test_report_shows_own_hand_board_and_decision(side: str) -> None:
     for st in ("NY", "CA", "TX", "AK", "HI"):
         assert re.search(rf"\b{st}\s+\d+ ", mail.text)
     assert "Issues, 1st to 3rd: 1. " in mail.text
-    assert f"Momentum:   Kennedy {view['momentum']['kennedy']}, Nixon {view['momentum']['nixon']}" in mail.text
+    assert (
+        f"Momentum:   Kennedy {view['momentum']['kennedy']}, Nixon {view['momentum']['nixon']}"
+        in mail.text
+    )
     assert view["decision"].split()[0] in mail.text
     if side in view["active"]:
         assert "IT IS YOUR MOVE." in mail.text
@@ -220,11 +242,13 @@ def test_report_lists_results_and_news_since_last_report() -> None:
     g = position()
     view = engine.view(g, "kennedy")
     since = view["log"][-4]["i"]
-    results = [{"line": "campaign 9", "ok": True, "message": "Kennedy plays a card."},
-               {"line": "support NY", "ok": True, "message": ""}]
+    results = [
+        {"line": "campaign 9", "ok": True, "message": "Kennedy plays a card."},
+        {"line": "support NY", "ok": True, "message": ""},
+    ]
     text = render("report", ctx_for(g, "kennedy", since=since, results=results)).text
     assert "-- RESULTS OF YOUR ORDERS" in text and "OK     campaign 9" in text
-    news = text[text.index("-- SINCE YOUR LAST REPORT"):text.index("-- YOUR ")]
+    news = text[text.index("-- SINCE YOUR LAST REPORT") : text.index("-- YOUR ")]
     flat = " ".join(news.split())
     new = [e["text"] for e in view["log"] if e["i"] >= since]
     old = {e["text"] for e in view["log"] if e["i"] < since} - set(new)
@@ -234,9 +258,13 @@ def test_report_lists_results_and_news_since_last_report() -> None:
 
 def test_rejected_shows_failing_line_reason_and_hides_prefix_results() -> None:
     g = position()
-    results = [{"line": "campaign 9", "ok": True, "message": "SECRET draw: Kennedy, Nixon, Kennedy"},
-               {"line": "support ZZ", "ok": False, "message": "'ZZ' is not a state"}]
-    mail = render("rejected", ctx_for(g, "kennedy", results=results, error="line 2: 'ZZ' is not a state"))
+    results = [
+        {"line": "campaign 9", "ok": True, "message": "SECRET draw: Kennedy, Nixon, Kennedy"},
+        {"line": "support ZZ", "ok": False, "message": "'ZZ' is not a state"},
+    ]
+    mail = render(
+        "rejected", ctx_for(g, "kennedy", results=results, error="line 2: 'ZZ' is not a state")
+    )
     assert mail.subject == f"[1960 #12] Turn {g['turn']} — error in your orders"
     assert "REJECTED support ZZ" in mail.text and "'ZZ' is not a state" in mail.text
     assert "campaign 9   (not applied)" in mail.text
@@ -272,8 +300,16 @@ def test_help_lists_every_registered_verb() -> None:
 
 def test_html_is_escaped_and_text_is_not() -> None:
     evil = "<script>alert('x')</script>"
-    mail = render("rejected", ctx_for(position(), "kennedy", opponent=evil, error=evil,
-                                      results=[{"line": evil, "ok": False, "message": evil}]))
+    mail = render(
+        "rejected",
+        ctx_for(
+            position(),
+            "kennedy",
+            opponent=evil,
+            error=evil,
+            results=[{"line": evil, "ok": False, "message": evil}],
+        ),
+    )
     assert "<script>" not in mail.html
     assert "&lt;script&gt;" in mail.html
     assert evil in mail.text
@@ -291,17 +327,22 @@ def test_subjects_say_whose_move_it_is() -> None:
     turn = g["turn"]
     assert render("report", ctx_for(g, mover)).subject == f"[1960 #12] Turn {turn} — your move"
     assert render("report", ctx_for(g, waiter)).subject == (
-        f"[1960 #12] Turn {turn} — waiting for {mover.title()}")
+        f"[1960 #12] Turn {turn} — waiting for {mover.title()}"
+    )
     assert render("status", ctx_for(g, mover)).subject == f"[1960 #12] Turn {turn} — your move"
     welcome = engine.new_game(1)
     first = next(iter(engine.active_sides(welcome)))
     assert render("welcome", ctx_for(welcome, first)).subject == (
-        f"[1960 #12] Turn 1 — new game, you are {first.title()}: your move")
-    assert render("key_problem", ctx_for(g, mover)).subject.startswith("[1960 #12] Reply not accepted")
+        f"[1960 #12] Turn 1 — new game, you are {first.title()}: your move"
+    )
+    assert render("key_problem", ctx_for(g, mover)).subject.startswith(
+        "[1960 #12] Reply not accepted"
+    )
     done = finished()
     winner = str(engine.result(done)["winner"]).title()  # type: ignore[index]
     assert render("report", ctx_for(done, "kennedy")).subject == (
-        f"[1960 #12] Turn {done['turn']} — game over: {winner} wins")
+        f"[1960 #12] Turn {done['turn']} — game over: {winner} wins"
+    )
 
 
 # -- legal command display --------------------------------------------------------------
@@ -309,9 +350,24 @@ def test_subjects_say_whose_move_it_is() -> None:
 
 def test_group_legal_is_compact() -> None:
     support = [f"support {s}" for s in engine.STATES if s != "MA"]
-    groups = {g["verb"]: g["args"] for g in group_legal(
-        [*support, "check MA 1", "check MA 2", "debate 10 kennedy", "debate 10 nixon", "debate 73",
-         "campaign 14", "campaign 14 preempt", "campaign 29", "done"], own_cards={10, 14, 29, 73})}
+    groups = {
+        g["verb"]: g["args"]
+        for g in group_legal(
+            [
+                *support,
+                "check MA 1",
+                "check MA 2",
+                "debate 10 kennedy",
+                "debate 10 nixon",
+                "debate 73",
+                "campaign 14",
+                "campaign 14 preempt",
+                "campaign 29",
+                "done",
+            ],
+            own_cards={10, 14, 29, 73},
+        )
+    }
     assert groups["support"] == "any state except MA"
     assert groups["check"] == "MA 1-2"
     assert groups["debate"] == "10 kennedy/nixon, 73"
@@ -393,10 +449,17 @@ def test_lines_not_read_as_commands_are_listed_in_reports_and_rejections() -> No
     """A mail's non-command lines are shown back, so a typo is never silently dropped."""
     g = engine.new_game(3)
     side = sorted(engine.active_sides(g))[0]
-    ctx = {"game_id": 4, "side": side, "view": engine.view(g, side), "since": 0,
-           "results": [{"line": "first nixon", "ok": True, "message": "ok"}], "error": None,
-           "opponent": "x@example.test", "reply_to": "game+k@example.test",
-           "ignored": ["frobnicate the vote", "<b>bold</b>"]}
+    ctx = {
+        "game_id": 4,
+        "side": side,
+        "view": engine.view(g, side),
+        "since": 0,
+        "results": [{"line": "first nixon", "ok": True, "message": "ok"}],
+        "error": None,
+        "opponent": "x@example.test",
+        "reply_to": "game+k@example.test",
+        "ignored": ["frobnicate the vote", "<b>bold</b>"],
+    }
     for kind in ("report", "rejected"):
         out = render(kind, {**ctx, "error": "no command found" if kind == "rejected" else None})
         assert "frobnicate the vote" in out.text

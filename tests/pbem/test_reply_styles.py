@@ -21,9 +21,19 @@ from tests.pbem.replystyles import LANGUAGES, STYLES, Report, Style, reply_mail,
 
 COMMANDS = ["campaign 17: NY 2, PA 1", "support Ohio", "trigger"]
 GREETING = {
-    "en": "Hi Bob,", "de": "Hallo Bob,", "fr": "Salut Bob,", "es": "Hola Bob,", "it": "Ciao Bob,",
-    "nl": "Hoi Bob,", "da": "Hej Bob,", "no": "Hei Bob,", "sv": "Hej Bob,", "pl": "Cześć Bob,",
-    "ru": "Привет, Боб!", "zh": "鲍勃你好，", "ja": "ボブさん、こんにちは。",
+    "en": "Hi Bob,",
+    "de": "Hallo Bob,",
+    "fr": "Salut Bob,",
+    "es": "Hola Bob,",
+    "it": "Ciao Bob,",
+    "nl": "Hoi Bob,",
+    "da": "Hej Bob,",
+    "no": "Hei Bob,",
+    "sv": "Hej Bob,",
+    "pl": "Cześć Bob,",
+    "ru": "Привет, Боб!",
+    "zh": "鲍勃你好，",
+    "ja": "ボブさん、こんにちは。",
 }
 FLOWED = ("", "no", "yes")
 
@@ -33,8 +43,15 @@ def _reports() -> tuple[Report, ...]:
     return tuple(reports())
 
 
-def _read(style: Style, report: Report, commands: list[str], position: str,
-          flowed: str = "", *, sent: bool = True) -> ReadReply:
+def _read(
+    style: Style,
+    report: Report,
+    commands: list[str],
+    position: str,
+    flowed: str = "",
+    *,
+    sent: bool = True,
+) -> ReadReply:
     raw = reply_mail(style, report, commands, position, flowed=flowed)
     text = parse_message(raw, "game@example.test").text
     return read_text(text, SentReports([report.text] if sent else []))
@@ -46,8 +63,21 @@ def _variants(style: Style) -> list[tuple[str, str]]:
 
 
 def test_the_styles_cover_the_issue_languages_and_kinds() -> None:
-    assert set(LANGUAGES) >= {"en", "de", "fr", "es", "it", "nl", "da", "no", "sv", "pl", "ru",
-                              "zh", "ja"}
+    assert set(LANGUAGES) >= {
+        "en",
+        "de",
+        "fr",
+        "es",
+        "it",
+        "nl",
+        "da",
+        "no",
+        "sv",
+        "pl",
+        "ru",
+        "zh",
+        "ja",
+    }
     assert {s.quoting for s in STYLES} == {"quote", "history", "html"}
 
 
@@ -80,14 +110,16 @@ def test_the_commands_of_a_reply_are_read_exactly(style: Style) -> None:
 
 def test_flowed_soft_break_before_a_command_does_not_swallow_it() -> None:
     """RFC 3676 §4.5: a quoted line ending in a soft break never joins an unquoted line."""
-    raw = (b"From: kim@players.test\r\nTo: game@example.test\r\nSubject: Re\r\n"
-           b"Message-ID: <f1@players.test>\r\n"
-           b"Content-Type: text/plain; charset=utf-8; format=flowed; delsp=yes\r\n\r\n"
-           b"On Sun, Nov 29, 2026 at 9:00 AM game <g@example.test> wrote:\r\n"
-           b"> For example, reply with: \r\n"
-           b"event 22\r\n"
-           b"campaign 17: NY 2,  \r\n"
-           b"PA 1\r\n")
+    raw = (
+        b"From: kim@players.test\r\nTo: game@example.test\r\nSubject: Re\r\n"
+        b"Message-ID: <f1@players.test>\r\n"
+        b"Content-Type: text/plain; charset=utf-8; format=flowed; delsp=yes\r\n\r\n"
+        b"On Sun, Nov 29, 2026 at 9:00 AM game <g@example.test> wrote:\r\n"
+        b"> For example, reply with: \r\n"
+        b"event 22\r\n"
+        b"campaign 17: NY 2,  \r\n"
+        b"PA 1\r\n"
+    )
     text = parse_message(raw, "game@example.test").text
     assert read_text(text).commands == ["event 22", "campaign 17: NY 2, PA 1"]
 
@@ -105,8 +137,9 @@ def test_an_example_command_typed_below_or_between_the_quote_is_a_command() -> N
     bottom = "\n".join(["On Sun, Nov 29, 2026, game wrote:", *quoted, "", example])
     assert read_text(bottom, sent).commands == [example]
     middle = len(quoted) // 2
-    inter = "\n".join(["On Sun, Nov 29, 2026, game wrote:", *quoted[:middle], "", example, "",
-                       *quoted[middle:]])
+    inter = "\n".join(
+        ["On Sun, Nov 29, 2026, game wrote:", *quoted[:middle], "", example, "", *quoted[middle:]]
+    )
     assert read_text(inter, sent).commands == [example]
 
 
@@ -115,8 +148,9 @@ def test_report_lines_leaked_unquoted_below_the_quote_are_not_commands() -> None
     its example commands come with the report's prose, so they are the report's words."""
     report = next(r for r in _reports() if r.name == "report1_kennedy")
     sent = SentReports([report.text])
-    body = [line for line in report.text.splitlines()[2:]
-            if line.strip() and not line.startswith("--")]  # no separator to cut at
+    body = [
+        line for line in report.text.splitlines()[2:] if line.strip() and not line.startswith("--")
+    ]  # no separator to cut at
     assert "media west" in [line.strip() for line in body]
     text = "\n".join(["event 22", "", "> an earlier quote", "", *body])
     found = read_text(text, sent)

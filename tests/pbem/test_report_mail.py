@@ -36,6 +36,8 @@ def test_welcome_mails_carry_the_map_inline_and_share_one_stored_picture(tmp_pat
 
 
 def test_a_configured_display_name_is_kept() -> None:
-    assert sender_for("Election Office <game@example.org>", 7) == "Election Office <game@example.org>"
+    assert (
+        sender_for("Election Office <game@example.org>", 7) == "Election Office <game@example.org>"
+    )
     assert sender_for("game@example.org", 7) == '"1960 \u2014 game #7" <game@example.org>'
     assert sender_for("game@example.org", None) == "game@example.org"

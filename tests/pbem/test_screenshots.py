@@ -53,9 +53,12 @@ def _mails(tmp: Path) -> dict[str, Path]:
     debate = mailview.position(3, 10_000)  # a whole game: the game-over report
     mails = {
         "report": mailview.build_report_mail("report", g, mover, since=max(0, len(g["log"]) - 12)),
-        "status": mailview.build_report_mail("status", g, "nixon" if mover == "kennedy" else "kennedy"),
-        "game_over": mailview.build_report_mail("game_over", debate, "kennedy",
-                                                since=max(0, len(debate["log"]) - 20)),
+        "status": mailview.build_report_mail(
+            "status", g, "nixon" if mover == "kennedy" else "kennedy"
+        ),
+        "game_over": mailview.build_report_mail(
+            "game_over", debate, "kennedy", since=max(0, len(debate["log"]) - 20)
+        ),
     }
     mails["help"] = mailview.mail_bytes(render("help", mailview.context(g, mover)))
     mails["card"] = mailview.mail_bytes(render("card", mailview.context(g, mover, card=1)))
@@ -67,7 +70,9 @@ WITH_MAP = ("report", "status", "game_over")
 
 
 @pytest.mark.timeout(300)
-def test_reports_fit_a_phone_and_a_desktop_with_the_map_loaded(browser: Browser, tmp_path: Path) -> None:
+def test_reports_fit_a_phone_and_a_desktop_with_the_map_loaded(
+    browser: Browser, tmp_path: Path
+) -> None:
     for name, html in _mails(tmp_path).items():
         for width in (390, 1200):
             got = _look(browser, html, width, name)
@@ -77,7 +82,9 @@ def test_reports_fit_a_phone_and_a_desktop_with_the_map_loaded(browser: Browser,
             assert isinstance(images, list)
             assert bool(images) == (name in WITH_MAP), f"{name}: pictures {images}"
             for img in images:
-                assert img["complete"] and img["natural"] == 600, f"{name}: picture not loaded {img}"
+                assert img["complete"] and img["natural"] == 600, (
+                    f"{name}: picture not loaded {img}"
+                )
                 assert 0 < img["shown"] <= width
     assert (SHOTS / "report-390.png").stat().st_size > 10_000
 
@@ -85,10 +92,13 @@ def test_reports_fit_a_phone_and_a_desktop_with_the_map_loaded(browser: Browser,
 def test_the_check_sees_overflow_and_a_missing_picture(browser: Browser, tmp_path: Path) -> None:
     """The assertions above can fail: a too-wide page and a broken image are caught."""
     page = tmp_path / "bad.html"
-    page.write_text('<!DOCTYPE html><html lang="en"><head><meta name="viewport" '
-                    'content="width=device-width, initial-scale=1"></head><body>'
-                    '<img src="cid:missing@x" alt="x"><table style="width:800px"><tr><td>wide'
-                    '</td></tr></table></body></html>', encoding="utf-8")
+    page.write_text(
+        '<!DOCTYPE html><html lang="en"><head><meta name="viewport" '
+        'content="width=device-width, initial-scale=1"></head><body>'
+        '<img src="cid:missing@x" alt="x"><table style="width:800px"><tr><td>wide'
+        "</td></tr></table></body></html>",
+        encoding="utf-8",
+    )
     got = _look(browser, page, 390, "negative-control")
     assert got["scroll"] > 390
     assert got["images"][0]["natural"] == 0  # type: ignore[index]

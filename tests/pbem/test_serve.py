@@ -20,9 +20,11 @@ def test_the_loop_resyncs_after_idle_and_stops(tmp_path: Path) -> None:
     h.new_game(seed=2)
     stopper = Stopper()
     passes: list[str] = []
-    worker = threading.Thread(target=serve, args=(h.db, h.settings, lambda: h.inbox, h.sender),
-                              kwargs={"stopper": stopper, "idle_timeout": 0.2,
-                                      "on_pass": passes.append})
+    worker = threading.Thread(
+        target=serve,
+        args=(h.db, h.settings, lambda: h.inbox, h.sender),
+        kwargs={"stopper": stopper, "idle_timeout": 0.2, "on_pass": passes.append},
+    )
     worker.start()
     try:
         h.inbox.deliver(h.reply_bytes("kennedy", "first kennedy"))
@@ -40,12 +42,30 @@ def test_the_loop_resyncs_after_idle_and_stops(tmp_path: Path) -> None:
 
 def test_serve_embedded_stops_cleanly_on_sigterm(tmp_path: Path) -> None:
     smtp, imap = free_port(), free_port()
-    env = os.environ | {"PBEM_DATABASE_URL": f"sqlite:///{tmp_path}/s.db",
-                        "PBEM_ADDRESS": "game@example.test", "PBEM_SECRET": "x"}
+    env = os.environ | {
+        "PBEM_DATABASE_URL": f"sqlite:///{tmp_path}/s.db",
+        "PBEM_ADDRESS": "game@example.test",
+        "PBEM_SECRET": "x",
+    }
     proc = subprocess.Popen(
-        [sys.executable, "-m", "pbem", "serve", "--embedded", "--smtp-port", str(smtp),
-         "--imap-port", str(imap), "--idle-timeout", "30"],
-        env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        [
+            sys.executable,
+            "-m",
+            "pbem",
+            "serve",
+            "--embedded",
+            "--smtp-port",
+            str(smtp),
+            "--imap-port",
+            str(imap),
+            "--idle-timeout",
+            "30",
+        ],
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
     try:
         deadline = time.monotonic() + 30
         while not port_open("127.0.0.1", imap) and time.monotonic() < deadline:

@@ -46,10 +46,21 @@ class Worker:
     def __init__(self, name: str, env: dict[str, str], folder: Path) -> None:
         self.log = folder / f"{name}.log"
         self.proc = subprocess.Popen(
-            [sys.executable, "-m", "pbem", "-v", "serve", "--idle-timeout", "2",
-             "--standby-interval", "0.3"],
+            [
+                sys.executable,
+                "-m",
+                "pbem",
+                "-v",
+                "serve",
+                "--idle-timeout",
+                "2",
+                "--standby-interval",
+                "0.3",
+            ],
             env=env | {"PBEM_LOCK_FILE": str(folder / f"{name}.lock")},
-            stdout=self.log.open("w"), stderr=subprocess.STDOUT)
+            stdout=self.log.open("w"),
+            stderr=subprocess.STDOUT,
+        )
 
     def said(self, text: str) -> bool:
         return text in self.log.read_text(errors="replace")
@@ -73,29 +84,46 @@ def workers(tmp_path: Path) -> Iterator[list[Worker]]:
 
 
 def test_the_standby_takes_the_lead_when_the_leader_dies_and_applies_the_next_move_once(
-        empty_postgres: str, mail_server: MailServer, tmp_path: Path,
-        workers: list[Worker]) -> None:
+    empty_postgres: str, mail_server: MailServer, tmp_path: Path, workers: list[Worker]
+) -> None:
     game = mail_server.fresh_address("game")
-    settings = Settings(database_url=empty_postgres, address=game, imap_host=mail_server.host,
-                        imap_port=mail_server.imap_port, imap_user=game,
-                        imap_password=mail_server.password, imap_ssl=False,
-                        smtp_host=mail_server.host, smtp_port=mail_server.smtp_port,
-                        smtp_tls=False, secret="leader-test-secret")
+    settings = Settings(
+        database_url=empty_postgres,
+        address=game,
+        imap_host=mail_server.host,
+        imap_port=mail_server.imap_port,
+        imap_user=game,
+        imap_password=mail_server.password,
+        imap_ssl=False,
+        smtp_host=mail_server.host,
+        smtp_port=mail_server.smtp_port,
+        smtp_tls=False,
+        secret="leader-test-secret",
+    )
     db = make_engine(empty_postgres)
     migrate(db)
     players = {side: mail_server.fresh_address(side) for side in engine.SIDES}
     game_id = service.new_game(db, settings, seed=2, **players)
     env = os.environ | {
-        "PBEM_DATABASE_URL": empty_postgres, "PBEM_ADDRESS": game, "PBEM_SECRET": settings.secret,
-        "PBEM_IMAP_HOST": mail_server.host, "PBEM_IMAP_PORT": str(mail_server.imap_port),
-        "PBEM_IMAP_USER": game, "PBEM_IMAP_PASSWORD": mail_server.password,
-        "PBEM_IMAP_SSL": "false", "PBEM_SMTP_HOST": mail_server.host,
-        "PBEM_SMTP_PORT": str(mail_server.smtp_port), "PBEM_SMTP_TLS": "false"}
+        "PBEM_DATABASE_URL": empty_postgres,
+        "PBEM_ADDRESS": game,
+        "PBEM_SECRET": settings.secret,
+        "PBEM_IMAP_HOST": mail_server.host,
+        "PBEM_IMAP_PORT": str(mail_server.imap_port),
+        "PBEM_IMAP_USER": game,
+        "PBEM_IMAP_PASSWORD": mail_server.password,
+        "PBEM_IMAP_SSL": "false",
+        "PBEM_SMTP_HOST": mail_server.host,
+        "PBEM_SMTP_PORT": str(mail_server.smtp_port),
+        "PBEM_SMTP_TLS": "false",
+    }
 
     def received(side: str) -> list[email.message.EmailMessage]:
         with mail_server.mailbox(players[side]) as box:
-            return [email.message_from_bytes(f.raw, policy=email.policy.default)  # type: ignore[misc]
-                    for f in box.fetch_new()]
+            return [
+                email.message_from_bytes(f.raw, policy=email.policy.default)  # type: ignore[misc]
+                for f in box.fetch_new()
+            ]
 
     def move(expected_applied: int) -> None:
         with Session(db) as s:
@@ -105,19 +133,28 @@ def test_the_standby_takes_the_lead_when_the_leader_dies_and_applies_the_next_mo
         side = sorted(engine.active_sides(state))[0]
         last = received(side)[-1]
         command = engine.legal_commands(state, side)[0]
-        mail_server.send(player_mail(players[side], str(last["Reply-To"]), command,
-                                     in_reply_to=str(last["Message-ID"])),
-                         players[side], [game])
+        mail_server.send(
+            player_mail(
+                players[side], str(last["Reply-To"]), command, in_reply_to=str(last["Message-ID"])
+            ),
+            players[side],
+            [game],
+        )
         _wait(f"move {expected_applied} applied", lambda: applied() == expected_applied)
 
     def pending_mail() -> int:
         with Session(db) as s:
-            return len(s.exec(select(OutboxMessage.id).where(col(OutboxMessage.status) != "sent")).all())
+            return len(
+                s.exec(select(OutboxMessage.id).where(col(OutboxMessage.status) != "sent")).all()
+            )
 
     def applied() -> int:
         with Session(db) as s:
-            return len(s.exec(select(InboundMessage.id).where(
-                col(InboundMessage.outcome) == "applied")).all())
+            return len(
+                s.exec(
+                    select(InboundMessage.id).where(col(InboundMessage.outcome) == "applied")
+                ).all()
+            )
 
     leader = Worker("a", env, tmp_path)
     workers.append(leader)
@@ -139,8 +176,7 @@ def test_the_standby_takes_the_lead_when_the_leader_dies_and_applies_the_next_mo
         assert g is not None
         deciding = engine.active_sides(engine.from_json(g.snapshot))
     # notify decisions (the default): move 2 is reported to whoever must decide next
-    _wait("the reports of move 2",
-          lambda: all(len(received(s)) > reports[s] for s in deciding))
+    _wait("the reports of move 2", lambda: all(len(received(s)) > reports[s] for s in deciding))
     _wait("the outbox sent", lambda: not pending_mail())
     standby.stop()
     assert standby.proc.returncode == 0, standby.log.read_text()
@@ -150,6 +186,7 @@ def test_the_standby_takes_the_lead_when_the_leader_dies_and_applies_the_next_mo
         moves = s.exec(select(Move).where(Move.game_id == game_id)).all()
     assert [m.outcome for m in inbound] == ["applied", "applied"]
     assert sorted({m.inbound_id for m in moves if m.source == "mail"}) == sorted(
-        m.id for m in inbound)  # each mail's commands recorded once, from that mail
+        m.id for m in inbound
+    )  # each mail's commands recorded once, from that mail
     assert len({m.seq for m in moves}) == len(moves)
     db.dispose()

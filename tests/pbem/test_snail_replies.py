@@ -26,19 +26,33 @@ CASES: dict[str, tuple[list[str], bool, list[str], list[str]]] = {
     "interleaved-example-command": (["first kennedy"], False, [], []),
     "interleaved-stale-decline": (["decline"], False, [], []),
     "interleaved-legal-line": (["strategy 38"], False, [], []),
-    "top-greeting-overspend": (["position 41: civil rights 2, economy 2"], False, [],
-                               ["Hi,", "Alice"]),
-    "top-say": (["position 41: civil rights 2"], False,
-                ["Good luck, Dick! Nice to play you.", "Looking forward to the debates.",
-                 "Alice"], []),
-    "top-dashes-in-prose": (["event martin luther king"], False, [],
-                            ["Dick -- here goes.", "J."]),
-    "top-german-greeting": (["position 88: economy 1, defense 1"], False, [],
-                            ["Hallo Dick,"]),  # "Gruß" closes: cut as a sign-off
+    "top-greeting-overspend": (
+        ["position 41: civil rights 2, economy 2"],
+        False,
+        [],
+        ["Hi,", "Alice"],
+    ),
+    "top-say": (
+        ["position 41: civil rights 2"],
+        False,
+        ["Good luck, Dick! Nice to play you.", "Looking forward to the debates.", "Alice"],
+        [],
+    ),
+    "top-dashes-in-prose": (["event martin luther king"], False, [], ["Dick -- here goes.", "J."]),
+    "top-german-greeting": (
+        ["position 88: economy 1, defense 1"],
+        False,
+        [],
+        ["Hallo Dick,"],
+    ),  # "Gruß" closes: cut as a sign-off
     "bottom-trimmed-state-typo": (["campaign 41: Ohiio, Pennsylvana"], False, [], []),
     "bottom-full-quote": (["issue defense"], False, [], []),
-    "bottom-prose-and-command": (["campaign 22: Calfornia 2, Nevda 1"], False, [],
-                                 ["Thanks for the game, Jack.", "Dick"]),
+    "bottom-prose-and-command": (
+        ["campaign 22: Calfornia 2, Nevda 1"],
+        False,
+        [],
+        ["Thanks for the game, Jack.", "Dick"],
+    ),
     "bottom-undo-prose": ([], True, [], ["Sorry, I meant economy."]),
     "bottom-undo-and-move": (["position 68: defense 1, economy 1"], True, [], []),
 }
@@ -50,8 +64,11 @@ def _text(name: str) -> str:
 
 def _quoted_report(text: str) -> str:
     """The report the reply quotes, as the server sent it (the outbox knows it)."""
-    return "\n".join(line[2:] if line.startswith("> ") else line[1:]
-                     for line in text.splitlines() if line.startswith(">"))
+    return "\n".join(
+        line[2:] if line.startswith("> ") else line[1:]
+        for line in text.splitlines()
+        if line.startswith(">")
+    )
 
 
 def test_every_fixture_has_a_case() -> None:

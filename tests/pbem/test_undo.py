@@ -37,8 +37,13 @@ def test_undo_restores_the_position_before_the_last_mail(h: Harness) -> None:
 
 def test_undo_then_a_new_move_in_the_same_mail(h: Harness) -> None:
     h.reply("kennedy", "position 27: civil rights 1, economy 1")
-    expected = engine.apply(engine.apply(engine.apply(engine.new_game(2), "kennedy", "first kennedy"),
-                                         "kennedy", "position 45"), "kennedy", "issue defense")
+    expected = engine.apply(
+        engine.apply(
+            engine.apply(engine.new_game(2), "kennedy", "first kennedy"), "kennedy", "position 45"
+        ),
+        "kennedy",
+        "issue defense",
+    )
     assert h.reply("kennedy", "undo\nposition 45\nissue defense").outcomes == {"applied": 1}
     assert h.state()["issues"] == expected["issues"]
     assert 27 in h.state()["hands"]["kennedy"] and 45 not in h.state()["hands"]["kennedy"]
@@ -85,7 +90,8 @@ def test_the_opponent_hears_of_the_undo_only_if_they_had_been_sent_the_move(h: H
 
 
 def test_the_undo_notice_says_what_was_taken_back_and_that_the_question_is_withdrawn(
-        h: Harness) -> None:
+    h: Harness,
+) -> None:
     """Found by playing: Nixon, asked whether to trigger #27, was told only "took back their last
     move" — not which move, nor that the trigger question he had been sent is gone."""
     h.reply("kennedy", "position 27: economy 2")
@@ -114,8 +120,9 @@ def test_the_same_question_asked_again_after_an_undo_is_mailed_again(h: Harness)
 
 
 def test_say_reaches_the_opponent_in_their_next_mail(h: Harness) -> None:
-    assert h.reply("kennedy", "say Good luck, Dick!\nMay the best man win.\n"
-                              "position 27: economy 2").outcomes == {"applied": 1}
+    assert h.reply(
+        "kennedy", "say Good luck, Dick!\nMay the best man win.\nposition 27: economy 2"
+    ).outcomes == {"applied": 1}
     text = " ".join(h.text_of(h.mails_to("nixon")[-1]).split())  # asked about the trigger
     assert "Kennedy says:" in text and "Good luck, Dick!" in text
     assert "May the best man win." in text

@@ -21,6 +21,7 @@ event(
     op("place_support", who="kennedy", n=5, per=1),
 )
 
+
 # 2 Nixon's Knee: Nixon's token to Maryland; campaigning costs Nixon 1 momentum extra.
 def _knee_cost(g: GameState, e: Effect, side: str, kind: str) -> int:
     return 1 if side == "nixon" and kind == "campaign" else 0
@@ -31,6 +32,7 @@ event(2, op("move_token", who="nixon", state="MD"), op("add_effect", effect="nix
 
 # 3 Gallup Poll: the player rearranges the issue track.
 event(3, op("rearrange_issues", who="player"))
+
 
 # 4 Citizens for Nixon-Lodge: every card Nixon plays is worth 1 CP more (max 5) this turn.
 def _plus_one_any(g: GameState, e: Effect, side: str, kind: str) -> int:
@@ -44,16 +46,24 @@ event(4, op("add_effect", effect="cp_plus_one_any_use", who="nixon"))
 event(5, op("momentum", who="player", n=1))
 
 # 6 New England (ruling: New York is the sixth state)
-event(6, op("place_support", who="kennedy", n=5, per=2, states=["CT", "MA", "ME", "RI", "VT", "NY"]))
+event(
+    6, op("place_support", who="kennedy", n=5, per=2, states=["CT", "MA", "ME", "RI", "VT", "NY"])
+)
 
 # 7 Late Returns from Cook County: on Election Day Kennedy makes 5 checks for Illinois.
 event(7, election_day=(op("support_checks", who="kennedy", state="IL", n=5),))
 
 # 8 Soviet Economic Growth: Economy up 1; the Economy leader adds a cube in New York.
-event(8, op("issue_up", issue="economy", n=1), op("gain_support", who="leader:economy", state="NY", n=1))
+event(
+    8,
+    op("issue_up", issue="economy", n=1),
+    op("gain_support", who="leader:economy", state="NY", n=1),
+)
 
 # 9 Baptist Ministers (prevented by #1, cards.csv)
-event(9, op("remove_support", who="nixon", target="kennedy", n=5, per=2, regions=["south", "midwest"]))
+event(
+    9, op("remove_support", who="nixon", target="kennedy", n=5, per=2, regions=["south", "midwest"])
+)
 
 # 10 Swing State: a state the opponent leads but does not carry: 5 support, token there.
 event(
@@ -64,7 +74,9 @@ event(
 )
 
 # 11 Sputnik V
-event(11, op("issue_up", issue="defense", n=1), op("place_support", who="leader:defense", n=3, per=1))
+event(
+    11, op("issue_up", issue="defense", n=1), op("place_support", who="leader:defense", n=3, per=1)
+)
 
 # 12 Southern Strategy
 event(
@@ -74,7 +86,11 @@ event(
 )
 
 # 13 Nikita Kruschev (ruling: the event of #84 Quemoy and Matsu)
-event(13, op("momentum", who="leader:defense", n=1), op("place_support", who="leader:defense", n=3, per=1))
+event(
+    13,
+    op("momentum", who="leader:defense", n=1),
+    op("place_support", who="leader:defense", n=3, per=1),
+)
 
 # 14-17 Gathering Momentum
 event(14, op("gathering_momentum", region="south"))
@@ -111,7 +127,11 @@ event(
 event(22, op("momentum", who="opponent", n=-1), op("token_loss", who="opponent", n=3))
 
 # 23 Martin Luther King Arrested
-event(23, op("issue_up", issue="civil_rights", n=1), op("issue_support", who="player", issue="civil_rights", n=3))
+event(
+    23,
+    op("issue_up", issue="civil_rights", n=1),
+    op("issue_support", who="player", issue="civil_rights", n=3),
+)
 
 # 24 East Harlem Pledge
 event(

@@ -14,7 +14,12 @@ from engine.events.script import event, op
 from engine.state import GameState
 
 # 25 1960 Civil Rights Act
-event(25, op("issue_up", issue="civil_rights", n=1), op("issue_support", who="nixon", issue="civil_rights", n=1))
+event(
+    25,
+    op("issue_up", issue="civil_rights", n=1),
+    op("issue_support", who="nixon", issue="civil_rights", n=1),
+)
+
 
 # 26 Ken-Air: no travel costs, +1 CP on campaigning cards (max 5) this turn.
 def _ken_air_travel(g: GameState, e: Effect, side: str) -> bool:
@@ -35,10 +40,19 @@ event(27, op("gain_support", who="nixon", state="NY", n=1), op("take_from_discar
 event(28, op("remove_support", who="nixon", target="kennedy", n=3, states=["OK", "MS", "AL"]))
 
 # 29 The Great Seal Bug
-event(29, op("issue_support", who="nixon", issue="defense", n=1), op("take_from_discard", who="nixon", cards=[42]))
+event(
+    29,
+    op("issue_support", who="nixon", issue="defense", n=1),
+    op("take_from_discard", who="nixon", cards=[42]),
+)
 
 # 30 Johnson Jeered in Dallas
-event(30, op("lose_state_support", who="kennedy", state="TX", n=1), op("ban_campaign", who="kennedy", regions=["south"]))
+event(
+    30,
+    op("lose_state_support", who="kennedy", state="TX", n=1),
+    op("ban_campaign", who="kennedy", regions=["south"]),
+)
+
 
 # 31 Profiles in Courage: Kennedy may redraw each failed support check once this turn.
 def _redraw(g: GameState, e: Effect, side: str) -> bool:
@@ -63,6 +77,7 @@ event(33, election_day=(op("unpledge", states=["AL", "LA", "MS"]),))
 # 34 Lazy Shave: in every debate round Nixon reveals his card before Kennedy chooses (R12.4).
 event(34, reveal_first="nixon")
 
+
 # 35 Harvard Brain Trust: Kennedy +1 CP in every issue contest of the Debates.
 def _harvard(g: GameState, side: str) -> int:
     return 1 if side == "kennedy" else 0
@@ -74,7 +89,11 @@ event(35, debate_bonus=_harvard)
 event(36, op("endorse", who="kennedy"))
 
 # 37 Lunch Counter Sit-Ins
-event(37, op("issue_up", issue="civil_rights", n=1), op("place_support", who="leader:civil_rights", n=3, per=1))
+event(
+    37,
+    op("issue_up", issue="civil_rights", n=1),
+    op("place_support", who="leader:civil_rights", n=3, per=1),
+)
 
 # 38 High Hopes (ruling: Kennedy and two-icon cards resolve as if Kennedy played them)
 event(38, op("reveal_and_resolve", n=2, icons=["kennedy", "both"], as_side="kennedy"))
@@ -104,6 +123,7 @@ event(
 # 43 Catholic Support
 event(43, op("place_support", who="kennedy", n=7, per=2))
 
+
 # 44 Puerto Rican Bishops (prevented by #1): Kennedy may not spend momentum this turn.
 def _locked(g: GameState, e: Effect, side: str) -> bool:
     return bool(side == e["side"])
@@ -132,4 +152,6 @@ event(
 event(47, op("place_support", who="leader:defense", n=5, per=1))
 
 # 48 Rising Food Prices
-event(48, op("issue_up", issue="economy", n=1), op("issue_support", who="nixon", issue="economy", n=2))
+event(
+    48, op("issue_up", issue="economy", n=1), op("issue_support", who="nixon", issue="economy", n=2)
+)

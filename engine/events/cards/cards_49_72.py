@@ -37,6 +37,7 @@ event(53, op("replace_cards", who="player"))
 # 54 Bobby Kennedy: Kennedy's cards +1 CP (max 5) this turn (the effect of #4, cards_01_24).
 event(54, op("add_effect", effect="cp_plus_one_any_use", who="kennedy"))
 
+
 # 55 Hostile Press Corps: Nixon makes support checks everywhere, as if Kennedy carried every state.
 def _force_checks(g: GameState, e: Effect, side: str, st: str) -> str | None:
     return "force" if e["side"] == side else None
@@ -80,13 +81,18 @@ event(64, op("match_momentum", who="player"))
 event(65, op("add_effect", effect="no_momentum_spending", who="nixon"))
 
 # 66 Adlai Stevenson
-event(66, op("gain_support", who="kennedy", state="IL", n=1), op("take_from_discard", who="kennedy"))
+event(
+    66, op("gain_support", who="kennedy", state="IL", n=1), op("take_from_discard", who="kennedy")
+)
 
 # 67 Voter Registration Drive
 event(67, op("place_support_empty", who="player", n=3, per=1))
 
 # 68 Peace Without Surrender
-event(68, op("issue_up", issue="defense", n=1), op("issue_support", who="nixon", issue="defense", n=1))
+event(
+    68, op("issue_up", issue="defense", n=1), op("issue_support", who="nixon", issue="defense", n=1)
+)
+
 
 # 69 Congressional Summer Session: Kennedy's cards -2 CP (min 1); his token to MD or VA.
 def _minus_two(g: GameState, e: Effect, side: str, kind: str) -> int:

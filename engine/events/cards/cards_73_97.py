@@ -18,6 +18,7 @@ from engine.state import GameState
 # 73 Norman Vincent Peale (prevented by #1, cards.csv)
 event(73, op("remove_support", who="nixon", target="kennedy", n=5, per=1))
 
+
 # 74 Eisenhower's Silence (prevented by #18): Nixon may not campaign where Kennedy leads.
 def _not_where_kennedy_leads(g: GameState, e: Effect, side: str, st: str) -> bool:
     return bool(e["side"] == side) and g["states"][st] > 0
@@ -33,6 +34,7 @@ event(
     op("gain_points", who="nixon", space="media", n=3),
 )
 
+
 # 76 Nixon's Pledge: Kennedy gains 1 momentum whenever Nixon plays a card not to campaign.
 def _pledge(g: GameState, e: Effect, side: str, kind: str) -> None:
     if side == "nixon" and kind != "campaign":
@@ -47,7 +49,12 @@ SUBURBAN = [s for s, i in STATES.items() if i.ev >= 20]
 event(77, op("place_support", who="kennedy", n=5, per=2, states=SUBURBAN))
 
 # 78 Stock Market in Decline
-event(78, op("issue_up", issue="economy", n=2), op("gain_support", who="leader:economy", state="NY", n=2))
+event(
+    78,
+    op("issue_up", issue="economy", n=2),
+    op("gain_support", who="leader:economy", state="NY", n=2),
+)
+
 
 # 79 Advance Men: no travel costs; no checks where the opponent carries the state or stands.
 def _free_travel(g: GameState, e: Effect, side: str) -> bool:
@@ -67,6 +74,7 @@ event(79, op("add_effect", effect="advance_men", who="player"))
 # 80 Herblock
 event(80, op("remove_points", who="kennedy", target="nixon", space="media", n=2))
 
+
 # 81 Kennedy's Peace Corps: Kennedy preempts without spending momentum.
 def _free_preempt(g: GameState, e: Effect, side: str) -> bool:
     return bool(e["side"] == side)
@@ -76,7 +84,11 @@ define("kennedys_peace_corps", EffectRules(free_preempt=_free_preempt))
 event(81, op("add_effect", effect="kennedys_peace_corps", who="kennedy"))
 
 # 82 Fidel Castro
-event(82, op("momentum", who="leader:defense", n=1), op("gain_support", who="leader:defense", state="FL", n=1))
+event(
+    82,
+    op("momentum", who="leader:defense", n=1),
+    op("gain_support", who="leader:defense", state="FL", n=1),
+)
 
 # 83 Whistlestop (ruling: a normal 7-CP campaigning action, at most 1 CP in any one state)
 event(83, op("campaign_action", who="player", cp=7, cap=1))
@@ -87,6 +99,7 @@ event(
     op("momentum", who="leader:defense", n=1),
     op("place_support", who="leader:defense", n=3, per=1),
 )
+
 
 # 85 Jackie Kennedy: Nixon pays 1 momentum for every card he uses for its event.
 def _event_tax(g: GameState, e: Effect, side: str, kind: str) -> int:
@@ -101,6 +114,7 @@ event(86, op("gain_points", who="nixon", space="issues", n=3))
 
 # 87 Stevenson Loyalists: Kennedy may not campaign in the West or the Midwest this turn.
 event(87, op("ban_campaign", who="kennedy", regions=["west", "midwest"]))
+
 
 # 88 Stature Gap: Kennedy's cards played to position are worth 2 CP less (min 1).
 def _position_minus_two(g: GameState, e: Effect, side: str, kind: str) -> int:

@@ -43,7 +43,10 @@ def ban_campaign(g: GameState, f: Frame, who: str, regions: list[str]) -> None:
         return
     effects.add_effect(g, "campaign_ban_regions", side, f["card"], regions=list(regions))
     where = ", ".join(r.title() for r in regions)
-    log(g, f"{side.title()} may not campaign in the {where} for the rest of the turn ({event_label(f)}).")
+    log(
+        g,
+        f"{side.title()} may not campaign in the {where} for the rest of the turn ({event_label(f)}).",
+    )
 
 
 @primitive
@@ -61,7 +64,10 @@ def campaign_action(g: GameState, f: Frame, who: str, cp: int, cap: int | None =
     side = resolve(g, f, who)
     if side is None:
         return
-    log(g, f"{side.title()} campaigns with {cp} CP" + (f", at most {cap} per state." if cap else "."))
+    log(
+        g,
+        f"{side.title()} campaigns with {cp} CP" + (f", at most {cap} per state." if cap else "."),
+    )
     extra = {"cap": cap} if cap is not None else {}
     cp_phase.start(g, side, "campaign", cp, None, **extra)
 

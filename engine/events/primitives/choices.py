@@ -49,7 +49,9 @@ StateRule = Callable[[GameState, str, str], bool]
 
 STATE_RULES: dict[str, StateRule] = {
     # R1.5: the opponent leads (1+ cubes) but does not carry (4+)
-    "opp_leads_not_carries": lambda g, side, st: board.leads(g, st, other(side)) and not board.carries(g, st, other(side)),
+    "opp_leads_not_carries": lambda g, side, st: (
+        board.leads(g, st, other(side)) and not board.carries(g, st, other(side))
+    ),
     "any": lambda g, side, st: True,
     "maryland_or_virginia": lambda g, side, st: st in ("MD", "VA"),  # #69
 }
@@ -66,8 +68,17 @@ def pick_state(g: GameState, f: Frame, who: str, var: str, rule: str) -> None:
     if not allowed:
         log(g, f"{event_label(f)}: no state qualifies, so nothing happens.")
         return
-    push(g, {"step": "pick_state", "side": side, "var": var, "rule": rule, "allowed": allowed,
-             "card": f["card"]})
+    push(
+        g,
+        {
+            "step": "pick_state",
+            "side": side,
+            "var": var,
+            "rule": rule,
+            "allowed": allowed,
+            "card": f["card"],
+        },
+    )
 
 
 @register
@@ -85,7 +96,9 @@ class PickState(Step):
         log(g, f"{side.title()} chooses {STATES[words[1]].name}.")
 
     def prompt(self, g: GameState, f: Frame, side: str) -> str:
-        what = {"opp_leads_not_carries": "a state your opponent leads but does not carry (1-3 cubes)"}
+        what = {
+            "opp_leads_not_carries": "a state your opponent leads but does not carry (1-3 cubes)"
+        }
         return f"{event_label(f)}: choose {what.get(f['rule'], 'a state')}, 'state ST'."
 
 
@@ -103,10 +116,21 @@ def pick_region(g: GameState, f: Frame, who: str, var: str, rule: str = "any") -
         return
     allowed = [r for r in REGIONS if REGION_RULES[rule](g, side, r)]
     if not allowed:
-        log(g, f"{event_label(f)}: {side.title()} has no region that qualifies, so nothing happens.")
+        log(
+            g, f"{event_label(f)}: {side.title()} has no region that qualifies, so nothing happens."
+        )
         return
-    push(g, {"step": "choose_region", "side": side, "allowed": allowed, "then": "var", "var": var,
-             "card": f["card"]})
+    push(
+        g,
+        {
+            "step": "choose_region",
+            "side": side,
+            "allowed": allowed,
+            "then": "var",
+            "var": var,
+            "card": f["card"],
+        },
+    )
 
 
 @primitive
@@ -115,8 +139,16 @@ def endorse(g: GameState, f: Frame, who: str) -> None:
     side = resolve(g, f, who)
     if side is None:
         return
-    push(g, {"step": "choose_region", "side": side, "allowed": list(REGIONS), "then": "endorse",
-             "card": f["card"]})
+    push(
+        g,
+        {
+            "step": "choose_region",
+            "side": side,
+            "allowed": list(REGIONS),
+            "then": "endorse",
+            "card": f["card"],
+        },
+    )
 
 
 @register
@@ -139,7 +171,9 @@ class ChooseRegion(Step):
 
     def prompt(self, g: GameState, f: Frame, side: str) -> str:
         if f["then"] == "endorse":
-            return f"{event_label(f)}: choose the region for your endorsement marker, 'region NAME'."
+            return (
+                f"{event_label(f)}: choose the region for your endorsement marker, 'region NAME'."
+            )
         return f"{event_label(f)}: choose a region ({', '.join(f['allowed'])}), 'region NAME'."
 
 
@@ -147,7 +181,9 @@ SKIP = 1_000_000  # an event pc past any script: the event's remaining ops are s
 
 
 @primitive
-def only_if(g: GameState, f: Frame, who: str, issue: str | None = None, issues_led: int | None = None) -> None:
+def only_if(
+    g: GameState, f: Frame, who: str, issue: str | None = None, issues_led: int | None = None
+) -> None:
     """Go on with the event only if ``who`` leads ``issue`` / at least ``issues_led`` issues."""
     side = resolve(g, f, who)
     ok = side is not None
@@ -156,7 +192,10 @@ def only_if(g: GameState, f: Frame, who: str, issue: str | None = None, issues_l
     if ok and issues_led is not None:
         ok = sum(1 for i in ISSUES if board.issue_leader(g, i) == side) >= issues_led
     if not ok:
-        log(g, f"{board.card_label(f['card'])}: its condition is not met, so nothing (more) happens.")
+        log(
+            g,
+            f"{board.card_label(f['card'])}: its condition is not met, so nothing (more) happens.",
+        )
         f["pc"] = SKIP
 
 
@@ -166,4 +205,7 @@ def let_media_owner(g: GameState, f: Frame, var: str, region: str) -> None:
     side = board.owner(g["media"][region])
     f["vars"][var] = side
     if side is None:
-        log(g, f"{board.card_label(f['card'])}: nobody has media support in the {region.title()}, so nothing happens.")
+        log(
+            g,
+            f"{board.card_label(f['card'])}: nobody has media support in the {region.title()}, so nothing happens.",
+        )

@@ -26,7 +26,9 @@ def reveal_hand(g: GameState, f: Frame, whose: str, to: str) -> None:
     if a is None or b is None:
         return
     cards = sorted(g["hands"][a])
-    g["revealed"][b].append({"card": f["card"], "side": a, "cards": cards, "turn": g["turn"], "seq": g["seq"]})
+    g["revealed"][b].append(
+        {"card": f["card"], "side": a, "cards": cards, "turn": g["turn"], "seq": g["seq"]}
+    )
     log(g, f"{a.title()} reveals the hand to {b.title()}.")
     shown = ", ".join(board.card_label(c) for c in cards) or "no cards"
     log(g, f"{a.title()}'s hand: {shown}.", to=b)
@@ -119,8 +121,10 @@ class DiscardReplace(Step):
             log(g, f"{side.title()} keeps the whole hand.")
 
     def prompt(self, g: GameState, f: Frame, side: str) -> str:
-        return (f"{board.card_label(f['card'])}: 'discard C' throws away a hand card; 'done' draws a "
-                f"replacement for each ({f['n']} so far).")
+        return (
+            f"{board.card_label(f['card'])}: 'discard C' throws away a hand card; 'done' draws a "
+            f"replacement for each ({f['n']} so far)."
+        )
 
 
 @primitive
@@ -148,12 +152,17 @@ class DiscardEvent(Step):
             return
         c = int(words[1])
         g["discard"].remove(c)
-        log(g, f"{side.title()} takes {board.card_label(c)} from the discard pile and resolves its event (R6.3).")
+        log(
+            g,
+            f"{side.title()} takes {board.card_label(c)} from the discard pile and resolves its event (R6.3).",
+        )
         start_event(g, side, c, "discard")
 
     def prompt(self, g: GameState, f: Frame, side: str) -> str:
-        return (f"{board.card_label(f['card'])}: 'take C' resolves the event of a card in the discard "
-                "pile as if you played it (no rest cubes), or 'done'.")
+        return (
+            f"{board.card_label(f['card'])}: 'take C' resolves the event of a card in the discard "
+            "pile as if you played it (no rest cubes), or 'done'."
+        )
 
 
 def turn_up(g: GameState) -> int | None:
@@ -180,8 +189,16 @@ def reveal_and_resolve(g: GameState, f: Frame, n: int, icons: list[str], as_side
             shown.append(c)
     names = ", ".join(board.card_label(c) for c in shown) or "nothing (no cards left)"
     log(g, f"{event_label(f)} turns up {names}.")
-    push(g, {"step": "reveal_resolve", "side": as_side, "holding": shown, "icons": list(icons),
-             "card": f["card"]})
+    push(
+        g,
+        {
+            "step": "reveal_resolve",
+            "side": as_side,
+            "holding": shown,
+            "icons": list(icons),
+            "card": f["card"],
+        },
+    )
 
 
 @register

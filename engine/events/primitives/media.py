@@ -30,11 +30,23 @@ _KEYS = {"media": REGIONS, "issues": ISSUES}
 
 
 @primitive
-def gain_points(g: GameState, f: Frame, who: str, space: str, n: int, optional: bool = False) -> None:
+def gain_points(
+    g: GameState, f: Frame, who: str, space: str, n: int, optional: bool = False
+) -> None:
     """The side places ``n`` points on media boxes or issue tiles of its choice (R1.4, no checks)."""
     side = resolve(g, f, who)
     if side is not None:
-        ask(g, f, side, "space_points", target=side, space=space, mode="gain", left=n, optional=optional)
+        ask(
+            g,
+            f,
+            side,
+            "space_points",
+            target=side,
+            space=space,
+            mode="gain",
+            left=n,
+            optional=optional,
+        )
 
 
 @primitive
@@ -45,8 +57,19 @@ def remove_points(
     side, tgt = resolve(g, f, who), resolve(g, f, target)
     if side is None or tgt is None:
         return
-    push(g, {"step": "space_points", "side": side, "target": tgt, "space": space, "mode": "lose",
-             "left": n, "optional": optional, "card": f["card"]})
+    push(
+        g,
+        {
+            "step": "space_points",
+            "side": side,
+            "target": tgt,
+            "space": space,
+            "mode": "lose",
+            "left": n,
+            "optional": optional,
+            "card": f["card"],
+        },
+    )
 
 
 @register
@@ -61,7 +84,9 @@ class SpacePoints(Step):
         space, verb = f["space"], _VERB[f["space"]]
         keys = _KEYS[space]
         if f["mode"] == "lose":
-            keys = tuple(k for k in keys if board.cubes_of(board.track(g, space)[k], f["target"]) > 0)
+            keys = tuple(
+                k for k in keys if board.cubes_of(board.track(g, space)[k], f["target"]) > 0
+            )
         out = [f"{verb} {k}" for k in keys]
         return [*out, "done"] if f["optional"] and out else out
 

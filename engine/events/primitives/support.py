@@ -107,7 +107,10 @@ def gathering_momentum(g: GameState, f: Frame, region: str) -> None:
     empty = [s for s in states if g["states"][s] == 0]
     for s in empty:
         event_gain(g, side, s, 1)
-    log(g, f"{side.title()} leads more {region.title()} states and adds support in {len(empty)} empty state(s).")
+    log(
+        g,
+        f"{side.title()} leads more {region.title()} states and adds support in {len(empty)} empty state(s).",
+    )
 
 
 @primitive
@@ -125,7 +128,9 @@ def place_support(
 
 
 @primitive
-def place_support_var(g: GameState, f: Frame, who: str, n: int, per: int | None, region: str) -> None:
+def place_support_var(
+    g: GameState, f: Frame, who: str, n: int, per: int | None, region: str
+) -> None:
     """`place_support` within the region stored in the var ``region`` (``"var:NAME"``)."""
     r = state_arg(f, region)
     if r is None:
@@ -178,8 +183,20 @@ def remove_support(
                     board.lose_logged(g, "states", s, tgt, k)
             log(g, f"{tgt.title()} loses {sum(room.values())} support in all (R6.6).")
             return
-    push(g, {"step": "remove_support", "side": side, "target": tgt, "left": n, "per": per,
-             "allowed": allowed, "removed": {}, "optional": optional, "card": f["card"]})
+    push(
+        g,
+        {
+            "step": "remove_support",
+            "side": side,
+            "target": tgt,
+            "left": n,
+            "per": per,
+            "allowed": allowed,
+            "removed": {},
+            "optional": optional,
+            "card": f["card"],
+        },
+    )
 
 
 @primitive
@@ -189,7 +206,10 @@ def unpledge(g: GameState, f: Frame, states: list[str]) -> None:
         if s not in g["unpledged"]:
             g["unpledged"].append(s)
     names = ", ".join(STATES[s].name for s in states)
-    log(g, f"{event_label(f)}: {names} give their EV to nobody if Kennedy wins them with fewer than 4 support.")
+    log(
+        g,
+        f"{event_label(f)}: {names} give their EV to nobody if Kennedy wins them with fewer than 4 support.",
+    )
 
 
 _SUPPORT = {st: f"support {st}" for st in STATES}  # canonical texts, built once
@@ -271,8 +291,11 @@ class PlaceSupport(Step):
             return cmd == _SUPPORT[st]
         st = cmd[8:]  # 'support ST'
         per = f["per"]
-        return (cmd.startswith("support ") and st in f["allowed"]
-                and (per is None or f["placed"].get(st, 0) < per))
+        return (
+            cmd.startswith("support ")
+            and st in f["allowed"]
+            and (per is None or f["placed"].get(st, 0) < per)
+        )
 
     def has_legal(self, g: GameState, f: Frame, side: str) -> bool:
         return bool(side == f["side"])  # 'done' is always legal
@@ -287,7 +310,10 @@ class PlaceSupport(Step):
             f.setdefault("checked", []).append(st)  # R16.3 ruling: once per state per event
         got = event_gain(g, side, st, n)
         if words[0] == "check":
-            log(g, f"{side.title()} places {got} of {n} declared support in {STATES[st].name} (R16.3).")
+            log(
+                g,
+                f"{side.title()} places {got} of {n} declared support in {STATES[st].name} (R16.3).",
+            )
         else:
             log(g, f"{side.title()} places support in {STATES[st].name}.")
         f["placed"][st] = f["placed"].get(st, 0) + n
@@ -298,10 +324,15 @@ class PlaceSupport(Step):
 
     def prompt(self, g: GameState, f: Frame, side: str) -> str:
         cap = f" (max {f['per']} per state)" if f["per"] else ""
-        checks = " ('check ST N' declares N points at once where R16.3 requires support checks)" if (
-            g["edition"] == "gmt") else ""
-        return (f"{board.card_label(f['card'])}: place up to {f['left']} more state support{cap}, "
-                f"'support ST' each{checks}, or 'done'.")
+        checks = (
+            " ('check ST N' declares N points at once where R16.3 requires support checks)"
+            if (g["edition"] == "gmt")
+            else ""
+        )
+        return (
+            f"{board.card_label(f['card'])}: place up to {f['left']} more state support{cap}, "
+            f"'support ST' each{checks}, or 'done'."
+        )
 
 
 @register

@@ -25,17 +25,29 @@ down_revision = "0004"
 branch_labels = None
 depends_on = None
 
-_GAME = sa.table("game", sa.column("id", sa.Integer), sa.column("seed", sa.Integer),
-                 sa.column("edition", sa.String), sa.column("options", sa.String),
-                 sa.column("snapshot", sa.Text))
-_MOVE = sa.table("move", sa.column("id", sa.Integer), sa.column("game_id", sa.Integer),
-                 sa.column("seq", sa.Integer), sa.column("side", sa.String),
-                 sa.column("command", sa.String), sa.column("inbound_id", sa.Integer),
-                 sa.column("created_at", sa.DateTime(timezone=True)))
+_GAME = sa.table(
+    "game",
+    sa.column("id", sa.Integer),
+    sa.column("seed", sa.Integer),
+    sa.column("edition", sa.String),
+    sa.column("options", sa.String),
+    sa.column("snapshot", sa.Text),
+)
+_MOVE = sa.table(
+    "move",
+    sa.column("id", sa.Integer),
+    sa.column("game_id", sa.Integer),
+    sa.column("seq", sa.Integer),
+    sa.column("side", sa.String),
+    sa.column("command", sa.String),
+    sa.column("inbound_id", sa.Integer),
+    sa.column("created_at", sa.DateTime(timezone=True)),
+)
 
 
-def canonical_log(seed: int, edition: str, options: list[str], snapshot: str,
-                  moves: list[dict[str, object]]) -> list[dict[str, object]] | None:
+def canonical_log(
+    seed: int, edition: str, options: list[str], snapshot: str, moves: list[dict[str, object]]
+) -> list[dict[str, object]] | None:
     """The moves rewritten as canonical commands, or None if the raw log does not replay to
     the snapshot (then nothing is changed)."""
     import engine
@@ -58,15 +70,26 @@ def canonical_log(seed: int, edition: str, options: list[str], snapshot: str,
 def upgrade() -> None:
     conn = op.get_bind()
     for game in conn.execute(sa.select(_GAME).order_by(_GAME.c.id)).mappings().all():
-        rows = [dict(r) for r in conn.execute(
-            sa.select(_MOVE).where(_MOVE.c.game_id == game["id"]).order_by(_MOVE.c.seq)).mappings()]
+        rows = [
+            dict(r)
+            for r in conn.execute(
+                sa.select(_MOVE).where(_MOVE.c.game_id == game["id"]).order_by(_MOVE.c.seq)
+            ).mappings()
+        ]
         if not rows:
             continue
         raw = [{k: r[k] for k in ("side", "command", "inbound_id", "created_at")} for r in rows]
-        new = canonical_log(game["seed"], game["edition"],
-                            [o for o in (game["options"] or "").split(",") if o], game["snapshot"], raw)
+        new = canonical_log(
+            game["seed"],
+            game["edition"],
+            [o for o in (game["options"] or "").split(",") if o],
+            game["snapshot"],
+            raw,
+        )
         if new is None:
-            print(f"0005: game #{game['id']}: its log does not replay with this engine; left as written")
+            print(
+                f"0005: game #{game['id']}: its log does not replay with this engine; left as written"
+            )
             continue
         if [m["command"] for m in new] == [r["command"] for r in rows]:
             continue  # already canonical

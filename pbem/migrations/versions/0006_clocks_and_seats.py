@@ -24,15 +24,24 @@ def upgrade() -> None:
     with op.batch_alter_table("game", schema=None) as batch_op:
         batch_op.add_column(sa.Column("clock", sa.Text(), nullable=True))
         batch_op.add_column(sa.Column("clock_due", sa.Float(), nullable=True))
-        batch_op.add_column(sa.Column("ended", sa.String(length=16), nullable=False, server_default=""))
-        batch_op.add_column(sa.Column("winner", sa.String(length=8), nullable=False, server_default=""))
+        batch_op.add_column(
+            sa.Column("ended", sa.String(length=16), nullable=False, server_default="")
+        )
+        batch_op.add_column(
+            sa.Column("winner", sa.String(length=8), nullable=False, server_default="")
+        )
         batch_op.create_index(batch_op.f("ix_game_clock_due"), ["clock_due"], unique=False)
     with op.batch_alter_table("seat", schema=None) as batch_op:
-        batch_op.add_column(sa.Column("aliases", sa.String(length=1000), nullable=False, server_default=""))
-        batch_op.add_column(sa.Column("pending_email", sa.String(length=320), nullable=False,
-                                      server_default=""))
+        batch_op.add_column(
+            sa.Column("aliases", sa.String(length=1000), nullable=False, server_default="")
+        )
+        batch_op.add_column(
+            sa.Column("pending_email", sa.String(length=320), nullable=False, server_default="")
+        )
     with op.batch_alter_table("move", schema=None) as batch_op:
-        batch_op.add_column(sa.Column("source", sa.String(length=16), nullable=False, server_default="mail"))
+        batch_op.add_column(
+            sa.Column("source", sa.String(length=16), nullable=False, server_default="mail")
+        )
     op.create_table(
         "gameevent",
         sa.Column("id", sa.Integer(), nullable=False),

@@ -24,20 +24,33 @@ depends_on = None
 
 UNDO = "undo"  # pbem.undo.UNDO: a player's take-back, logged as its own move
 
-_GAME = sa.table("game", sa.column("id", sa.Integer), sa.column("seed", sa.Integer),
-                 sa.column("edition", sa.String), sa.column("options", sa.String),
-                 sa.column("snapshot", sa.Text))
-_COMMIT = sa.table("commitment", sa.column("game_id", sa.Integer),
-                   sa.column("engine_seed", sa.String))
-_MOVE = sa.table("move", sa.column("id", sa.Integer), sa.column("game_id", sa.Integer),
-                 sa.column("seq", sa.Integer), sa.column("side", sa.String),
-                 sa.column("command", sa.String), sa.column("inbound_id", sa.Integer),
-                 sa.column("created_at", sa.DateTime(timezone=True)),
-                 sa.column("source", sa.String))
+_GAME = sa.table(
+    "game",
+    sa.column("id", sa.Integer),
+    sa.column("seed", sa.Integer),
+    sa.column("edition", sa.String),
+    sa.column("options", sa.String),
+    sa.column("snapshot", sa.Text),
+)
+_COMMIT = sa.table(
+    "commitment", sa.column("game_id", sa.Integer), sa.column("engine_seed", sa.String)
+)
+_MOVE = sa.table(
+    "move",
+    sa.column("id", sa.Integer),
+    sa.column("game_id", sa.Integer),
+    sa.column("seq", sa.Integer),
+    sa.column("side", sa.String),
+    sa.column("command", sa.String),
+    sa.column("inbound_id", sa.Integer),
+    sa.column("created_at", sa.DateTime(timezone=True)),
+    sa.column("source", sa.String),
+)
 
 
-def canonical_log(seed: int, edition: str, options: list[str], snapshot: str,
-                  moves: list[dict[str, object]]) -> list[dict[str, object]] | None:
+def canonical_log(
+    seed: int, edition: str, options: list[str], snapshot: str, moves: list[dict[str, object]]
+) -> list[dict[str, object]] | None:
     """The moves as canonical commands (``undo`` kept as it is), or None if the log does not
     replay to the snapshot (then nothing is changed)."""
     import engine
@@ -68,19 +81,35 @@ def canonical_log(seed: int, edition: str, options: list[str], snapshot: str,
 
 def upgrade() -> None:
     conn = op.get_bind()
-    seeds = {r["game_id"]: int(r["engine_seed"]) for r in
-             conn.execute(sa.select(_COMMIT)).mappings() if r["engine_seed"]}
+    seeds = {
+        r["game_id"]: int(r["engine_seed"])
+        for r in conn.execute(sa.select(_COMMIT)).mappings()
+        if r["engine_seed"]
+    }
     for game in conn.execute(sa.select(_GAME).order_by(_GAME.c.id)).mappings().all():
-        rows = [dict(r) for r in conn.execute(
-            sa.select(_MOVE).where(_MOVE.c.game_id == game["id"]).order_by(_MOVE.c.seq)).mappings()]
+        rows = [
+            dict(r)
+            for r in conn.execute(
+                sa.select(_MOVE).where(_MOVE.c.game_id == game["id"]).order_by(_MOVE.c.seq)
+            ).mappings()
+        ]
         if not rows or not game["snapshot"]:
             continue
-        raw = [{k: r[k] for k in ("side", "command", "inbound_id", "created_at", "source")}
-               for r in rows]
-        new = canonical_log(seeds.get(game["id"], game["seed"]), game["edition"],
-                            [o for o in (game["options"] or "").split(",") if o], game["snapshot"], raw)
+        raw = [
+            {k: r[k] for k in ("side", "command", "inbound_id", "created_at", "source")}
+            for r in rows
+        ]
+        new = canonical_log(
+            seeds.get(game["id"], game["seed"]),
+            game["edition"],
+            [o for o in (game["options"] or "").split(",") if o],
+            game["snapshot"],
+            raw,
+        )
         if new is None:
-            print(f"0010: game #{game['id']}: its log does not replay with this engine; left as written")
+            print(
+                f"0010: game #{game['id']}: its log does not replay with this engine; left as written"
+            )
             continue
         if [m["command"] for m in new] == [r["command"] for r in rows]:
             continue  # already canonical

@@ -43,7 +43,13 @@ def set_discard(g: GameState, cards: list[int]) -> None:
 
 def stack_deck(g: GameState, top: list[int]) -> None:
     """Put ``top`` on top of the campaign deck, first card drawn first."""
-    for place in (g["discard"], g["removed"], g["hands"]["kennedy"], g["hands"]["nixon"], g["deck"]):
+    for place in (
+        g["discard"],
+        g["removed"],
+        g["hands"]["kennedy"],
+        g["hands"]["nixon"],
+        g["deck"],
+    ):
         place[:] = [c for c in place if c not in top]
     g["deck"].extend(reversed(top))
 
@@ -65,7 +71,7 @@ def triggered(trigger_side: str, card: int, **kw: Any) -> GameState:
 
 def new_log(before: GameState, after: GameState, side: str | None = None) -> list[str]:
     """Log lines added between two states that ``side`` may see (None = public only)."""
-    added = after["log"][len(before["log"]):]
+    added = after["log"][len(before["log"]) :]
     return [e["text"] for e in added if e["to"] is None or e["to"] == side]
 
 

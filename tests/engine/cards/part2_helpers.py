@@ -14,7 +14,9 @@ from engine.state import GameState
 from tests.engine.builders import move_cards, top
 
 
-def persistent(prevention: tuple[int, ...] = (), election_day: tuple[int, ...] = ()) -> dict[str, list[int]]:
+def persistent(
+    prevention: tuple[int, ...] = (), election_day: tuple[int, ...] = ()
+) -> dict[str, list[int]]:
     return {"prevention": list(prevention), "debate": [], "election_day": list(election_day)}
 
 
@@ -44,9 +46,15 @@ def finish_turn(g: GameState) -> GameState:
     raise AssertionError("the turn did not end")
 
 
-def election_events(cards: list[int], initiative: str = "kennedy", *, edition: str = "zman",
-                    states: dict[str, int] | None = None, clear_board: bool = True,
-                    **overrides: object) -> GameState:
+def election_events(
+    cards: list[int],
+    initiative: str = "kennedy",
+    *,
+    edition: str = "zman",
+    states: dict[str, int] | None = None,
+    clear_board: bool = True,
+    **overrides: object,
+) -> GameState:
     """Election Day at R13.4: ``cards`` are the Election Day events in force, strategy cards done.
 
     The bag is no longer refilled (R13.3); ``overrides`` set top-level keys (e.g. ``bag=``).
@@ -62,8 +70,13 @@ def election_events(cards: list[int], initiative: str = "kennedy", *, edition: s
     g["states"].update(states or {})
     for k, v in overrides.items():
         g[k] = v
-    frame = {"step": "election", "stage": "events", "initiative": initiative,
-             "events": list(cards), "order": []}
+    frame = {
+        "step": "election",
+        "stage": "events",
+        "initiative": initiative,
+        "events": list(cards),
+        "order": [],
+    }
     g["stack"] = [{"step": "game"}, frame]
     advance(g)
     return g

@@ -5,9 +5,12 @@ from tests.engine.builders import play
 from tests.engine.cards.part1_helpers import awaiting_action, conserved, new_log, played, triggered
 
 ORDERS = {
-    "order defense economy civil_rights", "order defense civil_rights economy",
-    "order economy defense civil_rights", "order economy civil_rights defense",
-    "order civil_rights defense economy", "order civil_rights economy defense",
+    "order defense economy civil_rights",
+    "order defense civil_rights economy",
+    "order economy defense civil_rights",
+    "order economy civil_rights defense",
+    "order civil_rights defense economy",
+    "order civil_rights economy defense",
 }
 
 

@@ -9,7 +9,9 @@ def test_nixon_cards_gain_one_cp_capped_at_five() -> None:
     """The effect raises Nixon's CP for any use, never above 5 (a 4-CP card gives 5, not 6)."""
     g = action_position("nixon", [4, 27, 42], other_hand=[])
     g = play(g, "nixon", "event 4")
-    assert [(e["id"], e["side"], e["card"]) for e in g["effects"]] == [("cp_plus_one_any_use", "nixon", 4)]
+    assert [(e["id"], e["side"], e["card"]) for e in g["effects"]] == [
+        ("cp_plus_one_any_use", "nixon", 4)
+    ]
     assert 4 in g["removed"]
     for kind in ("campaign", "advertise", "position"):
         assert effects.cp_value(g, "nixon", 3, kind) == 4

@@ -11,7 +11,9 @@ from tests.engine.cards.part1_helpers import (
 
 
 def test_economy_up_and_leader_adds_in_new_york() -> None:
-    g = played("kennedy", 8, issues={"defense": 0, "economy": -2, "civil_rights": 0}, states={"NY": 0})
+    g = played(
+        "kennedy", 8, issues={"defense": 0, "economy": -2, "civil_rights": 0}, states={"NY": 0}
+    )
     assert g["issue_order"] == ["economy", "defense", "civil_rights"]
     assert g["states"]["NY"] == -1
     assert awaiting_action(g, "nixon") and conserved(g)
@@ -19,7 +21,9 @@ def test_economy_up_and_leader_adds_in_new_york() -> None:
 
 def test_leader_cube_first_removes_an_opposing_cube() -> None:
     """R1.4: Kennedy leads Economy; Nixon's 2 cubes in New York become 1."""
-    g = played("nixon", 8, issues={"defense": 0, "economy": 1, "civil_rights": 0}, states={"NY": -2})
+    g = played(
+        "nixon", 8, issues={"defense": 0, "economy": 1, "civil_rights": 0}, states={"NY": -2}
+    )
     assert g["states"]["NY"] == -1
 
 
@@ -32,13 +36,20 @@ def test_nobody_leads_economy_no_cube() -> None:
 
 
 def test_top_issue_stays_on_top() -> None:
-    g = played("kennedy", 8, issue_order=["economy", "defense", "civil_rights"],
-               issues={"defense": 0, "economy": 1, "civil_rights": 0}, states={"NY": 0})
+    g = played(
+        "kennedy",
+        8,
+        issue_order=["economy", "defense", "civil_rights"],
+        issues={"defense": 0, "economy": 1, "civil_rights": 0},
+        states={"NY": 0},
+    )
     assert g["issue_order"] == ["economy", "defense", "civil_rights"]
     assert g["states"]["NY"] == 1
 
 
 def test_triggered_the_leader_still_decides() -> None:
     """R6.7: whoever triggers, the Economy leader (here Kennedy) gets the cube."""
-    g = triggered("nixon", 8, issues={"defense": 0, "economy": 2, "civil_rights": 0}, states={"NY": 0})
+    g = triggered(
+        "nixon", 8, issues={"defense": 0, "economy": 2, "civil_rights": 0}, states={"NY": 0}
+    )
     assert g["states"]["NY"] == 1 and g["momentum"]["nixon"] == 1

@@ -58,7 +58,9 @@ def test_prevented_by_greater_houston() -> None:
     """R6.4: with #1 in force #9 can be neither played as an event nor triggered."""
     g = position_with("nixon", 9, persistent=PREVENTION)
     assert "event 9" not in engine.legal_commands(g, "nixon")
-    with pytest.raises(engine.IllegalCommandError, match="prevented by #1 Greater Houston Ministerial Association"):
+    with pytest.raises(
+        engine.IllegalCommandError, match="prevented by #1 Greater Houston Ministerial Association"
+    ):
         engine.apply(g, "nixon", "event 9")
     k = position_with("kennedy", 9, persistent=PREVENTION)
     k = play(k, "kennedy", "position 9", "done")

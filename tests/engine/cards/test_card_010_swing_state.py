@@ -41,8 +41,14 @@ def test_triggered_player_is_the_triggerer() -> None:
 
 def test_gmt_opponent_token_there_needs_checks() -> None:
     """R16.3 (GMT): gaining where the opponent's token stands needs support checks."""
-    g = played("kennedy", 10, edition="gmt", clear_board=True, states={"CA": -1},
-               bag={"kennedy": 0, "nixon": 5})
+    g = played(
+        "kennedy",
+        10,
+        edition="gmt",
+        clear_board=True,
+        states={"CA": -1},
+        bag={"kennedy": 0, "nixon": 5},
+    )
     g2 = play(g, "kennedy", "state CA")
     assert g2["states"]["CA"] == -1  # every check drew a Nixon cube
     assert any("(R16.3)" in line for line in new_log(g, g2))

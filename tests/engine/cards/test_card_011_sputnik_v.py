@@ -8,8 +8,13 @@ ORDER = ["economy", "defense", "civil_rights"]
 
 
 def test_defense_up_and_leader_places_three_max_one_each() -> None:
-    g = played("kennedy", 11, issue_order=list(ORDER), clear_board=True,
-               issues={"defense": -1, "economy": 0, "civil_rights": 0})
+    g = played(
+        "kennedy",
+        11,
+        issue_order=list(ORDER),
+        clear_board=True,
+        issues={"defense": -1, "economy": 0, "civil_rights": 0},
+    )
     assert g["issue_order"] == ["defense", "economy", "civil_rights"]
     legal = engine.legal_commands(g, "nixon")
     assert len(legal) == 51 and legal[-1] == "done"  # 50 states + done

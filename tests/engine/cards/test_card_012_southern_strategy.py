@@ -8,8 +8,12 @@ from tests.engine.cards.part1_helpers import awaiting_action, conserved, played,
 
 
 def test_southern_states_max_two_then_kennedy_civil_rights() -> None:
-    g = played("nixon", 12, clear_board=True, issues={"defense": 0, "economy": 0, "civil_rights": -1})
-    assert engine.legal_commands(g, "nixon") == [f"support {s}" for s in STATES_BY_REGION["south"]] + ["done"]
+    g = played(
+        "nixon", 12, clear_board=True, issues={"defense": 0, "economy": 0, "civil_rights": -1}
+    )
+    assert engine.legal_commands(g, "nixon") == [
+        f"support {s}" for s in STATES_BY_REGION["south"]
+    ] + ["done"]
     g = play(g, "nixon", "support TX", "support TX")
     assert "support TX" not in engine.legal_commands(g, "nixon")
     g = play(g, "nixon", "support GA", "support GA", "support FL")

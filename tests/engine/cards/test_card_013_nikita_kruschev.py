@@ -7,7 +7,9 @@ from tests.engine.cards.part1_helpers import awaiting_action, conserved, played,
 
 
 def test_defense_leader_momentum_and_three_support() -> None:
-    g = played("kennedy", 13, clear_board=True, issues={"defense": -2, "economy": 0, "civil_rights": 0})
+    g = played(
+        "kennedy", 13, clear_board=True, issues={"defense": -2, "economy": 0, "civil_rights": 0}
+    )
     assert g["momentum"] == {"kennedy": 2, "nixon": 3}
     assert g["stack"][-1]["step"] == "place_support" and g["stack"][-1]["side"] == "nixon"
     g = play(g, "nixon", "support OH")

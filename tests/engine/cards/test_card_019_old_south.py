@@ -17,21 +17,35 @@ CR_K = {"defense": 0, "economy": 0, "civil_rights": 2}
 
 
 def test_leader_chooses_which_five_and_no_campaign_in_south() -> None:
-    g = played("nixon", 19, clear_board=True, issues=dict(CR_K),
-               states={"TX": 3, "GA": 2, "FL": 2, "NY": 3})
+    g = played(
+        "nixon",
+        19,
+        clear_board=True,
+        issues=dict(CR_K),
+        states={"TX": 3, "GA": 2, "FL": 2, "NY": 3},
+    )
     assert g["stack"][-1]["step"] == "remove_support" and g["stack"][-1]["side"] == "kennedy"
     assert sorted(engine.legal_commands(g, "kennedy")) == ["remove FL", "remove GA", "remove TX"]
     assert "done" not in engine.legal_commands(g, "kennedy")  # mandatory
     g = play(g, "kennedy", "remove TX", "remove TX", "remove TX", "remove GA", "remove GA")
-    assert (g["states"]["TX"], g["states"]["GA"], g["states"]["FL"], g["states"]["NY"]) == (0, 0, 2, 3)
-    assert effects.campaign_banned(g, "kennedy", "FL") and not effects.campaign_banned(g, "kennedy", "NY")
+    assert (g["states"]["TX"], g["states"]["GA"], g["states"]["FL"], g["states"]["NY"]) == (
+        0,
+        0,
+        2,
+        3,
+    )
+    assert effects.campaign_banned(g, "kennedy", "FL") and not effects.campaign_banned(
+        g, "kennedy", "NY"
+    )
     assert not effects.campaign_banned(g, "nixon", "FL")
     assert awaiting_action(g, "kennedy") and conserved(g)
 
 
 def test_loss_limited_to_what_is_there_without_a_choice() -> None:
     """R6.6: 3 Southern cubes only: all go, no decision, the opponent gains nothing."""
-    g0 = position_with("kennedy", 19, clear_board=True, issues=dict(CR_K), states={"TX": 2, "VA": 1})
+    g0 = position_with(
+        "kennedy", 19, clear_board=True, issues=dict(CR_K), states={"TX": 2, "VA": 1}
+    )
     g = play(g0, "kennedy", "event 19")
     assert g["states"]["TX"] == 0 and g["states"]["VA"] == 0
     assert "Kennedy loses 3 support in all (R6.6)." in new_log(g0, g)
@@ -54,7 +68,12 @@ def test_nobody_leads_civil_rights() -> None:
 
 
 def test_triggered_hits_the_leader_not_the_triggerer() -> None:
-    g = triggered("kennedy", 19, clear_board=True, issues={"defense": 0, "economy": 0, "civil_rights": -1},
-                  states={"AL": -1})
+    g = triggered(
+        "kennedy",
+        19,
+        clear_board=True,
+        issues={"defense": 0, "economy": 0, "civil_rights": -1},
+        states={"AL": -1},
+    )
     assert g["states"]["AL"] == 0
     assert [(e["id"], e["side"]) for e in g["effects"]] == [("campaign_ban_regions", "nixon")]

@@ -17,7 +17,9 @@ from tests.engine.cards.part1_helpers import (
 def test_token_loss_and_ban() -> None:
     g = played("kennedy", 20, states={"MI": -2})
     assert g["token"]["nixon"] == "MI" and g["states"]["MI"] == -1
-    assert effects.campaign_banned(g, "nixon", "OH") and not effects.campaign_banned(g, "nixon", "PA")
+    assert effects.campaign_banned(g, "nixon", "OH") and not effects.campaign_banned(
+        g, "nixon", "PA"
+    )
     assert not effects.campaign_banned(g, "kennedy", "OH")
     assert awaiting_action(g, "nixon") and conserved(g)
 

@@ -7,8 +7,13 @@ from tests.engine.cards.part1_helpers import awaiting_action, conserved, played,
 
 
 def test_issue_loss_and_southern_removal() -> None:
-    g = played("kennedy", 24, clear_board=True, issues={"defense": 0, "economy": 0, "civil_rights": -2},
-               states={"TX": -3, "GA": -1, "OH": -2})
+    g = played(
+        "kennedy",
+        24,
+        clear_board=True,
+        issues={"defense": 0, "economy": 0, "civil_rights": -2},
+        states={"TX": -3, "GA": -1, "OH": -2},
+    )
     assert g["issues"]["civil_rights"] == -1
     assert sorted(engine.legal_commands(g, "kennedy")) == ["done", "remove GA", "remove TX"]
     g = play(g, "kennedy", "remove TX", "remove TX")
@@ -20,7 +25,9 @@ def test_issue_loss_and_southern_removal() -> None:
 
 def test_loss_limited_no_nixon_issue_cube() -> None:
     """R6.6: Kennedy leads Civil Rights; Nixon has nothing to lose there and Kennedy gains nothing."""
-    g = played("kennedy", 24, clear_board=True, issues={"defense": 0, "economy": 0, "civil_rights": 1})
+    g = played(
+        "kennedy", 24, clear_board=True, issues={"defense": 0, "economy": 0, "civil_rights": 1}
+    )
     assert g["issues"]["civil_rights"] == 1
     assert awaiting_action(g, "nixon")  # no Nixon cube in the South: no removal step
 

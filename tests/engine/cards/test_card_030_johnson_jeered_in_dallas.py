@@ -17,11 +17,15 @@ from tests.engine.cards.part1_helpers import (
 def test_texas_loss_and_southern_ban() -> None:
     g = played("nixon", 30, states={"TX": 2}, other_hand=[41])
     assert g["states"]["TX"] == 1
-    assert effects.campaign_banned(g, "kennedy", "GA") and not effects.campaign_banned(g, "kennedy", "OH")
+    assert effects.campaign_banned(g, "kennedy", "GA") and not effects.campaign_banned(
+        g, "kennedy", "OH"
+    )
     assert not effects.campaign_banned(g, "nixon", "GA")
     g = play(g, "kennedy", "campaign 41")
     legal = engine.legal_commands(g, "kennedy")
-    assert not any(c.split()[1] in ("TX", "GA") for c in legal if c.startswith(("support", "check")))
+    assert not any(
+        c.split()[1] in ("TX", "GA") for c in legal if c.startswith(("support", "check"))
+    )
     assert conserved(g)
 
 

@@ -29,7 +29,10 @@ def test_connecticut_leader_checks_for_california() -> None:
     assert g["states"]["CA"] == 2  # 4 successes: 2 remove Nixon cubes, 2 placed (R1.4)
     assert g["bag"] == {"kennedy": 0, "nixon": 0}
     assert g["persistent"]["election_day"] == [] and 32 in g["removed"]
-    assert any(line.startswith("Kennedy makes 5 support check(s) for California") for line in new_log(g0, g))
+    assert any(
+        line.startswith("Kennedy makes 5 support check(s) for California")
+        for line in new_log(g0, g)
+    )
     assert conserved(g)
 
 
@@ -46,4 +49,7 @@ def test_nobody_leads_connecticut_nothing() -> None:
     g0 = {**g, "log": list(g["log"])}
     g = _election_day(g)
     assert g["states"]["CA"] == 0 and g["bag"] == {"kennedy": 3, "nixon": 3}
-    assert "#32 Early Returns from Connecticut: neither side has more support in Connecticut." in new_log(g0, g)
+    assert (
+        "#32 Early Returns from Connecticut: neither side has more support in Connecticut."
+        in new_log(g0, g)
+    )

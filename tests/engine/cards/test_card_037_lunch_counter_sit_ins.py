@@ -7,7 +7,9 @@ from tests.engine.cards.part1_helpers import awaiting_action, conserved, played,
 
 
 def test_up_and_leader_places() -> None:
-    g = played("nixon", 37, clear_board=True, issues={"defense": 0, "economy": 0, "civil_rights": 1})
+    g = played(
+        "nixon", 37, clear_board=True, issues={"defense": 0, "economy": 0, "civil_rights": 1}
+    )
     assert g["issue_order"] == ["defense", "civil_rights", "economy"]
     assert g["stack"][-1]["step"] == "place_support" and g["stack"][-1]["side"] == "kennedy"
     g = play(g, "kennedy", "support IL")

@@ -48,7 +48,9 @@ def test_persistent_card_goes_to_its_space() -> None:
 
 def test_prevented_card_is_discarded() -> None:
     """R6.4: #74 is prevented by #18: it is not resolved."""
-    g0, g = _high_hopes("kennedy", [74, 5], persistent={"prevention": [18], "debate": [], "election_day": []})
+    g0, g = _high_hopes(
+        "kennedy", [74, 5], persistent={"prevention": [18], "debate": [], "election_day": []}
+    )
     assert 74 in g["discard"] and g["momentum"]["kennedy"] == 3 and conserved(g)
     assert any("prevented by #18 Dwight D. Eisenhower" in line for line in new_log(g0, g))
 
@@ -56,7 +58,12 @@ def test_prevented_card_is_discarded() -> None:
 def test_triggered_by_nixon_still_resolves_for_kennedy() -> None:
     g0 = position_with("kennedy", 38)
     stack_deck(g0, [5, 21])
-    g = play(g0, "kennedy", "position 38", "done", )
+    g = play(
+        g0,
+        "kennedy",
+        "position 38",
+        "done",
+    )
     g = play(g, "nixon", "trigger")
     assert g["momentum"] == {"kennedy": 3, "nixon": 1}
     assert 5 in g["removed"] and 21 in g["removed"] and conserved(g)

@@ -7,7 +7,9 @@ from tests.engine.cards.part1_helpers import awaiting_action, conserved, played,
 
 
 def test_texas_then_three_southern_max_two_each() -> None:
-    g = played("kennedy", 39, clear_board=True, candidate={"kennedy": "exhausted", "nixon": "exhausted"})
+    g = played(
+        "kennedy", 39, clear_board=True, candidate={"kennedy": "exhausted", "nixon": "exhausted"}
+    )
     assert g["states"]["TX"] == 2
     assert "support TX" in engine.legal_commands(g, "kennedy")
     assert "support OH" not in engine.legal_commands(g, "kennedy")

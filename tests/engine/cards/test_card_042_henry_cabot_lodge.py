@@ -5,8 +5,13 @@ from tests.engine.cards.part1_helpers import awaiting_action, conserved, played,
 
 
 def test_cubes_and_candidate_restored() -> None:
-    g = played("nixon", 42, states={"MA": 1}, issues={"defense": 1, "economy": 0, "civil_rights": 0},
-               candidate={"kennedy": "exhausted", "nixon": "exhausted"})
+    g = played(
+        "nixon",
+        42,
+        states={"MA": 1},
+        issues={"defense": 1, "economy": 0, "civil_rights": 0},
+        candidate={"kennedy": "exhausted", "nixon": "exhausted"},
+    )
     assert g["states"]["MA"] == -1 and g["issues"]["defense"] == -1
     assert g["candidate"] == {"kennedy": "exhausted", "nixon": "active"}
     assert awaiting_action(g, "kennedy") and conserved(g)
@@ -18,5 +23,7 @@ def test_active_candidate_stays_active() -> None:
 
 
 def test_triggered_by_nixon() -> None:
-    g = triggered("nixon", 42, states={"MA": 0}, candidate={"kennedy": "active", "nixon": "exhausted"})
+    g = triggered(
+        "nixon", 42, states={"MA": 0}, candidate={"kennedy": "active", "nixon": "exhausted"}
+    )
     assert g["states"]["MA"] == -2 and g["candidate"]["nixon"] == "active"

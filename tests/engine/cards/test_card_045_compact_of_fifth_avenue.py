@@ -5,7 +5,9 @@ from tests.engine.cards.part1_helpers import awaiting_action, conserved, played,
 
 
 def test_all_four_changes() -> None:
-    g = played("nixon", 45, states={"NY": 1}, media={"west": 0, "midwest": 0, "south": 0, "east": 2})
+    g = played(
+        "nixon", 45, states={"NY": 1}, media={"west": 0, "midwest": 0, "south": 0, "east": 2}
+    )
     assert g["token"]["nixon"] == "NY"
     assert g["issues"]["civil_rights"] == -1 and g["states"]["NY"] == -1 and g["media"]["east"] == 1
     assert awaiting_action(g, "kennedy") and conserved(g)

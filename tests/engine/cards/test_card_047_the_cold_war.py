@@ -6,7 +6,9 @@ from tests.engine.cards.part1_helpers import awaiting_action, conserved, played,
 
 
 def test_defense_leader_places_five_max_one() -> None:
-    g = played("nixon", 47, clear_board=True, issues={"defense": 2, "economy": 0, "civil_rights": 0})
+    g = played(
+        "nixon", 47, clear_board=True, issues={"defense": 2, "economy": 0, "civil_rights": 0}
+    )
     assert g["stack"][-1]["side"] == "kennedy"
     for st in ("OH", "PA", "NY", "TX", "CA"):
         g = play(g, "kennedy", f"support {st}")

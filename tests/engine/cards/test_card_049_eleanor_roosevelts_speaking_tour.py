@@ -17,8 +17,9 @@ def test_choices_are_the_midwestern_states() -> None:
 
 def test_max_two_per_state_five_in_all_no_checks() -> None:
     """Nixon's token in Ohio and Nixon cubes there: still no checks (R6.10); R1.4 removes first."""
-    g = played("kennedy", 49, clear_board=True, states={"OH": -1},
-               token={"kennedy": "MA", "nixon": "OH"})
+    g = played(
+        "kennedy", 49, clear_board=True, states={"OH": -1}, token={"kennedy": "MA", "nixon": "OH"}
+    )
     g = play(g, "kennedy", "support OH", "support OH")
     assert "support OH" not in engine.legal_commands(g, "kennedy")
     assert g["states"]["OH"] == 1

@@ -8,7 +8,14 @@ from tests.engine.cards.part1_helpers import awaiting_action, conserved, played,
 def test_choices_are_the_six_states() -> None:
     g = played("nixon", 50)
     assert engine.legal_commands(g, "nixon") == [
-        "support IL", "support IN", "support MI", "support MN", "support OH", "support WI", "done"]
+        "support IL",
+        "support IN",
+        "support MI",
+        "support MN",
+        "support OH",
+        "support WI",
+        "done",
+    ]
 
 
 def test_kennedy_cubes_removed_first_and_cap_of_two() -> None:

@@ -21,7 +21,9 @@ def test_nixon_plays_it() -> None:
 
 def test_kennedy_plays_it_removing_a_nixon_cube() -> None:
     g = played("kennedy", 52, clear_board=True, states={"FL": -2})
-    assert g["token"]["kennedy"] == "FL" and g["states"]["FL"] == -1 and g["momentum"]["kennedy"] == 3
+    assert (
+        g["token"]["kennedy"] == "FL" and g["states"]["FL"] == -1 and g["momentum"]["kennedy"] == 3
+    )
 
 
 def test_triggered_by_the_opponent_helps_the_triggering_player() -> None:
@@ -32,8 +34,14 @@ def test_triggered_by_the_opponent_helps_the_triggering_player() -> None:
 
 def test_gmt_support_in_a_carried_state_needs_a_check() -> None:
     """R16.3: Nixon carries Florida, so Kennedy's point there is a support check."""
-    g = position_with("kennedy", 52, edition="gmt", clear_board=True, states={"FL": -4},
-                      bag={"kennedy": 0, "nixon": 5})
+    g = position_with(
+        "kennedy",
+        52,
+        edition="gmt",
+        clear_board=True,
+        states={"FL": -4},
+        bag={"kennedy": 0, "nixon": 5},
+    )
     before = g
     g = play(g, "kennedy", "event 52")
     assert g["states"]["FL"] == -4 and g["bag"]["nixon"] == 4

@@ -22,7 +22,9 @@ def test_never_more_than_five() -> None:
     g = play(g, "kennedy", "decline")
     before = g
     g = play(g, "kennedy", "position 55")
-    assert "Kennedy plays #55 Hostile Press Corps for 5 CP to position (R6.5)." in new_log(before, g)
+    assert "Kennedy plays #55 Hostile Press Corps for 5 CP to position (R6.5)." in new_log(
+        before, g
+    )
     assert top(g)["cp"] == 5
 
 

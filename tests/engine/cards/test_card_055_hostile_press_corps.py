@@ -20,8 +20,13 @@ def test_nixon_checks_everywhere() -> None:
 
 
 def test_media_support_still_exempts() -> None:
-    g = played("kennedy", 55, other_hand=[89], clear_board=True,
-               media={"west": -1, "midwest": 0, "south": 0, "east": 0})
+    g = played(
+        "kennedy",
+        55,
+        other_hand=[89],
+        clear_board=True,
+        media={"west": -1, "midwest": 0, "south": 0, "east": 0},
+    )
     legal = _nixon_campaigns(g)
     assert "support CA" in legal and "check CA 1" not in legal
     assert "check OH 1" in legal  # no media in the Midwest

@@ -8,7 +8,13 @@ from tests.engine.cards.part1_helpers import awaiting_action, conserved, played,
 def test_choices_and_caps() -> None:
     g = played("kennedy", 59, clear_board=True, states={"PA": -1})
     assert engine.legal_commands(g, "kennedy") == [
-        "support DE", "support MD", "support NJ", "support NY", "support PA", "done"]
+        "support DE",
+        "support MD",
+        "support NJ",
+        "support NY",
+        "support PA",
+        "done",
+    ]
     g = play(g, "kennedy", "support PA", "support PA", "support NY", "support NY", "support DE")
     assert g["states"]["PA"] == 1 and g["states"]["NY"] == 2 and g["states"]["DE"] == 1
     assert awaiting_action(g, "nixon") and conserved(g)

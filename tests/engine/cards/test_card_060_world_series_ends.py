@@ -37,8 +37,13 @@ def test_nixon_media() -> None:
 
 
 def test_no_eastern_media_nothing_happens() -> None:
-    g = position_with("kennedy", 60, clear_board=True, media={"west": 3, "midwest": 0, "south": 0, "east": 0})
+    g = position_with(
+        "kennedy", 60, clear_board=True, media={"west": 3, "midwest": 0, "south": 0, "east": 0}
+    )
     before = g
     g = play(g, "kennedy", "event 60")
     assert g["states"] == before["states"] and awaiting_action(g, "nixon") and 60 in g["removed"]
-    assert "#60 World Series Ends: nobody has media support in the East, so nothing happens." in new_log(before, g)
+    assert (
+        "#60 World Series Ends: nobody has media support in the East, so nothing happens."
+        in new_log(before, g)
+    )

@@ -6,8 +6,12 @@ ORDER = ["economy", "civil_rights", "defense"]
 
 
 def test_defense_to_the_top_and_leader_gains() -> None:
-    g = played("kennedy", 62, issue_order=list(ORDER),
-               issues={"defense": -1, "economy": 0, "civil_rights": 0})
+    g = played(
+        "kennedy",
+        62,
+        issue_order=list(ORDER),
+        issues={"defense": -1, "economy": 0, "civil_rights": 0},
+    )
     assert g["issue_order"] == ["defense", "economy", "civil_rights"]
     assert g["momentum"] == {"kennedy": 2, "nixon": 3}
     assert awaiting_action(g, "nixon") and conserved(g)

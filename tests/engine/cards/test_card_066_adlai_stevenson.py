@@ -12,7 +12,9 @@ from tests.engine.cards.part1_helpers import (
 )
 
 
-def _adlai(side: str = "kennedy", discard: tuple[int, ...] = (42, 89), **kw: object) -> engine.GameState:
+def _adlai(
+    side: str = "kennedy", discard: tuple[int, ...] = (42, 89), **kw: object
+) -> engine.GameState:
     g = position_with(side, 66, clear_board=True, **kw)
     move_cards(g, list(discard), to="discard")
     return play(g, side, "event 66")
@@ -29,7 +31,9 @@ def test_take_a_card() -> None:
     before = g
     g = play(g, "kennedy", "take 42")
     assert g["hands"]["kennedy"] == [42] and g["discard"] == [89]
-    assert "Kennedy takes #42 Henry Cabot Lodge from the discard pile into hand." in new_log(before, g)
+    assert "Kennedy takes #42 Henry Cabot Lodge from the discard pile into hand." in new_log(
+        before, g
+    )
     assert awaiting_action(g, "nixon") and conserved(g)
 
 

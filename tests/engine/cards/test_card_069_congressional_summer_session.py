@@ -22,13 +22,17 @@ def test_kennedy_cards_two_less() -> None:
     before = g
     g = play(g, "kennedy", "campaign 55")
     assert top(g)["cp"] == 2
-    assert "Kennedy plays #55 Hostile Press Corps for 2 CP to campaign (R6.5)." in new_log(before, g)
+    assert "Kennedy plays #55 Hostile Press Corps for 2 CP to campaign (R6.5)." in new_log(
+        before, g
+    )
 
 
 def test_never_below_one() -> None:
     g = played("nixon", 69, other_hand=[57])  # 2 CP
     g = play(g, "kennedy", "state MD", "advertise 57")
-    assert "Kennedy plays #57 A New Frontier for 1 CP to advertise (R6.5)." in [e["text"] for e in g["log"]]
+    assert "Kennedy plays #57 A New Frontier for 1 CP to advertise (R6.5)." in [
+        e["text"] for e in g["log"]
+    ]
 
 
 def test_candidate_card_also_two_less() -> None:

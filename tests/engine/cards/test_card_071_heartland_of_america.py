@@ -5,8 +5,27 @@ import engine
 from tests.engine.builders import play
 from tests.engine.cards.part1_helpers import awaiting_action, conserved, played, triggered
 
-HEARTLAND = ["AK", "AZ", "CO", "HI", "ID", "IA", "KS", "KY", "MT", "NE", "NV", "NM", "ND",
-             "OK", "OR", "SD", "UT", "WA", "WY"]
+HEARTLAND = [
+    "AK",
+    "AZ",
+    "CO",
+    "HI",
+    "ID",
+    "IA",
+    "KS",
+    "KY",
+    "MT",
+    "NE",
+    "NV",
+    "NM",
+    "ND",
+    "OK",
+    "OR",
+    "SD",
+    "UT",
+    "WA",
+    "WY",
+]
 
 
 def test_choices() -> None:
@@ -20,7 +39,16 @@ def test_one_per_state_seven_in_all() -> None:
     g = played("nixon", 71, clear_board=True)
     g = play(g, "nixon", "support IA")
     assert "support IA" not in engine.legal_commands(g, "nixon")
-    g = play(g, "nixon", "support KY", "support AK", "support HI", "support WA", "support OR", "support NV")
+    g = play(
+        g,
+        "nixon",
+        "support KY",
+        "support AK",
+        "support HI",
+        "support WA",
+        "support OR",
+        "support NV",
+    )
     assert sum(g["states"].values()) == -7 and awaiting_action(g, "kennedy") and conserved(g)
 
 

@@ -28,13 +28,18 @@ def test_when_kennedy_leads_civil_rights() -> None:
 
 
 def test_nothing_if_kennedy_does_not_lead_civil_rights() -> None:
-    for issues in ({"defense": 0, "economy": 0, "civil_rights": 0},
-                   {"defense": 3, "economy": 0, "civil_rights": -1}):
+    for issues in (
+        {"defense": 0, "economy": 0, "civil_rights": 0},
+        {"defense": 3, "economy": 0, "civil_rights": -1},
+    ):
         g = position_with("nixon", 72, issues=issues)
         before = g
         g = play(g, "nixon", "event 72")
         assert g["states"] == before["states"] and awaiting_action(g, "kennedy")
-        assert "#72 Southern Revolt: its condition is not met, so nothing (more) happens." in new_log(before, g)
+        assert (
+            "#72 Southern Revolt: its condition is not met, so nothing (more) happens."
+            in new_log(before, g)
+        )
         assert 72 in g["removed"]
 
 

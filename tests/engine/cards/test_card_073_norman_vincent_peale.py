@@ -20,7 +20,14 @@ BOARD = {"MA": 3, "NY": 1, "TX": 2, "CA": -2, "IL": 1, "OH": 1, "GA": 1}
 def test_choices_only_kennedy_cubes() -> None:
     g = played("nixon", 73, clear_board=True, states=BOARD)
     assert engine.legal_commands(g, "nixon") == [
-        "remove GA", "remove IL", "remove MA", "remove NY", "remove OH", "remove TX", "done"]
+        "remove GA",
+        "remove IL",
+        "remove MA",
+        "remove NY",
+        "remove OH",
+        "remove TX",
+        "done",
+    ]
 
 
 def test_one_per_state_five_in_all() -> None:
@@ -47,8 +54,10 @@ def test_triggered_by_nixon() -> None:
 def test_prevented_by_greater_houston() -> None:
     g = in_force(position_with("nixon", 73), 1)
     assert "event 73" not in engine.legal_commands(g, "nixon")
-    with pytest.raises(engine.IllegalCommandError,
-                       match=r"prevented by #1 Greater Houston Ministerial Association \(R6.4\)"):
+    with pytest.raises(
+        engine.IllegalCommandError,
+        match=r"prevented by #1 Greater Houston Ministerial Association \(R6.4\)",
+    ):
         engine.apply(g, "nixon", "event 73")
     k = in_force(position_with("kennedy", 73), 1)
     k = play(k, "kennedy", "position 73", "done")

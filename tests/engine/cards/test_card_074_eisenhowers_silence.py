@@ -42,7 +42,9 @@ def test_triggered_by_kennedy() -> None:
 def test_prevented_by_eisenhower() -> None:
     g = in_force(position_with("kennedy", 74), 18)
     assert "event 74" not in engine.legal_commands(g, "kennedy")
-    with pytest.raises(engine.IllegalCommandError, match=r"prevented by #18 Dwight D. Eisenhower \(R6.4\)"):
+    with pytest.raises(
+        engine.IllegalCommandError, match=r"prevented by #18 Dwight D. Eisenhower \(R6.4\)"
+    ):
         engine.apply(g, "kennedy", "event 74")
     n = in_force(position_with("nixon", 74), 18)
     n = play(n, "nixon", "position 74", "done")

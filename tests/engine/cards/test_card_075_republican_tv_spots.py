@@ -9,7 +9,12 @@ from tests.engine.cards.part1_helpers import awaiting_action, conserved, played,
 def test_token_and_media_choices() -> None:
     g = played("nixon", 75)
     assert g["token"]["nixon"] == "NY"
-    assert engine.legal_commands(g, "nixon") == ["media west", "media midwest", "media south", "media east"]
+    assert engine.legal_commands(g, "nixon") == [
+        "media west",
+        "media midwest",
+        "media south",
+        "media east",
+    ]
 
 
 def test_three_points_kennedy_media_removed_first() -> None:

@@ -8,7 +8,15 @@ from tests.engine.cards.part1_helpers import awaiting_action, conserved, played,
 def test_choices_are_the_big_states() -> None:
     g = played("kennedy", 77)
     assert engine.legal_commands(g, "kennedy") == [
-        "support CA", "support IL", "support MI", "support NY", "support OH", "support PA", "support TX", "done"]
+        "support CA",
+        "support IL",
+        "support MI",
+        "support NY",
+        "support OH",
+        "support PA",
+        "support TX",
+        "done",
+    ]
 
 
 def test_cap_and_total() -> None:

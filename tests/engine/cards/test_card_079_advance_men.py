@@ -32,7 +32,9 @@ def test_no_checks_where_nixon_carries_or_stands() -> None:
 
 def test_hostile_press_still_forces_checks_elsewhere() -> None:
     """Waive (#79) beats force (#55) only where the opponent carries the state or stands."""
-    g = played("nixon", 79, clear_board=True, states={"TX": 4}, token={"kennedy": "OH", "nixon": "CA"})
+    g = played(
+        "nixon", 79, clear_board=True, states={"TX": 4}, token={"kennedy": "OH", "nixon": "CA"}
+    )
     g["effects"].append({"id": "hostile_press_corps", "side": "nixon", "card": 55})
     g = play(g, "kennedy", "candidate position", "done")
     g = play(g, "nixon", "candidate campaign")

@@ -17,5 +17,7 @@ def test_nobody_leads_nothing_happens() -> None:
 
 
 def test_triggered() -> None:
-    g = triggered("nixon", 82, clear_board=True, issues={"defense": 1, "economy": 0, "civil_rights": 0})
+    g = triggered(
+        "nixon", 82, clear_board=True, issues={"defense": 1, "economy": 0, "civil_rights": 0}
+    )
     assert g["momentum"] == {"kennedy": 3, "nixon": 1} and g["states"]["FL"] == 1

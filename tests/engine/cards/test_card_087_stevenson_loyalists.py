@@ -12,7 +12,11 @@ def test_kennedy_barred_from_west_and_midwest() -> None:
     g = played("nixon", 87, other_hand=[49], clear_board=True)
     assert effect_ids(g) == [("campaign_ban_regions", "kennedy")]
     g = play(g, "kennedy", "campaign 49")
-    targets = {c.split()[1] for c in engine.legal_commands(g, "kennedy") if c.startswith(("support", "check"))}
+    targets = {
+        c.split()[1]
+        for c in engine.legal_commands(g, "kennedy")
+        if c.startswith(("support", "check"))
+    }
     assert targets == {s for s, i in STATES.items() if i.region in ("south", "east")}
 
 

@@ -33,11 +33,15 @@ def test_both_from_one_issue() -> None:
 
 
 def test_not_when_kennedy_leads_fewer_than_two() -> None:
-    g = position_with("nixon", 92, edition="gmt", issues={"defense": 3, "economy": -1, "civil_rights": 0})
+    g = position_with(
+        "nixon", 92, edition="gmt", issues={"defense": 3, "economy": -1, "civil_rights": 0}
+    )
     before = g
     g = play(g, "nixon", "event 92")
     assert g["issues"] == before["issues"] and g["momentum"] == before["momentum"]
-    assert any("condition is not met" in t for t in new_log(before, g)) and awaiting_action(g, "kennedy")
+    assert any("condition is not met" in t for t in new_log(before, g)) and awaiting_action(
+        g, "kennedy"
+    )
 
 
 def test_triggered_by_nixon() -> None:

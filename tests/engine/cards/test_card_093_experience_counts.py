@@ -13,9 +13,14 @@ def test_one_off_each_kennedy_issue() -> None:
 
 def test_no_kennedy_issues() -> None:
     g = played("kennedy", 93, edition="gmt")
-    assert g["issues"] == {"defense": 0, "economy": 0, "civil_rights": 0} and g["momentum"]["nixon"] == 3
+    assert (
+        g["issues"] == {"defense": 0, "economy": 0, "civil_rights": 0}
+        and g["momentum"]["nixon"] == 3
+    )
 
 
 def test_triggered() -> None:
-    g = triggered("nixon", 93, edition="gmt", issues={"defense": 1, "economy": 0, "civil_rights": 0})
+    g = triggered(
+        "nixon", 93, edition="gmt", issues={"defense": 1, "economy": 0, "civil_rights": 0}
+    )
     assert g["issues"]["defense"] == 0 and g["momentum"]["nixon"] == 2

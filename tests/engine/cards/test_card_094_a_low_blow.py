@@ -26,13 +26,24 @@ def test_momentum_and_card_swap() -> None:
 
 
 def test_not_when_nixon_leads_fewer_than_two() -> None:
-    g = position_with("kennedy", 94, edition="gmt", extra=[49], issues={"defense": -1, "economy": 0, "civil_rights": 0})
+    g = position_with(
+        "kennedy",
+        94,
+        edition="gmt",
+        extra=[49],
+        issues={"defense": -1, "economy": 0, "civil_rights": 0},
+    )
     before = g
     g = play(g, "kennedy", "event 94")
     assert g["momentum"] == before["momentum"] and g["hands"]["kennedy"] == [49]
-    assert any("condition is not met" in t for t in new_log(before, g)) and awaiting_action(g, "nixon")
+    assert any("condition is not met" in t for t in new_log(before, g)) and awaiting_action(
+        g, "nixon"
+    )
 
 
 def test_triggered_by_kennedy() -> None:
     g = triggered("kennedy", 94, edition="gmt", other_hand=[49], issues=dict(NIXON_TWO))
-    assert g["momentum"]["kennedy"] == 2 and engine.legal_commands(g, "kennedy") == ["discard 49", "done"]
+    assert g["momentum"]["kennedy"] == 2 and engine.legal_commands(g, "kennedy") == [
+        "discard 49",
+        "done",
+    ]

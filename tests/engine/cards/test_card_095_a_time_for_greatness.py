@@ -7,8 +7,13 @@ from tests.engine.cards.part1_helpers import awaiting_action, conserved, played,
 
 
 def test_issues_and_placement() -> None:
-    g = played("kennedy", 95, edition="gmt", clear_board=True,
-               issues={"defense": -2, "economy": -1, "civil_rights": 1})
+    g = played(
+        "kennedy",
+        95,
+        edition="gmt",
+        clear_board=True,
+        issues={"defense": -2, "economy": -1, "civil_rights": 1},
+    )
     assert g["issues"] == {"defense": -1, "economy": 0, "civil_rights": 1}
     g = play(g, "kennedy", "support NY")
     assert "support NY" not in engine.legal_commands(g, "kennedy")
@@ -18,8 +23,14 @@ def test_issues_and_placement() -> None:
 
 
 def test_gmt_check_where_nixon_carries() -> None:
-    g = played("kennedy", 95, edition="gmt", clear_board=True, states={"OH": -4},
-               bag={"kennedy": 0, "nixon": 3})
+    g = played(
+        "kennedy",
+        95,
+        edition="gmt",
+        clear_board=True,
+        states={"OH": -4},
+        bag={"kennedy": 0, "nixon": 3},
+    )
     assert "support OH" not in engine.legal_commands(g, "kennedy")
     assert "check OH 1" in engine.legal_commands(g, "kennedy")  # max 1 per state
     g = play(g, "kennedy", "support OH 1")  # R16.3 ruling: one declaration, drawn at once
@@ -27,5 +38,7 @@ def test_gmt_check_where_nixon_carries() -> None:
 
 
 def test_triggered() -> None:
-    g = triggered("kennedy", 95, edition="gmt", issues={"defense": -1, "economy": 0, "civil_rights": 0})
+    g = triggered(
+        "kennedy", 95, edition="gmt", issues={"defense": -1, "economy": 0, "civil_rights": 0}
+    )
     assert g["issues"]["defense"] == 0 and engine.legal_commands(g, "kennedy")[-1] == "done"

@@ -5,7 +5,9 @@ from tests.engine.cards.part1_helpers import awaiting_action, conserved, played,
 
 
 def test_different_leaders() -> None:
-    g = played("kennedy", 96, edition="gmt", issues={"defense": 2, "economy": -2, "civil_rights": 1})
+    g = played(
+        "kennedy", 96, edition="gmt", issues={"defense": 2, "economy": -2, "civil_rights": 1}
+    )
     assert g["issues"] == {"defense": 2, "economy": -1, "civil_rights": 0}
     assert g["momentum"] == {"kennedy": 2, "nixon": 2}
     assert awaiting_action(g, "nixon") and conserved(g)
@@ -24,5 +26,10 @@ def test_nobody_leads() -> None:
 
 
 def test_triggered() -> None:
-    g = triggered("kennedy", 96, edition="gmt", issues={"defense": 0, "economy": 2, "civil_rights": 2})
-    assert g["issues"] == {"defense": 0, "economy": 1, "civil_rights": 1} and g["momentum"]["kennedy"] == 0
+    g = triggered(
+        "kennedy", 96, edition="gmt", issues={"defense": 0, "economy": 2, "civil_rights": 2}
+    )
+    assert (
+        g["issues"] == {"defense": 0, "economy": 1, "civil_rights": 1}
+        and g["momentum"]["kennedy"] == 0
+    )

@@ -20,16 +20,22 @@ def test_only_the_initiative_player_orders_the_events() -> None:
 def test_the_order_decides_who_draws_the_last_cubes() -> None:
     """Five Kennedy cubes left: #7 (Illinois) and #32 (CT leader -> California) compete for them."""
     bag = {"kennedy": 5, "nixon": 0}
-    first_il = play(election_events([7, 32], "nixon", states={"CT": 1}, bag=dict(bag)), "nixon", "resolve 7")
+    first_il = play(
+        election_events([7, 32], "nixon", states={"CT": 1}, bag=dict(bag)), "nixon", "resolve 7"
+    )
     assert first_il["states"]["IL"] == 5 and first_il["states"]["CA"] == -1  # CA by border (R13.5)
-    first_ca = play(election_events([7, 32], "nixon", states={"CT": 1}, bag=dict(bag)), "nixon", "resolve 32")
+    first_ca = play(
+        election_events([7, 32], "nixon", states={"CT": 1}, bag=dict(bag)), "nixon", "resolve 32"
+    )
     assert first_ca["states"]["CA"] == 5 and first_ca["states"]["IL"] == 1  # IL by border (R13.5)
     for g in (first_il, first_ca):
         assert g["result"] is not None and sorted(g["removed"][-2:]) == [7, 32] and conserved(g)
 
 
 def test_a_choice_inside_an_event_then_the_next_event() -> None:
-    g = election_events([7, 32, 90], "kennedy", states={"CT": 1, "OH": 1}, bag={"kennedy": 0, "nixon": 3})
+    g = election_events(
+        [7, 32, 90], "kennedy", states={"CT": 1, "OH": 1}, bag={"kennedy": 0, "nixon": 3}
+    )
     g = play(g, "kennedy", "resolve 90")
     assert engine.active_sides(g) == {"nixon"} and top(g)["step"] == "pick_state"
     g = play(g, "nixon", "state OH")
@@ -63,6 +69,8 @@ def test_unpledged_electors_decide_a_game_below_269() -> None:
 
 def test_unpledged_does_not_touch_states_kennedy_carries() -> None:
     states = {s: -1 for s in STATES} | {s: 1 for s in KENNEDY_BIG} | {"AL": 4, "LA": 3, "MS": 2}
-    r = engine.result(election_events([33], "kennedy", states=states, bag={"kennedy": 0, "nixon": 0}))
+    r = engine.result(
+        election_events([33], "kennedy", states=states, bag={"kennedy": 0, "nixon": 0})
+    )
     assert r is not None and sorted(r["unpledged"]) == ["LA", "MS"]
     assert r["electoral_votes"] == {"kennedy": 247 + 11, "nixon": 261} and r["winner"] == "nixon"

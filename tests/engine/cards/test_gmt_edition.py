@@ -30,14 +30,19 @@ def test_options_need_the_gmt_edition() -> None:
 
 # -- R15.1 Vice Presidents ------------------------------------------------------------------------
 
+
 def _vp(side: str, hand: list[int], **kw: object) -> engine.GameState:
-    return action_position(side, hand, edition="gmt", options=("vice_presidents",), other_hand=[], **kw)
+    return action_position(
+        side, hand, edition="gmt", options=("vice_presidents",), other_hand=[], **kw
+    )
 
 
 def test_vp_cards_leave_the_deck_at_setup() -> None:
     g = engine.new_game(5, edition="gmt", options=["vice_presidents"])
     assert g["vp"] == {"kennedy": 39, "nixon": 42}
-    assert 39 not in g["deck"] and 42 not in g["deck"] and sorted(all_cards(g)) == list(range(1, 98))
+    assert (
+        39 not in g["deck"] and 42 not in g["deck"] and sorted(all_cards(g)) == list(range(1, 98))
+    )
 
 
 def test_vp_offered_for_cards_with_only_the_own_icon() -> None:
@@ -74,8 +79,11 @@ def test_no_vp_without_the_option() -> None:
 
 # -- R15.2 restricted positioning -----------------------------------------------------------------
 
+
 def test_positioning_may_not_add_to_the_played_cards_debate_issue() -> None:
-    g = action_position("kennedy", [51], edition="gmt", options=("restricted_positioning",))  # economy
+    g = action_position(
+        "kennedy", [51], edition="gmt", options=("restricted_positioning",)
+    )  # economy
     g = play(g, "kennedy", "position 51")
     assert engine.legal_commands(g, "kennedy") == ["issue defense", "issue civil_rights", "done"]
 
@@ -83,7 +91,11 @@ def test_positioning_may_not_add_to_the_played_cards_debate_issue() -> None:
 def test_the_candidate_card_has_no_debate_issue() -> None:
     g = action_position("kennedy", [51], edition="gmt", options=("restricted_positioning",))
     g = play(g, "kennedy", "candidate position")
-    assert engine.legal_commands(g, "kennedy")[:3] == ["issue defense", "issue economy", "issue civil_rights"]
+    assert engine.legal_commands(g, "kennedy")[:3] == [
+        "issue defense",
+        "issue economy",
+        "issue civil_rights",
+    ]
 
 
 def test_without_the_option_positioning_is_free() -> None:
@@ -93,6 +105,8 @@ def test_without_the_option_positioning_is_free() -> None:
 
 
 def test_issue_support_from_events_is_not_restricted() -> None:
-    g = action_position("nixon", [68], edition="gmt", options=("restricted_positioning",))  # defense icon
+    g = action_position(
+        "nixon", [68], edition="gmt", options=("restricted_positioning",)
+    )  # defense icon
     g = play(g, "nixon", "event 68")
     assert g["issues"]["defense"] == -1

@@ -23,11 +23,18 @@ HERE = Path(__file__).parent
 
 
 def _ctx(g: dict[str, Any], side: str, since: int, results: list[dict[str, Any]]) -> dict[str, Any]:
-    return {"game_id": 12, "side": side, "view": engine.view(g, side), "since": since,
-            "results": results, "error": None,
-            "opponent": f"{'nixon' if side == 'kennedy' else 'kennedy'}@example.test",
-            "reply_to": f"game+{side}.12.abcdef@example.test", "edition": g["edition"],
-            "options": list(g["options"])}
+    return {
+        "game_id": 12,
+        "side": side,
+        "view": engine.view(g, side),
+        "since": since,
+        "results": results,
+        "error": None,
+        "opponent": f"{'nixon' if side == 'kennedy' else 'kennedy'}@example.test",
+        "reply_to": f"game+{side}.12.abcdef@example.test",
+        "edition": g["edition"],
+        "options": list(g["options"]),
+    }
 
 
 def fresh_contexts() -> dict[str, dict[str, Any]]:
@@ -38,8 +45,12 @@ def fresh_contexts() -> dict[str, dict[str, Any]]:
         g = engine.apply(g, side, rnd.choice(engine.legal_commands(g, side)))
     mover = sorted(engine.active_sides(g))[0]
     since = max(0, len(g["log"]) - 8)
-    out = {f"report_{s}": _ctx(g, s, since, [{"line": "done", "ok": True, "message": ""}] if s == mover else [])
-           for s in ("kennedy", "nixon")}
+    out = {
+        f"report_{s}": _ctx(
+            g, s, since, [{"line": "done", "ok": True, "message": ""}] if s == mover else []
+        )
+        for s in ("kennedy", "nixon")
+    }
     while engine.active_sides(g):
         side = rnd.choice(sorted(engine.active_sides(g)))
         g = engine.apply(g, side, rnd.choice(engine.legal_commands(g, side)))
@@ -55,14 +66,18 @@ def stable_html(html: str) -> str:
 
 def main() -> None:
     if "--keep-ctx" in sys.argv:
-        contexts = {p.name.removesuffix(".ctx.json"): json.loads(p.read_text(encoding="utf-8"))
-                    for p in HERE.glob("*.ctx.json")}
+        contexts = {
+            p.name.removesuffix(".ctx.json"): json.loads(p.read_text(encoding="utf-8"))
+            for p in HERE.glob("*.ctx.json")
+        }
     else:
         contexts = fresh_contexts()
     for name, ctx in sorted(contexts.items()):
         kind = name.rsplit("_", 1)[0]
         mail = render(kind, ctx)
-        (HERE / f"{name}.ctx.json").write_text(json.dumps(ctx, indent=1, sort_keys=True) + "\n", encoding="utf-8")
+        (HERE / f"{name}.ctx.json").write_text(
+            json.dumps(ctx, indent=1, sort_keys=True) + "\n", encoding="utf-8"
+        )
         (HERE / f"{name}.subject").write_text(mail.subject + "\n", encoding="utf-8")
         (HERE / f"{name}.txt").write_text(mail.text, encoding="utf-8")
         (HERE / f"{name}.html").write_text(stable_html(mail.html), encoding="utf-8")
