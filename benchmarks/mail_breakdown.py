@@ -62,7 +62,7 @@ def wrap(owner: Any, name: str, label: str) -> None:
 def instrument() -> None:
     import engine
     import pbem.boardmap
-    import pbem.cli
+    import pbem.cli_worker
     import pbem.mail.imap
     import pbem.mail.smtp
     import pbem.mailimages
@@ -93,7 +93,7 @@ def instrument() -> None:
     wrap(pbem.service, "drain_outbox", "drain_outbox (send every report)")
     wrap(pbem.service, "build_message", "  compose (build_message)")
     wrap(pbem.mail.smtp.SmtpSender, "send", "  SMTP send")
-    wrap(pbem.cli, "migrate", "migrate (schema check)")
+    wrap(pbem.cli_worker, "migrate", "migrate (schema check)")
     for name in (
         "apply_in_place",
         "copy_state",
