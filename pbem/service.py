@@ -1,11 +1,12 @@
 """The server's operations; the CLI only parses options and prints what these return.
 
-`new_game` creates a game and queues the welcome mails; `poll_once` processes
-every mail in the inbox (moving each only after its transaction committed), then
-queues the daily digests that are due (`pbem.notify.digest_pass`);
-`drain_outbox` sends queued mail with retry and backoff; `replay` rebuilds a
-game from its move log; `show`, `games`, `game_log` are operator views;
-`check` tests the database, IMAP and SMTP settings.
+This module holds the mail in and out: `poll_once` processes every mail in the inbox
+(moving each only after its transaction committed), then queues the daily digests that are
+due (`pbem.notify.digest_pass`); `drain_outbox` sends queued mail with retry and backoff.
+It also re-exports the other operations, so callers keep using `pbem.service`:
+`new_game` creates a game and queues the welcome mails (`pbem.game_setup`); `replay`
+rebuilds a game from its move log and `show`, `games`, `game_log` are operator views
+(`pbem.game_views`); errors are in `pbem.errors`.
 """
 
 from __future__ import annotations
@@ -13,10 +14,8 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
-import re
-import secrets
 from collections import Counter
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from email.utils import parseaddr
@@ -26,13 +25,22 @@ from sqlalchemy import bindparam, update
 from sqlalchemy.engine import Engine
 from sqlmodel import Session, col, select
 
-import engine
 from pbem import mailimages
-from pbem.bot_seats import catch_up, is_bot, parse_bot, play_bots, store
-from pbem.clocks import service as _clocks
-from pbem.clocks.control import TimeControl
+from pbem.bot_seats import catch_up
 from pbem.config import Settings
 from pbem.db import is_sqlite, is_transient, transaction
+from pbem.errors import GameNotFound as GameNotFound
+from pbem.errors import ServiceError as ServiceError
+from pbem.game_setup import EMAIL_RE as EMAIL_RE
+from pbem.game_setup import new_game as new_game
+from pbem.game_views import SIDE_CHOICES as SIDE_CHOICES
+from pbem.game_views import GameRow as GameRow
+from pbem.game_views import ReplayReport as ReplayReport
+from pbem.game_views import game_log as game_log
+from pbem.game_views import games as games
+from pbem.game_views import replay as replay
+from pbem.game_views import show as show
+from pbem.game_views import show_json as show_json
 from pbem.mail import (
     Fetched,
     FileAttachment,
@@ -43,12 +51,10 @@ from pbem.mail import (
     TemporaryFailure,
     build_message,
 )
-from pbem.models import Game, MailImage, Move, OutboxMessage, Seat, utcnow
-from pbem.notify import digest_pass, start_orders
+from pbem.models import MailImage, OutboxMessage, utcnow
+from pbem.models import Seat as Seat  # read as service.Seat (tests)
+from pbem.notify import digest_pass
 from pbem.pipeline import process_message
-from pbem.render import render
-from pbem.replies import queue_mail, refresh_key, render_context, seats_of
-from pbem.undo import replay_moves
 
 __all__ = [
     "GameNotFound",
@@ -65,19 +71,9 @@ __all__ = [
     "show_json",
 ]
 
-EMAIL_RE = re.compile(r"^[^@\s<>]+@[^@\s<>]+\.[^@\s<>]+$|^[^@\s<>]+@localhost$")
 MAX_ATTEMPTS = 10
 FETCH_BATCH = 50
 CLAIM_BATCH = 10  # outbox rows claimed at a time (a crash leaves at most these leased)
-SIDE_CHOICES = ("kennedy", "nixon", "public")
-
-
-class ServiceError(Exception):
-    """A user-level error (bad argument, unknown game); the CLI shows the message."""
-
-
-class GameNotFound(ServiceError):
-    pass
 
 
 class Inbox(Protocol):
@@ -110,282 +106,6 @@ def make_sender(settings: Settings) -> SmtpSender:
         settings.smtp_password or None,
         tls=settings.smtp_tls,
     )
-
-
-# --- games -----------------------------------------------------------------------------------
-
-
-def new_game(
-    db: Engine,
-    settings: Settings,
-    *,
-    kennedy: str,
-    nixon: str,
-    edition: str = "zman",
-    options: Iterable[str] = (),
-    seed: int | None = None,
-    invite: bool = False,
-    expires_in: timedelta | None = None,
-    now: datetime | None = None,
-    clock: TimeControl | None = None,
-) -> int:
-    """Create a game, seat both players and queue their first mails; returns the game id.
-
-    With ``invite`` both players are invited (`pbem.fairplay.games`): the game starts when both
-    accept. Without ``seed`` the game's seed is committed (a secret 32-byte seed, revealed at the
-    end); a fixed ``seed`` starts at once with no commitment (tests, demos, reproductions).
-    A seat may be a computer player, ``bot:heuristic`` or ``bot:search[:SECONDS]`` (not both
-    seats: bots play each other with `pbem tournament`); if it is to move first, it moves at
-    once, before the welcome mails are written.
-
-    ``clock`` is the game's time control (default: the site's, `pbem.clocks`).
-    """
-    now = now or utcnow()
-    control = clock if clock is not None else _clocks.site_control(settings)
-    emails = {"kennedy": kennedy.strip().lower(), "nixon": nixon.strip().lower()}
-    for side, email in emails.items():
-        if is_bot(email):
-            try:
-                parse_bot(email)
-            except ValueError as exc:
-                raise ServiceError(f"--{side}: {exc}") from None
-        elif not EMAIL_RE.match(email):
-            raise ServiceError(
-                f"--{side}: {email!r} is not an email address "
-                "(or bot:heuristic, bot:search for a computer player)"
-            )
-    if invite and any(is_bot(e) for e in emails.values()):
-        raise ServiceError("a bot seat cannot be invited: start the game at once (--start)")
-    if all(is_bot(e) for e in emails.values()):
-        raise ServiceError(
-            "both seats are bots: a game by email needs a human "
-            "(to watch bots play each other, use `pbem tournament`)"
-        )
-    if emails["kennedy"] == emails["nixon"]:
-        raise ServiceError(
-            "the two players need different addresses (the address identifies the side)"
-        )
-    if seed is not None and invite:
-        raise ServiceError(
-            "a fixed seed cannot be committed: invitations need the server's own "
-            "secret seed (leave out --seed, or start at once with --start)"
-        )
-    try:
-        state = engine.new_game(0 if seed is None else seed, edition=edition, options=options)
-    except ValueError as exc:
-        raise ServiceError(str(exc)) from None
-    if seed is None:
-        from pbem.fairplay.games import new_committed_game
-
-        game_id = new_committed_game(
-            db,
-            settings,
-            emails=emails,
-            edition=edition,
-            options=list(state["options"]),
-            invite=invite,
-            now=now,
-            expires_in=expires_in,
-            clock=_clocks.pending_clock(control),
-        )
-        return game_id  # its clock starts with the game (pbem.clocks)
-    with transaction(db) as s:
-        game = Game(
-            seed=seed,
-            edition=edition,
-            options=",".join(state["options"]),
-            snapshot=engine.to_json(state),
-            created_at=now,
-            updated_at=now,
-        )
-        _clocks.start_clock(game, control, state, now.timestamp())
-        s.add(game)
-        s.flush()
-        assert game.id is not None
-        for side, email in emails.items():
-            seat = Seat(game_id=game.id, side=side, email=email, key_salt=secrets.token_hex(8))
-            refresh_key(seat, state)
-            s.add(seat)
-        s.flush()
-        seats = seats_of(s, game.id)
-        if play_bots(s, settings, game, state, seats, now):  # the bot moves first
-            store(game, state, now)
-            for seat in seats.values():
-                refresh_key(seat, state)
-        _clocks.sync(s, game, state, now)  # no clock runs for a bot seat
-        start_orders(s, seats, state)
-        for seat in seats.values():
-            queue_mail(
-                s,
-                settings,
-                kind="welcome",
-                game=game,
-                seat=seat,
-                state=state,
-                cause="v0",
-                now=now,
-                seats=seats,
-            )
-        return game.id
-
-
-def _load(s: Session, game_id: int) -> tuple[Game, engine.GameState]:
-    game = s.get(Game, game_id)
-    if game is None:
-        raise GameNotFound(f"no game #{game_id} (see `pbem games`)")
-    if not game.snapshot:
-        raise ServiceError(
-            f"game #{game_id} has not started: it is {game.status} (invitations, see `pbem games`)"
-        )
-    return game, engine.from_json(game.snapshot)
-
-
-def _side(as_: str) -> str | None:
-    if as_ not in SIDE_CHOICES:
-        raise ServiceError(f"--as must be one of {', '.join(SIDE_CHOICES)}")
-    return None if as_ == "public" else as_
-
-
-def show_json(db: Engine, game_id: int, as_: str = "public") -> engine.View:
-    """That side's `engine.view` (with its legal commands), for scripts."""
-    with Session(db) as s:
-        _, state = _load(s, game_id)
-    return engine.view(state, _side(as_))
-
-
-def show(db: Engine, settings: Settings, game_id: int, as_: str = "public") -> str:
-    """The text a side's report shows now (``public``: the observer's board)."""
-    side = _side(as_)
-    with Session(db) as s:
-        game, state = _load(s, game_id)
-        seats = seats_of(s, game_id)
-        if side is None:
-            return _public_text(game, state) + _clocks.show_text(game, utcnow())
-        seat = seats[side]
-        other = seats["nixon" if side == "kennedy" else "kennedy"]
-        ctx = render_context(settings, game, seat, state, opponent=other.email, since=seat.last_log)
-    return render("status", ctx).text
-
-
-def _public_text(game: Game, state: engine.GameState) -> str:
-    v = engine.view(state, None)
-    lines = [
-        f"Game #{game.id} ({game.edition}) turn {v['turn']}, phase {v['phase']}",
-        f"Decision: {v['decision']}",
-        f"Momentum K {v['momentum']['kennedy']} / N {v['momentum']['nixon']}; "
-        f"hands K {v['hand_sizes']['kennedy']} / N {v['hand_sizes']['nixon']}",
-    ]
-    for code, sp in sorted(v["states"].items()):
-        if sp["cubes"]:
-            lines.append(f"  {code:3} {sp['side'] or '-':8} {sp['cubes']}")
-    if v["result"]:
-        lines.append("Result: " + json.dumps(v["result"], sort_keys=True))
-    return "\n".join(lines)
-
-
-@dataclass(frozen=True)
-class GameRow:
-    id: int
-    edition: str
-    status: str
-    turn: int
-    phase: str
-    waiting_for: str
-    kennedy: str
-    nixon: str
-    moves: int
-    updated_at: datetime
-    clocks: str = ""  # who is on the move and for how long (pbem.clocks)
-
-
-def games(db: Engine) -> list[GameRow]:
-    """One summary row per game, newest first."""
-    out = []
-    with Session(db) as s:
-        for game in s.exec(select(Game).order_by(col(Game.id).desc())).all():
-            seats = seats_of(s, game.id or 0)
-            if not game.snapshot:  # invited (or declined/expired before it started)
-                out.append(_unstarted_row(s, game, seats))
-                continue
-            state = engine.from_json(game.snapshot)
-            n = len(s.exec(select(Move.id).where(Move.game_id == game.id)).all())
-            waiting = (
-                "" if game.status != "active" else ", ".join(sorted(engine.active_sides(state)))
-            )
-            out.append(
-                GameRow(
-                    game.id or 0,
-                    game.edition,
-                    game.status,
-                    state["turn"],
-                    state["phase"],
-                    waiting,
-                    seats["kennedy"].email,
-                    seats["nixon"].email,
-                    n,
-                    game.updated_at,
-                    _clocks.clock_line(game, utcnow()),
-                )
-            )
-    return out
-
-
-def _unstarted_row(s: Session, game: Game, seats: dict[str, Seat]) -> GameRow:
-    from pbem.fairplay.games import invitations
-
-    rows = invitations(s, game.id or 0)
-    pending = [r.side for r in rows if r.status == "pending"]
-    expires = rows[0].expires_at if rows else None
-    waiting = (
-        "accept: " + ", ".join(pending) + (f" (until {expires:%Y-%m-%d %H:%M})" if expires else "")
-        if game.status == "invited"
-        else "-"
-    )
-    return GameRow(
-        game.id or 0,
-        game.edition,
-        game.status,
-        0,
-        "invitation",
-        waiting,
-        seats["kennedy"].email,
-        seats["nixon"].email,
-        0,
-        game.updated_at,
-    )
-
-
-def game_log(db: Engine, game_id: int) -> list[Move]:
-    """The move log in order."""
-    with Session(db) as s:
-        _load(s, game_id)
-        return list(s.exec(select(Move).where(Move.game_id == game_id).order_by(col(Move.seq))))
-
-
-@dataclass(frozen=True)
-class ReplayReport:
-    game_id: int
-    moves: int
-    ok: bool
-    problem: str = ""
-
-
-def replay(db: Engine, game_id: int) -> ReplayReport:
-    """Rebuild the game from (seed, edition, options) + the move log; compare with the snapshot."""
-    with Session(db) as s:
-        from pbem.fairplay.games import engine_seed_of
-
-        game, snapshot = _load(s, game_id)
-        moves = list(s.exec(select(Move).where(Move.game_id == game_id).order_by(col(Move.seq))))
-        seed = engine_seed_of(s, game)
-    replayed = replay_moves(game, moves, seed=seed)  # 'undo' moves restore a mail's position
-    if replayed.error:
-        return ReplayReport(game_id, len(moves), False, replayed.error)
-    state = replayed.state
-    if state != snapshot:
-        diff = sorted(k for k in set(state) | set(snapshot) if state.get(k) != snapshot.get(k))
-        return ReplayReport(game_id, len(moves), False, "snapshot differs in: " + ", ".join(diff))
-    return ReplayReport(game_id, len(moves), True)
 
 
 # --- mail in and out ---------------------------------------------------------------------------
