@@ -12,11 +12,13 @@ the engine's verb (declining a trigger or a swap) and never reaches this code.
 from __future__ import annotations
 
 import re
+from typing import NoReturn
 
 from pbem.db import lock_game
 from pbem.fairplay import games as fair_games
 from pbem.fairplay.observers import ObserverError, add_observer, find_observer, unsubscribe
 from pbem.mail.extract import reply_text
+from pbem.models import Game
 from pbem.pipeline.base import Answered, Context, IgnoreMessage, handler
 from pbem.pipeline.inbound import _key_sources
 
@@ -66,33 +68,14 @@ def invitation(ctx: Context) -> None:
     word, rest = _first_word(answers)
     if game.status == "active":
         if word in ("accept", "decline"):
-            ctx.game = game  # an answer to the invitation after the game began
-            ctx.inbound.game_id, ctx.inbound.side = game.id, ctx.seat.side
-            _note(
-                ctx,
-                "The game has already started",
-                [
-                    f"Game #{game.id} is already running: both players accepted, and the first "
-                    "acceptance of each stands. Answer your newest report instead (send 'status' "
-                    "for a fresh one)."
-                ],
-            )
-            raise Answered(f"'{word}' in a running game: already started")
+            _already_started(ctx, game, word)
         return
     ctx.game = game
     ctx.inbound.game_id, ctx.inbound.side = game.id, ctx.seat.side
     cause = f"in{ctx.inbound.id}"
     mid = ctx.parsed.message_id or f"sha256:{ctx.inbound.content_hash}"
     if game.status != "invited":
-        _note(
-            ctx,
-            f"This invitation is closed ({game.status})",
-            [
-                f"Game #{game.id} was {game.status} and will not start. Ask the operator for a "
-                "new invitation if you still want to play."
-            ],
-        )
-        raise Answered(f"reply to a {game.status} invitation")
+        _invitation_closed(ctx, game)
     if word == "accept":
         answer = fair_games.accept(
             ctx.session,
@@ -120,6 +103,36 @@ def invitation(ctx: Context) -> None:
         )
         raise Answered("invitation reply without accept/decline")
     raise Answered(answer.detail)
+
+
+def _already_started(ctx: Context, game: Game, word: str) -> NoReturn:
+    """An ``accept``/``decline`` answering the invitation after the game began."""
+    assert ctx.seat is not None and ctx.inbound is not None
+    ctx.game = game
+    ctx.inbound.game_id, ctx.inbound.side = game.id, ctx.seat.side
+    _note(
+        ctx,
+        "The game has already started",
+        [
+            f"Game #{game.id} is already running: both players accepted, and the first "
+            "acceptance of each stands. Answer your newest report instead (send 'status' "
+            "for a fresh one)."
+        ],
+    )
+    raise Answered(f"'{word}' in a running game: already started")
+
+
+def _invitation_closed(ctx: Context, game: Game) -> NoReturn:
+    """A reply to an invitation that was declined or expired."""
+    _note(
+        ctx,
+        f"This invitation is closed ({game.status})",
+        [
+            f"Game #{game.id} was {game.status} and will not start. Ask the operator for a "
+            "new invitation if you still want to play."
+        ],
+    )
+    raise Answered(f"reply to a {game.status} invitation")
 
 
 def _note(ctx: Context, title: str, paragraphs: list[str]) -> None:
