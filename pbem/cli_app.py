@@ -13,9 +13,11 @@ from functools import cached_property
 import click
 from sqlalchemy.engine import Engine
 
+import engine
 from pbem.config import Settings, identity_problem
 from pbem.db import make_engine
 
+EDITION_CHOICE = click.Choice(list(engine.EDITIONS))  # the engine's editions, one home
 EXIT_ATTENTION = 3
 EXIT_UNREACHABLE = 4
 EXIT_LOCKED = 75

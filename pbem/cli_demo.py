@@ -11,14 +11,14 @@ import sys
 
 import click
 
-from pbem.cli_app import EXIT_ATTENTION, App, pass_app
+from pbem.cli_app import EDITION_CHOICE, EXIT_ATTENTION, App, pass_app
 
 
 @click.command()
 @click.option("--seed", type=int, default=1960, show_default=True, envvar="PBEM_DEMO_SEED")
 @click.option(
     "--edition",
-    type=click.Choice(["zman", "gmt"]),
+    type=EDITION_CHOICE,
     default="zman",
     show_default=True,
     envvar="PBEM_DEMO_EDITION",
@@ -65,7 +65,7 @@ def demo(
 )
 @click.option(
     "--edition",
-    type=click.Choice(["zman", "gmt"]),
+    type=EDITION_CHOICE,
     default="zman",
     show_default=True,
     envvar="PBEM_EDITION",

@@ -12,7 +12,7 @@ from typing import Any
 import click
 
 from pbem import service
-from pbem.cli_app import EXIT_ATTENTION, App, pass_app
+from pbem.cli_app import EDITION_CHOICE, EXIT_ATTENTION, App, pass_app
 from pbem.db import migrate
 
 
@@ -31,7 +31,7 @@ from pbem.db import migrate
 )
 @click.option(
     "--edition",
-    type=click.Choice(["zman", "gmt"]),
+    type=EDITION_CHOICE,
     default="zman",
     show_default=True,
     envvar="PBEM_EDITION",
