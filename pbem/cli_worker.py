@@ -62,8 +62,10 @@ def _fetch(app: App, after_each: Any) -> int:
     try:
         with ImapLeader(app.db, mailbox_of(st)) as lead:
             if not lead.is_leader:  # PostgreSQL: another worker reads the mailbox now
-                app.note("another worker leads the IMAP fetch; sending only")
+                app.note("another worker leads the IMAP fetch; applying what it handed over")
                 stats = service.PollStats()
+                for out in service.apply_queued(app.db, st, after_each=after_each):
+                    stats.add(out)
             else:
                 with service.open_mailbox(st) as inbox:
                     inbox.ensure_folders()
