@@ -81,6 +81,17 @@ def test_init_is_idempotent_and_matches_the_models(tmp_path: Path) -> None:
         assert conn.exec_driver_sql("PRAGMA journal_mode").scalar() == "wal"
 
 
+def test_migrate_takes_a_database_url_with_a_percent_sign(tmp_path: Path) -> None:
+    """A '%' in the URL (a password, a PostgreSQL ``options=-csearch_path%3D...``) broke
+    alembic's configparser ("invalid interpolation syntax"): found by the crash soak on
+    PostgreSQL, whose per-game schema is such an option."""
+    from pbem.db import make_engine, migrate
+
+    db = make_engine(f"sqlite:///{tmp_path}/50%done/x.db")
+    assert migrate(db)[1] is not None
+    db.dispose()
+
+
 # --- outbox -------------------------------------------------------------------------------------
 
 
