@@ -76,7 +76,7 @@ def _fetch(app: App, after_each: Any) -> int:
             err=True,
         )
         return EXIT_UNREACHABLE
-    if stats.total:
+    if stats.total or stats.handed_over:
         app.say("in: " + stats.summary())
     code = 0
     if stats.outcomes["quarantined"] or stats.outcomes["bounced"]:  # an operator should look

@@ -186,12 +186,13 @@ def apply_queued(
     done: list[Outcome] = []
     if is_sqlite(db):
         return done  # one worker: nothing is ever handed over
+    tried: set[int] = set()  # a row whose deletion failed is never tried twice in a pass
     while True:
         progress = False
         for game_id in _waiting_games(db):
             with GameLock(db, game_id) as held:
                 if held:
-                    progress |= _apply_game(db, settings, game_id, now, after_each, done)
+                    progress |= _apply_game(db, settings, game_id, now, after_each, done, tried)
         if not progress:
             return done
 
@@ -203,11 +204,12 @@ def _apply_game(
     now: datetime | None,
     after_each: Callable[[], None] | None,
     done: list[Outcome],
+    tried: set[int],
 ) -> bool:
     """The game's queued mails in arrival order (its lock held); False if none was applied."""
-    applied, tried = False, set()
+    applied = False
     while (row := _next(db, game_id)) is not None and row.id not in tried:
-        tried.add(row.id)  # a row that could not be deleted is never tried twice in a pass
+        tried.add(row.id)  # type: ignore[arg-type]
         out = process_message(
             db,
             settings,

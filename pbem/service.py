@@ -133,7 +133,10 @@ class PollStats:
             self.games.add(out.game_id)
 
     def summary(self) -> str:
-        return ", ".join(f"{n} {k}" for k, n in sorted(self.outcomes.items())) or "nothing new"
+        counts = sorted(self.outcomes.items())
+        if self.handed_over:
+            counts.append(("handed over", self.handed_over))
+        return ", ".join(f"{n} {k}" for k, n in counts) or "nothing new"
 
 
 def poll_once(

@@ -9,6 +9,7 @@ over, moves them out of the INBOX, takes game X's lock and then waits inside X's
 - The first worker is SIGKILLed while it holds game X (mid-transaction): a second worker
   applies every mail, each once, X's in the order they arrived.
 Every wait is for a condition (a lock seen in pg_locks, a process' exit), never a fixed time.
+The in-process tests first: duplicates, mail for no game, quarantine, SQLite never hands over.
 """
 
 from __future__ import annotations
@@ -34,9 +35,11 @@ from benchmarks.pgenv import fresh_database
 from pbem import service
 from pbem.config import Settings
 from pbem.db import make_engine, migrate
-from pbem.handover import GAME_LOCKS
-from pbem.models import InboundMessage, Move, OutboxMessage, QueuedMail
-from pbem.pipeline import process_message
+from pbem.handover import GAME_LOCKS, hand_over
+from pbem.mail import Fetched
+from pbem.models import InboundMessage, Move, OutboxMessage, Quarantine, QueuedMail
+from pbem.pipeline import Outcome, process_message
+from tests.pbem.harness import Harness, player_mail
 from tests.pbem.mailtools import MailServer
 
 pytestmark = [pytest.mark.postgres, pytest.mark.timeout(600)]
@@ -113,6 +116,81 @@ class Backlog:
             stdout=log,
             stderr=subprocess.STDOUT,
         )
+
+
+# --- in process: one worker, the hand-over's bookkeeping ------------------------------------------
+
+
+def _queued(h: Harness) -> list[QueuedMail]:
+    with Session(h.db) as s:
+        return list(s.exec(select(QueuedMail)))
+
+
+def test_a_mail_for_a_game_is_handed_over_then_applied_and_a_second_delivery_is_a_duplicate(
+    postgres_harness: Harness,
+) -> None:
+    h = postgres_harness
+    side = sorted(engine.active_sides(h.state()))[0]
+    raw = h.reply_bytes(side, h.legal(side)[0])
+    item = Fetched(uid=7, uidvalidity=1, raw=raw)
+    out = hand_over(h.db, h.settings, item, "INBOX")
+    assert out is not None and (out.outcome, out.game_id, out.folder) == (
+        "queued",
+        h.game_id,
+        "Processed",
+    )
+    again = Fetched(uid=8, uidvalidity=1, raw=raw)  # delivered twice, not yet applied
+    assert hand_over(h.db, h.settings, again, "INBOX") == Outcome(
+        "duplicate", f"duplicate of an earlier mail ({_queued(h)[0].dedupe_key})"
+    )
+    assert [o.outcome for o in service.apply_queued(h.db, h.settings)] == ["applied"]
+    assert _queued(h) == [] and [(m.uid, m.outcome) for m in h.inbound()] == [(7, "applied")]
+    out = hand_over(h.db, h.settings, Fetched(uid=9, uidvalidity=1, raw=raw), "INBOX")
+    assert out is not None and out.outcome == "duplicate"  # after it was applied, too
+
+
+def test_mail_for_no_game_is_processed_at_once_as_on_sqlite(postgres_harness: Harness) -> None:
+    h = postgres_harness
+    stranger = player_mail("someone@else.test", h.settings.address, "hello")
+    assert hand_over(h.db, h.settings, Fetched(1, 1, stranger), "INBOX") is None
+    h.inbox.deliver(stranger)
+    side = sorted(engine.active_sides(h.state()))[0]
+    h.inbox.deliver(h.reply_bytes(side, h.legal(side)[0]))
+    stats = service.poll_once(h.db, h.settings, h.inbox)
+    assert (stats.outcomes, stats.handed_over) == ({"ignored": 1, "applied": 1}, 1)
+    assert "1 handed over" in stats.summary()
+    assert h.inbox.fetch_new() == [] and _queued(h) == []
+
+
+def test_a_queued_mail_that_crashes_is_quarantined_and_leaves_the_queue(
+    postgres_harness: Harness, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import pbem.pipeline.runner as runner
+
+    h = postgres_harness
+    raw = h.reply_bytes("kennedy", "help")
+    assert hand_over(h.db, h.settings, Fetched(3, 1, raw), "INBOX") is not None
+
+    def crash(ctx: object, names: object) -> None:
+        raise RuntimeError("pipeline bug")
+
+    monkeypatch.setattr(runner, "run", crash)
+    assert [o.outcome for o in service.apply_queued(h.db, h.settings)] == ["quarantined"]
+    with Session(h.db) as s:
+        (row,) = s.exec(select(Quarantine)).all()
+    assert (row.raw, row.uid) == (raw, 3) and _queued(h) == []
+
+
+def test_sqlite_never_hands_over(tmp_path: Path) -> None:
+    h = Harness(tmp_path)
+    h.new_game(seed=2)
+    side = sorted(engine.active_sides(h.state()))[0]
+    stats = h.reply(side, h.legal(side)[0])
+    assert (stats.outcomes, stats.handed_over) == ({"applied": 1}, 0)
+    assert _queued(h) == []
+
+
+# --- real workers: PostgreSQL, a mail server, `pbem poll` processes ----------------------------
 
 
 def _make_mails(url: str, settings: Settings, games: dict[str, int]) -> dict[str, list[bytes]]:
