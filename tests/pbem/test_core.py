@@ -10,7 +10,7 @@ import pytest
 
 import engine
 from pbem import keys, service
-from pbem.config import ConfigError, load_settings
+from pbem.config import ConfigError, Settings, as_env, load_settings
 from pbem.lock import Locked, RunLock
 from pbem.mail import PermanentFailure, TemporaryFailure
 from pbem.models import utcnow
@@ -35,6 +35,19 @@ def test_bad_settings_name_the_setting(tmp_path: Path) -> None:
         load_settings(tmp_path / "c.toml", env={})
     with pytest.raises(ConfigError, match="PBEM_ADDRESS"):
         load_settings(env={"PBEM_ADDRESS": "nobody"})
+
+
+def test_as_env_loads_the_same_settings_again() -> None:
+    s = Settings(
+        address="game@x.test",
+        imap_port=1993,
+        imap_ssl=False,
+        smtp_tls=True,
+        secret="s3",
+        parse_cpu_seconds=2.5,
+        previous_secrets="old1,old2",
+    )
+    assert load_settings(env=as_env(s)) == s
 
 
 # --- reply keys ---------------------------------------------------------------------------------
