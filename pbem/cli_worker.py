@@ -78,12 +78,28 @@ def _fetch(app: App, after_each: Any) -> int:
         return EXIT_UNREACHABLE
     if stats.total or stats.handed_over:
         app.say("in: " + stats.summary())
+    _note_queue(app)
     code = 0
     if stats.outcomes["quarantined"] or stats.outcomes["bounced"]:  # an operator should look
         code = EXIT_ATTENTION
     if stats.outcomes["deferred"]:  # the database was busy or unreachable: the next run retries
         code = max(code, EXIT_UNREACHABLE)
     return code
+
+
+def _note_queue(app: App) -> None:
+    """PostgreSQL: say (with -v) how much handed-over mail other workers still hold."""
+    from pbem.db import is_sqlite
+    from pbem.handover import queued_count
+
+    if is_sqlite(app.db):
+        return
+    try:
+        n = queued_count(app.db)
+    except Exception:  # only a note: a busy database must not fail the run here
+        return
+    if n:
+        app.note(f"{n} handed-over mails wait in games other workers hold")
 
 
 def _send(app: App) -> int:

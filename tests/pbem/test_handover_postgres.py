@@ -33,7 +33,7 @@ import engine
 from benchmarks.bench_mail import _next_move
 from benchmarks.pgenv import fresh_database
 from pbem import service
-from pbem.config import Settings
+from pbem.config import Settings, as_env
 from pbem.db import make_engine, migrate
 from pbem.handover import GAME_LOCKS, hand_over
 from pbem.mail import Fetched
@@ -211,15 +211,8 @@ def _make_mails(url: str, settings: Settings, games: dict[str, int]) -> dict[str
 
 @pytest.fixture
 def backlog(empty_postgres: str, mail_server: MailServer) -> Iterator[Backlog]:
-    address = mail_server.fresh_address("game")
-    settings = Settings(
-        database_url=empty_postgres,
-        address=address,
-        secret="handover-test-secret",
-        smtp_host=mail_server.host,
-        smtp_port=mail_server.smtp_port,
-        smtp_tls=False,
-    )
+    settings = mail_server.game_settings(empty_postgres, "handover-test-secret")
+    address = settings.address
     db = make_engine(empty_postgres)
     migrate(db)
     games = {
@@ -237,19 +230,7 @@ def backlog(empty_postgres: str, mail_server: MailServer) -> Iterator[Backlog]:
         c.login(address, mail_server.password)
         for raw in [*mails["X"], *mails["Y"]]:  # X's first: a worker takes the oldest game first
             c.append("INBOX", raw)
-    env = os.environ | {
-        "PBEM_DATABASE_URL": empty_postgres,
-        "PBEM_ADDRESS": address,
-        "PBEM_SECRET": settings.secret,
-        "PBEM_IMAP_HOST": mail_server.host,
-        "PBEM_IMAP_PORT": str(mail_server.imap_port),
-        "PBEM_IMAP_USER": address,
-        "PBEM_IMAP_PASSWORD": mail_server.password,
-        "PBEM_IMAP_SSL": "false",
-        "PBEM_SMTP_HOST": mail_server.host,
-        "PBEM_SMTP_PORT": str(mail_server.smtp_port),
-        "PBEM_SMTP_TLS": "false",
-    }
+    env = os.environ | as_env(settings)
     db = make_engine(empty_postgres)
     yield Backlog(db, env, mail_server, address, games, mails)
     db.dispose()
