@@ -16,10 +16,12 @@ from collections.abc import Iterable, Sequence
 from typing import Any, Protocol
 
 from sqlalchemy import select
+from sqlalchemy.dialects.postgresql import insert as pg_insert
+from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlmodel import Session
 
 from pbem.mail import FileAttachment, InlineImage
-from pbem.models import MailImage
+from pbem.models import MailImage, utcnow
 
 __all__ = [
     "StoredPart",
@@ -66,14 +68,25 @@ def store(session: Session, parts: Sequence[StoredPart]) -> None:
             continue
         known.add(part.cid)
         if session.get(MailImage, part.cid) is None:
-            session.add(
-                MailImage(
-                    cid=part.cid,
-                    content_type=part.content_type,
-                    filename=part.filename,
-                    data=part.data,
-                )
-            )
+            session.execute(_insert_new(session, part))
+
+
+def _insert_new(session: Session, part: StoredPart) -> Any:
+    """INSERT … ON CONFLICT DO NOTHING: a worker applying another game at the same moment may
+    store the same picture (same bytes, same id); its row serves this mail as well."""
+    sqlite = session.get_bind().dialect.name == "sqlite"
+    insert = sqlite_insert if sqlite else pg_insert
+    return (
+        insert(MailImage)
+        .values(
+            cid=part.cid,
+            content_type=part.content_type,
+            filename=part.filename,
+            data=part.data,
+            created_at=utcnow(),
+        )
+        .on_conflict_do_nothing(index_elements=["cid"])
+    )
 
 
 def load(conn: Any, htmls: Iterable[str]) -> dict[str, MailImage]:

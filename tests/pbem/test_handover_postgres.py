@@ -18,6 +18,7 @@ import os
 import random
 import subprocess
 import sys
+import threading
 import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
@@ -34,10 +35,17 @@ from benchmarks.bench_mail import _next_move
 from benchmarks.pgenv import fresh_database
 from pbem import service
 from pbem.config import Settings, as_env
-from pbem.db import make_engine, migrate
+from pbem.db import make_engine, migrate, transaction
 from pbem.handover import GAME_LOCKS, hand_over
-from pbem.mail import Fetched
-from pbem.models import InboundMessage, Move, OutboxMessage, Quarantine, QueuedMail
+from pbem.mail import Fetched, InlineImage
+from pbem.models import (
+    InboundMessage,
+    MailImage,
+    Move,
+    OutboxMessage,
+    Quarantine,
+    QueuedMail,
+)
 from pbem.pipeline import Outcome, process_message
 from tests.pbem.harness import Harness, player_mail
 from tests.pbem.mailtools import MailServer
@@ -188,6 +196,42 @@ def test_sqlite_never_hands_over(tmp_path: Path) -> None:
     stats = h.reply(side, h.legal(side)[0])
     assert (stats.outcomes, stats.handed_over) == ({"applied": 1}, 0)
     assert _queued(h) == []
+
+
+def test_two_games_storing_the_same_picture_at_once_both_commit(postgres_harness: Harness) -> None:
+    """Found by benchmark 7 once games were applied in parallel: two games at the same stage
+    draw the same board picture (content-addressed Content-ID); the second insert waited for
+    the first transaction and then failed on the primary key, and its move was quarantined."""
+    from pbem import mailimages
+
+    h = postgres_harness
+    part = InlineImage("board-same@1960.pbem", b"\x89PNG same picture", "image/png", "board.png")
+    waiting = b"SELECT count(*) FROM pg_stat_activity WHERE wait_event_type = 'Lock'"
+    errors: list[BaseException] = []
+
+    def second() -> None:
+        try:
+            with transaction(h.db) as s:
+                mailimages.store(s, [part])
+                s.flush()
+        except BaseException as exc:
+            errors.append(exc)
+
+    with transaction(h.db) as first:
+        mailimages.store(first, [part])
+        first.flush()  # inserted, not committed: the second worker's insert must wait for it
+        t = threading.Thread(target=second)
+        t.start()
+        _wait("the second insert to wait", lambda: bool(_count(h.db, waiting.decode())))
+    t.join(WAIT)
+    assert errors == []
+    with Session(h.db) as s:
+        assert len(s.exec(select(MailImage).where(MailImage.cid == part.cid)).all()) == 1
+
+
+def _count(db: Engine, query: str) -> int:
+    with db.connect() as c:
+        return int(c.execute(text(query)).scalar() or 0)
 
 
 # --- real workers: PostgreSQL, a mail server, `pbem poll` processes ----------------------------
