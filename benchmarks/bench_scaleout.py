@@ -23,6 +23,7 @@ import argparse
 import os
 import random
 import re
+import resource
 import statistics
 import subprocess
 import sys
@@ -187,6 +188,7 @@ def run_workers(b: Backlog, pg: str, folder: Path, workers: int, tag: str) -> di
                 applied_by[i] += sum(int(n) for n in APPLIED.findall(out))
 
         threads = [threading.Thread(target=loop, args=(i,)) for i in range(workers)]
+        cpu0 = _children_cpu()
         t = time.perf_counter()
         for th in threads:
             th.start()
@@ -204,6 +206,7 @@ def run_workers(b: Backlog, pg: str, folder: Path, workers: int, tag: str) -> di
         done.set()
         for th in threads:
             th.join()
+        cpu = _children_cpu() - cpu0  # every `pbem poll` of the run, reaped by now
         applied, sent, pending, twice, other = _progress(db)
         db.dispose()
     if applied != len(b.mails) or sent != len(b.replies) or twice:
@@ -213,7 +216,13 @@ def run_workers(b: Backlog, pg: str, folder: Path, workers: int, tag: str) -> di
             f"rows sent twice {twice}"
         )
     share = max(applied_by) / max(1, sum(applied_by))  # the busiest worker's part of the moves
-    return {"wall": wall, "polls": sum(polls), "twice": twice, "share": share}
+    return {"wall": wall, "polls": sum(polls), "twice": twice, "share": share, "cpu": cpu}
+
+
+def _children_cpu() -> float:
+    """CPU seconds (user + system) of the finished child processes so far."""
+    use = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return use.ru_utime + use.ru_stime
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -253,6 +262,7 @@ def bench(
         walls: dict[int, list[float]] = {k: [] for k in counts}
         polls: dict[int, list[float]] = {k: [] for k in counts}
         shares: dict[int, list[float]] = {k: [] for k in counts}
+        cpus: dict[int, list[float]] = {k: [] for k in counts}
         wire: list[float] = []
         for run in range(runs):  # interleaved, so the machine's drift hits every count alike
             fill(server, wire_user, b.mails)
@@ -263,6 +273,7 @@ def bench(
                 walls[k].append(len(b.mails) / r["wall"])
                 polls[k].append(r["polls"])
                 shares[k].append(r["share"])
+                cpus[k].append(1000 * r["cpu"] / len(b.mails))
     finally:
         drop_database(pg, b.pristine)
     n, w = len(b.mails), statistics.median(wire)
@@ -275,7 +286,8 @@ def bench(
             walls[k],
             f"{statistics.median(walls[k]) / w:.2f} × wire, {statistics.median(walls[k]) / one:.2f} × "
             f"{counts[0]} worker; polls run {statistics.median(polls[k]):.0f}; busiest worker "
-            f"applied {statistics.median(shares[k]):.0%}",
+            f"applied {statistics.median(shares[k]):.0%}; workers' CPU "
+            f"{statistics.median(cpus[k]):.0f} ms/move",
         )
         for k in counts
     ]
