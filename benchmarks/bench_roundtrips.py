@@ -54,6 +54,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 import engine
 from engine import forced
+from engine.phases import momentum
 from pbem import orders, service
 from pbem.config import Settings
 from pbem.db import make_engine, migrate
@@ -106,8 +107,18 @@ def declare(g: dict[str, Any], side: str, cmd: str, rnd: random.Random) -> str:
     """``cmd`` in its one-line declared form when its outcome is drawn (written before the draw,
     from nothing the player cannot see): an advertising play with a random region per check
     (``advertise 17: east 2, west 1``, R8.1), and the whole Election Day order
-    (``resolve 36, 58, 55``, R13.3, R13.4). Otherwise ``cmd`` itself."""
+    (``resolve 36, 58, 55``, R13.3, R13.4); the 2nd-issue award with the rest of the Momentum
+    phase the mail offers to answer ahead (``endorsement: south, swap defense economy, strategy
+    40``, R10.3-R11.1). Otherwise ``cmd`` itself."""
     words = cmd.split()
+    if forced.deciding_step(g, side) == "award_choice":  # the rest of the phase, as offered
+        a = momentum.ahead(g, side)
+        items = [rnd.choice(engine.REGIONS)]
+        if a.swaps:
+            items.append(rnd.choice([*a.swaps, "no swap"]))
+        if a.strategy:
+            items.append("strategy " + " ".join(str(c) for c in rnd.sample(a.strategy, a.need)))
+        return f"{cmd}: {', '.join(items)}"
     if words[0] == "resolve":
         order = [c.split()[1] for c in engine.legal_commands(g, side) if c.startswith("resolve ")]
         rnd.shuffle(order)

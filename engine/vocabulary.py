@@ -94,6 +94,9 @@ verb("trigger", "", "spend 1 momentum to trigger the opponent's card event (R6.7
 verb("decline", "", "decline a trigger or an issue swap", "decline")
 verb("momentum", "", "take momentum as the 2nd-issue award (R10.3)", "momentum")
 verb("endorsement", "", "take an endorsement as the 2nd-issue award (R10.3)", "endorsement")
+# verbs whose line may go on after a colon with the player's later answers, declared before the
+# draws (``endorsement: south, swap defense economy, strategy 40``, engine.commands)
+AHEAD_VERBS = ("momentum", "endorsement")
 verb("region", "region", "choose the region of an 'any region' endorsement (R10.5)", "region south")
 verb("swap", "issue issue", "swap two adjacent issues (R10.6)", "swap defense economy")
 verb("strategy", "card", "put a card on your campaign-strategy stack (R11.1)", "strategy 40")

@@ -50,6 +50,13 @@ class Strategy(Step):
             )
         return cmd in self.legal(g, f, side)
 
+    def choices_equivalent(self, g: GameState, f: Frame, side: str) -> bool:
+        """Every valid card in hand must go onto the stack (no more of them than picks left,
+        R11.1, R11.2): only their order is chosen, and no rule reads it (R11.4 hidden; R12.2 and
+        R13.3 take the stack as a set)."""
+        valid = sum(1 for c in g["hands"][side] if valid_for_stack(c))
+        return bool(0 < valid <= f["need"] - f["picked"][side])
+
     def act(self, g: GameState, f: Frame, side: str, words: list[str]) -> None:
         if words[0] == "pass":
             f["picked"][side] = f["need"]
