@@ -109,16 +109,21 @@ def declare(g: dict[str, Any], side: str, cmd: str, rnd: random.Random) -> str:
     (``advertise 17: east 2, west 1``, R8.1), and the whole Election Day order
     (``resolve 36, 58, 55``, R13.3, R13.4); the 2nd-issue award with the rest of the Momentum
     phase the mail offers to answer ahead (``endorsement: south, swap defense economy, strategy
-    40``, R10.3-R11.1). Otherwise ``cmd`` itself."""
+    40, first nixon``, R10.3-R11.1, R5.2), and the last strategy card with next turn's initiative
+    choice when the prompt offers it (``strategy 40: first nixon``). Otherwise ``cmd`` itself."""
     words = cmd.split()
     if forced.deciding_step(g, side) == "award_choice":  # the rest of the phase, as offered
         a = momentum.ahead(g, side)
         items = [rnd.choice(engine.REGIONS)]
         if a.swaps:
             items.append(rnd.choice([*a.swaps, "no swap"]))
-        if a.strategy:
+        if a.need:
             items.append("strategy " + " ".join(str(c) for c in rnd.sample(a.strategy, a.need)))
+            if a.first:
+                items.append(f"first {rnd.choice(engine.SIDES)}")
         return f"{cmd}: {', '.join(items)}"
+    if words[0] == "strategy" and _last_pick(g, side) and "'strategy" in engine.decision(g, side):
+        return f"{cmd}: first {rnd.choice(engine.SIDES)}"  # as the prompt offers (R5.2)
     if words[0] == "resolve":
         order = [c.split()[1] for c in engine.legal_commands(g, side) if c.startswith("resolve ")]
         rnd.shuffle(order)
@@ -132,6 +137,12 @@ def declare(g: dict[str, Any], side: str, cmd: str, rnd: random.Random) -> str:
         return cmd
     counts = Counter(rnd.choice(engine.REGIONS) for _ in range(checks))
     return f"{cmd}: " + ", ".join(f"{r} {n}" for r, n in counts.items())
+
+
+def _last_pick(g: dict[str, Any], side: str) -> bool:
+    """The strategy card about to be placed is ``side``'s last of the turn (R11.1)."""
+    f = g["stack"][-1]
+    return bool(f["need"] - f["picked"][side] == 1)
 
 
 def compose(

@@ -18,6 +18,7 @@ from engine.effects import prevented_by
 from engine.errors import GameOverError, IllegalCommandError, NotYourTurnError
 from engine.flow import STEPS, advance, deciding_sides, step_of, top
 from engine.phases.momentum import ahead_problem, swap_in_order
+from engine.phases.turn import keep_first
 from engine.state import GameState, copy_state
 
 
@@ -111,7 +112,8 @@ def apply_in_place(g: GameState, side: str, text: str) -> list[str]:
         for c in parsed
         if isinstance(c, commands.Declared)
     ]
-    problem = declared and ahead_problem(g, side, [d.command for d in declared])
+    line = parsed[0].split()[0] if isinstance(parsed[0], str) else ""
+    problem = declared and ahead_problem(g, side, line, [d.command for d in declared])
     if problem:  # said before any draw, so it tells nothing (R17)
         raise IllegalCommandError(text, problem, decision=decision(g, side), legal=legal)
     for cmd in parsed:
@@ -121,7 +123,7 @@ def apply_in_place(g: GameState, side: str, text: str) -> list[str]:
             _apply_one(g, side, text, cmd, known)
             applied.append(cmd)
         known = None
-    return applied + _declared(g, side, declared)
+    return _with_kept(applied + _declared(g, side, declared), g, side, declared)
 
 
 def _is_legal_now(g: GameState, side: str, cmd: str) -> bool:
@@ -196,6 +198,28 @@ def _declared(g: GameState, side: str, declared: list[commands.Declared]) -> lis
         _act(g, side, declared[i].command)
         left[i] -= 1
         done.append(declared[i].command)
+
+
+def _with_kept(
+    applied: list[str], g: GameState, side: str, declared: list[commands.Declared]
+) -> list[str]:
+    """Keep a declared next-turn initiative choice that did not arise in this mail, when the
+    side's turn is over (`keep_first`); the log line then carries it (``strategy 40: first
+    nixon``), so a replay keeps it too."""
+    first = next(
+        (
+            d.command
+            for d in declared
+            if d.steps == commands.INITIATIVE and d.command not in applied
+        ),
+        None,
+    )
+    if first is None or not keep_first(g, side, first):
+        return applied
+    last = max((i for i, c in enumerate(applied) if c.startswith("strategy ")), default=None)
+    if last is None:  # nothing of the turn's strategy in this mail: the line is the award's
+        return applied
+    return [*applied[:last], f"{applied[last]}: {first}", *applied[last + 1 :]]
 
 
 _CARD_VERBS = ("event", "campaign", "advertise", "position", "strategy", "vp")

@@ -60,6 +60,7 @@ ELECTION = ("election_card", "election_event")  # the steps of R13.3 / R13.4
 ENDORSE_REGION = ("endorse_region",)  # R10.5's "any region" choice
 ISSUE_SWAP = ("issue_swap",)  # R10.6
 STRATEGY = ("strategy",)  # R11.1
+INITIATIVE = ("choose_first",)  # R5.2, the next turn's: kept until then (engine.phases.turn)
 
 Command = str | Spend | Declared
 
@@ -230,6 +231,8 @@ def _compact(r: _Reader, name: str, first: str) -> list[Command]:
         return _order(r, first)
     elif name in ("momentum", "endorsement"):
         return _momentum_phase(r, first)
+    elif name == "strategy":  # ``strategy 40: first nixon`` (R11.1, then R5.2 ahead)
+        return [first, _first(r), *_end(r)]
     elif name == "check":
         raise r.fail("nothing more after 'check STATE N'")
     else:
@@ -273,13 +276,30 @@ def _momentum_phase(r: _Reader, first: str) -> list[Command]:
             out.append(Declared(f"strategy {r.card()}", 1, STRATEGY))
             while r.more() and r.peek().lstrip("#").isdigit():
                 out.append(Declared(f"strategy {r.card()}", 1, STRATEGY))
+        elif w == "first":
+            out.append(_first(r))
         elif w == "region" or w in _REGION_NAMES or w == "mid":
             r.i += w == "region"
             region = _read(r, "region")
             out.append(Declared(f"region {region}", 2, ENDORSE_REGION))  # both awards (R10.3)
         else:
-            raise r.fail("a region, 'swap ISSUE ISSUE', 'no swap' or 'strategy CARD'")
+            raise r.fail("a region, 'swap ISSUE ISSUE', 'no swap', 'strategy CARD' or 'first SIDE'")
     return out
+
+
+def _first(r: _Reader) -> Declared:
+    """``first nixon``: who goes first next turn if this player wins its initiative (R5.2),
+    declared before the deal; kept until then (`engine.phases.turn.keep_first`)."""
+    if r.peek() != "first":
+        raise r.fail("'first kennedy' or 'first nixon' (next turn's initiative, R5.2)")
+    r.i += 1
+    return Declared(f"first {_read(r, 'side')}", 1, INITIATIVE)
+
+
+def _end(r: _Reader) -> list[Command]:
+    if r.more():
+        raise r.fail("nothing more")
+    return []
 
 
 def _order(r: _Reader, first: str) -> list[Command]:

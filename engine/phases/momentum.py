@@ -103,9 +103,12 @@ class AwardChoice(Step):
         if a.swaps:
             parts.append(a.swaps[0])
             asks.append(f"your issue swap ({' / '.join(a.swaps)} / no swap, R10.6)")
-        if a.strategy:
+        if a.need:
             parts.append("strategy " + " ".join(str(c) for c in a.strategy[: a.need]))
             asks.append(f"your campaign-strategy card{'s' if a.need > 1 else ''} (R11.1)")
+            if a.first:
+                parts.append(f"first {side}")
+                asks.append("with them, who goes first next turn if you win its initiative (R5.2)")
         return (
             "You lead the 2nd issue: take 'momentum' or an 'endorsement' (R10.3). The same line "
             f"may answer the rest of your Momentum phase now, before its draws: 'endorsement: "
@@ -117,12 +120,14 @@ class AwardChoice(Step):
 @dataclass(frozen=True)
 class Ahead:
     """The questions the 2nd-issue leader may still face in this Momentum phase: ``swaps``
-    (the swap commands, when they have the media majority, R10.6) and ``strategy`` (their
-    valid cards, when they choose ``need`` of them, R11.1); a region may always be asked."""
+    (the swap commands, when they have the media majority, R10.6), ``strategy`` (their valid
+    cards, of which ``need`` go on the stack, R11.1) and, with those, ``first``: next turn's
+    initiative choice (R5.2, `engine.phases.turn.keep_first`); a region may always be asked."""
 
     swaps: tuple[str, ...]
     strategy: tuple[int, ...]
     need: int
+    first: bool  # next turn starts with an initiative check, answerable with the strategy cards
 
 
 def ahead(g: GameState, side: str) -> Ahead:
@@ -134,7 +139,7 @@ def ahead(g: GameState, side: str) -> Ahead:
         swaps = (f"swap {o[0]} {o[1]}", f"swap {o[1]} {o[2]}")
     need = board.strategy_cards(g["turn"])
     valid = tuple(sorted(c for c in g["hands"][side] if valid_for_stack(c)))
-    return Ahead(swaps, valid if len(valid) > need else (), need)
+    return Ahead(swaps, valid, min(need, len(valid)), g["turn"] + 1 in board.INITIATIVE_TURNS)
 
 
 def swap_in_order(g: GameState, cmd: str) -> str:
@@ -145,8 +150,9 @@ def swap_in_order(g: GameState, cmd: str) -> str:
     return "swap " + " ".join(sorted(words[1:], key=g["issue_order"].index))
 
 
-def ahead_problem(g: GameState, side: str, declared: list[str]) -> str | None:
-    """Why swaps or strategy cards declared ahead cannot be meant, checked before any draw."""
+def ahead_problem(g: GameState, side: str, line: str, declared: list[str]) -> str | None:
+    """Why swaps, strategy cards or an initiative choice declared ahead after the command
+    ``line`` starts with cannot be meant, checked before any draw."""
     swaps = [c for c in declared if c.startswith("swap ")]
     cards = [int(c.split()[1]) for c in declared if c.startswith("strategy ")]
     o = g["issue_order"]
@@ -168,6 +174,11 @@ def ahead_problem(g: GameState, side: str, declared: list[str]) -> str | None:
     need = board.strategy_cards(g["turn"])
     if len(cards) > need:
         return f"{len(cards)} strategy cards named: you put {need} on your stack this turn (R11.1)"
+    if any(c.startswith("first ") for c in declared) and not cards and line != "strategy":
+        return (
+            "next turn's initiative is answered with your campaign-strategy cards: name them "
+            "too ('strategy 40, first nixon', R5.2)"
+        )
     return None
 
 

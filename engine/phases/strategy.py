@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from engine import board
 from engine.data import CARDS
-from engine.flow import Frame, Step, pop, register
+from engine.flow import Frame, Step, pop, register, top
 from engine.state import GameState, log
 
 
@@ -84,11 +84,23 @@ class Strategy(Step):
                 g["bag"][side] += g["rest"][side]  # R11.3
                 log(g, f"{side.title()}'s {g['rest'][side]} rest cube(s) go into the bag (R11.3).")
                 g["rest"][side] = 0
+        ahead = f.get("ahead")
         pop(g)
+        turn = top(g)
+        if ahead and turn is not None:
+            turn["ahead"] = ahead  # a next-turn initiative answer (engine.phases.turn)
 
     def prompt(self, g: GameState, f: Frame, side: str) -> str:
         left = f["need"] - f["picked"][side]
-        return (
+        text = (
             f"Campaign strategy: put {left} more card(s) from your hand face down on your "
             "campaign-strategy stack (not a Gathering Momentum card); the rest are discarded (R11)."
         )
+        if g["turn"] + 1 in board.INITIATIVE_TURNS:
+            card = next((c for c in sorted(g["hands"][side]) if valid_for_stack(c)), 40)
+            text += (
+                " Your last card's line may answer next turn's initiative ahead, before the deal: "
+                f"'strategy {card}: first {side}' — who goes first if you win it (R5.2); "
+                "otherwise you are asked."
+            )
+        return text
