@@ -21,7 +21,9 @@ decides and nothing was drawn or shown to it; CP points go in one line (``campai
 PA 1``, ``position 17: defense 2``) when that line means the same moves. It never queues.
 
 Each mail a player sends is counted under the decision it answers first (the engine's step,
-grouped: card play, trigger question, debates ...): the breakdown shows where the mails go.
+grouped: card play, trigger question, debates ...): the breakdown shows where the mails go, and
+how many of them were *chained* (no mail of the opponent since the player's previous one: the
+decision follows the player's own with only draws between, the candidates for answering ahead).
 
 The map picture is drawn once and attached to every HTML report (`reuse_one_map_picture`).
 Printed: per game and player, mails received, decision mails received, mails sent, kilobytes
@@ -54,6 +56,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 import engine
 from engine import forced
+from engine.data import other
 from engine.phases import momentum
 from pbem import orders, service
 from pbem.config import Settings
@@ -76,6 +79,9 @@ class Tally:
     sent: int = 0
     bytes: int = 0
     kinds: Counter[str] = field(default_factory=Counter)  # mails sent, by the step first decided
+    # mails sent with no mail of the opponent since the player's previous one: the decision
+    # follows the player's own, with only draws (or nothing) between
+    chained: Counter[str] = field(default_factory=Counter)
 
 
 @dataclass
@@ -179,6 +185,7 @@ class Player:
     side: str
     rnd: random.Random
     answered: str = ""  # Message-ID of the mail last answered
+    opponent_sent: int = 0  # the opponent's mails sent when this player last sent one
 
 
 def _decides(msg: Message) -> bool:
@@ -226,7 +233,10 @@ def play(seed: int, mode: str, folder: Path) -> dict[str, Tally]:
             newest = inbox_of[side][-1]
             if not _decides(newest) or str(newest["Message-ID"]) == p.answered:
                 continue
-            tally[side].kinds[decision_kind(state, side)] += 1
+            kind = decision_kind(state, side)
+            tally[side].kinds[kind] += 1
+            if p.opponent_sent == tally[other(side)].sent and tally[side].sent:
+                tally[side].chained[kind] += 1
             lines = compose(state, side, p.rnd, declared=mode == "defaults")
             inbox.deliver(
                 player_mail(
@@ -237,6 +247,7 @@ def play(seed: int, mode: str, folder: Path) -> dict[str, Tally]:
                 )
             )
             p.answered = str(newest["Message-ID"])
+            p.opponent_sent = tally[other(side)].sent
             tally[side].sent += 1
             replied = True
         if not replied:
@@ -388,10 +399,23 @@ def main(argv: list[str] | None = None) -> None:
     for k in kinds:
         print(
             f"{k:40} "
-            + " ".join(f"{statistics.mean(t.kinds[k] for t in rows[m]):9.1f}" for m in modes)
+            + " ".join(
+                f"{statistics.mean(t.kinds[k] for t in rows[m]):5.1f}"
+                f"/{statistics.mean(t.chained[k] for t in rows[m]):<3.1f}"
+                for m in modes
+            )
         )
     print(
-        f"{'all':40} " + " ".join(f"{statistics.mean(t.sent for t in rows[m]):9.1f}" for m in modes)
+        f"{'all':40} "
+        + " ".join(
+            f"{statistics.mean(t.sent for t in rows[m]):5.1f}"
+            f"/{statistics.mean(sum(t.chained.values()) for t in rows[m]):<3.1f}"
+            for m in modes
+        )
+    )
+    print(
+        "(after the slash: chained, sent with no mail of the opponent since the player's "
+        "previous one)"
     )
     print(
         f"({n} games per behaviour, {len(rows[modes[0]])} player-games each, "
