@@ -11,8 +11,9 @@ sent with one attempt (no report sent twice). Baseline in the same run: the wire
 imapclient fetch of the N mails + aiosmtplib sending the same reports on one session).
 
 What it shows is the design (docs/OPERATING.md, "Several workers on one PostgreSQL"): one
-worker at a time leads the IMAP fetch (advisory lock) and applies what it fetched; the others
-only send (outbox rows claimed with FOR UPDATE SKIP LOCKED). Needs the mail stack (MAILSTACK_*
+worker at a time leads the IMAP fetch (advisory lock) and hands each mail over in the database
+(`pbem.handover`); every worker applies the queued mail game by game under a per-game advisory
+lock, and sends claimed outbox rows (FOR UPDATE SKIP LOCKED). Needs the mail stack (MAILSTACK_*
 or root) and PostgreSQL (PBEM_TEST_POSTGRES_URL or root); says "skipped" without them.
 """
 

@@ -53,6 +53,11 @@ class Step:
     def prompt(self, g: GameState, f: Frame, side: str) -> str:
         return self.name.replace("_", " ")
 
+    def choices_equivalent(self, g: GameState, f: Frame, side: str) -> bool:
+        """True when every legal command leads to the same position (they differ only in an
+        order no rule reads): one decision, however many commands list it."""
+        return False
+
     def skip(self, g: GameState, f: Frame) -> None:
         """Called when no side has a legal command: by default the step ends."""
         pop(g)

@@ -111,6 +111,7 @@ class View(TypedDict):
     hand_cp: NotRequired[dict[str, dict[str, int]]]  # card number -> use -> CP now (R6.5)
     stack: NotRequired[list[CardNo]]
     revealed: NotRequired[list[Revealed]]
+    first_ahead: NotRequired[Side]  # who goes first if this side wins next turn's initiative
 
 
 def _space(v: int) -> SpaceView:
@@ -189,6 +190,9 @@ def view(g: GameState, side: Side | None) -> View:
         }
         v["stack"] = list(g["stacks"][side])
         v["revealed"] = [r.copy() for r in g["revealed"][side]]
+        kept = [f["ahead"][side] for f in g["stack"] if side in f.get("ahead", {})]
+        if kept:  # its own answer only (R17): engine.phases.turn.keep_first
+            v["first_ahead"] = kept[0].split()[1]
     return v
 
 

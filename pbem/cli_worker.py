@@ -62,8 +62,10 @@ def _fetch(app: App, after_each: Any) -> int:
     try:
         with ImapLeader(app.db, mailbox_of(st)) as lead:
             if not lead.is_leader:  # PostgreSQL: another worker reads the mailbox now
-                app.note("another worker leads the IMAP fetch; sending only")
+                app.note("another worker leads the IMAP fetch; applying what it handed over")
                 stats = service.PollStats()
+                for out in service.apply_queued(app.db, st, after_each=after_each):
+                    stats.add(out)
             else:
                 with service.open_mailbox(st) as inbox:
                     inbox.ensure_folders()
@@ -74,7 +76,7 @@ def _fetch(app: App, after_each: Any) -> int:
             err=True,
         )
         return EXIT_UNREACHABLE
-    if stats.total:
+    if stats.total or stats.handed_over:
         app.say("in: " + stats.summary())
     code = 0
     if stats.outcomes["quarantined"] or stats.outcomes["bounced"]:  # an operator should look

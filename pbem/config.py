@@ -90,6 +90,17 @@ def env_name(field: str) -> str:
 ENV_NAMES = {f.name: env_name(f.name) for f in fields(Settings)}
 
 
+def as_env(settings: Settings) -> dict[str, str]:
+    """The ``PBEM_*`` variables that load *settings* again (for a worker started as a process)."""
+    out: dict[str, str] = {}
+    for f in fields(Settings):
+        value = getattr(settings, f.name)
+        out[env_name(f.name)] = (
+            ("true" if value else "false") if isinstance(value, bool) else str(value)
+        )
+    return out
+
+
 def _coerce(name: str, kind: type, raw: Any) -> Any:
     if kind is bool:
         if isinstance(raw, bool):

@@ -204,7 +204,8 @@ def alembic_config(engine: Engine) -> Any:
 
     cfg = Config()
     cfg.set_main_option("script_location", str(Path(__file__).parent / "migrations"))
-    cfg.set_main_option("sqlalchemy.url", engine.url.render_as_string(hide_password=False))
+    url = engine.url.render_as_string(hide_password=False)  # '%' escaped for configparser
+    cfg.set_main_option("sqlalchemy.url", url.replace("%", "%%"))
     return cfg
 
 

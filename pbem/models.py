@@ -26,6 +26,7 @@ __all__ = [
     "Observer",
     "OutboxMessage",
     "Quarantine",
+    "QueuedMail",
     "Seat",
     "SeatOrders",
     "WorkerState",
@@ -161,6 +162,23 @@ class Quarantine(SQLModel, table=True):
     error: str = Field(sa_column=Column(Text, nullable=False))
     raw: bytes = Field(sa_column=Column(LargeBinary, nullable=False))
     created_at: datetime = Field(default_factory=utcnow)
+
+
+class QueuedMail(SQLModel, table=True):
+    """A fetched mail handed over for its game (PostgreSQL, `pbem.handover`): any worker that
+    holds the game's lock applies it, in ``id`` order; the row is deleted in the transaction
+    that records the mail (its `InboundMessage` or `Quarantine` row)."""
+
+    __table_args__ = (UniqueConstraint("mailbox", "uidvalidity", "uid"),)
+
+    id: int | None = Field(default=None, primary_key=True)
+    game_id: int = Field(index=True)
+    dedupe_key: str = Field(max_length=400, unique=True)
+    mailbox: str = Field(default="", max_length=200)
+    uidvalidity: int | None = Field(default=None, sa_type=IMAP_NUMBER)
+    uid: int | None = Field(default=None, sa_type=IMAP_NUMBER)
+    raw: bytes = Field(sa_column=Column(LargeBinary, nullable=False))
+    queued_at: datetime = Field(default_factory=utcnow)
 
 
 class GameEvent(SQLModel, table=True):

@@ -490,6 +490,7 @@ def _from_view(v: dict[str, Any], side: str, since: int) -> dict[str, Any]:
         "hand": [card_row(n, v.get("hand_cp", {}).get(str(n))) for n in v.get("hand", [])],
         "decision_cards": decision_cards(v, own),
         "stack": [card_row(n) for n in v.get("stack", [])],
+        "first_ahead": str(v.get("first_ahead", "")).title(),
         "revealed": revealed,
         "log": log_since(v, since),
         "tally": final_tally(v.get("result")),

@@ -8,10 +8,12 @@ time the current mail finishes first. Connection errors back off and reconnect.
 
 Several workers may serve one mailbox from one PostgreSQL (issue 14, docs/OPERATING.md
 "Several workers"): only the IMAP leader (`pbem.leader`, an advisory lock held for the life
-of its database session) fetches and IDLEs; the others stand by, ticking the clocks and
-sending the outbox (rows are claimed, so each mail goes once) every ``standby_interval``
-seconds, and try to take the lead each time, so a dead leader is replaced within that time.
-The leader checks that it still holds the lock before every pass.
+of its database session) fetches and IDLEs; it hands each mail for a game over in the
+database (`pbem.handover`). The others stand by: they apply handed-over mail of the games no
+one else holds, tick the clocks and send the outbox (rows are claimed, so each mail goes once)
+every ``standby_interval`` seconds (at once again after a pass that applied mail), and try to
+take the lead each time, so a dead leader is replaced within that time. The leader checks
+that it still holds the lock before every pass.
 """
 
 from __future__ import annotations
@@ -31,7 +33,7 @@ from sqlalchemy.engine import Engine
 from pbem.config import Settings
 from pbem.db import is_transient
 from pbem.leader import ImapLeader, mailbox_of
-from pbem.service import drain_outbox, poll_once
+from pbem.service import PollStats, apply_queued, drain_outbox, poll_once
 
 __all__ = ["Stopper", "serve"]
 
@@ -81,11 +83,10 @@ def serve(
             try:
                 if not leader.acquire():
                     passes += 1
-                    on_pass(
-                        "standby: another worker leads the IMAP fetch; "
-                        + _standby_pass(db, settings, sender)
-                    )
-                    _sleep(stopper, standby_interval)
+                    busy, said = _standby_pass(db, settings, sender)
+                    on_pass("standby: another worker leads the IMAP fetch; " + said)
+                    if not busy:  # it applied mail: look for more at once
+                        _sleep(stopper, standby_interval)
                     continue
                 with open_inbox() as inbox:
                     inbox.ensure_folders()
@@ -120,12 +121,18 @@ def _one_pass(db: Engine, settings: Settings, inbox: Any, sender: Any) -> str:
     return f"clocks: {clocks.summary()}; in: {stats.summary()}; out: {sent.summary()}"
 
 
-def _standby_pass(db: Engine, settings: Settings, sender: Any) -> str:
+def _standby_pass(db: Engine, settings: Settings, sender: Any) -> tuple[bool, str]:
+    """Apply the mail the leader handed over (games no one holds), tick, send; (applied any?,
+    what it did)."""
     from pbem.clocks.service import tick
 
+    applied = PollStats()
+    for out in apply_queued(db, settings):
+        applied.add(out)
     clocks = tick(db, settings)
     sent = drain_outbox(db, settings, sender)
-    return f"clocks: {clocks.summary()}; out: {sent.summary()}"
+    said = f"applied: {applied.summary()}; clocks: {clocks.summary()}; out: {sent.summary()}"
+    return applied.total > applied.outcomes["deferred"], said
 
 
 def _wait(inbox: Any, stopper: Stopper, timeout: float) -> None:

@@ -3,7 +3,8 @@
 This module holds the mail in and out: `poll_once` processes every mail in the inbox
 (moving each only after its transaction committed), then queues the daily digests that are
 due (`pbem.notify.digest_pass`); `drain_outbox` sends queued mail with retry and backoff.
-It also re-exports the other operations, so callers keep using `pbem.service`:
+On PostgreSQL the mail of a game is handed over and applied by any worker holding the
+game's lock (`pbem.handover`, `apply_queued`). It also re-exports the other operations, so callers keep using `pbem.service`:
 `new_game` creates a game and queues the welcome mails (`pbem.game_setup`); `replay`
 rebuilds a game from its move log and `show`, `games`, `game_log` are operator views
 (`pbem.game_views`); errors are in `pbem.errors`.
@@ -41,6 +42,7 @@ from pbem.game_views import games as games
 from pbem.game_views import replay as replay
 from pbem.game_views import show as show
 from pbem.game_views import show_json as show_json
+from pbem.handover import apply_queued, hand_over
 from pbem.mail import (
     Fetched,
     FileAttachment,
@@ -54,13 +56,14 @@ from pbem.mail import (
 from pbem.models import MailImage, OutboxMessage, utcnow
 from pbem.models import Seat as Seat  # read as service.Seat (tests)
 from pbem.notify import digest_pass
-from pbem.pipeline import process_message
+from pbem.pipeline import Outcome, process_message
 
 __all__ = [
     "GameNotFound",
     "PollStats",
     "SendStats",
     "ServiceError",
+    "apply_queued",
     "drain_outbox",
     "game_log",
     "games",
@@ -113,17 +116,27 @@ def make_sender(settings: Settings) -> SmtpSender:
 
 @dataclass
 class PollStats:
-    """Counts of outcomes of one `poll_once` pass."""
+    """Counts of outcomes of one `poll_once` pass (mails handed over are counted apart: their
+    outcome is counted by whichever worker applies them)."""
 
     outcomes: Counter[str] = field(default_factory=Counter)
     games: set[int] = field(default_factory=set)
+    handed_over: int = 0
 
     @property
     def total(self) -> int:
         return sum(self.outcomes.values())
 
+    def add(self, out: Outcome) -> None:
+        self.outcomes[out.outcome] += 1
+        if out.game_id is not None:
+            self.games.add(out.game_id)
+
     def summary(self) -> str:
-        return ", ".join(f"{n} {k}" for k, n in sorted(self.outcomes.items())) or "nothing new"
+        counts = sorted(self.outcomes.items())
+        if self.handed_over:
+            counts.append(("handed over", self.handed_over))
+        return ", ".join(f"{n} {k}" for k, n in counts) or "nothing new"
 
 
 def poll_once(
@@ -137,10 +150,14 @@ def poll_once(
 ) -> PollStats:
     """Process every mail still in the inbox; move each after its commit (C1).
 
+    On PostgreSQL a mail for a game is handed over (`pbem.handover`: queued, committed, then
+    moved) and applied game by game, by this worker and any other (`apply_queued`); on SQLite
+    and for mail that routes to no game, each mail is processed here before it is moved.
     ``after_each`` is called after each mail's transaction (`pbem.outbox_pump.OutboxPump.nudge`:
     its reports are sent while the next mail is processed)."""
     stats = PollStats()
     seen: set[tuple[int, int]] = set()
+    hand = not is_sqlite(db)
     while True:  # in batches, so a flooded inbox never sits in memory at once
         batch = [
             m for m in inbox.fetch_new(limit=FETCH_BATCH) if (m.uidvalidity, m.uid) not in seen
@@ -149,26 +166,44 @@ def poll_once(
         try:
             for item in batch:
                 seen.add((item.uidvalidity, item.uid))
-                out = process_message(
-                    db,
-                    settings,
-                    item.raw,
-                    mailbox=mailbox,
-                    uidvalidity=item.uidvalidity,
-                    uid=item.uid,
-                    now=now,
-                )
+                out = hand_over(db, settings, item, mailbox) if hand else None
+                if out is None:
+                    out = _process(db, settings, item, mailbox, now)
+                    if after_each is not None:
+                        after_each()
                 if out.folder is not None:  # a deferred mail stays in the INBOX
                     done.setdefault(out.folder, []).append(item.uid)
-                stats.outcomes[out.outcome] += 1
-                if out.game_id is not None:
-                    stats.games.add(out.game_id)
-                if after_each is not None:
-                    after_each()
+                if out.outcome == "queued":
+                    stats.handed_over += 1
+                else:
+                    stats.add(out)
         finally:
             _move(inbox, done)  # each only after its commit (C1); a crash before: dedupe skips it
         if len(batch) < FETCH_BATCH:
             break
+    for out in apply_queued(db, settings, now=now, after_each=after_each):
+        stats.add(out)
+    return _housekeeping(db, settings, now, stats)
+
+
+def _process(
+    db: Engine, settings: Settings, item: Fetched, mailbox: str, now: datetime | None
+) -> Outcome:
+    return process_message(
+        db,
+        settings,
+        item.raw,
+        mailbox=mailbox,
+        uidvalidity=item.uidvalidity,
+        uid=item.uid,
+        now=now,
+    )
+
+
+def _housekeeping(
+    db: Engine, settings: Settings, now: datetime | None, stats: PollStats
+) -> PollStats:
+    """After the mail: invitations expiring, bot seats left to move, the daily digests."""
     now = now or utcnow()
     from pbem.fairplay.games import expire_invitations
 

@@ -20,7 +20,7 @@ from pbem.fairplay.observers import ObserverError, add_observer, find_observer, 
 from pbem.mail.extract import reply_text
 from pbem.models import Game
 from pbem.pipeline.base import Answered, Context, IgnoreMessage, handler
-from pbem.pipeline.inbound import _key_sources
+from pbem.pipeline.inbound import key_sources
 
 __all__ = ["fair_play_words", "invitation", "observer_mail", "observers"]
 
@@ -30,7 +30,7 @@ STOP_WORDS = ("unsubscribe", "stop")
 @handler("observer-mail", "a mail to an observer's unsubscribe address: 'unsubscribe' ends it")
 def observer_mail(ctx: Context) -> None:
     assert ctx.parsed is not None and ctx.inbound is not None
-    obs = find_observer(ctx.session, ctx.settings, *_key_sources(ctx))
+    obs = find_observer(ctx.session, ctx.settings, *key_sources(ctx.raw, ctx.parsed))
     if obs is None:
         return
     ctx.inbound.game_id = obs.game_id

@@ -9,17 +9,18 @@ from __future__ import annotations
 
 import hashlib
 import re
+from typing import Any
 
 from sqlalchemy import and_, or_
 from sqlalchemy.exc import IntegrityError
-from sqlmodel import col, select
+from sqlmodel import Session, col, select
 
 import engine
 from engine.question import question
 from pbem import keys, tabletalk
-from pbem.config import accepted_secrets
+from pbem.config import Settings, accepted_secrets
 from pbem.db import lock_game
-from pbem.mail import MalformedMessage, parse_message
+from pbem.mail import MalformedMessage, ParsedMessage, parse_message
 from pbem.mail.budget import cpu_budget
 from pbem.models import Game, InboundMessage, Seat
 from pbem.pipeline.base import Context, IgnoreMessage, RejectMessage, handler
@@ -111,26 +112,33 @@ def filter_loops(ctx: Context) -> None:
         raise IgnoreMessage(f"automatic mail: {ctx.parsed.auto_reason}")
 
 
-def _key_sources(ctx: Context) -> list[str]:
-    assert ctx.parsed is not None
-    p = ctx.parsed
-    head = ctx.raw.split(b"\r\n\r\n", 1)[0].split(b"\n\n", 1)[0]
+def key_sources(raw: bytes, p: ParsedMessage) -> list[str]:
+    """The header values a reply key may be in, best first (address, trace, threading)."""
+    head = raw.split(b"\r\n\r\n", 1)[0].split(b"\n\n", 1)[0]
     traced = [m.group(0).decode("ascii", "replace") for m in KEY_HEADERS.finditer(head)]
     return [*p.to_addrs, *traced, p.in_reply_to or "", *reversed(p.references)]
+
+
+def seat_by_key(session: Session, raw: bytes, p: ParsedMessage, settings: Settings) -> Any:
+    """The (key, seat) of the first verified reply key in the mail, or None."""
+    for key in keys.find_keys(*key_sources(raw, p)):
+        seat = session.exec(
+            select(Seat).where(Seat.game_id == key.game_id, Seat.side == key.side)
+        ).first()
+        if seat is not None and any(
+            keys.verify(secret, key, seat.key_salt) for secret in accepted_secrets(settings)
+        ):
+            return key, seat
+    return None
 
 
 @handler("identify-seat", "find a verified reply key (address, then threading headers)")
 def identify_seat(ctx: Context) -> None:
     assert ctx.parsed is not None
-    for key in keys.find_keys(*_key_sources(ctx)):
-        seat = ctx.session.exec(
-            select(Seat).where(Seat.game_id == key.game_id, Seat.side == key.side)
-        ).first()
-        if seat is not None and any(
-            keys.verify(secret, key, seat.key_salt) for secret in accepted_secrets(ctx.settings)
-        ):
-            ctx.key, ctx.seat = key, seat
-            return
+    found = seat_by_key(ctx.session, ctx.raw, ctx.parsed, ctx.settings)
+    if found is not None:
+        ctx.key, ctx.seat = found
+        return
     sender = ctx.parsed.from_addr.lower()
     seat = ctx.session.exec(
         select(Seat)

@@ -29,7 +29,14 @@ from dataclasses import dataclass, field
 from functools import cache
 
 import engine
-from engine.vocabulary import META_WORDS, SYNONYMS, VERBS, canonical_word, command_words
+from engine.vocabulary import (
+    AHEAD_VERBS,
+    META_WORDS,
+    SYNONYMS,
+    VERBS,
+    canonical_word,
+    command_words,
+)
 from pbem.mail.extract import ReplyText, normalise_line, reply_text
 
 __all__ = [
@@ -326,6 +333,8 @@ def _kind(line: str, words: list[str], report_line: bool) -> str:
         canonical = canonical_word(words[0].rstrip(":,.!"))
         if canonical == "undo":
             return "undo"
+        if canonical in AHEAD_VERBS and first_raw.endswith(":") and len(words) <= 14:
+            return "command"  # "endorsement: south, swap defense economy, strategy 40"
         if len(words) > PROSE_AFTER_WORDS or first_raw.endswith(",") or line.endswith("?"):
             return "prose"  # "First, thanks for the game", "pass on Tuesday?"
         if _takes_nothing(canonical) and len(words) > 2:

@@ -13,11 +13,13 @@ import logging
 import re
 import time
 import traceback
+from contextlib import suppress
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
+from sqlalchemy import delete
 from sqlalchemy.engine import Engine
-from sqlmodel import col, select
+from sqlmodel import Session, col, select
 
 import engine
 from pbem.clocks import seats as _seats  # noqa: F401  (registers seat-commands, clock)
@@ -25,7 +27,7 @@ from pbem.config import Settings
 from pbem.db import is_transient, lock_game, transaction
 from pbem.fairplay import handlers as _fairplay  # noqa: F401  (registers handlers)
 from pbem.mail.budget import OverBudget
-from pbem.models import InboundMessage, Quarantine, utcnow
+from pbem.models import InboundMessage, Quarantine, QueuedMail, utcnow
 from pbem.pipeline import bot_moves as _bot_moves  # noqa: F401  (registers handlers)
 from pbem.pipeline import bounces as _bounces  # noqa: F401  (registers handlers)
 from pbem.pipeline import commands as _commands  # noqa: F401  (registers handlers)
@@ -101,41 +103,50 @@ def process_message(
     uid: int | None = None,
     now: datetime | None = None,
     pipeline: tuple[str, ...] = PIPELINE,
+    queued: int | None = None,
 ) -> Outcome:
     """Process ``raw`` exactly once; never raises, whatever the bytes.
 
     A transient database error (locked, connection lost, serialization failure) rolls back
     and retries after ``TRANSIENT_RETRIES``; if it persists the mail is *deferred* (left in
-    the INBOX), never quarantined. Any other exception quarantines it.
+    the INBOX, or in its queue), never quarantined. Any other exception quarantines it.
+    ``queued`` is the mail's `QueuedMail` id (`pbem.handover`): that row is deleted in the
+    transaction that records the mail (its inbound or quarantine row), never apart from it.
     """
     now = now or utcnow()
+    where = _Where(mailbox, uidvalidity, uid, queued)
     for wait in (*TRANSIENT_RETRIES, None):
         try:
-            return _attempt(db, settings, raw, mailbox, uidvalidity, uid, now, pipeline)
+            return _attempt(db, settings, raw, where, now, pipeline)
         except _Crash as crash:
             if isinstance(crash.error, OverBudget):  # a stranger's slow bytes: not a bug
                 log.warning("quarantined a mail (stage %s): %s", crash.stage, crash.error)
                 return _quarantine(
-                    db,
-                    raw,
-                    mailbox,
-                    uidvalidity,
-                    uid,
-                    crash.stage,
-                    crash.trace,
-                    now,
-                    reason=f"over budget: {crash.error}",
+                    db, raw, where, crash.stage, crash.trace, now, f"over budget: {crash.error}"
                 )
             if not is_transient(crash.error):
                 log.error("quarantined a mail (stage %s)", crash.stage or "?", exc_info=crash.error)
-                return _quarantine(
-                    db, raw, mailbox, uidvalidity, uid, crash.stage, crash.trace, now
-                )
+                return _quarantine(db, raw, where, crash.stage, crash.trace, now)
             if wait is None:
                 log.warning("deferred a mail: database busy or unreachable (%s)", crash.error)
                 return Outcome("deferred", f"transient database error: {crash.error}"[:500])
             time.sleep(wait)
     raise AssertionError("unreachable")  # pragma: no cover
+
+
+@dataclass(frozen=True)
+class _Where:
+    """Where the mail came from: its IMAP folder and UIDs, and its queue row if handed over."""
+
+    mailbox: str
+    uidvalidity: int | None
+    uid: int | None
+    queued: int | None
+
+
+def _dequeue(session: Session, where: _Where) -> None:
+    if where.queued is not None:
+        session.execute(delete(QueuedMail).where(col(QueuedMail.id) == where.queued))
 
 
 class _Crash(Exception):
@@ -150,21 +161,21 @@ def _attempt(
     db: Engine,
     settings: Settings,
     raw: bytes,
-    mailbox: str,
-    uidvalidity: int | None,
-    uid: int | None,
+    where: _Where,
     now: datetime,
     pipeline: tuple[str, ...],
 ) -> Outcome:
     ctx: Context | None = None
     try:
         with transaction(db) as session:
-            ctx = Context(session, settings, raw, now, mailbox, uidvalidity, uid)
+            ctx = Context(session, settings, raw, now, where.mailbox, where.uidvalidity, where.uid)
             try:
                 run(ctx, pipeline)
-                return _finish(ctx, "applied", "")
+                out = _finish(ctx, "applied", "")
             except StopPipeline as stop:
-                return _stopped(ctx, stop)
+                out = _stopped(ctx, stop)
+            _dequeue(session, where)  # in the same transaction as the mail's record
+            return out
     except Exception as exc:
         raise _Crash(exc, ctx.stage if ctx is not None else "") from exc
 
@@ -269,16 +280,7 @@ def _recent_rejections(ctx: Context) -> list[datetime]:
 
 
 def _quarantine(
-    db: Engine,
-    raw: bytes,
-    mailbox: str,
-    uidvalidity: int | None,
-    uid: int | None,
-    stage: str,
-    error: str,
-    now: datetime,
-    *,
-    reason: str = "",
+    db: Engine, raw: bytes, where: _Where, stage: str, error: str, now: datetime, reason: str = ""
 ) -> Outcome:
     """Store the crashed mail; if even that fails it still goes to the Quarantine folder."""
     found = MESSAGE_ID.search(raw.split(b"\r\n\r\n", 1)[0].split(b"\n\n", 1)[0])
@@ -291,21 +293,23 @@ def _quarantine(
                 Quarantine(
                     dedupe_key=dedupe_key(mid, raw),
                     message_id=mid,
-                    mailbox=bounded(mailbox, 200),
-                    uidvalidity=uidvalidity,
-                    uid=uid,
+                    mailbox=bounded(where.mailbox, 200),
+                    uidvalidity=where.uidvalidity,
+                    uid=where.uid,
                     stage=bounded(stage, 64),
                     error=bounded(error, 100_000, keep_newlines=True),
                     raw=raw,
                     created_at=now,
                 )
             )
+            _dequeue(session, where)
     except Exception as exc:
         if is_transient(exc):
             log.warning("deferred a crashed mail: cannot store it in the quarantine now (%s)", exc)
             return Outcome("deferred", reason)
-        log.exception(
-            "could not store a quarantined mail; it is only in the IMAP Quarantine folder"
-        )
+        log.exception("could not store a quarantined mail; it is only in the IMAP folder")
         reason += f" (not stored in the database: {type(exc).__name__})"
+        if where.queued is not None:  # never retried for ever; the IMAP copy is in Processed
+            with suppress(Exception), transaction(db) as session:
+                _dequeue(session, where)
     return Outcome("quarantined", reason)

@@ -3,7 +3,8 @@
 * ``mailstack`` (session): the real Dovecot + Postfix stack of ``scripts/mailstack.sh``. Uses a
   running stack when ``MAILSTACK_IMAP_PORT``/``MAILSTACK_SMTP_PORT`` are set (``.ci/run`` does
   ``eval "$(scripts/mailstack.sh start)"``); otherwise, as root, starts a private instance on
-  free ports (and stops it at the end); otherwise skips with the reason.
+  free ports (and stops it at the end — a `tests.pbem.reaper` beside it stops it even when pytest
+  is SIGKILLed or timed out); otherwise skips with the reason.
   The stack must run with ``MAILSTACK_ANY_USER=1`` (the script's default) so every test can use
   fresh addresses.
 * ``embedded_mail`` (session): :class:`pbem.mail.embedded.EmbeddedMailServers` (pure Python).
@@ -21,6 +22,7 @@ from __future__ import annotations
 import os
 import shutil
 import subprocess
+import sys
 import tempfile
 import time
 from collections.abc import Iterator
@@ -95,6 +97,26 @@ def private_mailstack(*, any_user: bool, users: str = "") -> Iterator[MailServer
         subprocess.run(["bash", str(SCRIPT), "stop"], env=env, capture_output=True, timeout=60)
         pytest.skip(f"scripts/mailstack.sh start failed: {result.stderr.strip()[-400:]}")
     print(f"\nmailstack started in {time.monotonic() - started:.2f} s ({state})")
+    # Stops this stack if pytest dies without running the `finally` below (SIGKILL, a timeout).
+    reaper = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "tests.pbem.reaper",
+            str(os.getpid()),
+            "bash",
+            "-c",
+            'bash "$1" stop; rm -rf "$MAILSTACK_DIR"',
+            "reaper",
+            str(SCRIPT),
+        ],
+        env=env,
+        cwd=SCRIPT.parents[1],
+        start_new_session=True,
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
     try:
         yield MailServer(
             "mailstack",
@@ -105,6 +127,8 @@ def private_mailstack(*, any_user: bool, users: str = "") -> Iterator[MailServer
             "secret",
         )
     finally:
+        reaper.terminate()
+        reaper.wait(10)
         subprocess.run(["bash", str(SCRIPT), "stop"], env=env, capture_output=True, timeout=60)
         shutil.rmtree(state, ignore_errors=True)
 

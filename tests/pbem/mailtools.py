@@ -14,6 +14,7 @@ import uuid
 from dataclasses import dataclass
 from pathlib import Path
 
+from pbem.config import Settings
 from pbem.mail import Fetched, ImapMailbox, SmtpSender, build_message
 
 DATA = Path(__file__).parent / "data"
@@ -47,6 +48,23 @@ class MailServer:
 
     def send(self, raw: bytes, sender: str, recipients: list[str]) -> None:
         asyncio.run(self.sender().send(raw, sender, recipients))
+
+    def game_settings(self, database_url: str, secret: str, address: str = "") -> Settings:
+        """Settings of a game server whose mailbox (*address*, a fresh one if empty) is here."""
+        address = address or self.fresh_address("game")
+        return Settings(
+            database_url=database_url,
+            address=address,
+            secret=secret,
+            imap_host=self.host,
+            imap_port=self.imap_port,
+            imap_user=address,
+            imap_password=self.password,
+            imap_ssl=False,
+            smtp_host=self.host,
+            smtp_port=self.smtp_port,
+            smtp_tls=False,
+        )
 
     def wait_for(self, address: str, count: int = 1, timeout: float = 15.0) -> list[Fetched]:
         """Poll *address*'s INBOX until it holds at least *count* messages; return them."""

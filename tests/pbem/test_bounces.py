@@ -16,7 +16,6 @@ import pytest
 from sqlmodel import Session, select
 
 from pbem import service
-from pbem.config import Settings
 from pbem.db import make_engine, migrate
 from pbem.models import GameEvent, InboundMessage, OutboxMessage
 from tests.pbem.harness import EMAILS, Harness
@@ -35,19 +34,7 @@ def test_a_report_to_a_dead_address_bounces_is_recorded_and_never_answered(
 ) -> None:
     server = bouncing_mailstack
     game, kennedy, dead = (f"{u}@{server.domain}" for u in ("game", "kennedy", "gone-player"))
-    settings = Settings(
-        database_url=f"sqlite:///{tmp_path}/b.db",
-        address=game,
-        imap_host=server.host,
-        imap_port=server.imap_port,
-        imap_user=game,
-        imap_password=server.password,
-        imap_ssl=False,
-        smtp_host=server.host,
-        smtp_port=server.smtp_port,
-        smtp_tls=False,
-        secret="bounce-test",
-    )
+    settings = server.game_settings(f"sqlite:///{tmp_path}/b.db", "bounce-test", game)
     db = make_engine(settings.database_url)
     migrate(db)
     game_id = service.new_game(db, settings, kennedy=kennedy, nixon=dead, seed=2)

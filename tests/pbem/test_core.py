@@ -10,7 +10,7 @@ import pytest
 
 import engine
 from pbem import keys, service
-from pbem.config import ConfigError, load_settings
+from pbem.config import ConfigError, Settings, as_env, load_settings
 from pbem.lock import Locked, RunLock
 from pbem.mail import PermanentFailure, TemporaryFailure
 from pbem.models import utcnow
@@ -35,6 +35,19 @@ def test_bad_settings_name_the_setting(tmp_path: Path) -> None:
         load_settings(tmp_path / "c.toml", env={})
     with pytest.raises(ConfigError, match="PBEM_ADDRESS"):
         load_settings(env={"PBEM_ADDRESS": "nobody"})
+
+
+def test_as_env_loads_the_same_settings_again() -> None:
+    s = Settings(
+        address="game@x.test",
+        imap_port=1993,
+        imap_ssl=False,
+        smtp_tls=True,
+        secret="s3",
+        parse_cpu_seconds=2.5,
+        previous_secrets="old1,old2",
+    )
+    assert load_settings(env=as_env(s)) == s
 
 
 # --- reply keys ---------------------------------------------------------------------------------
@@ -79,6 +92,17 @@ def test_init_is_idempotent_and_matches_the_models(tmp_path: Path) -> None:
     with db.connect() as conn:
         assert compare_metadata(MigrationContext.configure(conn), SQLModel.metadata) == []
         assert conn.exec_driver_sql("PRAGMA journal_mode").scalar() == "wal"
+
+
+def test_migrate_takes_a_database_url_with_a_percent_sign(tmp_path: Path) -> None:
+    """A '%' in the URL (a password, a PostgreSQL ``options=-csearch_path%3D...``) broke
+    alembic's configparser ("invalid interpolation syntax"): found by the crash soak on
+    PostgreSQL, whose per-game schema is such an option."""
+    from pbem.db import make_engine, migrate
+
+    db = make_engine(f"sqlite:///{tmp_path}/50%done/x.db")
+    assert migrate(db)[1] is not None
+    db.dispose()
 
 
 # --- outbox -------------------------------------------------------------------------------------

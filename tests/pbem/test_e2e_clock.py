@@ -18,7 +18,6 @@ from sqlmodel import Session
 from pbem import service
 from pbem.clocks.control import parse_control
 from pbem.clocks.service import tick
-from pbem.config import Settings
 from pbem.db import make_engine, migrate
 from pbem.models import Game
 from tests.pbem.mailtools import MailServer, player_mail
@@ -37,18 +36,8 @@ def test_a_silent_player_is_reminded_and_loses_by_the_chosen_policy(
     mail_server: MailServer, tmp_path: Path, policy: str
 ) -> None:
     game_address = mail_server.fresh_address("game")
-    settings = Settings(
-        database_url=f"sqlite:///{tmp_path}/clock.db",
-        address=game_address,
-        imap_host=mail_server.host,
-        imap_port=mail_server.imap_port,
-        imap_user=game_address,
-        imap_password=mail_server.password,
-        imap_ssl=False,
-        smtp_host=mail_server.host,
-        smtp_port=mail_server.smtp_port,
-        smtp_tls=False,
-        secret="e2e-clock",
+    settings = mail_server.game_settings(
+        f"sqlite:///{tmp_path}/clock.db", "e2e-clock", game_address
     )
     db = make_engine(settings.database_url)
     migrate(db)

@@ -28,19 +28,7 @@ from tests.pbem.mailtools import MailServer
 
 
 def _settings(server: MailServer, folder: Path, game_address: str) -> Settings:
-    return Settings(
-        database_url=f"sqlite:///{folder}/e2e.db",
-        address=game_address,
-        imap_host=server.host,
-        imap_port=server.imap_port,
-        imap_user=game_address,
-        imap_password=server.password,
-        imap_ssl=False,
-        smtp_host=server.host,
-        smtp_port=server.smtp_port,
-        smtp_tls=False,
-        secret="e2e-secret",
-    )
+    return server.game_settings(f"sqlite:///{folder}/e2e.db", "e2e-secret", game_address)
 
 
 @pytest.mark.timeout(900)

@@ -14,7 +14,6 @@ from sqlmodel import Session
 
 import engine
 from pbem import service
-from pbem.config import Settings
 from pbem.db import make_engine, migrate
 from pbem.models import Game
 from tests.pbem.mailtools import MailServer, player_mail
@@ -65,18 +64,8 @@ def test_typo_quoted_reply_undo_and_table_talk_by_real_mail(
     mail_server: MailServer, tmp_path: Path
 ) -> None:
     game_address = mail_server.fresh_address("game")
-    settings = Settings(
-        database_url=f"sqlite:///{tmp_path}/undo.db",
-        address=game_address,
-        imap_host=mail_server.host,
-        imap_port=mail_server.imap_port,
-        imap_user=game_address,
-        imap_password=mail_server.password,
-        imap_ssl=False,
-        smtp_host=mail_server.host,
-        smtp_port=mail_server.smtp_port,
-        smtp_tls=False,
-        secret="undo-secret",
+    settings = mail_server.game_settings(
+        f"sqlite:///{tmp_path}/undo.db", "undo-secret", game_address
     )
     db = make_engine(settings.database_url)
     migrate(db)

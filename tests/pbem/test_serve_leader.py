@@ -24,7 +24,7 @@ from sqlmodel import Session, col, select
 
 import engine
 from pbem import service
-from pbem.config import Settings
+from pbem.config import as_env
 from pbem.db import make_engine, migrate
 from pbem.models import Game, InboundMessage, Move, OutboxMessage
 from tests.pbem.mailtools import MailServer, player_mail
@@ -86,37 +86,13 @@ def workers(tmp_path: Path) -> Iterator[list[Worker]]:
 def test_the_standby_takes_the_lead_when_the_leader_dies_and_applies_the_next_move_once(
     empty_postgres: str, mail_server: MailServer, tmp_path: Path, workers: list[Worker]
 ) -> None:
-    game = mail_server.fresh_address("game")
-    settings = Settings(
-        database_url=empty_postgres,
-        address=game,
-        imap_host=mail_server.host,
-        imap_port=mail_server.imap_port,
-        imap_user=game,
-        imap_password=mail_server.password,
-        imap_ssl=False,
-        smtp_host=mail_server.host,
-        smtp_port=mail_server.smtp_port,
-        smtp_tls=False,
-        secret="leader-test-secret",
-    )
+    settings = mail_server.game_settings(empty_postgres, "leader-test-secret")
+    game = settings.address
     db = make_engine(empty_postgres)
     migrate(db)
     players = {side: mail_server.fresh_address(side) for side in engine.SIDES}
     game_id = service.new_game(db, settings, seed=2, **players)
-    env = os.environ | {
-        "PBEM_DATABASE_URL": empty_postgres,
-        "PBEM_ADDRESS": game,
-        "PBEM_SECRET": settings.secret,
-        "PBEM_IMAP_HOST": mail_server.host,
-        "PBEM_IMAP_PORT": str(mail_server.imap_port),
-        "PBEM_IMAP_USER": game,
-        "PBEM_IMAP_PASSWORD": mail_server.password,
-        "PBEM_IMAP_SSL": "false",
-        "PBEM_SMTP_HOST": mail_server.host,
-        "PBEM_SMTP_PORT": str(mail_server.smtp_port),
-        "PBEM_SMTP_TLS": "false",
-    }
+    env = os.environ | as_env(settings)
 
     def received(side: str) -> list[email.message.EmailMessage]:
         with mail_server.mailbox(players[side]) as box:
