@@ -180,7 +180,7 @@ def test_every_piece_box_lies_on_the_canvas_and_no_two_overlap() -> None:
     boxes = [p.box for p in draw.layers(board).pieces]
     assert len(boxes) == 1 + len(board.states) + 4 + 3 + 2
     for i, (x, y, w, h) in enumerate(boxes):
-        assert 0 <= x and 0 <= y and x + w <= boardmap.WIDTH and y + h <= draw.height()
+        assert x >= 0 and y >= 0 and x + w <= boardmap.WIDTH and y + h <= draw.height()
         for x2, y2, w2, h2 in boxes[i + 1 :]:
             assert x + w <= x2 or x2 + w2 <= x or y + h <= y2 or y2 + h2 <= y, (
                 (x, y, w, h),
