@@ -26,7 +26,7 @@ import difflib
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field
-from functools import cache
+from functools import cache, lru_cache
 
 import engine
 from engine.vocabulary import (
@@ -120,6 +120,11 @@ def _key(line: str) -> str:
     return " ".join(normalise_line(line).split()).lower()
 
 
+@lru_cache(maxsize=2048)  # a report's text never changes; each mail reads the latest 60 again
+def _report_keys(text: str) -> tuple[str, ...]:
+    return tuple(r for r in (_key(line) for line in text.splitlines()) if len(r) > 1)
+
+
 class SentReports:
     """The text of the reports sent to one seat: their lines, and their first lines."""
 
@@ -127,8 +132,7 @@ class SentReports:
         self.lines: set[str] = set()
         self.first_lines: set[str] = set()
         for text in texts:
-            rows = [_key(line) for line in text.splitlines()]
-            rows = [r for r in rows if len(r) > 1]
+            rows = _report_keys(text)
             self.lines.update(rows)
             if rows:
                 self.first_lines.add(rows[0])
