@@ -19,10 +19,13 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from pbem.boardmap.draw import WIDTH, height, svg
+from pbem.boardmap.draw import WIDTH, document, height, layers, svg
 from pbem.boardmap.model import PUBLIC_KEYS, MapBoard, from_view
+
+if TYPE_CHECKING:
+    from PIL import Image
 
 __all__ = [
     "PUBLIC_KEYS",
@@ -37,6 +40,7 @@ __all__ = [
 ]
 
 FONT_DIR = Path(__file__).resolve().parent / "fonts"
+_FONTS = sorted(str(p) for p in FONT_DIR.glob("*.ttf"))
 ZOOM = 1.0  # 600 px: sharp enough on phones; resvg time grows with the pixel count
 STATS = {"drawn": 0, "cached": 0}  # renders done / served from the cache (benchmarks read it)
 
@@ -72,33 +76,56 @@ def _png(board: MapBoard) -> bytes:
 
 
 def draw_png(board: MapBoard) -> bytes:
-    """Draw ``board`` afresh: SVG, resvg to RGBA PNG, 64-colour palette PNG (no cache)."""
-    import resvg_py
+    """Draw ``board``: the constant layer with each piece pasted on, as a 64-colour PNG.
 
-    fonts = sorted(str(p) for p in FONT_DIR.glob("*.ttf"))
+    The constant layer is drawn once per process and each distinct piece (a state's tile, a
+    region's panel, ...) once too (`_layer`), so a new position costs the pieces it changed
+    plus the paste and the encoding. The pixels are those of the whole document
+    (`render_whole`): a piece's box holds nothing else (tests/pbem/test_boardmap.py).
+    """
+    parts = layers(board)
+    canvas = _layer(parts.constant, None).copy()
+    for piece in parts.pieces:
+        canvas.paste(_layer(piece.markup, piece.box), piece.box[:2])
+    return _encode(canvas)
+
+
+def render_whole(board: MapBoard) -> bytes:
+    """The whole document drawn in one resvg pass, same encoding (the reference; no cache)."""
+    return _encode(_rasterise(svg(board)))
+
+
+@lru_cache(maxsize=4096)  # a piece is at most 46 x 46 .. 490 x 72 px: a few MB in all
+def _layer(markup: str, box: tuple[int, int, int, int] | None) -> Image.Image:
+    return _rasterise(document(markup, box))
+
+
+def _rasterise(doc: str) -> Image.Image:
+    """RGB pixels of an SVG document (resvg, the bundled fonts only)."""
+    import resvg_py
+    from PIL import Image
+
     data = resvg_py.svg_to_bytes(
-        svg_string=svg(board),
+        svg_string=doc,
         skip_system_fonts=True,
-        font_files=fonts,
+        font_files=_FONTS,
         zoom=ZOOM,
         font_family="DejaVu Sans Condensed",
         sans_serif_family="DejaVu Sans Condensed",
     )
-    return _palette(bytes(data))
+    with Image.open(io.BytesIO(bytes(data))) as im:
+        return im.convert("RGB")
 
 
-def _palette(data: bytes) -> bytes:
-    """Re-encode resvg's RGBA PNG with a 64-colour palette: a third of the bytes, same look.
+def _encode(canvas: Image.Image) -> bytes:
+    """A 64-colour palette PNG: a third of the RGBA bytes, same look.
 
     The picture is flat colours and anti-aliased text, so 64 colours lose nothing visible;
     this keeps the whole mail well under the size budget (docs: HTML < 100 KB, mail < 300 KB).
     """
     from PIL import Image
 
-    with Image.open(io.BytesIO(data)) as im:
-        q = im.convert("RGB").quantize(
-            colors=64, method=Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE
-        )
+    q = canvas.quantize(colors=64, method=Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE)
     out = io.BytesIO()
     q.save(out, "PNG")
     return out.getvalue()

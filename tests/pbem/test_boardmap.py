@@ -10,6 +10,7 @@ After a deliberate change: ``python tests/pbem/test_boardmap.py --regenerate``.
 from __future__ import annotations
 
 import io
+import random
 import sys
 from pathlib import Path
 from typing import Any
@@ -149,6 +150,42 @@ def test_reports_carry_the_picture_with_alt_text_and_it_is_drawn_once_per_board(
         assert 'alt="Map of the board, turn' in mail.html
     assert mails[0].images[0].cid == mails[1].images[0].cid
     assert render("help", {"game_id": 1, "side": "kennedy"}).images == ()
+
+
+def test_pasted_pieces_give_the_pixels_of_the_whole_document() -> None:
+    """The picture is the constant layer with each piece's cached pixels pasted on; for
+    positions along seeded games (pieces reused from earlier positions, changed ones drawn
+    anew) it is byte for byte the whole SVG drawn in one pass."""
+    checked = 0
+    for seed in (3, 8):
+        g = engine.new_game(seed)
+        rnd = random.Random(seed)
+        for i in range(320):
+            if not engine.active_sides(g):
+                break
+            side = rnd.choice(sorted(engine.active_sides(g)))
+            engine.apply_in_place(g, side, rnd.choice(engine.legal_commands(g, side)))
+            if i % 53 == 0:
+                board = boardmap.from_view(engine.view(g, "nixon"))
+                assert boardmap.draw_png(board) == boardmap.render_whole(board), (seed, i)
+                checked += 1
+    golden = boardmap.from_view(engine.view(golden_state(), "kennedy"))
+    assert boardmap.draw_png(golden) == boardmap.render_whole(golden)
+    assert checked >= 8
+
+
+def test_every_piece_box_lies_on_the_canvas_and_no_two_overlap() -> None:
+    """A piece's box must hold nothing but the piece (pasting it replaces those pixels)."""
+    board = boardmap.from_view(engine.view(golden_state(), "kennedy"))
+    boxes = [p.box for p in draw.layers(board).pieces]
+    assert len(boxes) == 1 + len(board.states) + 4 + 3 + 2
+    for i, (x, y, w, h) in enumerate(boxes):
+        assert x >= 0 and y >= 0 and x + w <= boardmap.WIDTH and y + h <= draw.height()
+        for x2, y2, w2, h2 in boxes[i + 1 :]:
+            assert x + w <= x2 or x2 + w2 <= x or y + h <= y2 or y2 + h2 <= y, (
+                (x, y, w, h),
+                (x2, y2, w2, h2),
+            )
 
 
 def regenerate() -> None:
