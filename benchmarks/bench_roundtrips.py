@@ -128,7 +128,7 @@ def declare(g: dict[str, Any], side: str, cmd: str, rnd: random.Random) -> str:
             if a.first:
                 items.append(f"first {rnd.choice(engine.SIDES)}")
         return f"{cmd}: {', '.join(items)}"
-    if words[0] == "strategy" and _last_pick(g, side) and "'strategy" in engine.decision(g, side):
+    if words[0] == "strategy" and _last_pick(g, side) and engine.ahead_example(g, side):
         return f"{cmd}: first {rnd.choice(engine.SIDES)}"  # as the prompt offers (R5.2)
     if words[0] == "resolve":
         order = [c.split()[1] for c in engine.legal_commands(g, side) if c.startswith("resolve ")]

@@ -58,6 +58,14 @@ def decision(g: GameState, side: str | None) -> str:
     return f"Waiting for {who} ({f['step'].replace('_', ' ')})."
 
 
+def ahead_example(g: GameState, side: str) -> str | None:
+    """The current step's one-line example answering ``side``'s next questions ahead, if any."""
+    if side not in active_sides(g):
+        return None
+    f = top(g)
+    return None if f is None else step_of(f).ahead_example(g, f, side)
+
+
 def result(g: GameState) -> dict[str, Any] | None:
     """``None`` until the game ends; then the final tally (R13.6, R14)."""
     r = g["result"]

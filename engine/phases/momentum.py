@@ -96,24 +96,30 @@ class AwardChoice(Step):
             pop(g)
             award_endorsement(g, side)
 
-    def prompt(self, g: GameState, f: Frame, side: str) -> str:
+    def ahead_example(self, g: GameState, f: Frame, side: str) -> str:
         a = ahead(g, side)
-        parts = ["south"]  # an endorsement card may name any region (R10.5)
-        asks = ["the region of an endorsement card that names any region (R10.5)"]
-        if a.swaps:
-            parts.append(a.swaps[0])
-            asks.append(f"your issue swap ({' / '.join(a.swaps)} / no swap, R10.6)")
+        parts = ["south", *a.swaps[:1]]  # a region: an endorsement card may name any (R10.5)
         if a.need:
             parts.append("strategy " + " ".join(str(c) for c in a.strategy[: a.need]))
-            asks.append(f"your campaign-strategy card{'s' if a.need > 1 else ''} (R11.1)")
             if a.first:
                 parts.append(f"first {side}")
+        return f"endorsement: {', '.join(parts)}"
+
+    def prompt(self, g: GameState, f: Frame, side: str) -> str:
+        a = ahead(g, side)
+        asks = ["the region of an endorsement card that names any region (R10.5)"]
+        if a.swaps:
+            swaps = " / ".join(c.replace("_", " ") for c in a.swaps)
+            asks.append(f"your issue swap ({swaps} / no swap, R10.6)")
+        if a.need:
+            asks.append(f"your campaign-strategy card{'s' if a.need > 1 else ''} (R11.1)")
+            if a.first:
                 asks.append("with them, who goes first next turn if you win its initiative (R5.2)")
         return (
             "You lead the 2nd issue: take 'momentum' or an 'endorsement' (R10.3). The same line "
-            f"may answer the rest of your Momentum phase now, before its draws: 'endorsement: "
-            f"{', '.join(parts)}' — {'; '.join(asks)}. What does not arise is dropped; what "
-            "you leave out is asked."
+            "may answer the rest of your Momentum phase now, before its draws, as in "
+            f"'{self.ahead_example(g, f, side)}': {'; '.join(asks)}. What does not arise is "
+            "dropped; what you leave out is asked."
         )
 
 

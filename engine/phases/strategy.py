@@ -50,6 +50,12 @@ class Strategy(Step):
             )
         return cmd in self.legal(g, f, side)
 
+    def ahead_example(self, g: GameState, f: Frame, side: str) -> str | None:
+        if g["turn"] + 1 not in board.INITIATIVE_TURNS:
+            return None
+        card = next((c for c in sorted(g["hands"][side]) if valid_for_stack(c)), None)
+        return None if card is None else f"strategy {card}: first {side}"
+
     def choices_equivalent(self, g: GameState, f: Frame, side: str) -> bool:
         """Every valid card in hand must go onto the stack (no more of them than picks left,
         R11.1, R11.2): only their order is chosen, and no rule reads it (R11.4 hidden; R12.2 and
@@ -96,11 +102,10 @@ class Strategy(Step):
             f"Campaign strategy: put {left} more card(s) from your hand face down on your "
             "campaign-strategy stack (not a Gathering Momentum card); the rest are discarded (R11)."
         )
-        if g["turn"] + 1 in board.INITIATIVE_TURNS:
-            card = next((c for c in sorted(g["hands"][side]) if valid_for_stack(c)), 40)
+        example = self.ahead_example(g, f, side)
+        if example:
             text += (
-                " Your last card's line may answer next turn's initiative ahead, before the deal: "
-                f"'strategy {card}: first {side}' — who goes first if you win it (R5.2); "
-                "otherwise you are asked."
+                " Your last card's line may answer next turn's initiative ahead, before the deal, "
+                f"as in '{example}': who goes first if you win it (R5.2); otherwise you are asked."
             )
         return text

@@ -172,6 +172,9 @@ def test_no_initiative_answer_before_the_debates() -> None:
 def test_prompts_show_the_forms_with_the_players_own_cards_and_issues() -> None:
     g = momentum_phase()
     text = engine.decision(g, "kennedy")
-    assert "'endorsement: south, swap defense economy, strategy 36, first kennedy'" in text
+    form = "endorsement: south, swap defense economy, strategy 36, first kennedy"
+    assert f"'{form}'" in text and "civil_rights" not in text
+    assert engine.view(g, "kennedy")["ahead_example"] == form  # shown unwrapped among examples
+    assert "ahead_example" not in engine.view(g, "nixon")
     g = strategy_phase({"kennedy": 1, "nixon": 1})
     assert "'strategy 36: first kennedy'" in engine.decision(g, "kennedy")
