@@ -19,9 +19,10 @@ Targets (issue 6): server >= 0.5 × wire; engine <= 10 % of the server's per-mov
 
 First, without the mail stack, the rendering breakdown per report (`render_cost`): a seeded game
 replayed in process, both seats' reports rendered after every move, timed three ways — the
-templates alone, templates + map picture with the per-move picture cache (what the server does:
-the public board is drawn once for both seats), and, as the baseline in the same run, templates +
-picture drawn afresh for every recipient (cache cleared).
+templates alone, templates + map picture as the server draws it (the public board once per move
+for both seats, from the cached constant layer and pieces, `pbem.boardmap`), and, as the baseline
+in the same run, templates + the whole SVG drawn in one resvg pass for every recipient (the
+picture as it was drawn before the pieces).
 """
 
 from __future__ import annotations
@@ -310,21 +311,27 @@ def render_cost(moves: int, runs: int) -> None:
             "picture": picture,
         }
 
-    def one_run(picture: bool, cache: bool) -> float:
+    def one_run(picture: bool, whole: bool) -> float:
         boardmap._png.cache_clear()
+        draw = boardmap.draw_png
+        if whole:  # how the picture was drawn before: the whole SVG, one resvg pass, per recipient
+            boardmap.draw_png = boardmap.render_whole
         t = time.perf_counter()
-        for pair in views:
-            for side, v in pair.items():
-                if not cache:
-                    boardmap._png.cache_clear()
-                render("report", ctx(v, side, picture))
+        try:
+            for pair in views:
+                for side, v in pair.items():
+                    if whole:
+                        boardmap._png.cache_clear()
+                    render("report", ctx(v, side, picture))
+        finally:
+            boardmap.draw_png = draw
         return (time.perf_counter() - t) / (2 * len(views))
 
-    plain = [one_run(False, True) for _ in range(runs)]
+    plain = [one_run(False, False) for _ in range(runs)]
     before = dict(boardmap.STATS)
-    cached = [one_run(True, True) for _ in range(runs)]
+    cached = [one_run(True, False) for _ in range(runs)]
     drawn = boardmap.STATS["drawn"] - before["drawn"]
-    fresh = [one_run(True, False) for _ in range(runs)]
+    fresh = [one_run(True, True) for _ in range(runs)]
     n = 2 * len(views)
     rows = [
         Row(
@@ -335,13 +342,19 @@ def render_cost(moves: int, runs: int) -> None:
             f"{statistics.median(plain) / statistics.median(fresh):.2f}",
         ),
         Row(
-            "render per report: + picture, per-move cache",
+            "render per report: + picture (pieces, per-move cache)",
             n,
             "s",
             cached,
             f"{statistics.median(cached) / statistics.median(fresh):.2f} ({drawn} draws for {n * runs} reports)",
         ),
-        Row("render per report: + picture drawn per recipient", n, "s", fresh, "1.00 (baseline)"),
+        Row(
+            "render per report: + whole picture per recipient",
+            n,
+            "s",
+            fresh,
+            "1.00 (baseline: drawn as before)",
+        ),
     ]
     print_table(f"Rendering per report ({len(views)} moves, both seats' reports each)", rows)
 

@@ -21,7 +21,9 @@ decides and nothing was drawn or shown to it; CP points go in one line (``campai
 PA 1``, ``position 17: defense 2``) when that line means the same moves. It never queues.
 
 Each mail a player sends is counted under the decision it answers first (the engine's step,
-grouped: card play, trigger question, debates ...): the breakdown shows where the mails go.
+grouped: card play, trigger question, debates ...): the breakdown shows where the mails go, and
+how many of them were *chained* (no mail of the opponent since the player's previous one: the
+decision follows the player's own with only draws between, the candidates for answering ahead).
 
 The map picture is drawn once and attached to every HTML report (`reuse_one_map_picture`).
 Printed: per game and player, mails received, decision mails received, mails sent, kilobytes
@@ -54,6 +56,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 import engine
 from engine import forced
+from engine.data import other
+from engine.phases import momentum
 from pbem import orders, service
 from pbem.config import Settings
 from pbem.db import make_engine, migrate
@@ -75,6 +79,9 @@ class Tally:
     sent: int = 0
     bytes: int = 0
     kinds: Counter[str] = field(default_factory=Counter)  # mails sent, by the step first decided
+    # mails sent with no mail of the opponent since the player's previous one: the decision
+    # follows the player's own, with only draws (or nothing) between
+    chained: Counter[str] = field(default_factory=Counter)
 
 
 @dataclass
@@ -106,8 +113,23 @@ def declare(g: dict[str, Any], side: str, cmd: str, rnd: random.Random) -> str:
     """``cmd`` in its one-line declared form when its outcome is drawn (written before the draw,
     from nothing the player cannot see): an advertising play with a random region per check
     (``advertise 17: east 2, west 1``, R8.1), and the whole Election Day order
-    (``resolve 36, 58, 55``, R13.3, R13.4). Otherwise ``cmd`` itself."""
+    (``resolve 36, 58, 55``, R13.3, R13.4); the 2nd-issue award with the rest of the Momentum
+    phase the mail offers to answer ahead (``endorsement: south, swap defense economy, strategy
+    40, first nixon``, R10.3-R11.1, R5.2), and the last strategy card with next turn's initiative
+    choice when the prompt offers it (``strategy 40: first nixon``). Otherwise ``cmd`` itself."""
     words = cmd.split()
+    if forced.deciding_step(g, side) == "award_choice":  # the rest of the phase, as offered
+        a = momentum.ahead(g, side)
+        items = [rnd.choice(engine.REGIONS)]
+        if a.swaps:
+            items.append(rnd.choice([*a.swaps, "no swap"]))
+        if a.need:
+            items.append("strategy " + " ".join(str(c) for c in rnd.sample(a.strategy, a.need)))
+            if a.first:
+                items.append(f"first {rnd.choice(engine.SIDES)}")
+        return f"{cmd}: {', '.join(items)}"
+    if words[0] == "strategy" and _last_pick(g, side) and engine.ahead_example(g, side):
+        return f"{cmd}: first {rnd.choice(engine.SIDES)}"  # as the prompt offers (R5.2)
     if words[0] == "resolve":
         order = [c.split()[1] for c in engine.legal_commands(g, side) if c.startswith("resolve ")]
         rnd.shuffle(order)
@@ -121,6 +143,12 @@ def declare(g: dict[str, Any], side: str, cmd: str, rnd: random.Random) -> str:
         return cmd
     counts = Counter(rnd.choice(engine.REGIONS) for _ in range(checks))
     return f"{cmd}: " + ", ".join(f"{r} {n}" for r, n in counts.items())
+
+
+def _last_pick(g: dict[str, Any], side: str) -> bool:
+    """The strategy card about to be placed is ``side``'s last of the turn (R11.1)."""
+    f = g["stack"][-1]
+    return bool(f["need"] - f["picked"][side] == 1)
 
 
 def compose(
@@ -157,6 +185,7 @@ class Player:
     side: str
     rnd: random.Random
     answered: str = ""  # Message-ID of the mail last answered
+    opponent_sent: int = 0  # the opponent's mails sent when this player last sent one
 
 
 def _decides(msg: Message) -> bool:
@@ -204,7 +233,10 @@ def play(seed: int, mode: str, folder: Path) -> dict[str, Tally]:
             newest = inbox_of[side][-1]
             if not _decides(newest) or str(newest["Message-ID"]) == p.answered:
                 continue
-            tally[side].kinds[decision_kind(state, side)] += 1
+            kind = decision_kind(state, side)
+            tally[side].kinds[kind] += 1
+            if p.opponent_sent == tally[other(side)].sent and tally[side].sent:
+                tally[side].chained[kind] += 1
             lines = compose(state, side, p.rnd, declared=mode == "defaults")
             inbox.deliver(
                 player_mail(
@@ -215,6 +247,7 @@ def play(seed: int, mode: str, folder: Path) -> dict[str, Tally]:
                 )
             )
             p.answered = str(newest["Message-ID"])
+            p.opponent_sent = tally[other(side)].sent
             tally[side].sent += 1
             replied = True
         if not replied:
@@ -366,10 +399,23 @@ def main(argv: list[str] | None = None) -> None:
     for k in kinds:
         print(
             f"{k:40} "
-            + " ".join(f"{statistics.mean(t.kinds[k] for t in rows[m]):9.1f}" for m in modes)
+            + " ".join(
+                f"{statistics.mean(t.kinds[k] for t in rows[m]):5.1f}"
+                f"/{statistics.mean(t.chained[k] for t in rows[m]):<3.1f}"
+                for m in modes
+            )
         )
     print(
-        f"{'all':40} " + " ".join(f"{statistics.mean(t.sent for t in rows[m]):9.1f}" for m in modes)
+        f"{'all':40} "
+        + " ".join(
+            f"{statistics.mean(t.sent for t in rows[m]):5.1f}"
+            f"/{statistics.mean(sum(t.chained.values()) for t in rows[m]):<3.1f}"
+            for m in modes
+        )
+    )
+    print(
+        "(after the slash: chained, sent with no mail of the opponent since the player's "
+        "previous one)"
     )
     print(
         f"({n} games per behaviour, {len(rows[modes[0]])} player-games each, "

@@ -8,6 +8,7 @@ refer to the project's rules reference.
 
 from engine.api import (
     active_sides,
+    ahead_example,
     apply,
     apply_in_place,
     apply_logged,
@@ -55,6 +56,7 @@ __all__ = [
     "StateCode",
     "View",
     "active_sides",
+    "ahead_example",
     "apply",
     "apply_in_place",
     "apply_logged",

@@ -7,6 +7,7 @@ state part-applied, so servers use ``apply``).
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 import engine.events.cards
@@ -16,6 +17,8 @@ from engine.data import CARDS, SIDES
 from engine.effects import prevented_by
 from engine.errors import GameOverError, IllegalCommandError, NotYourTurnError
 from engine.flow import STEPS, advance, deciding_sides, step_of, top
+from engine.phases.momentum import ahead_problem, swap_in_order
+from engine.phases.turn import keep_first
 from engine.state import GameState, copy_state
 
 
@@ -53,6 +56,14 @@ def decision(g: GameState, side: str | None) -> str:
         return step.prompt(g, f, side)
     who = " and ".join(s.title() for s in deciding) or "nobody"
     return f"Waiting for {who} ({f['step'].replace('_', ' ')})."
+
+
+def ahead_example(g: GameState, side: str) -> str | None:
+    """The current step's one-line example answering ``side``'s next questions ahead, if any."""
+    if side not in active_sides(g):
+        return None
+    f = top(g)
+    return None if f is None else step_of(f).ahead_example(g, f, side)
 
 
 def result(g: GameState) -> dict[str, Any] | None:
@@ -103,16 +114,24 @@ def apply_in_place(g: GameState, side: str, text: str) -> list[str]:
         )
     known: list[str] | None = legal  # still valid for the first step only
     applied: list[str] = []
-    for cmd in commands.parse(text, legal):
+    parsed = commands.parse(text, legal)
+    declared = [
+        replace(c, command=swap_in_order(g, c.command))
+        for c in parsed
+        if isinstance(c, commands.Declared)
+    ]
+    line = parsed[0].split()[0] if isinstance(parsed[0], str) else ""
+    problem = declared and ahead_problem(g, side, line, [d.command for d in declared])
+    if problem:  # said before any draw, so it tells nothing (R17)
+        raise IllegalCommandError(text, problem, decision=decision(g, side), legal=legal)
+    for cmd in parsed:
         if isinstance(cmd, commands.Spend):
             applied.extend(_spend(g, side, text, cmd, known))
-        elif isinstance(cmd, commands.Declared):
-            applied.extend(_declared(g, side, cmd))
-        else:
+        elif not isinstance(cmd, commands.Declared):
             _apply_one(g, side, text, cmd, known)
             applied.append(cmd)
         known = None
-    return applied
+    return _with_kept(applied + _declared(g, side, declared), g, side, declared)
 
 
 def _is_legal_now(g: GameState, side: str, cmd: str) -> bool:
@@ -163,22 +182,52 @@ def _spend(
     return [support] * s.n
 
 
-def _declared(g: GameState, side: str, d: commands.Declared) -> list[str]:
-    """Apply a step declared before a draw as far as it still applies; drop the rest (R17:
-    never an error that would tell the player about the draw)."""
+def _declared(g: GameState, side: str, declared: list[commands.Declared]) -> list[str]:
+    """Apply steps declared before a draw as far as they still apply: while the step on top is
+    this side's and one of them (the first written that fits) is legal in it; drop the rest
+    (R17: never an error that would tell the player about the draw)."""
+    left = [d.n for d in declared]
     done: list[str] = []
-    for _ in range(d.n):
+    while True:
         f = top(g)
-        if (
-            f is None
-            or f["step"] not in d.steps
-            or f.get("side") != side
-            or not _is_legal_now(g, side, d.command)
-        ):
-            break
-        _act(g, side, d.command)
-        done.append(d.command)
-    return done
+        i = next(
+            (
+                i
+                for i, d in enumerate(declared)
+                if left[i]
+                and f is not None
+                and f["step"] in d.steps
+                and _is_legal_now(g, side, d.command)
+            ),
+            None,
+        )
+        if i is None:
+            return done
+        _act(g, side, declared[i].command)
+        left[i] -= 1
+        done.append(declared[i].command)
+
+
+def _with_kept(
+    applied: list[str], g: GameState, side: str, declared: list[commands.Declared]
+) -> list[str]:
+    """Keep a declared next-turn initiative choice that did not arise in this mail, when the
+    side's turn is over (`keep_first`); the log line then carries it (``strategy 40: first
+    nixon``), so a replay keeps it too."""
+    first = next(
+        (
+            d.command
+            for d in declared
+            if d.steps == commands.INITIATIVE and d.command not in applied
+        ),
+        None,
+    )
+    if first is None or not keep_first(g, side, first):
+        return applied
+    last = max((i for i, c in enumerate(applied) if c.startswith("strategy ")), default=None)
+    if last is None:  # nothing of the turn's strategy in this mail: the line is the award's
+        return applied
+    return [*applied[:last], f"{applied[last]}: {first}", *applied[last + 1 :]]
 
 
 _CARD_VERBS = ("event", "campaign", "advertise", "position", "strategy", "vp")

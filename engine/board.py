@@ -24,6 +24,7 @@ Track = Literal["states", "media", "issues", "endorsements"]
 
 DEBATE_TURN = 6  # R4.2
 ELECTION_TURN = 9  # R4.2
+INITIATIVE_TURNS = frozenset({1, 2, 3, 4, 5, 7, 8})  # turns that start with R5.2's check
 TRIGGER_COST = 1  # R6.7: momentum to trigger the opponent's event
 PREEMPT_COST = 2  # R6.8: momentum to preempt one's own event
 

@@ -18,7 +18,9 @@ otherwise N × ``support ST``.
 Two compact forms declare, before a draw, what to do with its outcome (`Declared` steps):
 ``advertise 17: east 2, west 1`` places the successes of the support checks in that order,
 as far as they go (R8.1; successes beyond the declared points are still asked), and
-``resolve 36, 58, 55`` resolves Election Day cards in that order (R13.3, R13.4). A declared
+``resolve 36, 58, 55`` resolves Election Day cards in that order (R13.3, R13.4), and
+``endorsement: south, swap defense economy, strategy 40`` answers the 2nd-issue award and the
+player's later questions of that Momentum phase (R10.3-R10.6, R11.1). A declared
 step that no longer applies when it is reached is dropped, never an error: an error after the
 draw would tell a player about a draw in a mail that is not applied (R17).
 """
@@ -55,6 +57,10 @@ class Declared:
 
 ADVERTISING = ("advertise",)  # the step of R8.1's placement
 ELECTION = ("election_card", "election_event")  # the steps of R13.3 / R13.4
+ENDORSE_REGION = ("endorse_region",)  # R10.5's "any region" choice
+ISSUE_SWAP = ("issue_swap",)  # R10.6
+STRATEGY = ("strategy",)  # R11.1
+INITIATIVE = ("choose_first",)  # R5.2, the next turn's: kept until then (engine.phases.turn)
 
 Command = str | Spend | Declared
 
@@ -223,6 +229,10 @@ def _compact(r: _Reader, name: str, first: str) -> list[Command]:
         r.i = 1
     elif name == "resolve":
         return _order(r, first)
+    elif name in ("momentum", "endorsement"):
+        return _momentum_phase(r, first)
+    elif name == "strategy":  # ``strategy 40: first nixon`` (R11.1, then R5.2 ahead)
+        return [first, _first(r), *_end(r)]
     elif name == "check":
         raise r.fail("nothing more after 'check STATE N'")
     else:
@@ -241,6 +251,55 @@ def _compact(r: _Reader, name: str, first: str) -> list[Command]:
         else:
             out.extend([f"{step} {target}"] * n)
     return out
+
+
+def _momentum_phase(r: _Reader, first: str) -> list[Command]:
+    """``endorsement: south, swap defense economy, strategy 40``: the 2nd-issue award (R10.3)
+    and the player's later answers in this Momentum phase, declared before its draws: the region
+    of any "any region" endorsement drawn for them (R10.5), their issue swap or ``no swap``
+    (R10.6), their campaign-strategy card(s) (R11.1). Each applies if its question arises for
+    them in this mail, in the game's order; see `engine.phases.momentum.ahead_problem`."""
+    out: list[Command] = [first]
+    while r.more():
+        w = r.peek()
+        if w == "swap":
+            r.i += 1
+            a, b = _read(r, "issue"), _read(r, "issue")
+            out.append(Declared(f"swap {a} {b}", 1, ISSUE_SWAP))
+        elif w in ("no", "decline"):
+            r.i += 1
+            if w == "no" and r.peek() == "swap":
+                r.i += 1
+            out.append(Declared("decline", 1, ISSUE_SWAP))
+        elif w == "strategy":
+            r.i += 1
+            out.append(Declared(f"strategy {r.card()}", 1, STRATEGY))
+            while r.more() and r.peek().lstrip("#").isdigit():
+                out.append(Declared(f"strategy {r.card()}", 1, STRATEGY))
+        elif w == "first":
+            out.append(_first(r))
+        elif w == "region" or w in _REGION_NAMES or w == "mid":
+            r.i += w == "region"
+            region = _read(r, "region")
+            out.append(Declared(f"region {region}", 2, ENDORSE_REGION))  # both awards (R10.3)
+        else:
+            raise r.fail("a region, 'swap ISSUE ISSUE', 'no swap', 'strategy CARD' or 'first SIDE'")
+    return out
+
+
+def _first(r: _Reader) -> Declared:
+    """``first nixon``: who goes first next turn if this player wins its initiative (R5.2),
+    declared before the deal; kept until then (`engine.phases.turn.keep_first`)."""
+    if r.peek() != "first":
+        raise r.fail("'first kennedy' or 'first nixon' (next turn's initiative, R5.2)")
+    r.i += 1
+    return Declared(f"first {_read(r, 'side')}", 1, INITIATIVE)
+
+
+def _end(r: _Reader) -> list[Command]:
+    if r.more():
+        raise r.fail("nothing more")
+    return []
 
 
 def _order(r: _Reader, first: str) -> list[Command]:

@@ -110,6 +110,8 @@ def determinize(g: GameState, side: str, rng: Rng) -> GameState:
     # every draw to come (bag, reshuffles) from a new key: four words of the sampler, 256 bits
     h["rng"] = {"key": "".join(f"{_rng.below(rng, _WORD):016x}" for _ in range(4)), "n": 0}
     h["seed"] = 0  # the game's seed would tell every draw to come (R17.3)
+    for frame in h["stack"]:  # an initiative answered ahead is the opponent's secret (R5.2)
+        frame.get("ahead", {}).pop(opp, None)
     return h
 
 

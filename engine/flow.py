@@ -53,6 +53,16 @@ class Step:
     def prompt(self, g: GameState, f: Frame, side: str) -> str:
         return self.name.replace("_", " ")
 
+    def ahead_example(self, g: GameState, f: Frame, side: str) -> str | None:
+        """A line that answers this decision and the side's next ones ahead, when the step
+        offers one (its prompt explains it); reports show it among the examples."""
+        return None
+
+    def choices_equivalent(self, g: GameState, f: Frame, side: str) -> bool:
+        """True when every legal command leads to the same position (they differ only in an
+        order no rule reads): one decision, however many commands list it."""
+        return False
+
     def skip(self, g: GameState, f: Frame) -> None:
         """Called when no side has a legal command: by default the step ends."""
         pop(g)

@@ -3,7 +3,8 @@
 Used by the server's standing and queued orders (pbem.orders) so that it never has to look
 inside the flow stack itself. Pure: the game state is only read, or applied to a copy.
 
-A *forced* command is the only legal one for a side. The server may apply it for the player
+A *forced* command is the only legal one for a side, or the first of several that all lead to
+the same position (`one_choice`: the last strategy cards of a hand, whose order no rule reads). The server may apply it for the player
 only when choosing it draws and shows nothing by itself (`shows_by_itself`): the command's own
 step draws no card, cube or endorsement and puts no card into the side's hand. A command whose
 own step draws (an Election Day card's checks, an event's draw) stays the player's to take, so
@@ -26,7 +27,14 @@ from engine.errors import CommandError
 from engine.flow import step_of, top
 from engine.state import GameState, copy_state
 
-__all__ = ["deciding_step", "forced_command", "reveals", "shows_by_itself", "step_card"]
+__all__ = [
+    "deciding_step",
+    "forced_command",
+    "one_choice",
+    "reveals",
+    "shows_by_itself",
+    "step_card",
+]
 
 
 def deciding_step(g: GameState, side: str) -> str | None:
@@ -90,9 +98,20 @@ def shows_by_itself(g: GameState, side: str, cmd: str) -> bool:
     return drawn or bool(set(g2["hands"][side]) - set(g["hands"][side]))
 
 
-def forced_command(g: GameState, side: str) -> str | None:
-    """The only legal command of ``side`` when the server may choose it (see `shows_by_itself`)."""
+def one_choice(g: GameState, side: str) -> bool:
+    """``side`` has one decision to make: a single legal command, or several that all lead to
+    the same position (the last two strategy cards of a hand in either order, R11.1)."""
     legal = legal_commands(g, side)
-    if len(legal) != 1 or shows_by_itself(g, side, legal[0]):
+    if len(legal) == 1:
+        return True
+    f = top(g)
+    return bool(legal) and f is not None and step_of(f).choices_equivalent(g, f, side)
+
+
+def forced_command(g: GameState, side: str) -> str | None:
+    """The command the server may choose for ``side``: its one choice (`one_choice`), when that
+    draws and shows nothing by itself (see `shows_by_itself`)."""
+    if not one_choice(g, side):
         return None
-    return legal[0]
+    cmd = legal_commands(g, side)[0]
+    return None if shows_by_itself(g, side, cmd) else cmd

@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import Any, NotRequired, TypedDict, cast
 
 from engine import board, effects
-from engine.api import active_sides, decision, legal_commands
+from engine.api import active_sides, ahead_example, decision, legal_commands
 from engine.data import CARDS, ISSUES, SIDES, STATES
 from engine.phases import debates
 from engine.schema import CardNo, Issue, LogEntry, Region, Result, Revealed, Side, StateCode
@@ -111,6 +111,8 @@ class View(TypedDict):
     hand_cp: NotRequired[dict[str, dict[str, int]]]  # card number -> use -> CP now (R6.5)
     stack: NotRequired[list[CardNo]]
     revealed: NotRequired[list[Revealed]]
+    ahead_example: NotRequired[str]  # a line answering this decision and the next ones ahead
+    first_ahead: NotRequired[Side]  # who goes first if this side wins next turn's initiative
 
 
 def _space(v: int) -> SpaceView:
@@ -189,6 +191,12 @@ def view(g: GameState, side: Side | None) -> View:
         }
         v["stack"] = list(g["stacks"][side])
         v["revealed"] = [r.copy() for r in g["revealed"][side]]
+        example = ahead_example(g, side)
+        if example:
+            v["ahead_example"] = example
+        kept = [f["ahead"][side] for f in g["stack"] if side in f.get("ahead", {})]
+        if kept:  # its own answer only (R17): engine.phases.turn.keep_first
+            v["first_ahead"] = kept[0].split()[1]
     return v
 
 

@@ -92,11 +92,35 @@ verb("media", "region", "place one media point in a region (R8.1)", "media east"
 verb("issue", "issue", "buy one point of issue support (R9.1)", "issue civil rights")
 verb("trigger", "", "spend 1 momentum to trigger the opponent's card event (R6.7)", "trigger")
 verb("decline", "", "decline a trigger or an issue swap", "decline")
-verb("momentum", "", "take momentum as the 2nd-issue award (R10.3)", "momentum")
-verb("endorsement", "", "take an endorsement as the 2nd-issue award (R10.3)", "endorsement")
+verb(
+    "momentum",
+    "",
+    "take momentum as the 2nd-issue award (R10.3); after a colon, your later answers of the "
+    "Momentum phase, as for 'endorsement'",
+    "momentum: no swap, strategy 40",
+)
+verb(
+    "endorsement",
+    "",
+    "take an endorsement as the 2nd-issue award (R10.3); after a colon, your later answers of "
+    "the phase, declared before its draws and applied if they arise in this mail: the region of "
+    "an 'any region' endorsement (R10.5), your issue swap or 'no swap' (R10.6), your "
+    "campaign-strategy card(s) (R11.1) and, with them, who goes first next turn if you win its "
+    "initiative (R5.2)",
+    "endorsement: south, no swap, strategy 40, first nixon",
+)
+# verbs whose line may go on after a colon with the player's later answers, declared before the
+# draws (``endorsement: south, swap defense economy, strategy 40``, engine.commands)
+AHEAD_VERBS = ("momentum", "endorsement")
 verb("region", "region", "choose the region of an 'any region' endorsement (R10.5)", "region south")
 verb("swap", "issue issue", "swap two adjacent issues (R10.6)", "swap defense economy")
-verb("strategy", "card", "put a card on your campaign-strategy stack (R11.1)", "strategy 40")
+verb(
+    "strategy",
+    "card",
+    "put a card on your campaign-strategy stack (R11.1); on your last card, after a colon, who "
+    "goes first next turn if you win its initiative (R5.2), kept until the deal",
+    "strategy 40: first nixon",
+)
 verb(
     "debate",
     "card ?side",

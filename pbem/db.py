@@ -2,12 +2,18 @@
 
 SQLite (the default) runs in WAL mode with a busy timeout, and every write
 transaction (`transaction`) starts with ``BEGIN IMMEDIATE`` so the single
-writer is decided up front instead of failing at the first write. PostgreSQL works unchanged; there
-`lock_game` takes a row lock so two mails for one game apply one after the other.
+writer is decided up front instead of failing at the first write. Threads of one process
+take their write turns in order (`WriteTurns`): SQLite's busy handler polls with growing
+sleeps, so a short writer (the outbox pump marking a mail sent) could otherwise wait out many
+back-to-back transactions of a long one (`pbem poll` applying a backlog). PostgreSQL works
+unchanged; there `lock_game` takes a row lock so two mails for one game apply one after the
+other.
 """
 
 from __future__ import annotations
 
+import threading
+from collections import deque
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -17,7 +23,15 @@ from sqlalchemy import event
 from sqlalchemy.engine import Engine
 from sqlmodel import Session, create_engine, select
 
-__all__ = ["is_sqlite", "is_transient", "lock_game", "make_engine", "migrate", "transaction"]
+__all__ = [
+    "WriteTurns",
+    "is_sqlite",
+    "is_transient",
+    "lock_game",
+    "make_engine",
+    "migrate",
+    "transaction",
+]
 
 BUSY_TIMEOUT_MS = 15_000
 
@@ -59,8 +73,57 @@ def make_engine(url: str, *, echo: bool = False) -> Engine:
     return engine
 
 
+class WriteTurns:
+    """First come, first served turns at SQLite's one write lock, for the threads of a process.
+
+    `acquire` waits for the threads ahead (at most ``timeout`` seconds; then it goes on and
+    SQLite's own locking decides, as without turns); a thread already holding a turn gets it
+    again at once (a nested write). `release` hands the turn to the longest waiter.
+    """
+
+    def __init__(self) -> None:
+        self._mutex = threading.Lock()
+        self._owner: int | None = None
+        self._depth = 0
+        self._waiting: deque[tuple[int, threading.Lock]] = deque()
+
+    def acquire(self, timeout: float) -> bool:
+        me = threading.get_ident()
+        with self._mutex:
+            if self._owner is None:
+                self._owner, self._depth = me, 1
+                return True
+            if self._owner == me:
+                self._depth += 1
+                return True
+            gate = threading.Lock()
+            gate.acquire()
+            self._waiting.append((me, gate))
+        if gate.acquire(timeout=timeout):  # `release` made us the owner, then opened the gate
+            return True
+        with self._mutex:
+            if (me, gate) in self._waiting:
+                self._waiting.remove((me, gate))
+                return False
+        gate.acquire()  # handed over while timing out: the gate is open, the turn is ours
+        return True
+
+    def release(self) -> None:
+        with self._mutex:  # (any thread may end a turn: a connection is returned where it is)
+            self._depth -= 1
+            if self._depth:
+                return
+            if self._waiting:
+                self._owner, gate = self._waiting.popleft()
+                self._depth = 1
+                gate.release()
+            else:
+                self._owner = None
+
+
 def _sqlite_setup(engine: Engine) -> None:
-    """WAL, busy timeout, foreign keys; and take over BEGIN so it can be IMMEDIATE."""
+    """WAL, busy timeout, foreign keys; and take over BEGIN so it can be IMMEDIATE (in turn)."""
+    turns = WriteTurns()
 
     @event.listens_for(engine, "connect")
     def _on_connect(dbapi_conn: Any, _record: Any) -> None:
@@ -72,10 +135,42 @@ def _sqlite_setup(engine: Engine) -> None:
         cur.execute("PRAGMA synchronous=NORMAL")
         cur.close()
 
+    holding: set[int] = set()  # the DBAPI connections (by id) whose thread holds a turn
+
     @event.listens_for(engine, "begin")
     def _on_begin(conn: Any) -> None:
-        immediate = conn.get_execution_options().get("pbem_write", False)
-        conn.exec_driver_sql("BEGIN IMMEDIATE" if immediate else "BEGIN")
+        if not conn.get_execution_options().get("pbem_write", False):
+            conn.exec_driver_sql("BEGIN")
+            return
+        raw = conn.connection.dbapi_connection
+        if turns.acquire(BUSY_TIMEOUT_MS / 1000):
+            holding.add(id(raw))
+        try:
+            conn.exec_driver_sql("BEGIN IMMEDIATE")
+        except BaseException:
+            _end_turn(raw)
+            raise
+
+    def _end_turn(conn: Any) -> None:
+        raw = getattr(conn, "dbapi_connection", conn)  # the pool's proxy or the DBAPI connection
+        if id(raw) in holding:
+            holding.discard(id(raw))
+            turns.release()
+
+    def _after(step: Any) -> Any:
+        def run(raw: Any) -> None:
+            try:
+                step(raw)
+            finally:  # after the COMMIT/ROLLBACK itself: the next writer finds the lock free
+                _end_turn(raw)
+
+        return run
+
+    engine.dialect.do_commit = _after(engine.dialect.do_commit)  # type: ignore[method-assign]
+    engine.dialect.do_rollback = _after(engine.dialect.do_rollback)  # type: ignore[method-assign]
+    # a connection dropped or returned mid-transaction ends its turn too
+    event.listen(engine.pool, "checkin", lambda raw, _record: _end_turn(raw))
+    event.listen(engine.pool, "invalidate", lambda raw, _record, _exc: _end_turn(raw))
 
 
 @contextmanager

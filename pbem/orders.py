@@ -119,6 +119,9 @@ def book_row(session: Session, seat: Seat) -> SeatOrders:
     if row is None:
         row = SeatOrders(seat_id=seat.id)
         session.add(row)
+    # held for the session: its identity map holds rows weakly, and a mail's handlers ask for
+    # the same rows again (a second `get` is then no query)
+    session.info.setdefault("pbem_books", {})[seat.id] = row
     return row
 
 

@@ -14,6 +14,7 @@ from collections.abc import Sequence
 from datetime import datetime
 from typing import Any
 
+from sqlalchemy import event
 from sqlmodel import Session, select
 
 import engine
@@ -28,9 +29,29 @@ __all__ = ["current_key", "decision_sig", "queue_mail", "refresh_key", "seats_of
 
 
 def seats_of(session: Session, game_id: int) -> dict[str, Seat]:
-    """The game's seats by side."""
-    rows = session.exec(select(Seat).where(Seat.game_id == game_id)).all()
-    return {s.side: s for s in rows}
+    """The game's seats by side: one query per game and transaction (a mail's handlers ask
+    four times); a seat added in the session, a commit or a rollback forgets the answer."""
+    known = _seat_memo(session)
+    seats = known.get(game_id)
+    if seats is None:
+        rows = session.exec(select(Seat).where(Seat.game_id == game_id)).all()
+        seats = known[game_id] = {s.side: s for s in rows}
+    return dict(seats)
+
+
+def _seat_memo(session: Session) -> dict[int, dict[str, Seat]]:
+    memo: dict[int, dict[str, Seat]] | None = session.info.get("pbem_seats")
+    if memo is None:
+        memo = session.info["pbem_seats"] = {}
+        forget = memo.clear
+        for name in ("after_commit", "after_rollback", "after_soft_rollback"):
+            event.listen(session, name, lambda *_args: forget())
+        event.listen(
+            session,
+            "transient_to_pending",
+            lambda _s, obj: forget() if isinstance(obj, Seat) else None,
+        )
+    return memo
 
 
 def current_key(settings: Settings, seat: Seat) -> keys.ReplyKey:

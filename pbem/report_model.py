@@ -485,11 +485,14 @@ def _from_view(v: dict[str, Any], side: str, since: int) -> dict[str, Any]:
         "decision": v.get("decision", ""),
         "legal": legal,
         "legal_groups": group_legal(legal, own),
-        "examples": examples(legal),
+        "examples": [v["ahead_example"], *examples(legal, 2)]
+        if v.get("ahead_example")
+        else examples(legal),
         "board": board(v),
         "hand": [card_row(n, v.get("hand_cp", {}).get(str(n))) for n in v.get("hand", [])],
         "decision_cards": decision_cards(v, own),
         "stack": [card_row(n) for n in v.get("stack", [])],
+        "first_ahead": str(v.get("first_ahead", "")).title(),
         "revealed": revealed,
         "log": log_since(v, since),
         "tally": final_tally(v.get("result")),

@@ -2,13 +2,20 @@
 
 Steps: ``momentum`` (auto, works through its ``todo`` list in edition order,
 R10.1 / R16.2), ``award_choice``, ``endorse_region`` and ``issue_swap`` (decisions).
+
+The 2nd-issue award may answer the leader's later questions of the phase ahead, in one line
+(``endorsement: south, swap defense economy, strategy 40``, engine.commands): `ahead` says which
+of them can arise for the leader, `ahead_problem` checks the answers before any draw.
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from engine import board
-from engine.data import REGIONS
+from engine.data import REGIONS, other
 from engine.flow import Frame, Step, pop, push, register
+from engine.phases.strategy import valid_for_stack
 from engine.state import GameState, log
 
 
@@ -89,8 +96,96 @@ class AwardChoice(Step):
             pop(g)
             award_endorsement(g, side)
 
+    def ahead_example(self, g: GameState, f: Frame, side: str) -> str:
+        a = ahead(g, side)
+        parts = ["south", *a.swaps[:1]]  # a region: an endorsement card may name any (R10.5)
+        if a.need:
+            parts.append("strategy " + " ".join(str(c) for c in a.strategy[: a.need]))
+            if a.first:
+                parts.append(f"first {side}")
+        return f"endorsement: {', '.join(parts)}"
+
     def prompt(self, g: GameState, f: Frame, side: str) -> str:
-        return "You lead the 2nd issue: take 'momentum' or an 'endorsement' (R10.3)."
+        a = ahead(g, side)
+        asks = ["the region of an endorsement card that names any region (R10.5)"]
+        if a.swaps:
+            swaps = " / ".join(c.replace("_", " ") for c in a.swaps)
+            asks.append(f"your issue swap ({swaps} / no swap, R10.6)")
+        if a.need:
+            asks.append(f"your campaign-strategy card{'s' if a.need > 1 else ''} (R11.1)")
+            if a.first:
+                asks.append("with them, who goes first next turn if you win its initiative (R5.2)")
+        return (
+            "You lead the 2nd issue: take 'momentum' or an 'endorsement' (R10.3). The same line "
+            "may answer the rest of your Momentum phase now, before its draws, as in "
+            f"'{self.ahead_example(g, f, side)}': {'; '.join(asks)}. What does not arise is "
+            "dropped; what you leave out is asked."
+        )
+
+
+@dataclass(frozen=True)
+class Ahead:
+    """The questions the 2nd-issue leader may still face in this Momentum phase: ``swaps``
+    (the swap commands, when they have the media majority, R10.6), ``strategy`` (their valid
+    cards, of which ``need`` go on the stack, R11.1) and, with those, ``first``: next turn's
+    initiative choice (R5.2, `engine.phases.turn.keep_first`); a region may always be asked."""
+
+    swaps: tuple[str, ...]
+    strategy: tuple[int, ...]
+    need: int
+    first: bool  # next turn starts with an initiative check, answerable with the strategy cards
+
+
+def ahead(g: GameState, side: str) -> Ahead:
+    """What `AwardChoice.prompt` offers to answer ahead. Nothing between the award and these
+    questions changes their choices: media, issue order and hand stay as they are (R10.4-R10.6)."""
+    swaps: tuple[str, ...] = ()
+    if board.media_total(g, side) > board.media_total(g, other(side)):
+        o = g["issue_order"]
+        swaps = (f"swap {o[0]} {o[1]}", f"swap {o[1]} {o[2]}")
+    need = board.strategy_cards(g["turn"])
+    valid = tuple(sorted(c for c in g["hands"][side] if valid_for_stack(c)))
+    return Ahead(swaps, valid, min(need, len(valid)), g["turn"] + 1 in board.INITIATIVE_TURNS)
+
+
+def swap_in_order(g: GameState, cmd: str) -> str:
+    """``swap economy defense`` as the issue track lists the pair (``swap defense economy``)."""
+    words = cmd.split()
+    if words[0] != "swap" or len(words) != 3 or not set(words[1:]) <= set(g["issue_order"]):
+        return cmd
+    return "swap " + " ".join(sorted(words[1:], key=g["issue_order"].index))
+
+
+def ahead_problem(g: GameState, side: str, line: str, declared: list[str]) -> str | None:
+    """Why swaps, strategy cards or an initiative choice declared ahead after the command
+    ``line`` starts with cannot be meant, checked before any draw."""
+    swaps = [c for c in declared if c.startswith("swap ")]
+    cards = [int(c.split()[1]) for c in declared if c.startswith("strategy ")]
+    o = g["issue_order"]
+    for c in swaps:
+        a, b = c.split()[1:]
+        if abs(o.index(a) - o.index(b)) != 1:
+            order = ", ".join(board.issue_name(i) for i in o)
+            return f"{board.issue_name(a)} and {board.issue_name(b)} are not adjacent (the order is {order}; R10.6)"
+    if len(swaps) + declared.count("decline") > 1:
+        return "one issue swap at most, or 'no swap' (R10.6)"
+    for card in cards:
+        label = board.card_label(card)
+        if card not in g["hands"][side]:
+            return f"{label} is not in your hand"
+        if not valid_for_stack(card):
+            return f"{label} is a Gathering Momentum card and may not go on the stack (R11.2)"
+        if cards.count(card) > 1:
+            return f"{label} is named twice"
+    need = board.strategy_cards(g["turn"])
+    if len(cards) > need:
+        return f"{len(cards)} strategy cards named: you put {need} on your stack this turn (R11.1)"
+    if any(c.startswith("first ") for c in declared) and not cards and line != "strategy":
+        return (
+            "next turn's initiative is answered with your campaign-strategy cards: name them "
+            "too ('strategy 40, first nixon', R5.2)"
+        )
+    return None
 
 
 @register

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from engine import board
 from engine.data import CARDS
-from engine.flow import Frame, Step, pop, register
+from engine.flow import Frame, Step, pop, register, top
 from engine.state import GameState, log
 
 
@@ -50,6 +50,19 @@ class Strategy(Step):
             )
         return cmd in self.legal(g, f, side)
 
+    def ahead_example(self, g: GameState, f: Frame, side: str) -> str | None:
+        if g["turn"] + 1 not in board.INITIATIVE_TURNS:
+            return None
+        card = next((c for c in sorted(g["hands"][side]) if valid_for_stack(c)), None)
+        return None if card is None else f"strategy {card}: first {side}"
+
+    def choices_equivalent(self, g: GameState, f: Frame, side: str) -> bool:
+        """Every valid card in hand must go onto the stack (no more of them than picks left,
+        R11.1, R11.2): only their order is chosen, and no rule reads it (R11.4 hidden; R12.2 and
+        R13.3 take the stack as a set)."""
+        valid = sum(1 for c in g["hands"][side] if valid_for_stack(c))
+        return bool(0 < valid <= f["need"] - f["picked"][side])
+
     def act(self, g: GameState, f: Frame, side: str, words: list[str]) -> None:
         if words[0] == "pass":
             f["picked"][side] = f["need"]
@@ -77,11 +90,22 @@ class Strategy(Step):
                 g["bag"][side] += g["rest"][side]  # R11.3
                 log(g, f"{side.title()}'s {g['rest'][side]} rest cube(s) go into the bag (R11.3).")
                 g["rest"][side] = 0
+        ahead = f.get("ahead")
         pop(g)
+        turn = top(g)
+        if ahead and turn is not None:
+            turn["ahead"] = ahead  # a next-turn initiative answer (engine.phases.turn)
 
     def prompt(self, g: GameState, f: Frame, side: str) -> str:
         left = f["need"] - f["picked"][side]
-        return (
+        text = (
             f"Campaign strategy: put {left} more card(s) from your hand face down on your "
             "campaign-strategy stack (not a Gathering Momentum card); the rest are discarded (R11)."
         )
+        example = self.ahead_example(g, f, side)
+        if example:
+            text += (
+                " Your last card's line may answer next turn's initiative ahead, before the deal, "
+                f"as in '{example}': who goes first if you win it (R5.2); otherwise you are asked."
+            )
+        return text

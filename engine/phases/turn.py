@@ -1,6 +1,12 @@
 """The game and turn sequence (R4), the initiative phase (R5) and the activity rounds (R6.1).
 
 Steps: ``game`` (auto), ``turn`` (auto, stage machine), ``choose_first`` (decision).
+
+A side may answer the next turn's initiative choice ahead, with its last campaign-strategy card
+(``strategy 40: first nixon``, R5.2): `keep_first` keeps it in the strategy frame when the other
+side has still to place; it travels with the turn's end to the next turn's start (``ahead``),
+where it answers the winner's question or is dropped. Only the opponent's hidden pick and the
+deal come between. No view shows another side's kept answer (R17).
 """
 
 from __future__ import annotations
@@ -8,7 +14,7 @@ from __future__ import annotations
 from engine import board
 from engine.data import other
 from engine.effects import clear_turn_effects
-from engine.flow import Frame, Step, pop, push, register
+from engine.flow import Frame, Step, deciding_sides, pop, push, register, top
 from engine.state import GameState, log
 
 
@@ -25,12 +31,16 @@ class GameStep(Step):
             g["phase"] = "over"
             return
         t = g["turn"]
+        ahead = f.pop("ahead", None)  # a kept initiative answer: no initiative in turns 6 and 9
         if t == board.DEBATE_TURN:
             push(g, {"step": "debates", "stage": "start"})
         elif t == board.ELECTION_TURN:
             push(g, {"step": "election", "stage": "bonus"})
         else:
-            push(g, {"step": "turn", "stage": "start", "i": 0})
+            frame: Frame = {"step": "turn", "stage": "start", "i": 0}
+            if ahead:
+                frame["ahead"] = ahead
+            push(g, frame)
 
 
 @register
@@ -61,7 +71,11 @@ class TurnStep(Step):
             g["turn"] += 1
             g["first"] = None
             g["round"] = 0
+            ahead = f.get("ahead")
             pop(g)
+            game = top(g)
+            if ahead and game is not None:
+                game["ahead"] = ahead  # for the next turn's start
 
     def _start(self, g: GameState, f: Frame) -> None:
         t = g["turn"]
@@ -72,6 +86,15 @@ class TurnStep(Step):
             board.draw_cards(g, side, n)
         winner = board.initiative_check(g, f"turn {t}")  # R5.2
         f["stage"] = "activity"
+        answered = f.pop("ahead", {}).get(winner)
+        if answered:
+            first = answered.split()[1]
+            g["first"] = first
+            log(
+                g,
+                f"{winner.title()} chooses {first.title()} to go first this turn (R5.2, answered ahead).",
+            )
+            return
         push(g, {"step": "choose_first", "side": winner})
 
     def _next_action(self, g: GameState, f: Frame) -> None:
@@ -86,6 +109,23 @@ class TurnStep(Step):
         side = first if i % 2 == 0 else other(first)
         f["i"] = i + 1
         push(g, {"step": "action", "side": side})
+
+
+def next_turn_has_initiative(g: GameState) -> bool:
+    """The turn after this one starts with an initiative check (not the debates or Election Day)."""
+    return g["turn"] + 1 in board.INITIATIVE_TURNS
+
+
+def keep_first(g: GameState, side: str, cmd: str) -> bool:
+    """Keep ``cmd`` (``first nixon``) for the next turn's initiative (R5.2) when ``side`` has put
+    its campaign-strategy cards and waits for the other side's (see the module docstring)."""
+    f = top(g)
+    if f is None or f["step"] != "strategy" or side in deciding_sides(g):
+        return False
+    if not next_turn_has_initiative(g):
+        return False
+    f.setdefault("ahead", {})[side] = cmd
+    return True
 
 
 def _momentum_order(g: GameState) -> list[str]:

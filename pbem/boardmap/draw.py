@@ -10,6 +10,7 @@ side carries. Nothing private can reach it: its only input is `MapBoard`.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from xml.sax.saxutils import escape
 
 from pbem.boardmap.layout import (
@@ -44,27 +45,62 @@ REGION_LABEL_AT = {
     "east": (1.75, 9.0),
     "south": (7.55, 6.5),
 }
+TITLE_RIGHT, TITLE_BOTTOM = 490, 72  # the title's box: the empty north-west of the grid
+
+
+@dataclass(frozen=True)
+class Piece:
+    """A part of the picture that follows the board, inside a pixel box (x, y, w, h).
+
+    Nothing else is drawn inside the box (the canvas under it is white), so the piece can be
+    drawn on its own and pasted over the constant layer (`pbem.boardmap.png`) with the same
+    pixels as the whole document; the tests check that for many boards.
+    """
+
+    box: tuple[int, int, int, int]
+    markup: str
+
+
+@dataclass(frozen=True)
+class Layers:
+    """The picture as a constant layer (markup) and the pieces that follow the board."""
+
+    constant: str
+    pieces: tuple[Piece, ...]
 
 
 def svg(board: MapBoard) -> str:
     """The whole picture as an SVG document (pixel size ``WIDTH`` x `height`)."""
-    parts: list[str] = []
-    parts += _title(board)
-    parts += _tiles(board)
-    parts += _region_edges(board)
-    parts += _region_names()
-    y = MAP_BOTTOM + 4
-    parts += _region_panels(board, y)
-    y += PANEL
-    parts += _tracks(board, y)
-    y += 58
-    parts += _legend(y)
-    h = height()
+    parts = layers(board)
+    return document(parts.constant + "".join(p.markup for p in parts.pieces))
+
+
+def document(body: str, box: tuple[int, int, int, int] | None = None) -> str:
+    """An SVG document of ``body`` on the white canvas: all of it, or only pixel ``box``."""
+    x, y, w, h = box or (0, 0, WIDTH, height())
     return (
-        f'<svg xmlns="http://www.w3.org/2000/svg" width="{WIDTH}" height="{h}" '
-        f'viewBox="0 0 {WIDTH} {h}" font-family="{FONT}">'
-        f'<rect width="{WIDTH}" height="{h}" fill="#ffffff"/>' + "".join(parts) + "</svg>"
+        f'<svg xmlns="http://www.w3.org/2000/svg" width="{w}" height="{h}" '
+        f'viewBox="{x} {y} {w} {h}" font-family="{FONT}">'
+        f'<rect x="{x}" y="{y}" width="{w}" height="{h}" fill="#ffffff"/>{body}</svg>'
     )
+
+
+def layers(board: MapBoard) -> Layers:
+    """The constant layer (region edges and names, headings, legend) and the board's pieces."""
+    y = MAP_BOTTOM + 4
+    constant = [
+        *_region_edges(board),
+        *_region_names(),
+        *_track_headings(y + PANEL),
+        *_legend(y + PANEL + 58),
+    ]
+    pieces = [
+        Piece((0, 0, TITLE_RIGHT, TITLE_BOTTOM), "".join(_title(board))),
+        *_tiles(board),
+        *_region_panels(board, y),
+        *_tracks(board, y + PANEL),
+    ]
+    return Layers("".join(constant), tuple(pieces))
 
 
 def height() -> int:
@@ -138,20 +174,21 @@ def _title(board: MapBoard) -> list[str]:
     return out
 
 
-def _tiles(board: MapBoard) -> list[str]:
-    out: list[str] = []
+def _tiles(board: MapBoard) -> list[Piece]:
+    """One piece per state: the tile, its letters and numbers, the tokens on it."""
+    pieces: list[Piece] = []
     tokens = {board.token_kennedy: "kennedy"}
     tokens_n = {board.token_nixon: "nixon"}
     for st in board.states:
         row, col = GRID[st.abbr]
         x, y = _cell(row, col)
         ink = text_colour(st.side, st.cubes)
-        out.append(
+        out = [
             f'<rect x="{x}" y="{y}" width="{TILE}" height="{TILE}" rx="3" '
-            f'fill="{fill(st.side, st.cubes)}" stroke="#9ca3af" stroke-width="0.75"/>'
-        )
-        out.append(_text(x + 4, y + 14, st.abbr, 13, ink, bold=True))
-        out.append(_text(x + TILE - 3, y + 13, str(st.ev), 10, ink, anchor="end"))
+            f'fill="{fill(st.side, st.cubes)}" stroke="#9ca3af" stroke-width="0.75"/>',
+            _text(x + 4, y + 14, st.abbr, 13, ink, bold=True),
+            _text(x + TILE - 3, y + 13, str(st.ev), 10, ink, anchor="end"),
+        ]
         if st.cubes:  # an empty state shows no letters at all
             out.append(
                 _text(
@@ -169,7 +206,8 @@ def _tiles(board: MapBoard) -> list[str]:
                     x + dx, y + TILE - 5.5, LETTER[side], 9.5, INK[side], anchor="middle", bold=True
                 )
             )
-    return out
+        pieces.append(Piece((int(x) - 1, int(y) - 1, TILE + 2, TILE + 2), "".join(out)))
+    return pieces
 
 
 def _region_edges(board: MapBoard) -> list[str]:
@@ -220,59 +258,76 @@ def _space_text(sp: Space) -> tuple[str, str]:
     return label(sp.side, sp.cubes), INK[sp.side]
 
 
-def _region_panels(board: MapBoard, y: float) -> list[str]:
-    out: list[str] = []
-    w = (WIDTH - 2 * LEFT) / 4
+def _region_panels(board: MapBoard, y: int) -> list[Piece]:
+    """One piece per region: media, endorsement and electoral votes carried there."""
+    pieces: list[Piece] = []
+    w = (WIDTH - 2 * LEFT) // 4
     for i, r in enumerate(board.regions):
         x = LEFT + i * w
-        out.append(
+        media, mc = _space_text(r.media)
+        endo, ec = _space_text(r.endorsement)
+        out = [
             f'<rect x="{x + 1:g}" y="{y:g}" width="{w - 4:g}" height="{PANEL - 6}" rx="4" '
-            f'fill="#f9fafb" stroke="{REGION_EDGE}" stroke-width="1.25"/>'
-        )
-        out.append(_text(x + 8, y + 15, REGION_TITLE[r.region], 13, bold=True))
-        out.append(
+            f'fill="#f9fafb" stroke="{REGION_EDGE}" stroke-width="1.25"/>',
+            _text(x + 8, y + 15, REGION_TITLE[r.region], 13, bold=True),
             _text(
                 x + 8,
                 y + 68,
                 f"EV K {r.ev_kennedy} \u00b7 N {r.ev_nixon} of {r.ev_total}",
                 10,
                 "#4b5563",
-            )
-        )
-        media, mc = _space_text(r.media)
-        endo, ec = _space_text(r.endorsement)
-        out.append(_text(x + 8, y + 34, "Media", 11, "#374151"))
-        out.append(_text(x + w - 12, y + 34, media, 13, mc, anchor="end", bold=True))
-        out.append(_text(x + 8, y + 52, "Endorsement", 11, "#374151"))
-        out.append(_text(x + w - 12, y + 52, endo, 13, ec, anchor="end", bold=True))
-    return out
+            ),
+            _text(x + 8, y + 34, "Media", 11, "#374151"),
+            _text(x + w - 12, y + 34, media, 13, mc, anchor="end", bold=True),
+            _text(x + 8, y + 52, "Endorsement", 11, "#374151"),
+            _text(x + w - 12, y + 52, endo, 13, ec, anchor="end", bold=True),
+        ]
+        pieces.append(Piece((x, y - 1, w, PANEL - 4), "".join(out)))
+    return pieces
 
 
-def _tracks(board: MapBoard, y: float) -> list[str]:
+ISSUE_BOX = 118  # width of an issue's box on the track
+
+
+def _track_headings(y: int) -> list[str]:
+    x = LEFT + 3 * (ISSUE_BOX + 4) + 8
+    return [
+        _text(LEFT + 2, y + 12, "Issues, 1st to 3rd", 11, "#374151", bold=True),
+        _text(x, y + 12, "Momentum", 11, "#374151", bold=True),
+        _text(x + 84, y + 12, "Tokens", 11, "#374151", bold=True),
+    ]
+
+
+def _tracks(board: MapBoard, y: int) -> list[Piece]:
     """The issue track (1st to 3rd, with support), momentum and where the tokens are."""
-    out = [_text(LEFT + 2, y + 12, "Issues, 1st to 3rd", 11, "#374151", bold=True)]
-    w = 118
+    pieces: list[Piece] = []
+    w = ISSUE_BOX
     for i, iss in enumerate(board.issues):
         x = LEFT + i * (w + 4)
         text, colour = _space_text(iss.space)
-        out.append(
+        out = [
             f'<rect x="{x + 1}" y="{y + 18}" width="{w}" height="30" rx="4" fill="#f9fafb" '
-            f'stroke="#6b7280"/>'
-        )
-        out.append(_text(x + 8, y + 38, f"{i + 1}. {ISSUE_TITLE.get(iss.issue, iss.issue)}", 12))
-        out.append(_text(x + w - 6, y + 38, text, 13, colour, anchor="end", bold=True))
+            f'stroke="#6b7280"/>',
+            _text(x + 8, y + 38, f"{i + 1}. {ISSUE_TITLE.get(iss.issue, iss.issue)}", 12),
+            _text(x + w - 6, y + 38, text, 13, colour, anchor="end", bold=True),
+        ]
+        pieces.append(Piece((x, y + 17, w + 2, 33), "".join(out)))
     x = LEFT + 3 * (w + 4) + 8
-    out.append(_text(x, y + 12, "Momentum", 11, "#374151", bold=True))
-    out.append(_text(x, y + 30, f"Kennedy {board.momentum_kennedy}", 12, INK["kennedy"], bold=True))
-    out.append(_text(x, y + 46, f"Nixon {board.momentum_nixon}", 12, INK["nixon"], bold=True))
+    momentum = [
+        _text(x, y + 30, f"Kennedy {board.momentum_kennedy}", 12, INK["kennedy"], bold=True),
+        _text(x, y + 46, f"Nixon {board.momentum_nixon}", 12, INK["nixon"], bold=True),
+    ]
+    pieces.append(Piece((x - 2, y + 17, 84, 34), "".join(momentum)))
     x += 84
-    out.append(_text(x, y + 12, "Tokens", 11, "#374151", bold=True))
-    out.append(_text(x, y + 30, f"K in {board.token_kennedy}", 12, INK["kennedy"], bold=True))
-    out.append(_text(x, y + 46, f"N in {board.token_nixon}", 12, INK["nixon"], bold=True))
-    return out
+    tokens = [
+        _text(x, y + 30, f"K in {board.token_kennedy}", 12, INK["kennedy"], bold=True),
+        _text(x, y + 46, f"N in {board.token_nixon}", 12, INK["nixon"], bold=True),
+    ]
+    pieces.append(Piece((x - 2, y + 17, WIDTH - x + 2, 34), "".join(tokens)))
+    return pieces
 
 
-def _legend(y: float) -> list[str]:
+def _legend(y: int) -> list[str]:
     out = [_text(LEFT + 2, y + 13, "Support cubes:", 10, "#4b5563")]
     x = LEFT + 76
     for side in ("kennedy", "nixon"):

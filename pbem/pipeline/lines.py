@@ -26,10 +26,17 @@ import difflib
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field
-from functools import cache
+from functools import cache, lru_cache
 
 import engine
-from engine.vocabulary import META_WORDS, SYNONYMS, VERBS, canonical_word, command_words
+from engine.vocabulary import (
+    AHEAD_VERBS,
+    META_WORDS,
+    SYNONYMS,
+    VERBS,
+    canonical_word,
+    command_words,
+)
 from pbem.mail.extract import ReplyText, normalise_line, reply_text
 
 __all__ = [
@@ -113,6 +120,11 @@ def _key(line: str) -> str:
     return " ".join(normalise_line(line).split()).lower()
 
 
+@lru_cache(maxsize=2048)  # a report's text never changes; each mail reads the latest 60 again
+def _report_keys(text: str) -> tuple[str, ...]:
+    return tuple(r for r in (_key(line) for line in text.splitlines()) if len(r) > 1)
+
+
 class SentReports:
     """The text of the reports sent to one seat: their lines, and their first lines."""
 
@@ -120,8 +132,7 @@ class SentReports:
         self.lines: set[str] = set()
         self.first_lines: set[str] = set()
         for text in texts:
-            rows = [_key(line) for line in text.splitlines()]
-            rows = [r for r in rows if len(r) > 1]
+            rows = _report_keys(text)
             self.lines.update(rows)
             if rows:
                 self.first_lines.add(rows[0])
@@ -326,6 +337,8 @@ def _kind(line: str, words: list[str], report_line: bool) -> str:
         canonical = canonical_word(words[0].rstrip(":,.!"))
         if canonical == "undo":
             return "undo"
+        if canonical in AHEAD_VERBS and first_raw.endswith(":") and len(words) <= 14:
+            return "command"  # "endorsement: south, swap defense economy, strategy 40"
         if len(words) > PROSE_AFTER_WORDS or first_raw.endswith(",") or line.endswith("?"):
             return "prose"  # "First, thanks for the game", "pass on Tuesday?"
         if _takes_nothing(canonical) and len(words) > 2:

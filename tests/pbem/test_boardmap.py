@@ -4,12 +4,15 @@ The golden position is built by hand on a fresh game (support in every shade for
 sides, media, endorsements, issues, momentum, tokens), drawn and compared pixel by pixel
 with ``data/golden/board_map.png`` within a small tolerance (anti-aliasing may differ a
 little between resvg or Pillow versions; a moved tile or a wrong colour does not pass).
-After a deliberate change: ``python tests/pbem/test_boardmap.py --regenerate``.
+After a deliberate change: ``python tests/pbem/test_boardmap.py --regenerate`` (writes the
+palette, then the golden render).
 """
 
 from __future__ import annotations
 
 import io
+import random
+import re
 import sys
 from pathlib import Path
 from typing import Any
@@ -151,7 +154,72 @@ def test_reports_carry_the_picture_with_alt_text_and_it_is_drawn_once_per_board(
     assert render("help", {"game_id": 1, "side": "kennedy"}).images == ()
 
 
+def test_pasted_pieces_give_the_pixels_of_the_whole_document() -> None:
+    """The picture is the constant layer with each piece's cached pixels pasted on; for
+    positions along seeded games (pieces reused from earlier positions, changed ones drawn
+    anew) it is byte for byte the whole SVG drawn in one pass."""
+    checked = 0
+    for seed in (3, 8):
+        g = engine.new_game(seed)
+        rnd = random.Random(seed)
+        for i in range(320):
+            if not engine.active_sides(g):
+                break
+            side = rnd.choice(sorted(engine.active_sides(g)))
+            engine.apply_in_place(g, side, rnd.choice(engine.legal_commands(g, side)))
+            if i % 53 == 0:
+                board = boardmap.from_view(engine.view(g, "nixon"))
+                assert boardmap.draw_png(board) == boardmap.render_whole(board), (seed, i)
+                checked += 1
+    golden = boardmap.from_view(engine.view(golden_state(), "kennedy"))
+    assert boardmap.draw_png(golden) == boardmap.render_whole(golden)
+    assert checked >= 8
+
+
+def test_every_piece_box_lies_on_the_canvas_and_no_two_overlap() -> None:
+    """A piece's box must hold nothing but the piece (pasting it replaces those pixels)."""
+    board = boardmap.from_view(engine.view(golden_state(), "kennedy"))
+    boxes = [p.box for p in draw.layers(board).pieces]
+    assert len(boxes) == 1 + len(board.states) + 4 + 3 + 2
+    for i, (x, y, w, h) in enumerate(boxes):
+        assert x >= 0 and y >= 0 and x + w <= boardmap.WIDTH and y + h <= draw.height()
+        for x2, y2, w2, h2 in boxes[i + 1 :]:
+            assert x + w <= x2 or x2 + w2 <= x or y + h <= y2 or y2 + h2 <= y, (
+                (x, y, w, h),
+                (x2, y2, w2, h2),
+            )
+
+
+def test_the_shipped_palette_keeps_every_colour_close() -> None:
+    """Pictures are mapped to one shipped palette (``palette.bin``): every colour the drawing
+    names is in it exactly, and no pixel of a seeded board lands far from its true colour (a
+    colour added to `layout` without writing the palette again fails here)."""
+    named = {c.lower() for c in re.findall(r"#[0-9a-fA-F]{6}", draw.svg(_board(golden_state())))}
+    entries = boardmap.PALETTE_FILE.read_bytes()
+    have = {"#" + entries[i : i + 3].hex() for i in range(0, len(entries), 3)}
+    assert named <= have, f"not in palette.bin: {sorted(named - have)}"
+    g = engine.new_game(4)
+    rnd = random.Random(4)
+    for i in range(300):
+        if not engine.active_sides(g):
+            break
+        side = rnd.choice(sorted(engine.active_sides(g)))
+        engine.apply_in_place(g, side, rnd.choice(engine.legal_commands(g, side)))
+        if i % 60 == 59:
+            true = boardmap._compose(_board(g))
+            shown = pixels(boardmap.draw_png(_board(g)))
+            diffs = [abs(a - b) for a, b in zip(true.tobytes(), shown.tobytes(), strict=True)]
+            assert sum(diffs) / len(diffs) < 2 and max(diffs) < 48, (i, max(diffs))
+
+
+def _board(g: Any) -> boardmap.MapBoard:
+    return boardmap.from_view(engine.view(g, "kennedy"))
+
+
 def regenerate() -> None:
+    boardmap.PALETTE_FILE.write_bytes(boardmap.make_palette())
+    boardmap._palette.cache_clear()
+    print(f"wrote {boardmap.PALETTE_FILE}")
     GOLDEN.write_bytes(boardmap.picture(engine.view(golden_state(), "kennedy")).png)
     print(f"wrote {GOLDEN}")
 

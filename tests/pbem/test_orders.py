@@ -262,7 +262,7 @@ def test_forced_decisions_never_draw_by_themselves_and_always_have_one_choice() 
             side = sorted(engine.active_sides(g))[0]
             legal = engine.legal_commands(g, side)
             got = forced.forced_command(g, side)
-            if len(legal) != 1:
+            if len(legal) != 1 and not forced.one_choice(g, side):
                 assert got is None
             else:
                 assert (got is None) == _own_draw(g, side, legal[0])
@@ -301,6 +301,23 @@ def test_forced_never_takes_a_single_command_that_draws_for_the_player() -> None
     assert engine.legal_commands(g, "nixon") == ["resolve 27"]
     assert forced.shows_by_itself(g, "nixon", "resolve 27")
     assert forced.forced_command(g, "nixon") is None
+
+
+@pytest.mark.parametrize("hand", [[27, 36], [27, 36, 14]])  # #14 is Gathering Momentum (R11.2)
+def test_forced_last_two_strategy_cards_are_placed_in_either_order(hand: list[int]) -> None:
+    """Turns 7-8 (R11.1): with no more valid cards than picks left, every order puts the same
+    cards on the stack, and no rule reads the order (R11.4, R12.2, R13.3): one choice, taken."""
+    g = at_step(
+        [{"step": "strategy", "need": 2, "picked": {"kennedy": 0, "nixon": 0}}],
+        turn=7,
+        phase="strategy",
+        hands={"nixon": hand, "kennedy": [38, 40, 41]},
+    )
+    assert len(engine.legal_commands(g, "nixon")) == 2 and forced.one_choice(g, "nixon")
+    assert not forced.one_choice(g, "kennedy")  # 3 valid cards for 2 places: Kennedy chooses
+    done = orders.settle(g, books())
+    assert [a.command for a in done if a.side == "nixon"] == ["strategy 27", "strategy 36"]
+    assert sorted(g["stacks"]["nixon"]) == [27, 36] and "kennedy" in engine.active_sides(g)
 
 
 def test_forced_first_strategy_pick_is_taken_for_the_player() -> None:

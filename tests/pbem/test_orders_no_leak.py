@@ -15,6 +15,9 @@ from pathlib import Path
 import pytest
 
 import engine
+from engine import forced
+from engine.data import other
+from engine.phases import momentum
 from pbem import cardtext, notify, service
 from tests.pbem.harness import Harness
 from tests.pbem.test_no_leak import _mail_texts, hidden_names
@@ -96,3 +99,44 @@ def test_a_declared_advertising_order_is_never_rejected_after_the_draw(tmp_path:
     successes = int(checks[0].rsplit("— ", 1)[1].split()[0])
     assert placed == successes
     assert "REJECTED" not in h.text_of(h.last_mail("kennedy"))
+
+
+@pytest.mark.timeout(600)
+def test_answering_the_momentum_phase_ahead_by_mail(tmp_path: Path) -> None:
+    """The 2nd-issue leader's mail offers the rest of their Momentum phase and next turn's
+    initiative in one line (R10.3-R11.1, R5.2); the line is read as a command and applied, and
+    the initiative answer it keeps is in no mail to the opponent before the deal (R17)."""
+    h = Harness(tmp_path)
+    h.new_game(seed=3)
+    rnd = random.Random(3)
+    answered = used = 0
+    for _ in range(1500):
+        state = h.state()
+        if engine.result(state) is not None or answered >= 2:
+            break
+        side = sorted(engine.active_sides(state))[0]
+        a = momentum.ahead(state, side)
+        if forced.deciding_step(state, side) != "award_choice" or not (a.first and a.need):
+            h.reply(side, rnd.choice(h.legal(side)))
+            continue
+        prompt = " ".join(h.text_of(h.last_mail(side)).split())
+        assert "The same line may answer the rest of your Momentum phase" in prompt
+        cards = " ".join(map(str, a.strategy[: a.need]))
+        line = f"endorsement: midwest, {', '.join(a.swaps[:1] or ['no swap'])}, strategy {cards}, first {side}"
+        opp, seen, turn = other(side), len(h.mails_to(other(side))), state["turn"]
+        assert h.reply(side, line).outcomes == {"applied": 1}
+        now = h.state()
+        kept = now["turn"] > turn or any(f.get("ahead", {}).get(side) for f in now["stack"])
+        while h.state()["turn"] == turn:  # the rest of the turn (what was dropped is asked again)
+            for s in sorted(engine.active_sides(h.state())):
+                h.reply(s, rnd.choice(h.legal(s)))
+        for msg in h.mails_to(opp)[seen:-1]:  # every mail before the one after the deal
+            assert f"first {side}" not in h.text_of(msg) and "answered ahead" not in h.text_of(msg)
+        log = " ".join(e["text"] for e in h.state()["log"] if e["turn"] == turn + 1)
+        won = f"{side.title()} wins" in log
+        assert ("answered ahead" in log) == (kept and won)
+        if kept and won:
+            assert f"{side.title()} chooses {side.title()} to go first" in log
+        answered += kept
+        used += kept and won
+    assert answered == 2 and used >= 1, (answered, used)
