@@ -187,14 +187,20 @@ def apply_queued(
     if is_sqlite(db):
         return done  # one worker: nothing is ever handed over
     tried: set[int] = set()  # a row whose deletion failed is never tried twice in a pass
-    while True:
-        progress = False
-        for game_id in _waiting_games(db):
-            with GameLock(db, game_id) as held:
-                if held:
-                    progress |= _apply_game(db, settings, game_id, now, after_each, done, tried)
-        if not progress:
-            return done
+    try:
+        while True:
+            progress = False
+            for game_id in _waiting_games(db):
+                with GameLock(db, game_id) as held:
+                    if held:
+                        progress |= _apply_game(db, settings, game_id, now, after_each, done, tried)
+            if not progress:
+                return done
+    except Exception as exc:
+        if not is_transient(exc):
+            raise
+        log.warning("queued mail deferred: database busy or unreachable (%s)", exc)
+        return [*done, Outcome("deferred", f"transient database error: {exc}"[:500])]
 
 
 def _apply_game(

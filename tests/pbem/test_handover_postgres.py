@@ -189,6 +189,24 @@ def test_a_queued_mail_that_crashes_is_quarantined_and_leaves_the_queue(
     assert (row.raw, row.uid) == (raw, 3) and _queued(h) == []
 
 
+def test_a_database_outage_while_applying_defers_the_queue(
+    postgres_harness: Harness, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from sqlalchemy.exc import OperationalError
+
+    import pbem.handover as handover
+
+    h = postgres_harness
+    assert hand_over(h.db, h.settings, Fetched(4, 1, h.reply_bytes("kennedy", "help")), "INBOX")
+
+    def gone(db: object) -> list[int]:
+        raise OperationalError("SELECT", {}, ConnectionError("server closed the connection"))
+
+    monkeypatch.setattr(handover, "_waiting_games", gone)
+    assert [o.outcome for o in service.apply_queued(h.db, h.settings)] == ["deferred"]
+    assert len(_queued(h)) == 1  # still queued for the next pass
+
+
 def test_sqlite_never_hands_over(tmp_path: Path) -> None:
     h = Harness(tmp_path)
     h.new_game(seed=2)
