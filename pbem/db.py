@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from sqlalchemy import event
+from sqlalchemy import inspect as sa_inspect
 from sqlalchemy.engine import Engine
 from sqlmodel import Session, create_engine, select
 
@@ -190,13 +191,38 @@ def transaction(engine: Engine) -> Iterator[Session]:
 
 
 def lock_game(session: Session, game_id: int) -> Any:
-    """Load the game row for update (a row lock on PostgreSQL; SQLite is already exclusive)."""
+    """Load the game row for update (a row lock on PostgreSQL; SQLite is already exclusive).
+
+    A row is locked until its transaction ends, so a second call in the same transaction (a
+    mail's handlers ask twice) returns the row already loaded, as the query would (the
+    identity map keeps loaded rows as they are), without asking the database again.
+    """
     from pbem.models import Game
 
+    locked = _locked_games(session)
+    game = locked.get(game_id)
+    if game is not None:
+        state = sa_inspect(game)
+        if state.session is session and not (state.deleted or state.was_deleted):
+            return game
     stmt = select(Game).where(Game.id == game_id)
     if not is_sqlite(session.get_bind()):  # type: ignore[arg-type]
         stmt = stmt.with_for_update()
-    return session.exec(stmt).first()
+    game = session.exec(stmt).first()
+    if game is not None:
+        locked[game_id] = game
+    return game
+
+
+def _locked_games(session: Session) -> dict[int, Any]:
+    """The games `lock_game` loaded in this session's transaction (forgotten when it ends)."""
+    memo: dict[int, Any] | None = session.info.get("pbem_locked_games")
+    if memo is None:
+        memo = session.info["pbem_locked_games"] = {}
+        forget = memo.clear
+        for name in ("after_commit", "after_rollback", "after_soft_rollback"):
+            event.listen(session, name, lambda *_args: forget())
+    return memo
 
 
 def alembic_config(engine: Engine) -> Any:

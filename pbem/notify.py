@@ -165,7 +165,7 @@ def queue_reports(ctx: Any) -> None:
     over = game.status == "over"
     kind = "game_over" if over else "report"
     seats = seats_of(s, game.id or 0)  # loaded once: no autoflush per mail
-    rows = {side: orders.book_row(s, seat) for side, seat in seats.items()}
+    rows = orders.book_rows(s, seats)
     mark_decided(rows[ctx.side], ctx.state)
     active = engine.active_sides(g)
     for side, seat in sorted(seats.items()):

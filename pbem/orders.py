@@ -23,7 +23,7 @@ import re
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
-from sqlmodel import Session
+from sqlmodel import Session, col, select
 
 import engine
 from engine import forced
@@ -37,6 +37,7 @@ __all__ = [
     "OrdersError",
     "Standing",
     "book_row",
+    "book_rows",
     "read_mail",
     "settle",
 ]
@@ -123,6 +124,16 @@ def book_row(session: Session, seat: Seat) -> SeatOrders:
     # the same rows again (a second `get` is then no query)
     session.info.setdefault("pbem_books", {})[seat.id] = row
     return row
+
+
+def book_rows(session: Session, seats: dict[str, Seat]) -> dict[str, SeatOrders]:
+    """`book_row` of each seat by side, the rows not held yet read in one query."""
+    held: dict[int, SeatOrders] = session.info.setdefault("pbem_books", {})
+    missing = [seat.id for seat in seats.values() if seat.id is not None and seat.id not in held]
+    if len(missing) > 1:
+        stmt = select(SeatOrders).where(col(SeatOrders.seat_id).in_(missing))
+        held.update({row.seat_id: row for row in session.exec(stmt)})
+    return {side: book_row(session, seat) for side, seat in seats.items()}
 
 
 def book_of(row: SeatOrders, side: str) -> Book:

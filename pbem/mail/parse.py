@@ -17,6 +17,8 @@ import hashlib
 import re
 from dataclasses import dataclass, field
 from email.message import EmailMessage, Message
+from functools import lru_cache
+from typing import Any, cast
 
 from pbem.mail import budget
 from pbem.mail.budget import OverBudget
@@ -48,6 +50,32 @@ _CONTROLS = dict.fromkeys([c for c in range(32) if c not in (9, 10, 13)] + [127]
 
 class MalformedMessage(ValueError):
     """The raw bytes cannot be read as a mail message, or they exceed our limits."""
+
+
+class _ParseOncePolicy(email.policy.EmailPolicy):
+    """`email.policy.default`, but each header value is parsed once, not on every access.
+
+    The stdlib parses a header anew each time it is read (`Message.get`,
+    ``get_content_type``, ``get_param``, ``get_content_disposition`` …: about 15 parses per
+    mail). The parsed header objects are immutable, so short values are kept in a small
+    cache keyed by (name, value): the same answer, parsed once per distinct value.
+    """
+
+    def header_fetch_parse(self, name: str, value: Any) -> Any:
+        if hasattr(value, "name") or len(value) > _CACHED_HEADER_CHARS:
+            return super().header_fetch_parse(name, value)
+        return _parsed_header(self, name, value)
+
+
+_CACHED_HEADER_CHARS = 2000  # longer values (hostile or rare) are parsed each time, not kept
+
+
+@lru_cache(maxsize=512)
+def _parsed_header(policy: _ParseOncePolicy, name: str, value: str) -> Any:
+    return email.policy.EmailPolicy.header_fetch_parse(policy, name, value)
+
+
+POLICY = _ParseOncePolicy()  # = email.policy.default, with header parses cached
 
 
 @dataclass(frozen=True)
@@ -88,7 +116,7 @@ def parse_message(raw: bytes, own_address: str) -> ParsedMessage:
     if raw.lower().count(b"boundary=") > 2 * MAX_PARTS:  # a MIME bomb: the stdlib recurses
         raise MalformedMessage(f"more than {2 * MAX_PARTS} multipart boundaries")
     try:
-        msg = email.message_from_bytes(raw, policy=email.policy.default)
+        msg = cast(EmailMessage, email.message_from_bytes(raw, policy=POLICY))
         return _build(msg, raw, own_address.strip().lower())
     except (MalformedMessage, OverBudget):
         raise

@@ -24,6 +24,7 @@ from pbem.mail import MalformedMessage, ParsedMessage, parse_message
 from pbem.mail.budget import cpu_budget
 from pbem.models import Game, InboundMessage, Seat
 from pbem.pipeline.base import Context, IgnoreMessage, RejectMessage, handler
+from pbem.replies import seats_of
 from pbem.sanitize import bounded
 
 TRACE_HEADERS = re.compile(
@@ -122,9 +123,7 @@ def key_sources(raw: bytes, p: ParsedMessage) -> list[str]:
 def seat_by_key(session: Session, raw: bytes, p: ParsedMessage, settings: Settings) -> Any:
     """The (key, seat) of the first verified reply key in the mail, or None."""
     for key in keys.find_keys(*key_sources(raw, p)):
-        seat = session.exec(
-            select(Seat).where(Seat.game_id == key.game_id, Seat.side == key.side)
-        ).first()
+        seat = seats_of(session, key.game_id).get(key.side)  # the game's seats, asked once
         if seat is not None and any(
             keys.verify(secret, key, seat.key_salt) for secret in accepted_secrets(settings)
         ):

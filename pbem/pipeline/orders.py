@@ -79,7 +79,7 @@ def autoplay(ctx: Context) -> None:
     if ctx.orders is not None:
         _store(ctx)
     seats = seats_of(ctx.session, ctx.game.id or 0)
-    rows = {side: orders.book_row(ctx.session, seat) for side, seat in seats.items()}
+    rows = orders.book_rows(ctx.session, seats)
     books = {side: orders.book_of(row, side) for side, row in rows.items()}
     ctx.auto = orders.settle(ctx.new_state, books)
     for side, row in rows.items():
