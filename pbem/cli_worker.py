@@ -41,8 +41,10 @@ def _poll(app: App, no_send: bool) -> int:
     if no_send:
         return _with_clocks(app, lambda: _fetch(app, None))
     from pbem.outbox_pump import OutboxPump
+    from pbem.send_process import ProcessSender  # composing and SMTP off this process's GIL
 
-    with OutboxPump(app.db, app.settings, service.make_sender(app.settings)) as pump:
+    sender = ProcessSender(app.settings, service.make_sender(app.settings))
+    with OutboxPump(app.db, app.settings, sender) as pump:
         code = _with_clocks(app, lambda: _fetch(app, pump.nudge))  # reports sent during the next
     return max(code, _sent_code(app, pump.stats))
 

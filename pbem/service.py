@@ -14,12 +14,10 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import json
 from collections import Counter
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
-from email.utils import parseaddr
 from typing import Any, Protocol
 
 from sqlalchemy import bindparam, update
@@ -45,17 +43,17 @@ from pbem.game_views import show_json as show_json
 from pbem.handover import apply_queued, hand_over
 from pbem.mail import (
     Fetched,
-    FileAttachment,
     ImapMailbox,
     PermanentFailure,
     SendFailure,
     SmtpSender,
     TemporaryFailure,
-    build_message,
 )
 from pbem.models import MailImage, OutboxMessage, utcnow
 from pbem.models import Seat as Seat  # read as service.Seat (tests)
 from pbem.notify import digest_pass
+from pbem.outbox_compose import raw_message as raw_message
+from pbem.outbox_compose import sender_for as sender_for
 from pbem.pipeline import Outcome, process_message
 
 __all__ = [
@@ -249,41 +247,6 @@ def backoff(attempts: int) -> timedelta:
     return timedelta(minutes=min(2 ** max(attempts - 1, 0), 360))
 
 
-def sender_for(address: str, game_id: int | None) -> str:
-    """``"1960 — game #12" <game@…>`` so a mailbox of many games tells them apart at a glance;
-    an address configured with its own display name keeps it."""
-    name, addr = parseaddr(address)
-    if name or game_id is None or not addr:
-        return address
-    return f'"1960 \u2014 game #{game_id}" <{addr}>'
-
-
-def raw_message(
-    settings: Settings, row: OutboxMessage, images: Mapping[str, MailImage] | None = None
-) -> bytes:
-    """The bytes of outbox ``row``; ``images`` (stored parts by id, `mailimages.load`) go
-    inline or attached, as the row's HTML names them."""
-    extras = json.loads(row.extras) if row.extras else {}  # headers and attachments (fair play)
-    files = [
-        FileAttachment(a["filename"], a["text"].encode("utf-8"), a["content_type"])
-        for a in extras.get("attachments", ())
-    ]
-    return build_message(
-        sender=sender_for(settings.address, row.game_id),
-        to=row.recipient,
-        subject=row.subject,
-        text=row.text,
-        html=row.html or None,
-        message_id=row.message_id,
-        in_reply_to=row.in_reply_to or None,
-        references=row.references.split(),
-        reply_to=row.reply_to or None,
-        images=mailimages.for_html(row.html, dict(images or {})),
-        headers=extras.get("headers"),
-        attachments=[*mailimages.attachments_for(row.html, dict(images or {})), *files],
-    )
-
-
 def drain_outbox(
     db: Engine, settings: Settings, sender: Sender, *, now: datetime | None = None, limit: int = 500
 ) -> SendStats:
@@ -393,10 +356,9 @@ async def _send_rows(
         with db.connect() as read:  # a plain read: no write lock
             images = mailimages.load(read, (r.html for r in rows))
         for i, row in enumerate(rows):
-            raw = raw_message(settings, row, images)
             failure: SendFailure | None = None
             try:  # outside any transaction: a crash after this resends the same Message-ID (C2)
-                await sender.send(raw, settings.address, [row.recipient])
+                await _send_row(sender, settings, row, images)
             except SendFailure as exc:
                 failure = exc
             _mark(row, failure, now, stats)
@@ -407,6 +369,17 @@ async def _send_rows(
             if _unreachable(failure):
                 return rows[i + 1 :]
     return None
+
+
+async def _send_row(
+    sender: Sender, settings: Settings, row: OutboxMessage, images: Mapping[str, MailImage]
+) -> None:
+    """Compose and send one row (a `pbem.send_process.ProcessSender` composes in its child)."""
+    send_row = getattr(sender, "send_row", None)
+    if send_row is not None:
+        await send_row(settings, row, images)
+        return
+    await sender.send(raw_message(settings, row, images), settings.address, [row.recipient])
 
 
 def _unreachable(failure: SendFailure | None) -> bool:

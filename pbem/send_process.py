@@ -1,0 +1,190 @@
+"""Composing and sending the outbox's mail in a process of its own (the second core, no GIL).
+
+`pbem poll` sends each committed mail's reports while it processes the next mail
+(`pbem.outbox_pump`). On a thread of the same process that work — building the MIME message
+(base64 of the board picture, about 60 KB a report) and aiosmtplib's SMTP conversation — takes
+the interpreter lock from the thread applying the mail. `ProcessSender` does it in a child
+process instead: the pump thread still claims each row and marks it sent in its own commit
+(the outbox's semantics are unchanged, `pbem.service.send_due`), and hands the row's columns
+and its images to the child, which composes the bytes (`pbem.outbox_compose.raw_message`, the same
+function), sends them on its one SMTP session and answers ok or the failure. The child is
+`python -m pbem.send_process` (started at the first mail to send, so a poll with nothing to
+send pays nothing), with only a socket to the parent: no inherited lock file or database.
+
+One request at a time: the pump waits for each answer (without the lock), so at most one mail
+is in flight, as on the thread. If the child dies, the answer is a `TemporaryFailure` without
+an SMTP code (the server "unreachable"): the rows are released and the next run sends them. If
+the parent dies, the child reads the end of its pipe and exits after the mail in flight (a crash
+after a send resends the same Message-ID next run, as before, C2).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import os
+import socket
+import subprocess
+import sys
+from collections.abc import Mapping
+from dataclasses import dataclass
+from multiprocessing.connection import Connection
+from pathlib import Path
+from types import SimpleNamespace
+from typing import Any
+
+from pbem.config import Settings
+from pbem.mail.smtp import PermanentFailure, SmtpSender, TemporaryFailure
+
+__all__ = ["ProcessSender"]
+
+ROW_FIELDS = (
+    "extras",
+    "game_id",
+    "recipient",
+    "subject",
+    "text",
+    "html",
+    "message_id",
+    "in_reply_to",
+    "references",
+    "reply_to",
+)
+STOP_SECONDS = 5.0  # how long the child may take to finish when told to stop
+
+
+@dataclass(frozen=True)
+class _Part:
+    """A stored image or file as `pbem.mailimages.for_html` reads it (picklable)."""
+
+    cid: str
+    content_type: str
+    filename: str
+    data: bytes
+
+
+class ProcessSender:
+    """``async with ProcessSender(settings, smtp):`` a child process sends with ``smtp``.
+
+    Offers `send` (raw bytes, as every sender) and `send_row` (composed in the child too).
+    """
+
+    def __init__(self, settings: Settings, smtp: SmtpSender) -> None:
+        self.settings = settings
+        self.smtp = smtp
+        self._conn: Connection | None = None
+        self._proc: subprocess.Popen[bytes] | None = None
+        self._dead = False
+
+    async def __aenter__(self) -> ProcessSender:
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        conn, proc, self._conn, self._proc = self._conn, self._proc, None, None
+        if conn is not None:
+            with contextlib.suppress(OSError):
+                conn.send(None)
+            conn.close()
+        if proc is not None:
+            try:
+                proc.wait(STOP_SECONDS)
+            except subprocess.TimeoutExpired:
+                proc.kill()
+                proc.wait()
+
+    async def send(self, raw: bytes, sender: str, recipients: list[str]) -> None:
+        """Send ``raw`` from the child; raise the `SendFailure` it met."""
+        self._ask(("raw", raw, sender, list(recipients)))
+
+    async def send_row(self, settings: Settings, row: Any, images: Mapping[str, Any]) -> None:
+        """Compose outbox ``row`` (with the stored ``images``) and send it, in the child."""
+        fields = {name: getattr(row, name) for name in ROW_FIELDS}
+        html = row.html or ""
+        parts = {
+            cid: _Part(cid, img.content_type, img.filename, bytes(img.data))
+            for cid, img in images.items()
+            if cid in html  # the ones it names (and perhaps a few more): composed as before
+        }
+        self._ask(("row", fields, parts))
+
+    def _start(self) -> Connection:
+        mine, theirs = socket.socketpair()
+        root = str(Path(__file__).resolve().parent.parent)  # this checkout's pbem, in the child
+        env = {
+            **os.environ,
+            "PYTHONPATH": os.pathsep.join(filter(None, [root, os.environ.get("PYTHONPATH")])),
+        }
+        self._proc = subprocess.Popen(
+            [sys.executable, "-m", "pbem.send_process", str(theirs.fileno())],
+            pass_fds=[theirs.fileno()],
+            stdin=subprocess.DEVNULL,
+            env=env,
+        )
+        theirs.close()  # the child's end lives in the child only: its death is our EOF
+        conn = Connection(mine.detach())
+        conn.send((self.settings, self.smtp))
+        return conn
+
+    def _ask(self, request: tuple[Any, ...]) -> None:
+        if self._dead:
+            raise TemporaryFailure("the sending process ended")
+        try:  # blocking: nothing else runs on the pump's loop, and the wait frees the GIL
+            if self._conn is None:
+                self._conn = self._start()
+            self._conn.send(request)
+            answer = self._conn.recv()
+        except (EOFError, OSError) as exc:
+            self._dead = True
+            raise TemporaryFailure(f"the sending process ended: {type(exc).__name__}") from None
+        if answer is None:
+            return
+        kind, message, code = answer
+        if kind == "temporary":
+            raise TemporaryFailure(message, code)
+        if kind == "permanent":
+            raise PermanentFailure(message, code)
+        raise RuntimeError(f"the sending process failed: {message}")
+
+
+async def _serve(conn: Connection) -> None:
+    from pbem.outbox_compose import raw_message
+
+    settings, smtp = conn.recv()
+    async with smtp:
+        while True:
+            try:
+                request = conn.recv()
+            except (EOFError, OSError):  # the parent is gone
+                return
+            if request is None:
+                return
+            answer = await _handle(request, settings, smtp, raw_message)
+            try:
+                conn.send(answer)
+            except OSError:
+                return
+
+
+async def _handle(
+    request: tuple[Any, ...], settings: Settings, smtp: SmtpSender, raw_message: Any
+) -> tuple[str, str, int | None] | None:
+    try:
+        if request[0] == "row":
+            _, fields, parts = request
+            raw = raw_message(settings, SimpleNamespace(**fields), parts)
+            await smtp.send(raw, settings.address, [fields["recipient"]])
+        else:
+            _, raw, sender, recipients = request
+            await smtp.send(raw, sender, recipients)
+    except TemporaryFailure as exc:
+        return ("temporary", str(exc), exc.code)
+    except PermanentFailure as exc:
+        return ("permanent", str(exc), exc.code)
+    except Exception as exc:
+        return ("error", f"{type(exc).__name__}: {exc}", None)
+    return None
+
+
+if __name__ == "__main__":
+    with contextlib.suppress(KeyboardInterrupt):
+        asyncio.run(_serve(Connection(int(sys.argv[1]))))

@@ -1,0 +1,134 @@
+"""`pbem.send_process.ProcessSender`: the outbox composed and sent from a child process.
+
+The child composes the same bytes as `pbem.outbox_compose.raw_message` in the parent, its SMTP
+failures reach the outbox classified as on a thread (4xx temporary, 5xx permanent), a dead child
+is a temporary failure without a code (the rows are due again: the server "unreachable"), and
+the child ends when its parent is gone.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import re
+import subprocess
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from aiosmtpd.controller import Controller
+from sqlmodel import Session, select
+
+from pbem import mailimages, service
+from pbem.mail import PermanentFailure, SmtpSender, TemporaryFailure
+from pbem.models import OutboxMessage
+from pbem.outbox_compose import raw_message
+from pbem.send_process import ProcessSender
+from tests.pbem.harness import EMAILS, Harness
+from tests.pbem.mailtools import free_port
+from tests.pbem.test_mail_smtp import Capture
+
+DATE = re.compile(rb"^Date: .*\r\n", re.M)
+
+
+@pytest.fixture
+def smtp_capture() -> Iterator[tuple[Capture, int]]:
+    capture = Capture()
+    controller = Controller(capture, hostname="127.0.0.1", port=free_port())
+    controller.start()
+    yield capture, controller.port
+    controller.stop()
+
+
+def test_the_child_sends_the_bytes_the_parent_would_compose(
+    tmp_path: Path, smtp_capture: tuple[Capture, int]
+) -> None:
+    capture, port = smtp_capture
+    h = Harness(tmp_path)
+    h.sender.sent.clear()
+    h.new_game(seed=2)  # the welcome mails (with the board picture), sent to MemorySender
+    with Session(h.db) as s:
+        rows = list(s.exec(select(OutboxMessage).order_by(OutboxMessage.id)))
+        images = mailimages.load(s, (r.html for r in rows))
+    with Session(h.db) as s:  # due again, for the process sender
+        for row in s.exec(select(OutboxMessage)):
+            row.status = "pending"
+            s.add(row)
+        s.commit()
+    sender = ProcessSender(h.settings, SmtpSender("127.0.0.1", port))
+    stats = service.drain_outbox(h.db, h.settings, sender)
+    assert stats.sent == len(rows) == 2 and not stats.failed
+    assert [c[1] for c in capture.messages] == [[r.recipient] for r in rows]
+    for row, (_frm, _to, content) in zip(rows, capture.messages, strict=True):
+        expected = raw_message(h.settings, row, images)
+        assert b"Content-ID: <" in expected  # the picture went with it
+        assert DATE.sub(b"", content.replace(b"\r\n", b"\n").replace(b"\n", b"\r\n")) == (
+            DATE.sub(b"", expected)
+        )
+    assert {r.recipient for r in rows} == set(EMAILS.values())
+
+
+def test_smtp_failures_are_classified_as_on_a_thread(smtp_capture: tuple[Capture, int]) -> None:
+    from pbem.config import Settings
+
+    capture, port = smtp_capture
+    settings = Settings(address="game@pbem.test", secret="s")
+
+    async def go() -> list[BaseException | None]:
+        out: list[BaseException | None] = []
+        async with ProcessSender(settings, SmtpSender("127.0.0.1", port)) as sender:
+            for rcpt in ("ok@example.org", "tmp@example.org", "bad@example.org"):
+                try:
+                    await sender.send(b"Subject: x\r\n\r\nhi\r\n", "g@pbem.test", [rcpt])
+                    out.append(None)
+                except (TemporaryFailure, PermanentFailure) as exc:
+                    out.append(exc)
+        return out
+
+    ok, tmp, bad = asyncio.run(go())
+    assert ok is None and len(capture.messages) == 1
+    assert isinstance(tmp, TemporaryFailure) and tmp.code == 451
+    assert isinstance(bad, PermanentFailure) and bad.code == 550
+
+
+def test_a_dead_child_is_a_temporary_failure_without_a_code(
+    smtp_capture: tuple[Capture, int],
+) -> None:
+    from pbem.config import Settings
+
+    _capture, port = smtp_capture
+    settings = Settings(address="game@pbem.test", secret="s")
+
+    async def go() -> tuple[BaseException, BaseException]:
+        async with ProcessSender(settings, SmtpSender("127.0.0.1", port)) as sender:
+            await sender.send(b"Subject: x\r\n\r\nhi\r\n", "g@pbem.test", ["ok@example.org"])
+            assert sender._proc is not None
+            sender._proc.kill()
+            sender._proc.wait()
+            errors: list[BaseException] = []
+            for _ in range(2):
+                with pytest.raises(TemporaryFailure) as info:
+                    await sender.send(b"Subject: x\r\n\r\nhi\r\n", "g@pbem.test", ["ok@x.org"])
+                errors.append(info.value)
+            return errors[0], errors[1]
+
+    first, second = asyncio.run(go())
+    assert first.code is None and second.code is None  # `_unreachable`: rows released, due again
+    assert service._unreachable(first)  # type: ignore[arg-type]
+
+
+def test_the_child_ends_when_its_parent_is_gone(smtp_capture: tuple[Capture, int]) -> None:
+    from pbem.config import Settings
+
+    _capture, port = smtp_capture
+    settings = Settings(address="game@pbem.test", secret="s")
+    sender = ProcessSender(settings, SmtpSender("127.0.0.1", port))
+
+    async def go() -> subprocess.Popen[bytes]:
+        await sender.send(b"Subject: x\r\n\r\nhi\r\n", "g@pbem.test", ["ok@example.org"])
+        proc = sender._proc
+        assert proc is not None and sender._conn is not None
+        sender._conn.close()  # as the kernel does when the parent is killed
+        return proc
+
+    proc = asyncio.run(go())
+    assert proc.wait(timeout=60) == 0
