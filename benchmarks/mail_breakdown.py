@@ -66,8 +66,10 @@ def instrument() -> None:
     import pbem.mail.imap
     import pbem.mail.smtp
     import pbem.mailimages
+    import pbem.outbox_compose
     import pbem.pipeline.base as base
     import pbem.replies
+    import pbem.send_process
     import pbem.service
 
     wrap(pbem.service, "poll_once", "poll_once (fetch, pipeline, IMAP moves)")
@@ -91,8 +93,9 @@ def instrument() -> None:
     wrap(pbem.mail.imap.ImapMailbox, "fetch_new", "  IMAP fetch")
     wrap(pbem.mail.imap.ImapMailbox, "move_many", "  IMAP move (per batch)")
     wrap(pbem.service, "drain_outbox", "drain_outbox (send every report)")
-    wrap(pbem.service, "build_message", "  compose (build_message)")
-    wrap(pbem.mail.smtp.SmtpSender, "send", "  SMTP send")
+    wrap(pbem.outbox_compose, "build_message", "  compose (build_message, not in poll)")
+    wrap(pbem.mail.smtp.SmtpSender, "send", "  SMTP send (not in poll)")
+    wrap(pbem.send_process.ProcessSender, "_ask", "  sending process: compose + SMTP, waited for")
     wrap(pbem.cli_worker, "migrate", "migrate (schema check)")
     for name in (
         "apply_in_place",
