@@ -37,7 +37,6 @@ import engine
 from benchmarks.common import Row, print_table
 from benchmarks.mailenv import NoMailStack, mail_stack
 from pbem import keys, service
-from pbem.config import Settings
 from pbem.db import make_engine, migrate
 from pbem.mail import MemorySender, SmtpSender
 from pbem.models import Game, Seat, utcnow
@@ -119,19 +118,7 @@ def main(argv: list[str] | None = None) -> None:
 def bench(server: MailServer, folder: Path, moves: int, games: int) -> None:
     address = server.fresh_address("latency")
     url = f"sqlite:///{folder}/latency.db"
-    settings = Settings(
-        database_url=url,
-        address=address,
-        secret="bench-secret",
-        imap_host=server.host,
-        imap_port=server.imap_port,
-        imap_user=address,
-        imap_password=server.password,
-        imap_ssl=False,
-        smtp_host=server.host,
-        smtp_port=server.smtp_port,
-        smtp_tls=False,
-    )
+    settings = server.game_settings(url, "bench-secret", address)
     db = make_engine(url)
     migrate(db)
     ids = []

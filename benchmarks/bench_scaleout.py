@@ -43,7 +43,6 @@ from benchmarks.common import Row, print_table
 from benchmarks.mailenv import NoMailStack, mail_stack
 from benchmarks.pgenv import NoPostgres, create_database, drop_database, fresh_database, postgres
 from pbem import mailimages, service
-from pbem.config import Settings
 from pbem.db import make_engine, migrate
 from pbem.mail import MemorySender
 from pbem.models import Game, InboundMessage, OutboxMessage, Quarantine
@@ -59,19 +58,7 @@ class Backlog:
     def __init__(self, server: MailServer, pg: str, moves: int, games: int) -> None:
         self.address = server.fresh_address("scale")
         self.pristine = create_database(pg)
-        self.settings = Settings(
-            database_url=self.pristine,
-            address=self.address,
-            secret="bench-secret",
-            imap_host=server.host,
-            imap_port=server.imap_port,
-            imap_user=self.address,
-            imap_password=server.password,
-            imap_ssl=False,
-            smtp_host=server.host,
-            smtp_port=server.smtp_port,
-            smtp_tls=False,
-        )
+        self.settings = server.game_settings(self.pristine, "bench-secret", self.address)
         db = make_engine(self.pristine)
         migrate(db)
         for i in range(games):

@@ -9,6 +9,11 @@ Players reply to ``game+<key>@domain`` (plus-addressing on ``PBEM_ADDRESS``);
 our Message-IDs embed the key too, so a reply to the bare address is still
 recognised from In-Reply-To/References. A key of an older generation is
 *stale*: the seat's decision has changed since that report.
+
+Every Message-ID we send ends in a tag, 8 base32 characters of
+``HMAC-SHA256(PBEM_SECRET, "mid|<left part>@<domain>")`` (`signed_message_id`), so a
+delivery report that names one of our mails can be told from a forged one that names a
+guessed or invented Message-ID (`is_our_message_id`).
 """
 
 from __future__ import annotations
@@ -17,9 +22,19 @@ import base64
 import hashlib
 import hmac
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
 
-__all__ = ["ReplyKey", "find_keys", "key_for", "message_id", "reply_address", "verify"]
+__all__ = [
+    "ReplyKey",
+    "find_keys",
+    "is_our_message_id",
+    "key_for",
+    "message_id",
+    "reply_address",
+    "signed_message_id",
+    "verify",
+]
 
 SIDE_CODES = {"kennedy": "k", "nixon": "n"}
 CODE_SIDES = {v: k for k, v in SIDE_CODES.items()}
@@ -63,10 +78,33 @@ def reply_address(address: str, key: ReplyKey) -> str:
     return f"{local}+{key.text}@{domain}"
 
 
-def message_id(address: str, key: ReplyKey, cause: str) -> str:
-    """A deterministic Message-ID for the mail caused by ``cause`` (e.g. ``v7``, ``in42``)."""
+def message_id(secret: str, address: str, key: ReplyKey, cause: str) -> str:
+    """A deterministic, signed Message-ID for the seat's mail caused by ``cause`` (``v7``, ``in42``)."""
+    return signed_message_id(secret, address, f"1960.{key.text}.{cause}")
+
+
+def _mid_tag(secret: str, left: str, domain: str) -> str:
+    msg = f"mid|{left.lower()}@{domain}".encode()  # case-blind: some MTAs fold headers
+    digest = hmac.new(secret.encode(), msg, hashlib.sha256).digest()
+    return base64.b32encode(digest[:5]).decode().lower()
+
+
+def signed_message_id(secret: str, address: str, left: str) -> str:
+    """``<left.TAG@domain of address>``: a Message-ID of ours, signed with ``secret``."""
     domain = address.lower().partition("@")[2] or "localhost"
-    return f"<1960.{key.text}.{cause}@{domain}>"
+    return f"<{left}.{_mid_tag(secret, left, domain)}@{domain}>"
+
+
+def is_our_message_id(secrets: Sequence[str], mid: str) -> bool:
+    """True if ``mid`` was made by `signed_message_id` with one of ``secrets`` (the current
+    secret and the previous ones still accepted): its tag checks out (constant-time)."""
+    inner = mid.strip().removeprefix("<").removesuffix(">")
+    left_tag, at, domain = inner.rpartition("@")
+    left, dot, tag = left_tag.rpartition(".")
+    if not (at and dot and left and len(tag) == 8):
+        return False
+    tag, domain = tag.lower(), domain.lower()
+    return any(hmac.compare_digest(_mid_tag(s, left, domain), tag) for s in secrets)
 
 
 def find_keys(*sources: str) -> list[ReplyKey]:

@@ -182,7 +182,7 @@ def queue_mail(
     mail = render(kind, {**ctx, **(context or {})})
     mailimages.store(session, [*mail.images, *mail.attachments])
     key = current_key(settings, seat)
-    message_id = keys.message_id(settings.address, key, f"{cause}.{kind}")
+    message_id = keys.message_id(settings.secret, settings.address, key, f"{cause}.{kind}")
     refs = [r for r in (seat.thread_root, in_reply_to) if r]
     if not seat.thread_root:
         seat.thread_root = message_id

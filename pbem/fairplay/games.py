@@ -218,7 +218,7 @@ def _queue_invitation(
         footer="Reply to this mail: its Reply-To address carries your key for this game.",
     )
     key = current_key(settings, seat)
-    mid = keys.message_id(settings.address, key, "invite")
+    mid = keys.message_id(settings.secret, settings.address, key, "invite")
     queue_note(
         s,
         settings,
@@ -271,7 +271,7 @@ def note_to(
         kind="invitation",
         side=seat.side,
         recipient=seat.email,
-        message_id=keys.message_id(settings.address, key, cause),
+        message_id=keys.message_id(settings.secret, settings.address, key, cause),
         reply_to=keys.reply_address(settings.address, key),
         now=now,
         references=[seat.thread_root, in_reply_to],

@@ -22,7 +22,7 @@ from typing import Any
 from sqlmodel import Session, col, select
 
 import engine
-from pbem import boardmap, mailimages, report_model
+from pbem import boardmap, keys, mailimages, report_model
 from pbem.config import Settings
 from pbem.fairplay.export import reveal_for
 from pbem.fairplay.mails import Note, queue_note, queue_rendered, render_fair
@@ -176,7 +176,7 @@ def _queue_note(
 
 
 def _message_id(settings: Settings, obs: Observer, cause: str) -> str:
-    return f"<1960.o{obs.id}.{cause}@{settings.address_domain}>"
+    return keys.signed_message_id(settings.secret, settings.address, f"1960.o{obs.id}.{cause}")
 
 
 def unsubscribe(session: Session, settings: Settings, obs: Observer, now: datetime) -> None:

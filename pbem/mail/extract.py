@@ -4,7 +4,9 @@ This is text handling only; which of the kept lines are commands is the pipeline
 (`pbem.pipeline.lines`). Our own line logic runs first (email-engineering notes C7):
 
 * quoted lines (``>``) are dropped one by one, never "cut at the first ``>``", so interleaved
-  and bottom-posted replies work;
+  and bottom-posted replies work; so are lines quoted with a tab, the POSIX ``mailx`` default
+  (BSD and macOS ``mail``, s-nail without Debian's rc file), once an attribution is followed
+  by tab-indented lines (`_tab_quotes`);
 * an **attribution** ("On … wrote:", "Am … schrieb …:", "Den … skrev …:", "W dniu … pisze:",
   "… 写道：", a date-first "29 нояб. 2026 г., в 9:00, game <g@x>:" …, see `WROTE`) followed by
   quoted lines is dropped; one followed by unquoted history cuts the rest;
@@ -216,9 +218,36 @@ def normalise_line(line: str) -> str:
 def reply_text(text: str, *, history_starts: Callable[[str], bool] | None = None) -> ReplyText:
     """The writer's own lines of *text* (see the module docstring)."""
     text = text[:MAX_INPUT_CHARS].replace("\r\n", "\n").replace("\r", "\n")
-    lines = [normalise_line(line) for line in text.split("\n")]
+    raw = text.split("\n")
+    lines = _tab_quotes(raw, [normalise_line(line) for line in raw])
     own = _Reader(lines, history_starts).read()
     return _second_opinion(own)
+
+
+def _tab_quotes(raw: list[str], lines: list[str]) -> list[str]:
+    """*lines* with tab-quoted lines marked ``>``: when an attribution is followed (blank lines
+    aside) by a line that starts with a tab, every line from there on that starts with a tab
+    is quoted history (POSIX mailx's ``indentprefix``). Without such an attribution, nothing
+    changes: a writer's own indented line is never taken for a quote."""
+    if not any(line.startswith("\t") for line in raw):
+        return lines
+    start = None
+    for i in range(len(lines)):
+        if not raw[i].startswith("\t") and lines[i].strip():
+            span = attribution_span(lines, i)
+            if span:
+                j = i + span
+                while j < len(lines) and not raw[j].strip():
+                    j += 1
+                if j < len(lines) and raw[j].startswith("\t"):
+                    start = j
+                    break
+    if start is None:
+        return lines
+    return [
+        f"> {line.strip()}" if n >= start and raw[n].startswith("\t") else line
+        for n, line in enumerate(lines)
+    ]
 
 
 class _Reader:

@@ -2,7 +2,13 @@
 
 Postfix (or any MTA) returns a mail it could not deliver to the envelope sender, the game
 mailbox, as an RFC 3464 delivery status notification. Read with `pbem.mail.dsn`, it names the
-recipient that failed and the Message-ID of our mail; that finds the outbox row. The row is
+recipient that failed and the Message-ID of our mail; that finds the outbox row. Anybody can
+send a DSN-shaped mail, so one is believed only when the Message-ID it returns is signed by
+this server (`pbem.keys.is_our_message_id`: only the mail's recipient and the servers on its
+way have seen it) and names a row of the outbox; a DSN without the original's headers, or
+naming a Message-ID we did not sign, is ignored with the reason (`pbem log`/`pbem poll`
+output), never acted on: otherwise anyone who knows a player's address could have the
+opponent told that the player's mail bounces. The row is
 marked ``bounced`` (with the status and the remote server's words), the game gets a
 ``bounce`` event (`pbem log GAME`), the poll counts it (`pbem poll` exits 3: an operator should
 look), and the opponent is told once per dead address by a ``notice``. Nothing is ever sent
@@ -13,10 +19,12 @@ from __future__ import annotations
 
 import logging
 
-from sqlmodel import col, select
+from sqlmodel import select
 
 import engine
+from pbem import keys
 from pbem.clocks.service import notify, record_event
+from pbem.config import accepted_secrets
 from pbem.db import lock_game
 from pbem.models import GameEvent, OutboxMessage
 from pbem.pipeline.base import Context, IgnoreMessage, handler
@@ -44,9 +52,7 @@ def bounce(ctx: Context) -> None:
     if not failed:
         actions = ", ".join(sorted({r.action or "?" for r in dsn.recipients})) or "none"
         raise IgnoreMessage(f"delivery report ({actions}): nothing failed")
-    row = _bounced_row(ctx, dsn.original_message_id, [r.recipient for r in failed])
-    if row is None:
-        raise IgnoreMessage(f"bounce (RFC 3464) of no mail of ours ({failed[0].recipient})")
+    row = _bounced_row(ctx, dsn.original_message_id, failed[0].recipient)
     hit = next((r for r in failed if r.recipient == row.recipient.lower()), failed[0])
     why = (
         hit.diagnostic
@@ -66,23 +72,26 @@ def bounce(ctx: Context) -> None:
     raise Bounced(reason)
 
 
-def _bounced_row(
-    ctx: Context, message_id: str | None, recipients: list[str]
-) -> OutboxMessage | None:
-    """Our outbox row the DSN returns: by the original's Message-ID, else the latest mail sent
-    to a failed recipient (a DSN without the original's headers)."""
+def _bounced_row(ctx: Context, message_id: str | None, recipient: str) -> OutboxMessage:
+    """Our outbox row the DSN returns, found by the original's signed Message-ID; a DSN that
+    does not prove which mail of ours it returns is ignored (raises `IgnoreMessage`)."""
+    if not message_id:
+        raise IgnoreMessage(
+            f"bounce (RFC 3464) for {recipient} without the returned mail's Message-ID: "
+            "cannot tell it is a mail of ours; not acted on"
+        )
+    shown = bounded(message_id, 120)
+    if not keys.is_our_message_id(accepted_secrets(ctx.settings), message_id):
+        raise IgnoreMessage(
+            f"bounce (RFC 3464) for {recipient} of {shown}: not a Message-ID this server "
+            "signed; not acted on"
+        )
     s = ctx.session
-    if message_id:
-        for mid in dict.fromkeys((message_id, message_id.lower())):
-            row = s.exec(select(OutboxMessage).where(OutboxMessage.message_id == mid)).first()
-            if row is not None:
-                return row
-        return None  # it names a mail that is not ours
-    return s.exec(
-        select(OutboxMessage)
-        .where(col(OutboxMessage.recipient).in_(recipients), OutboxMessage.status == "sent")
-        .order_by(col(OutboxMessage.id).desc())
-    ).first()
+    for mid in dict.fromkeys((message_id, message_id.lower())):
+        row = s.exec(select(OutboxMessage).where(OutboxMessage.message_id == mid)).first()
+        if row is not None:
+            return row
+    raise IgnoreMessage(f"bounce (RFC 3464) for {recipient} of {shown}: no such mail in the outbox")
 
 
 def _record(ctx: Context, row: OutboxMessage, why: str) -> None:

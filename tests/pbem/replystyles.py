@@ -51,6 +51,7 @@ class Style:
     quoting: str
     head: str  # the attribution / header block / separator ("" for none)
     html: Callable[[Report, str, str], str] | None = None  # (report, commands_html, head) -> html
+    indent: str = "> "  # the quote prefix of ``quote`` styles
 
     def positions(self) -> tuple[str, ...]:
         if self.quoting == "quote":
@@ -61,7 +62,7 @@ class Style:
 
 
 def _quote(text: str, prefix: str = "> ") -> list[str]:
-    return [(prefix + line).rstrip() if line else prefix.rstrip() for line in text.splitlines()]
+    return [(prefix + line).rstrip() or prefix.rstrip(" ") for line in text.splitlines()]
 
 
 def body_text(style: Style, report: Report, commands: list[str], position: str) -> str:
@@ -69,7 +70,7 @@ def body_text(style: Style, report: Report, commands: list[str], position: str) 
     own = commands
     if style.quoting == "history":
         return "\n".join([*own, "", *style.head.splitlines(), "", *report.text.splitlines()]) + "\n"
-    quoted = _quote(report.text)
+    quoted = _quote(report.text, style.indent)
     head = style.head.splitlines()
     if position == "top":
         lines = [*own, "", *head, *quoted]
@@ -186,6 +187,15 @@ STYLES: tuple[Style, ...] = (
         "s-nail 14.9 (Debian defaults), seen in the issue-10 play-through",
         "quote",
         "1960 \u2014 game #1 <game@example.test> wrote:\n\n",
+    ),
+    Style(
+        "en-mailx-tab",
+        "en",
+        "POSIX mailx / s-nail without Debian's rc file (a tab as indentprefix), seen in the "
+        "issue-14 play-through",
+        "quote",
+        "1960 \u2014 game #1 <game@example.test> wrote:\n",
+        indent="\t",
     ),
     Style(
         "en-mutt",

@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 from sqlmodel import Session, select
 
-from pbem import service
+from pbem import keys, service
 from pbem.db import make_engine, migrate
 from pbem.models import GameEvent, InboundMessage, OutboxMessage
 from tests.pbem.harness import EMAILS, Harness
@@ -141,9 +141,51 @@ def test_delay_reports_and_bounces_of_mail_not_ours_are_ignored_unanswered(tmp_p
     assert welcome.status == "sent"
 
 
-def test_a_dsn_without_the_original_headers_is_matched_by_recipient(tmp_path: Path) -> None:
+def test_a_forged_dsn_without_the_original_headers_is_ignored_and_nobody_told(
+    tmp_path: Path,
+) -> None:
+    # Anyone who knows Nixon's address could mail this; it must not tell Kennedy his mail bounces.
     h = Harness(tmp_path)
     h.new_game(seed=2)
-    h.inbox.deliver(_dsn_for(_rows(h, EMAILS["nixon"])[0], with_original=False))
+    sent_before = len(h.sender.sent)
+    welcome = _rows(h, EMAILS["nixon"])[0]
+    h.inbox.deliver(_dsn_for(welcome, with_original=False))
+    stats = h.poll()
+    assert stats.outcomes == {"ignored": 1}
+    assert _events(h) == [] and len(h.sender.sent) == sent_before
+    assert _rows(h, EMAILS["nixon"])[0].status == "sent"
+    with Session(h.db) as s:
+        (inbound,) = s.exec(select(InboundMessage)).all()
+    assert "without the returned mail's Message-ID" in inbound.detail
+
+
+def _forged(row: OutboxMessage, mid: str) -> bytes:
+    return _dsn_for(row).replace(row.message_id.encode(), mid.encode())
+
+
+def test_a_dsn_naming_a_message_id_we_did_not_sign_is_ignored(tmp_path: Path) -> None:
+    h = Harness(tmp_path)
+    h.new_game(seed=2)
+    welcome = _rows(h, EMAILS["nixon"])[0]
+    left, _, domain = welcome.message_id.strip("<>").rpartition("@")
+    untagged = f"<{left.rpartition('.')[0]}@{domain}>"  # a guessed id: the shape without the tag
+    wrong_key = keys.signed_message_id(
+        "not-our-secret", h.settings.address, left.rpartition(".")[0]
+    )
+    bad_tag = f"<{left[:-1]}{'a' if left[-1] != 'a' else 'b'}@{domain}>"
+    for i, mid in enumerate((untagged, wrong_key, bad_tag)):
+        h.inbox.deliver(_forged(welcome, mid).replace(b"<dsn-1@", f"<dsn-f{i}@".encode()))
+    assert h.poll().outcomes == {"ignored": 3}
+    assert _events(h) == [] and _rows(h, EMAILS["nixon"])[0].status == "sent"
+
+
+def test_a_bounce_of_mail_signed_with_a_previous_secret_is_still_recognised(
+    tmp_path: Path,
+) -> None:
+    h = Harness(tmp_path)
+    h.new_game(seed=2)
+    welcome = _rows(h, EMAILS["nixon"])[0]
+    h.settings = h.settings.with_(secret="the-new-secret", previous_secrets=h.settings.secret)
+    h.inbox.deliver(_dsn_for(welcome))
     assert h.poll().outcomes == {"bounced": 1}
     assert _events(h) == [("nixon", "bounce")]

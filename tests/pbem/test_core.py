@@ -68,8 +68,22 @@ def test_keys_are_lower_case_signed_and_bound_to_seat_and_generation() -> None:
 
 def test_keys_are_found_in_our_message_ids() -> None:
     k = keys.key_for("secret", 5, "nixon", 9, "salt")
-    mid = keys.message_id("game@x.test", k, "v4.report")
+    mid = keys.message_id("secret", "game@x.test", k, "v4.report")
     assert keys.find_keys(f"<a@b> {mid}") == [k]
+
+
+def test_our_message_ids_are_signed_and_checked() -> None:
+    k = keys.key_for("secret", 5, "nixon", 9, "salt")
+    mid = keys.message_id("secret", "Game@X.test", k, "v4.report")
+    assert mid.startswith(f"<1960.{k.text}.v4.report.") and mid.endswith("@x.test>")
+    assert keys.is_our_message_id(["secret"], mid)
+    assert keys.is_our_message_id(["new", "secret"], mid.upper())  # rotation; case-folded
+    assert not keys.is_our_message_id(["other"], mid)
+    left, _, domain = mid.strip("<>").rpartition("@")
+    assert not keys.is_our_message_id(["secret"], f"<{left.rpartition('.')[0]}@{domain}>")
+    assert not keys.is_our_message_id(["secret"], f"<{left}@elsewhere.test>")
+    for junk in ("", "<>", "<@>", "<a.b@>", "no-brackets", "<.12345678@x>"):
+        assert not keys.is_our_message_id(["secret"], junk)
     assert keys.find_keys("<xg5n9-aaaaaaaaaaaaaaaa@x>") == []  # not at a word boundary
 
 

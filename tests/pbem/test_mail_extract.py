@@ -81,6 +81,19 @@ def test_bottom_posting_after_quote_is_read() -> None:
     assert read_text(text).commands == ["event 22"]
 
 
+def test_tab_quoted_history_as_posix_mailx_writes_it_is_not_read() -> None:
+    # s-nail with no rc file, BSD/macOS mail: the quote prefix is a tab, the reply at the bottom
+    quoted = f"\tYour move.\n\t\n\tFor example, reply with:\n\t    {CMD}\n"
+    text = f"1960 \u2014 game #1 <game@example.test> wrote:\n\n{quoted}first kennedy\n"
+    assert read_text(text).commands == ["first kennedy"]
+    interleaved = f"game wrote:\n\tThe first part.\n\nevent 22\n\n{quoted}\npass\n"
+    assert read_text(interleaved).commands == ["event 22", "pass"]
+
+
+def test_own_tab_indented_lines_without_an_attribution_are_read() -> None:
+    assert read_text("\tevent 22\n\tpass\n").commands == ["event 22", "pass"]
+
+
 def test_bullets_whitespace_and_typography_are_normalised() -> None:
     text = "- event\u00a022\n* pass\n1. support   OH\n\u2022 issue civil\u2013rights\n"
     assert read_text(text).commands == ["event 22", "pass", "support OH", "issue civil-rights"]
