@@ -455,7 +455,7 @@ def _check(
         for address in players.values():
             for raw in _read_box(stack, address):
                 msg = email.message_from_bytes(raw, policy=email.policy.default)
-                mid = str(msg["Message-ID"] or "")
+                mid = str(msg["Message-ID"] or "").strip()
                 if expected.get(mid) != address:
                     extra.append(f"{address} got a mail that is not its outbox row: {mid}")
                 seen[mid] += 1

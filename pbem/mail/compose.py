@@ -130,15 +130,15 @@ def build_message(
             if date
             else email.utils.formatdate(localtime=False, usegmt=True),
         ),
-        ("Message-ID", _msgid(message_id)),
     ]
+    ids = [("Message-ID", [_msgid(message_id)])]
     if in_reply_to:
-        head.append(("In-Reply-To", _msgid(in_reply_to)))
+        ids.append(("In-Reply-To", [_msgid(in_reply_to)]))
     refs = [_msgid(r) for r in references if r]
     if in_reply_to and _msgid(in_reply_to) not in refs:
         refs.append(_msgid(in_reply_to))
     if refs:
-        head.append(("References", " ".join(refs)))
+        ids.append(("References", refs))
     if reply_to:
         head.append(("Reply-To", _address_text(reply_to)))
     head += [
@@ -150,7 +150,9 @@ def build_message(
         if name.strip().lower() in _RESERVED or not re.fullmatch(r"[A-Za-z0-9-]+", name):
             raise ValueError(f"header {name!r} cannot be set through headers=")
         head.append((name, _single_line(value)))
-    out = [_header(name, value) for name, value in head]
+    out = [_header(name, value) for name, value in head[:4]]
+    out += [_msgid_header(name, values) for name, values in ids]
+    out += [_header(name, value) for name, value in head[4:]]
     # QP and base64 bodies never contain '==' mid-line, so these boundaries cannot collide
     boundary = (
         "===============" + hashlib.sha256(_msgid(message_id).encode()).hexdigest()[:19] + "=="
@@ -266,6 +268,25 @@ def _single_line(value: str) -> str:
     if "\r" in value or "\n" in value:
         raise ValueError("header values may not contain CR or LF")
     return value
+
+
+def _msgid_header(name: str, ids: list[str]) -> str:
+    """A Message-ID/In-Reply-To/References line: folded only *between* ids, never inside one.
+
+    The email policy would fold a long single id onto a line of its own (``Message-ID:`` then
+    a continuation line), which RFC 5322 allows but some readers take literally (the leading
+    space in the value): with a long domain every report's Message-ID is that long. Lines
+    stay far below RFC 5322's 998 octets (an id is at most about 400 characters here)."""
+    if not all(i.isascii() for i in ids):
+        return _header(name, " ".join(ids))
+    lines, line = [], f"{name}: {ids[0]}"
+    for i in ids[1:]:
+        if len(line) + 1 + len(i) > 78:
+            lines.append(line)
+            line = f" {i}"
+        else:
+            line += f" {i}"
+    return "\r\n".join([*lines, line]) + "\r\n"
 
 
 def _msgid(value: str) -> str:

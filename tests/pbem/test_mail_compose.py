@@ -123,3 +123,22 @@ def test_inline_images_go_in_a_related_part_with_their_content_id() -> None:
 def test_without_images_the_html_stays_a_plain_alternative() -> None:
     msg = email.message_from_bytes(build(images=[]), policy=email.policy.default)
     assert [p.get_content_type() for p in msg.get_payload()] == ["text/plain", "text/html"]  # type: ignore[union-attr]
+
+
+def test_long_message_ids_are_never_folded_inside_an_id() -> None:
+    # A game_over report's signed Message-ID is 71 characters on example.test (longer on a long
+    # domain); the email policy used to put it on a continuation line of its own, which the
+    # crash-injection soak read back as " <…>" (a mail "not its outbox row").
+    long_id = (
+        "<1960.g1k211-avyuls7pcztt4m5p.v256.game_over.hlxsk23s@mail.a-long-club-domain.example>"
+    )
+    refs = [f"<1960.g1k{n}-aaaaaaaaaaaaaaaa.v{n}.report.bbbbbbbb@example.test>" for n in range(6)]
+    raw = build(message_id=long_id, in_reply_to=long_id, references=refs)
+    head = raw.split(b"\r\n\r\n", 1)[0].decode()
+    assert f"\r\nMessage-ID: {long_id}\r\n" in head
+    assert f"\r\nIn-Reply-To: {long_id}\r\n" in head
+    msg = email.message_from_bytes(raw, policy=email.policy.default)
+    assert str(msg["Message-ID"]) == long_id and str(msg["In-Reply-To"]) == long_id
+    assert str(msg["References"]).split() == [*refs, long_id]  # folded between ids only
+    assert all(len(line) <= 998 for line in head.split("\r\n"))
+    assert [h for h in head.split("\r\n") if h.startswith(" ")] != []  # References did fold
