@@ -32,7 +32,7 @@ from pathlib import Path
 import pytest
 
 from tests.pbem.harness import Harness
-from tests.pbem.mailtools import MailServer, free_port, port_open
+from tests.pbem.mailtools import Capture, MailServer, free_port, port_open
 
 SCRIPT = Path(__file__).resolve().parents[2] / "scripts" / "mailstack.sh"
 
@@ -204,3 +204,15 @@ def postgres_harness(tmp_path: Path, empty_postgres: str) -> Iterator[Harness]:
     harness.new_game(seed=2)
     yield harness
     harness.db.dispose()
+
+
+@pytest.fixture
+def smtp_capture() -> Iterator[tuple[Capture, int]]:
+    """An in-process aiosmtpd on a free loopback port recording what it is sent: (handler, port)."""
+    from aiosmtpd.controller import Controller
+
+    capture = Capture()
+    controller = Controller(capture, hostname="127.0.0.1", port=free_port())
+    controller.start()
+    yield capture, controller.port
+    controller.stop()

@@ -15,6 +15,7 @@ from email.message import EmailMessage
 from pathlib import Path
 from typing import Any
 
+from sqlalchemy import event
 from sqlalchemy.engine import Engine
 from sqlmodel import Session, select
 
@@ -158,6 +159,17 @@ class Harness:
     def inbound(self) -> list[InboundMessage]:
         with Session(self.db) as s:
             return list(s.exec(select(InboundMessage).order_by(InboundMessage.id)))  # type: ignore[arg-type]
+
+    def selects_from(self, table: str) -> list[str]:
+        """A list that collects, from now on, every SELECT this database runs ``FROM table``."""
+        seen: list[str] = []
+
+        def log(_conn: Any, _cursor: Any, statement: str, *_rest: Any) -> None:
+            if statement.lstrip().upper().startswith("SELECT") and f"FROM {table}" in statement:
+                seen.append(statement)
+
+        event.listen(self.db, "before_cursor_execute", log)
+        return seen
 
     def outbox(self) -> list[OutboxMessage]:
         with Session(self.db) as s:

@@ -13,6 +13,7 @@ import time
 import uuid
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from pbem.config import Settings
 from pbem.mail import Fetched, ImapMailbox, SmtpSender, build_message
@@ -128,3 +129,24 @@ def report_mail(sender: str, to: str, seq: int) -> bytes:
         html=f"<p>report {seq}</p>",
         message_id=f"<report.game-1.seq-{seq}@example.test>",
     )
+
+
+class Capture:
+    """aiosmtpd handler: records messages; recipients starting with 'tmp'/'bad' get 451/550."""
+
+    def __init__(self) -> None:
+        self.messages: list[tuple[str, list[str], bytes]] = []
+
+    async def handle_RCPT(
+        self, server: Any, session: Any, envelope: Any, address: str, options: list[str]
+    ) -> str:
+        if address.startswith("tmp"):
+            return "451 4.3.0 try again later"
+        if address.startswith("bad"):
+            return "550 5.1.1 no such user"
+        envelope.rcpt_tos.append(address)
+        return "250 OK"
+
+    async def handle_DATA(self, server: Any, session: Any, envelope: Any) -> str:
+        self.messages.append((envelope.mail_from, list(envelope.rcpt_tos), envelope.content))
+        return "250 OK"

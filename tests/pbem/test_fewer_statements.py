@@ -17,7 +17,6 @@ import email.policy
 from pathlib import Path
 from typing import Any
 
-from sqlalchemy import event
 from sqlmodel import Session
 
 from pbem import orders
@@ -27,21 +26,10 @@ from pbem.replies import seats_of
 from tests.pbem.harness import Harness
 
 
-def _selects(h: Harness, table: str) -> list[str]:
-    seen: list[str] = []
-
-    def log(_conn: Any, _cursor: Any, statement: str, *_rest: Any) -> None:
-        if statement.lstrip().upper().startswith("SELECT") and f"FROM {table}" in statement:
-            seen.append(statement)
-
-    event.listen(h.db, "before_cursor_execute", log)
-    return seen
-
-
 def test_lock_game_loads_a_game_once_per_transaction(tmp_path: Path) -> None:
     h = Harness(tmp_path)
     h.new_game()
-    queries = _selects(h, "game")
+    queries = h.selects_from("game")
     with transaction(h.db) as s:
         first = lock_game(s, h.game_id)
         assert lock_game(s, h.game_id) is first
@@ -61,7 +49,7 @@ def test_lock_game_loads_a_game_once_per_transaction(tmp_path: Path) -> None:
 def test_book_rows_reads_both_seats_in_one_query(tmp_path: Path) -> None:
     h = Harness(tmp_path)
     h.new_game()
-    queries = _selects(h, "seatorders")
+    queries = h.selects_from("seatorders")
     with transaction(h.db) as s:
         seats = seats_of(s, h.game_id)
         rows = orders.book_rows(s, seats)
@@ -77,7 +65,7 @@ def test_book_rows_reads_both_seats_in_one_query(tmp_path: Path) -> None:
 def test_a_move_mail_reads_the_game_and_its_seats_once(tmp_path: Path) -> None:
     h = Harness(tmp_path)
     h.new_game(seed=2)  # Kennedy decides first
-    games, seats = _selects(h, "game"), _selects(h, "seat")
+    games, seats = h.selects_from("game"), h.selects_from("seat")
     assert h.reply("kennedy", "first kennedy").outcomes == {"applied": 1}
     assert len([q for q in games if "WHERE game.id = " in q]) == 1
     assert len([q for q in seats if "WHERE seat.game_id = " in q]) == 1

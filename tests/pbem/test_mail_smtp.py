@@ -3,44 +3,11 @@
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Iterator
-from typing import Any
 
 import pytest
-from aiosmtpd.controller import Controller
 
 from pbem.mail import MemorySender, PermanentFailure, SmtpSender, TemporaryFailure
-from tests.pbem.mailtools import free_port, report_mail
-
-
-class Capture:
-    """aiosmtpd handler: records messages; recipients starting with 'tmp'/'bad' get 451/550."""
-
-    def __init__(self) -> None:
-        self.messages: list[tuple[str, list[str], bytes]] = []
-
-    async def handle_RCPT(
-        self, server: Any, session: Any, envelope: Any, address: str, options: list[str]
-    ) -> str:
-        if address.startswith("tmp"):
-            return "451 4.3.0 try again later"
-        if address.startswith("bad"):
-            return "550 5.1.1 no such user"
-        envelope.rcpt_tos.append(address)
-        return "250 OK"
-
-    async def handle_DATA(self, server: Any, session: Any, envelope: Any) -> str:
-        self.messages.append((envelope.mail_from, list(envelope.rcpt_tos), envelope.content))
-        return "250 OK"
-
-
-@pytest.fixture
-def smtp_capture() -> Iterator[tuple[Capture, int]]:
-    capture = Capture()
-    controller = Controller(capture, hostname="127.0.0.1", port=free_port())
-    controller.start()
-    yield capture, controller.port
-    controller.stop()
+from tests.pbem.mailtools import Capture, free_port, report_mail
 
 
 def test_send_delivers_raw_bytes_with_envelope(smtp_capture: tuple[Capture, int]) -> None:

@@ -8,9 +8,7 @@ seat is added in the session, and at commit and rollback.
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
 
-from sqlalchemy import event
 from sqlmodel import Session
 
 from pbem.models import Seat
@@ -18,21 +16,10 @@ from pbem.replies import seats_of
 from tests.pbem.harness import Harness
 
 
-def _seat_queries(h: Harness) -> list[str]:
-    seen: list[str] = []
-
-    def log(_conn: Any, _cursor: Any, statement: str, *_rest: Any) -> None:
-        if statement.lstrip().upper().startswith("SELECT") and "FROM seat" in statement:
-            seen.append(statement)
-
-    event.listen(h.db, "before_cursor_execute", log)
-    return seen
-
-
 def test_one_query_per_game_and_transaction(tmp_path: Path) -> None:
     h = Harness(tmp_path)
     h.new_game()
-    queries = _seat_queries(h)
+    queries = h.selects_from("seat")
     with Session(h.db) as s:
         first = seats_of(s, h.game_id)
         second = seats_of(s, h.game_id)

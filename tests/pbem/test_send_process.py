@@ -11,11 +11,9 @@ from __future__ import annotations
 import asyncio
 import re
 import subprocess
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from aiosmtpd.controller import Controller
 from sqlmodel import Session, select
 
 from pbem import mailimages, service
@@ -24,19 +22,9 @@ from pbem.models import OutboxMessage
 from pbem.outbox_compose import raw_message
 from pbem.send_process import ProcessSender
 from tests.pbem.harness import EMAILS, Harness
-from tests.pbem.mailtools import free_port
-from tests.pbem.test_mail_smtp import Capture
+from tests.pbem.mailtools import Capture
 
 DATE = re.compile(rb"^Date: .*\r\n", re.M)
-
-
-@pytest.fixture
-def smtp_capture() -> Iterator[tuple[Capture, int]]:
-    capture = Capture()
-    controller = Controller(capture, hostname="127.0.0.1", port=free_port())
-    controller.start()
-    yield capture, controller.port
-    controller.stop()
 
 
 def test_the_child_sends_the_bytes_the_parent_would_compose(
