@@ -47,7 +47,9 @@ def main(path: str) -> None:
         assert m, head
         n = int(m.group(1))
         lines = body.split("\n", 1)
-        text = clean(re.split(r"\n## ", lines[1] if len(lines) > 1 else "")[0])
+        # the card's text ends at the next section heading or a horizontal rule ("---")
+        body = lines[1] if len(lines) > 1 else ""
+        text = clean(re.split(r"\n(?:## |-{3,}[ \t]*(?:\n|$))", body)[0])
         if n in rule:
             text = (text + " Ruling: " + rule[n]).strip()
         cards[str(n)] = {"name": m.group(2).strip(), "text": text}
