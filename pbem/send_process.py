@@ -13,15 +13,24 @@ send pays nothing), with only a socket to the parent: no inherited lock file or 
 
 One request at a time: the pump waits for each answer (without the lock), so at most one mail
 is in flight, as on the thread. If the child dies, the answer is a `TemporaryFailure` without
-an SMTP code (the server "unreachable"): the rows are released and the next run sends them. If
-the parent dies, the child reads the end of its pipe and exits after the mail in flight (a crash
-after a send resends the same Message-ID next run, as before, C2).
+an SMTP code (the server "unreachable"): the rows are released and the next run sends them.
+
+The child dies with its parent. Told to stop, or finding the end of its pipe, it exits between
+mails; but when the parent is killed, the child is killed too, at once: on Linux the kernel
+sends it SIGKILL (``PR_SET_PDEATHSIG``, set first thing in the child, which then checks that its
+parent is still the one that started it, closing the race with a parent killed before that),
+and everywhere the child checks its parent before each send. So a kill aborts the SMTP
+conversation in flight, as it did on the pump thread, instead of the child finishing a mail its
+parent will never mark sent (resent next run: a duplicate, same Message-ID, C2). The death
+signal follows the *thread* that started the child: the pump thread starts it and stops it
+(``async with``) before it ends, so one `ProcessSender` must be used from one thread.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import ctypes
 import os
 import socket
 import subprocess
@@ -115,7 +124,7 @@ class ProcessSender:
             "PYTHONPATH": os.pathsep.join(filter(None, [root, os.environ.get("PYTHONPATH")])),
         }
         self._proc = subprocess.Popen(
-            [sys.executable, "-m", "pbem.send_process", str(theirs.fileno())],
+            [sys.executable, "-m", "pbem.send_process", str(theirs.fileno()), str(os.getpid())],
             pass_fds=[theirs.fileno()],
             stdin=subprocess.DEVNULL,
             env=env,
@@ -146,7 +155,20 @@ class ProcessSender:
         raise RuntimeError(f"the sending process failed: {message}")
 
 
-async def _serve(conn: Connection) -> None:
+PR_SET_PDEATHSIG = 1  # <linux/prctl.h>
+
+
+def die_with_parent(parent: int) -> bool:
+    """Be SIGKILLed when ``parent`` (this process's parent, which started it) dies, on Linux;
+    False when ``parent`` is gone already (the child should exit)."""
+    if sys.platform.startswith("linux"):
+        with contextlib.suppress(OSError, AttributeError):
+            libc = ctypes.CDLL(None, use_errno=True)
+            libc.prctl(PR_SET_PDEATHSIG, 9, 0, 0, 0)  # SIGKILL
+    return os.getppid() == parent  # after prctl: a parent killed before it is seen here
+
+
+async def _serve(conn: Connection, parent: int) -> None:
     from pbem.outbox_compose import raw_message
 
     settings, smtp = conn.recv()
@@ -156,7 +178,7 @@ async def _serve(conn: Connection) -> None:
                 request = conn.recv()
             except (EOFError, OSError):  # the parent is gone
                 return
-            if request is None:
+            if request is None or os.getppid() != parent:  # nobody would mark this mail sent
                 return
             answer = await _handle(request, settings, smtp, raw_message)
             try:
@@ -186,5 +208,7 @@ async def _handle(
 
 
 if __name__ == "__main__":
-    with contextlib.suppress(KeyboardInterrupt):
-        asyncio.run(_serve(Connection(int(sys.argv[1]))))
+    _parent = int(sys.argv[2])
+    if die_with_parent(_parent):
+        with contextlib.suppress(KeyboardInterrupt):
+            asyncio.run(_serve(Connection(int(sys.argv[1])), _parent))

@@ -11,7 +11,10 @@ from __future__ import annotations
 import asyncio
 import re
 import subprocess
+import sys
+import time
 from pathlib import Path
+from typing import Any
 
 import pytest
 from sqlmodel import Session, select
@@ -22,7 +25,7 @@ from pbem.models import OutboxMessage
 from pbem.outbox_compose import raw_message
 from pbem.send_process import ProcessSender
 from tests.pbem.harness import EMAILS, Harness
-from tests.pbem.mailtools import Capture
+from tests.pbem.mailtools import Capture, free_port
 
 DATE = re.compile(rb"^Date: .*\r\n", re.M)
 
@@ -120,3 +123,75 @@ def test_the_child_ends_when_its_parent_is_gone(smtp_capture: tuple[Capture, int
 
     proc = asyncio.run(go())
     assert proc.wait(timeout=60) == 0
+
+
+class _SlowRcpt(Capture):
+    """Answers RCPT for ``slow@`` after a pause: a mail caught in flight."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.waiting = False
+
+    async def handle_RCPT(
+        self, server: Any, session: Any, envelope: Any, address: str, options: list[str]
+    ) -> str:
+        if address.startswith("slow"):
+            self.waiting = True
+            await asyncio.sleep(3)
+        return await super().handle_RCPT(server, session, envelope, address, options)
+
+
+PARENT = """
+import asyncio, sys
+from pbem.config import Settings
+from pbem.mail import SmtpSender
+from pbem.send_process import ProcessSender
+
+async def go():
+    sender = ProcessSender(Settings(address="g@pbem.test", secret="s"),
+                           SmtpSender("127.0.0.1", int(sys.argv[1])))
+    await sender.send(b"Subject: x\\r\\n\\r\\nfirst\\r\\n", "g@pbem.test", ["ok@example.org"])
+    print(sender._proc.pid, flush=True)
+    await sender.send(b"Subject: x\\r\\n\\r\\nsecond\\r\\n", "g@pbem.test", ["slow@example.org"])
+
+asyncio.run(go())
+"""
+
+
+def _gone(pid: int) -> bool:
+    try:
+        stat = Path(f"/proc/{pid}/stat").read_text()
+    except FileNotFoundError:
+        return True
+    return stat.rpartition(")")[2].split()[0] == "Z"  # a zombie waiting for its reaper
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc")
+def test_a_killed_parent_takes_the_child_and_its_mail_in_flight_with_it() -> None:
+    from aiosmtpd.controller import Controller
+
+    capture = _SlowRcpt()
+    controller = Controller(capture, hostname="127.0.0.1", port=free_port())
+    controller.start()
+    try:
+        parent = subprocess.Popen(
+            [sys.executable, "-c", PARENT, str(controller.port)],
+            stdout=subprocess.PIPE,
+            cwd=Path(__file__).resolve().parents[2],
+        )
+        assert parent.stdout is not None
+        child = int(parent.stdout.readline())
+        deadline = time.monotonic() + 30
+        while not capture.waiting and time.monotonic() < deadline:
+            time.sleep(0.01)
+        assert capture.waiting  # the child is inside the second mail's SMTP conversation
+        parent.kill()
+        parent.wait()
+        deadline = time.monotonic() + 10
+        while not _gone(child) and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert _gone(child)
+        time.sleep(4)  # past the pause: a child still alive would have sent its DATA by now
+        assert [c[1] for c in capture.messages] == [["ok@example.org"]]
+    finally:
+        controller.stop()
