@@ -147,6 +147,8 @@ class OutboxMessage(SQLModel, table=True):
     sent_at: datetime | None = None
     # JSON {"headers": {name: value}, "attachments": [{"filename", "content_type", "text"}]} or ""
     extras: str = Field(default="", sa_column=Column(Text, nullable=False, default=""))
+    # the worker holding the claim (`pbem.claims.claimant`); a dead one's claim is freed at once
+    claimed_by: str | None = Field(default=None, max_length=300)
 
 
 class Quarantine(SQLModel, table=True):

@@ -14,6 +14,8 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import os
+import time
 from collections import Counter
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
@@ -24,7 +26,7 @@ from sqlalchemy import bindparam, update
 from sqlalchemy.engine import Engine
 from sqlmodel import Session, col, select
 
-from pbem import mailimages
+from pbem import claims, mailimages
 from pbem.bot_seats import catch_up
 from pbem.config import Settings
 from pbem.db import is_sqlite, is_transient, transaction
@@ -288,6 +290,7 @@ async def send_due(
 ) -> bool:
     """Claim and send every row due at ``now``, a batch at a time; False when the SMTP server
     could not be reached (the rest stays due for the next run, ``stats.unreachable``)."""
+    _free_dead_claims(db, now)
     while True:
         rows = _claim(db, now, max(1, min(limit, CLAIM_BATCH)))
         if not rows:
@@ -301,7 +304,39 @@ async def send_due(
 
 
 CLAIM_LEASE = timedelta(minutes=5)  # a killed worker's claimed rows are sent again after it
-_MARK_COLUMNS = ("attempts", "status", "sent_at", "last_error", "next_attempt_at")
+# (at once when the next worker on the same machine sees it is dead: `_free_dead_claims`)
+DEAD_CLAIMS_EVERY = 30.0  # seconds between two looks for dead claimants, per process and database
+_MARK_COLUMNS = ("attempts", "status", "sent_at", "last_error", "next_attempt_at", "claimed_by")
+_dead_claims_seen: dict[tuple[int, str], float] = {}  # (pid, database) -> when last looked
+
+
+def _free_dead_claims(db: Engine, now: datetime) -> int:
+    """Make rows claimed by a worker of this machine that is provably dead due at once
+    (`pbem.claims`); claims of live workers and of other machines keep their lease. A look at
+    the first send of a process, then at most every `DEAD_CLAIMS_EVERY`. Returns how many."""
+    key = (os.getpid(), str(db.url))
+    clock = time.monotonic()
+    last = _dead_claims_seen.get(key)
+    if last is not None and clock - last < DEAD_CLAIMS_EVERY:
+        return 0
+    _dead_claims_seen[key] = clock
+    table = OutboxMessage.__table__  # type: ignore[attr-defined]
+    held = (table.c.status == "pending", table.c.next_attempt_at > now)
+    here = claims.machine()
+    with db.connect() as read:
+        tokens = read.execute(
+            select(table.c.claimed_by).where(*held, table.c.claimed_by.like(here + "|%")).distinct()
+        ).scalars()
+        gone = [t for t in tokens if claims.dead(t, here)]
+    if not gone:
+        return 0
+    with transaction(db) as s:
+        result = s.execute(
+            update(table)
+            .where(*held, table.c.claimed_by.in_(gone))
+            .values(next_attempt_at=now, claimed_by=None)
+        )
+        return int(result.rowcount)  # type: ignore[attr-defined]
 
 
 def _claim(db: Engine, now: datetime, n: int) -> list[OutboxMessage]:
@@ -323,7 +358,9 @@ def _claim(db: Engine, now: datetime, n: int) -> list[OutboxMessage]:
         if ids:
             table = OutboxMessage.__table__  # type: ignore[attr-defined]
             s.execute(
-                update(table).where(table.c.id.in_(ids)).values(next_attempt_at=now + CLAIM_LEASE)
+                update(table)
+                .where(table.c.id.in_(ids))
+                .values(next_attempt_at=now + CLAIM_LEASE, claimed_by=claims.claimant())
             )
         for row in rows:
             s.expunge(row)  # detached with the columns loaded; the lease is in the database
@@ -337,7 +374,9 @@ def _release(db: Engine, rows: list[OutboxMessage], now: datetime) -> None:
     table = OutboxMessage.__table__  # type: ignore[attr-defined]
     with transaction(db) as s:
         s.execute(
-            update(table).where(table.c.id.in_([r.id for r in rows])).values(next_attempt_at=now)
+            update(table)
+            .where(table.c.id.in_([r.id for r in rows]))
+            .values(next_attempt_at=now, claimed_by=None)
         )
 
 
@@ -388,6 +427,7 @@ def _unreachable(failure: SendFailure | None) -> bool:
 
 
 def _mark(row: OutboxMessage, failure: SendFailure | None, now: datetime, stats: SendStats) -> None:
+    row.claimed_by = None  # tried: no longer held
     if failure is None:
         row.attempts += 1
         row.status, row.sent_at, row.last_error = "sent", utcnow(), ""
