@@ -25,8 +25,11 @@ from tests.pbem.harness import Harness
 pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc")
 
 
-@pytest.fixture
-def h(tmp_path: Path) -> Harness:
+@pytest.fixture(params=["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)])
+def h(request: pytest.FixtureRequest, tmp_path: Path) -> Harness:
+    if request.param == "postgres":  # skipped without PBEM_TEST_POSTGRES_URL
+        harness: Harness = request.getfixturevalue("postgres_harness")
+        return harness  # one new game
     h = Harness(tmp_path)
     h.new_game()  # the welcome mails: two rows, sent
     return h
