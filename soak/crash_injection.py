@@ -26,8 +26,11 @@ players' mailboxes are read, and the invariants are checked:
   only ever repeats the same Message-ID), and the number of duplicates is printed;
 * no mail was quarantined.
 
-A killed worker may hold claimed outbox rows (`service.CLAIM_LEASE`, 5 minutes): before the
-final polls the harness moves their lease to its end (time travel) and counts them.
+A killed worker may hold claimed outbox rows (`service.CLAIM_LEASE`, 5 minutes); the next
+worker on this machine frees them at once (`pbem.claims`: the claimant is dead). Rows still held
+after the last kill of a game (e.g. a worker killed during the 30 s between two looks of a
+long-running `serve`) have their lease moved to its end (time travel) before the final polls,
+and are counted.
 
 Prints the kills made (poll / serve), the span, moves applied, mails delivered, duplicates and
 the violations; exit status 1 if an invariant broke. ``tests/pbem/test_crash_injection.py``
