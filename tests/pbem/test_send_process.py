@@ -2,8 +2,9 @@
 
 The child composes the same bytes as `pbem.outbox_compose.raw_message` in the parent, its SMTP
 failures reach the outbox classified as on a thread (4xx temporary, 5xx permanent), a dead child
-is a temporary failure without a code (the rows are due again: the server "unreachable"), and
-the child ends when its parent is gone.
+is a temporary failure without a code (the rows are due again: the server "unreachable"), the
+child ends when its parent is gone, and a killed parent takes the child with it at once, mail in
+flight and all (never delivered: the parent could not have marked it sent).
 """
 
 from __future__ import annotations
