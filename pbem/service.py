@@ -20,7 +20,7 @@ from collections import Counter
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
-from typing import Any, Protocol
+from typing import Any, Protocol, runtime_checkable
 
 from sqlalchemy import bindparam, update
 from sqlalchemy.engine import Engine
@@ -89,6 +89,15 @@ class Inbox(Protocol):
 
 class Sender(Protocol):
     async def send(self, raw: bytes, sender: str, recipients: list[str]) -> None: ...
+
+
+@runtime_checkable
+class RowSender(Sender, Protocol):
+    """A sender that composes an outbox row itself (`pbem.send_process.ProcessSender`)."""
+
+    async def send_row(
+        self, settings: Settings, row: OutboxMessage, images: Mapping[str, MailImage]
+    ) -> None: ...
 
 
 def open_mailbox(settings: Settings) -> ImapMailbox:
@@ -414,9 +423,8 @@ async def _send_row(
     sender: Sender, settings: Settings, row: OutboxMessage, images: Mapping[str, MailImage]
 ) -> None:
     """Compose and send one row (a `pbem.send_process.ProcessSender` composes in its child)."""
-    send_row = getattr(sender, "send_row", None)
-    if send_row is not None:
-        await send_row(settings, row, images)
+    if isinstance(sender, RowSender):
+        await sender.send_row(settings, row, images)
         return
     await sender.send(raw_message(settings, row, images), settings.address, [row.recipient])
 

@@ -47,6 +47,8 @@ def test_the_child_sends_the_bytes_the_parent_would_compose(
             s.add(row)
         s.commit()
     sender = ProcessSender(h.settings, SmtpSender("127.0.0.1", port))
+    assert isinstance(sender, service.RowSender)  # rows go to the child as columns, composed there
+    assert not isinstance(h.sender, service.RowSender)  # raw bytes, composed in this process
     stats = service.drain_outbox(h.db, h.settings, sender)
     assert stats.sent == len(rows) == 2 and not stats.failed
     assert [c[1] for c in capture.messages] == [[r.recipient] for r in rows]
