@@ -12,6 +12,13 @@ times every engine call inside the poll). `pbem poll` sends each mail's reports 
 mail is processed (`pbem.outbox_pump`); a second baseline in the same run does the same work
 serially, `pbem poll --no-send` then `pbem send` (how `poll` worked before), timed in process.
 
+Last, where the CPU goes per move (`benchmarks/cpu.py`, /proc): the poll process (start-up and
+the command), its sending process, Dovecot + Postfix during the poll and during the wire run, and
+the wire client; and the poll's *floor* on this machine, ``max(own process, all CPU / cores)``:
+the poll applies mail on one thread of work, so it cannot be faster than its own process, nor
+than all the CPU it and the mail servers spend spread over every core. ``wire ÷ floor`` is the
+best ratio this code could reach here, however well its parts overlapped.
+
 The mails are made on a scratch copy of the database (each one answers the report the server
 would have sent, with its reply key), then the pristine copy is what the timed poll runs on.
 Needs the mail stack: a running one (MAILSTACK_* from `scripts/mailstack.sh start`) or root.
@@ -50,7 +57,8 @@ from sqlmodel import Session, col, select
 
 import engine
 from benchmarks.common import Row, print_table
-from benchmarks.mailenv import NoMailStack, mail_stack
+from benchmarks.cpu import machine_busy, stack_cpu
+from benchmarks.mailenv import NoMailStack, mail_stack, state_dir
 from pbem import keys, mailimages, service
 from pbem.config import Settings
 from pbem.db import make_engine, migrate
@@ -210,15 +218,24 @@ def run_server(w: Workload, folder: Path, run: int, serial: bool = False) -> dic
     env = {**os.environ, **poll_env(w.settings, db_file)}
     out = folder / f"probe{run}.json"
     commands = [["poll", "--no-send"], ["send"]] if serial else [["poll"]]
-    t = time.perf_counter()
+    t, busy0 = time.perf_counter(), machine_busy()
     probes = []
     for command in commands:
         subprocess.run(
             [sys.executable, str(HERE / "probe.py"), str(out), *command], env=env, check=True
         )
         probes.append(json.loads(out.read_text()))
-    wall = time.perf_counter() - t
-    probe = {k: sum(p[k] for p in probes) for k in ("seconds", "rules_s", "json_s", "maxrss_kb")}
+    wall, busy1 = time.perf_counter() - t, machine_busy()
+    summed = (
+        "seconds",
+        "rules_s",
+        "json_s",
+        "maxrss_kb",
+        "startup_cpu_s",
+        "cpu_s",
+        "children_cpu_s",
+    )
+    probe = {k: sum(p[k] for p in probes) for k in summed}
     probe["exit"] = max(p["exit"] or 0 for p in probes)
     db = make_engine(f"sqlite:///{db_file}")
     with Session(db) as s:
@@ -237,6 +254,7 @@ def run_server(w: Workload, folder: Path, run: int, serial: bool = False) -> dic
         "wall": wall,
         "applied": applied,
         "sent": sent,
+        "cores_busy": (busy1[0] - busy0[0]) / wall if busy0 and busy1 else float("nan"),
         **{k: v for k, v in probe.items() if k != "calls"},
     }
 
@@ -359,6 +377,29 @@ def render_cost(moves: int, runs: int) -> None:
     print_table(f"Rendering per report ({len(views)} moves, both seats' reports each)", rows)
 
 
+def settled_stack_cpu(timeout: float = 60.0) -> float | None:
+    """The mail stack's CPU seconds once it is idle (Postfix delivers after accepting: a run's
+    mail is still being handed to Dovecot when the client is done)."""
+    last = stack_cpu(state_dir())
+    deadline = time.monotonic() + timeout
+    while last is not None and time.monotonic() < deadline:
+        time.sleep(0.5)
+        now = stack_cpu(state_dir())
+        if now is None or now - last < 0.02:
+            return now
+        last = now
+    return last
+
+
+def timed_wire(server: MailServer, user: str, w: Workload) -> tuple[float, float, float | None]:
+    """`run_wire` with its CPU: (wall s, client CPU s, mail stack CPU s or None)."""
+    stack0, own0 = settled_stack_cpu(), os.times()
+    wall = run_wire(server, user, w)
+    stack1, own1 = settled_stack_cpu(), os.times()
+    own = own1.user + own1.system - own0.user - own0.system
+    return wall, own, (stack1 - stack0) if stack0 is not None and stack1 is not None else None
+
+
 def bench(server: MailServer, folder: Path, moves: int, games: int, runs: int) -> None:
     t = time.perf_counter()
     w = make_workload(server, folder, moves, games)
@@ -370,14 +411,21 @@ def bench(server: MailServer, folder: Path, moves: int, games: int, runs: int) -
     server_runs: list[dict[str, float]] = []
     serial_runs: list[dict[str, float]] = []
     wire_runs: list[float] = []
+    wire_cpu: list[tuple[float, float | None]] = []  # (client, mail stack) CPU s per wire run
     for run in range(runs):
         fill(server, w.settings.address, w.mails)
         fill(server, wire_user, w.mails)
-        wire_runs.append(run_wire(server, wire_user, w))
+        wall, client_cpu, wire_stack_cpu = timed_wire(server, wire_user, w)
+        wire_runs.append(wall)
+        wire_cpu.append((client_cpu, wire_stack_cpu))
         for serial in (False, True):
             if serial:
                 fill(server, w.settings.address, w.mails)
+            stack0 = settled_stack_cpu()
             r = run_server(w, folder, run, serial)
+            stack1 = settled_stack_cpu()
+            if stack0 is not None and stack1 is not None:
+                r["stack_cpu_s"] = stack1 - stack0
             if (
                 r["applied"] != len(w.mails)
                 or r["sent"] != len(w.replies)
@@ -430,6 +478,69 @@ def bench(server: MailServer, folder: Path, moves: int, games: int, runs: int) -
         f"Mail end to end vs the wire limit ({n} moves, {games} games, {len(w.replies)} reports)",
         rows,
     )
+    cpu_table(server_runs, wire_runs, wire_cpu, n)
+
+
+def cpu_table(
+    server_runs: list[dict[str, float]],
+    wire_runs: list[float],
+    wire_cpu: list[tuple[float, float | None]],
+    n: int,
+) -> None:
+    """Where the CPU goes, per move, and the fastest wall time that CPU allows on this machine.
+
+    A poll cannot be faster than its own process (imports and the applying are one thread of
+    work) nor than all the CPU it and the mail servers spend, spread over every core."""
+    cores = os.cpu_count() or 1
+    if any("stack_cpu_s" not in r for r in server_runs) or any(c[1] is None for c in wire_cpu):
+        print("CPU per move: the mail stack's processes were not found (skipped)")
+        return
+    own = [(r["startup_cpu_s"] + r["cpu_s"]) / n for r in server_runs]
+    child = [r["children_cpu_s"] / n for r in server_runs]
+    stack = [r["stack_cpu_s"] / n for r in server_runs]
+    floor = [max(o, (o + c + st) / cores) for o, c, st in zip(own, child, stack, strict=True)]
+    wire_wall = statistics.median(wire_runs) / n
+    rows = [
+        Row(
+            "poll process: start-up (interpreter, imports)",
+            n,
+            "s",
+            [r["startup_cpu_s"] / n for r in server_runs],
+            "",
+        ),
+        Row(
+            "poll process: the command (all threads)",
+            n,
+            "s",
+            [r["cpu_s"] / n for r in server_runs],
+            "",
+        ),
+        Row("poll's sending process (start-up, compose, SMTP)", n, "s", child, ""),
+        Row("Dovecot + Postfix, during the poll", n, "s", stack, ""),
+        Row("wire client (fetch + send)", n, "s", [c[0] / n for c in wire_cpu], ""),
+        Row(
+            "Dovecot + Postfix, during the wire run",
+            n,
+            "s",
+            [(c[1] or 0.0) / n for c in wire_cpu],
+            "",
+        ),
+        Row(
+            "whole machine busy during the poll (cores)",
+            n,
+            "cores",
+            [r["cores_busy"] for r in server_runs],
+            f"of {cores}",
+        ),
+        Row(
+            f"poll's floor on {cores} cores: max(own, all / cores)",
+            n,
+            "s",
+            floor,
+            f"best possible {wire_wall / statistics.median(floor):.2f} × wire",
+        ),
+    ]
+    print_table(f"CPU per move (user + system), {cores} cores", rows)
 
 
 if __name__ == "__main__":

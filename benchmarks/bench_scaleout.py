@@ -40,6 +40,7 @@ from sqlmodel import Session, col, select
 import engine
 from benchmarks.bench_mail import _next_move, fill, run_wire
 from benchmarks.common import Row, print_table
+from benchmarks.cpu import machine_busy
 from benchmarks.mailenv import NoMailStack, mail_stack
 from benchmarks.pgenv import NoPostgres, create_database, drop_database, fresh_database, postgres
 from pbem import mailimages, service
@@ -175,7 +176,7 @@ def run_workers(b: Backlog, pg: str, folder: Path, workers: int, tag: str) -> di
                 applied_by[i] += sum(int(n) for n in APPLIED.findall(out))
 
         threads = [threading.Thread(target=loop, args=(i,)) for i in range(workers)]
-        cpu0 = _children_cpu()
+        cpu0, busy0 = _children_cpu(), machine_busy()
         t = time.perf_counter()
         for th in threads:
             th.start()
@@ -190,6 +191,7 @@ def run_workers(b: Backlog, pg: str, folder: Path, workers: int, tag: str) -> di
                 break
             time.sleep(0.1)
         wall = time.perf_counter() - t
+        busy1 = machine_busy()
         done.set()
         for th in threads:
             th.join()
@@ -203,7 +205,15 @@ def run_workers(b: Backlog, pg: str, folder: Path, workers: int, tag: str) -> di
             f"rows sent twice {twice}"
         )
     share = max(applied_by) / max(1, sum(applied_by))  # the busiest worker's part of the moves
-    return {"wall": wall, "polls": sum(polls), "twice": twice, "share": share, "cpu": cpu}
+    cores = (busy1[0] - busy0[0]) / wall if busy0 and busy1 else float("nan")
+    return {
+        "wall": wall,
+        "polls": sum(polls),
+        "twice": twice,
+        "share": share,
+        "cpu": cpu,
+        "cores": cores,
+    }
 
 
 def _children_cpu() -> float:
@@ -250,6 +260,7 @@ def bench(
         polls: dict[int, list[float]] = {k: [] for k in counts}
         shares: dict[int, list[float]] = {k: [] for k in counts}
         cpus: dict[int, list[float]] = {k: [] for k in counts}
+        cores: dict[int, list[float]] = {k: [] for k in counts}
         wire: list[float] = []
         for run in range(runs):  # interleaved, so the machine's drift hits every count alike
             fill(server, wire_user, b.mails)
@@ -261,6 +272,7 @@ def bench(
                 polls[k].append(r["polls"])
                 shares[k].append(r["share"])
                 cpus[k].append(1000 * r["cpu"] / len(b.mails))
+                cores[k].append(r["cores"])
     finally:
         drop_database(pg, b.pristine)
     n, w = len(b.mails), statistics.median(wire)
@@ -274,7 +286,8 @@ def bench(
             f"{statistics.median(walls[k]) / w:.2f} × wire, {statistics.median(walls[k]) / one:.2f} × "
             f"{counts[0]} worker; polls run {statistics.median(polls[k]):.0f}; busiest worker "
             f"applied {statistics.median(shares[k]):.0%}; workers' CPU "
-            f"{statistics.median(cpus[k]):.0f} ms/move",
+            f"{statistics.median(cpus[k]):.0f} ms/move; machine busy "
+            f"{statistics.median(cores[k]):.2f} of {os.cpu_count()} cores",
         )
         for k in counts
     ]

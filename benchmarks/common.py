@@ -57,7 +57,7 @@ def print_table(title: str, rows: list[Row]) -> None:
     head = ("measured", "N", "median", "min–max", "unit", "ratio")
 
     def f(r: Row, x: float) -> str:
-        return f"{x:.2f}" if r.unit == "%" else fmt(x)
+        return f"{x:.2f}" if r.unit in ("%", "cores") else fmt(x)
 
     body = [
         (

@@ -17,6 +17,14 @@ from pathlib import Path
 
 from tests.pbem.mailtools import MailServer, free_port, port_open
 
+_private_dir: str | None = None  # the folder of the stack `mail_stack` started, while it runs
+
+
+def state_dir() -> str | None:
+    """The folder (MAILSTACK_DIR) of the stack in use, for `benchmarks.cpu.stack_cpu`."""
+    return _private_dir or os.environ.get("MAILSTACK_DIR")
+
+
 SCRIPT = Path(__file__).resolve().parent.parent / "scripts" / "mailstack.sh"
 
 
@@ -46,6 +54,7 @@ def mail_stack() -> Iterator[MailServer]:
         )
     if not (Path("/usr/sbin/dovecot").exists() and Path("/usr/sbin/postfix").exists()):
         raise NoMailStack("Dovecot/Postfix not installed: `scripts/mailstack.sh install` (root)")
+    global _private_dir
     state = tempfile.mkdtemp(prefix="pbem-bench-mailstack-")
     os.chmod(state, 0o755)
     env = {
@@ -59,6 +68,7 @@ def mail_stack() -> Iterator[MailServer]:
     done = subprocess.run(
         ["bash", str(SCRIPT), "start"], env=env, capture_output=True, text=True, timeout=180
     )
+    _private_dir = state
     try:
         if done.returncode != 0:
             raise NoMailStack(f"scripts/mailstack.sh start failed: {done.stderr.strip()[-400:]}")
@@ -71,5 +81,6 @@ def mail_stack() -> Iterator[MailServer]:
             "secret",
         )
     finally:
+        _private_dir = None
         subprocess.run(["bash", str(SCRIPT), "stop"], env=env, capture_output=True, timeout=60)
         shutil.rmtree(state, ignore_errors=True)

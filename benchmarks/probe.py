@@ -7,7 +7,9 @@ function the server calls is wrapped with a timer (only the outermost engine cal
 the JSON says how much of the command's time the engine took: ``rules_s`` (apply, legal commands,
 views, decisions, new games) and ``json_s`` (``to_json``/``from_json``, the state's storage).
 Also ``seconds`` (the command, in process, after imports), ``maxrss_kb`` (peak memory,
-`resource.getrusage`) and ``exit``.
+`resource.getrusage`), ``exit``, and CPU time (user + system, `resource.getrusage`):
+``startup_cpu_s`` (interpreter and imports), ``cpu_s`` (the command after them, this process,
+all its threads) and ``children_cpu_s`` (its child processes, e.g. poll's sending process).
 """
 
 from __future__ import annotations
@@ -67,11 +69,17 @@ def install() -> None:
         setattr(engine, name, _wrap(getattr(engine, name), "json"))
 
 
+def _cpu(who: int) -> float:
+    usage = resource.getrusage(who)
+    return usage.ru_utime + usage.ru_stime
+
+
 def main() -> None:
     out, args = Path(sys.argv[1]), sys.argv[2:]
     install()
     from pbem.cli import cli
 
+    startup_cpu = _cpu(resource.RUSAGE_SELF)
     t = time.perf_counter()
     code: int | str | None = 0
     try:
@@ -80,8 +88,15 @@ def main() -> None:
         code = exc.code
     seconds = time.perf_counter() - t
     peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    cpu = {
+        "startup_cpu_s": startup_cpu,
+        "cpu_s": _cpu(resource.RUSAGE_SELF) - startup_cpu,
+        "children_cpu_s": _cpu(resource.RUSAGE_CHILDREN),
+    }
     out.write_text(
-        json.dumps({"seconds": seconds, "maxrss_kb": peak, "exit": code, **spent, "calls": calls})
+        json.dumps(
+            {"seconds": seconds, "maxrss_kb": peak, "exit": code, **spent, **cpu, "calls": calls}
+        )
     )
 
 
