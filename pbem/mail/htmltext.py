@@ -17,16 +17,18 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterator
-from typing import Literal
-
-from bs4 import BeautifulSoup
-from bs4.element import NavigableString, PageElement, PreformattedString, Tag
+from typing import TYPE_CHECKING, Literal
 
 from pbem.mail import budget, htmlquote
 
+if TYPE_CHECKING:  # beautifulsoup4 (≈ 0.1 s to import) is loaded at the first HTML body, not by
+    # every `pbem poll` start: most mail has a text/plain part and never needs it
+    from bs4 import BeautifulSoup
+    from bs4.element import Tag
+
 __all__ = ["MAX_ELEMENTS", "QuoteRule", "default_quote_rule", "html_to_text"]
 
-QuoteRule = Callable[[Tag], Literal["quote", "rest"] | None]
+QuoteRule = Callable[["Tag"], Literal["quote", "rest"] | None]
 
 MAX_ELEMENTS = 20_000  # elements converted at most; the rest of a bigger mail is ignored
 _BLOCK_TAGS = frozenset(
@@ -67,6 +69,8 @@ def default_quote_rule(tag: Tag) -> Literal["quote", "rest"] | None:
 
 def html_to_text(html: str, *, quote_rule: QuoteRule = default_quote_rule) -> str:
     """Return the visible text of *html*, one block per line, quoted history as ``> `` lines."""
+    from bs4 import BeautifulSoup
+
     soup = BeautifulSoup(html, "html.parser")
     lines: list[str] = []
     current: list[str] = []
@@ -99,6 +103,8 @@ _END = object()  # marks the end of an element on the walk's stack
 
 def _pieces(soup: BeautifulSoup, quote_rule: QuoteRule) -> Iterator[tuple[str, bool]]:
     """(text, quoted) pieces in document order; ``"\\n"`` pieces are block breaks."""
+    from bs4.element import NavigableString, PageElement, PreformattedString, Tag
+
     stack: list[tuple[object, bool, bool]] = [(c, False, False) for c in reversed(soup.contents)]
     rest_quoted = False
     elements = 0
