@@ -81,26 +81,10 @@ class Workload:
     replies: list[tuple[str, bytes]]  # (recipient, raw) of every report, as the server sends them
 
 
-def settings_for(server: MailServer, db_file: Path, address: str) -> Settings:
-    return Settings(
-        database_url=f"sqlite:///{db_file}",
-        address=address,
-        imap_host=server.host,
-        imap_port=server.imap_port,
-        imap_user=address,
-        imap_password=server.password,
-        imap_ssl=False,
-        smtp_host=server.host,
-        smtp_port=server.smtp_port,
-        smtp_tls=False,
-        secret="bench-secret",
-    )
-
-
 def make_workload(server: MailServer, folder: Path, moves: int, games: int) -> Workload:
     address = server.fresh_address("game")
     pristine = folder / "pristine.db"
-    settings = settings_for(server, pristine, address)
+    settings = server.game_settings(f"sqlite:///{pristine}", "bench-secret", address)
     db = make_engine(settings.database_url)
     migrate(db)
     for i in range(games):

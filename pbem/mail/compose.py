@@ -120,39 +120,36 @@ def build_message(
     benchmarks/bench_mail.py): short ASCII header lines as they are, anything else folded and
     RFC 2047-encoded by the SMTP email policy; each body UTF-8 quoted-printable (``binascii``).
     """
-    head: list[tuple[str, str]] = [
-        ("From", _address_text(sender)),
-        ("To", _address_text(to)),
-        ("Subject", _single_line(subject)),
-        (
+    out = [
+        _header("From", _address_text(sender)),
+        _header("To", _address_text(to)),
+        _header("Subject", _single_line(subject)),
+        _header(
             "Date",
             email.utils.format_datetime(date)
             if date
             else email.utils.formatdate(localtime=False, usegmt=True),
         ),
+        _msgid_header("Message-ID", [_msgid(message_id)]),
     ]
-    ids = [("Message-ID", [_msgid(message_id)])]
     if in_reply_to:
-        ids.append(("In-Reply-To", [_msgid(in_reply_to)]))
+        out.append(_msgid_header("In-Reply-To", [_msgid(in_reply_to)]))
     refs = [_msgid(r) for r in references if r]
     if in_reply_to and _msgid(in_reply_to) not in refs:
         refs.append(_msgid(in_reply_to))
     if refs:
-        ids.append(("References", refs))
+        out.append(_msgid_header("References", refs))
     if reply_to:
-        head.append(("Reply-To", _address_text(reply_to)))
-    head += [
-        ("Auto-Submitted", "auto-generated"),
-        ("X-Auto-Response-Suppress", "All"),
-        (LOOP_HEADER, _loop_value(sender)),
+        out.append(_header("Reply-To", _address_text(reply_to)))
+    out += [
+        _header("Auto-Submitted", "auto-generated"),
+        _header("X-Auto-Response-Suppress", "All"),
+        _header(LOOP_HEADER, _loop_value(sender)),
     ]
     for name, value in (headers or {}).items():
         if name.strip().lower() in _RESERVED or not re.fullmatch(r"[A-Za-z0-9-]+", name):
             raise ValueError(f"header {name!r} cannot be set through headers=")
-        head.append((name, _single_line(value)))
-    out = [_header(name, value) for name, value in head[:4]]
-    out += [_msgid_header(name, values) for name, values in ids]
-    out += [_header(name, value) for name, value in head[4:]]
+        out.append(_header(name, _single_line(value)))
     # QP and base64 bodies never contain '==' mid-line, so these boundaries cannot collide
     boundary = (
         "===============" + hashlib.sha256(_msgid(message_id).encode()).hexdigest()[:19] + "=="
