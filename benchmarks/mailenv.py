@@ -15,7 +15,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
-from tests.pbem.mailtools import MailServer, free_port, port_open
+from tests.pbem.mailtools import MailServer, free_ports, port_open
 
 _private_dir: str | None = None  # the folder of the stack `mail_stack` started, while it runs
 
@@ -57,13 +57,14 @@ def mail_stack() -> Iterator[MailServer]:
     global _private_dir
     state = tempfile.mkdtemp(prefix="pbem-bench-mailstack-")
     os.chmod(state, 0o755)
+    imap, lmtp, smtp = free_ports(3)
     env = {
         **os.environ,
         "MAILSTACK_DIR": state,
         "MAILSTACK_ANY_USER": "1",
-        "IMAP_PORT": str(free_port()),
-        "LMTP_PORT": str(free_port()),
-        "SMTP_PORT": str(free_port()),
+        "IMAP_PORT": str(imap),
+        "LMTP_PORT": str(lmtp),
+        "SMTP_PORT": str(smtp),
     }
     done = subprocess.run(
         ["bash", str(SCRIPT), "start"], env=env, capture_output=True, text=True, timeout=180

@@ -12,7 +12,8 @@ cd "$(dirname "$0")/.."
 echo "== install"
 source scripts/venv.sh
 
-free_port() { "$PY" -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'; }
+# N different free loopback ports, one per line (held open together while chosen)
+free_ports() { "$PY" -c 'import sys; sys.path.insert(0, "."); from tests.pbem.mailtools import free_ports; print(*free_ports(int(sys.argv[1])), sep="\n")' "${1:-1}"; }
 started=()
 cleanup() {
   local s
@@ -30,12 +31,12 @@ if [ "$(id -u)" = 0 ] && [ -z "${PBEM_TEST_NO_SERVERS:-}" ]; then
   echo "== mail stack (Dovecot + Postfix on 127.0.0.1, private folder and ports)"
   export MAILSTACK_ANY_USER=1
   MAILSTACK_DIR=$(mktemp -d /tmp/pbem-test-mailstack.XXXXXX); export MAILSTACK_DIR
-  IMAP_PORT=$(free_port) LMTP_PORT=$(free_port) SMTP_PORT=$(free_port); export IMAP_PORT LMTP_PORT SMTP_PORT
+  { read -r IMAP_PORT; read -r LMTP_PORT; read -r SMTP_PORT; } < <(free_ports 3); export IMAP_PORT LMTP_PORT SMTP_PORT
   bash scripts/mailstack.sh install
   started+=(mailstack)
   eval "$(bash scripts/mailstack.sh start)"
   echo "== PostgreSQL on 127.0.0.1 (private folder and port)"
-  PGTEST_DIR=$(mktemp -d /tmp/pbem-test-pg.XXXXXX); PGTEST_PORT=$(free_port); export PGTEST_DIR PGTEST_PORT
+  PGTEST_DIR=$(mktemp -d /tmp/pbem-test-pg.XXXXXX); PGTEST_PORT=$(free_ports 1); export PGTEST_DIR PGTEST_PORT
   bash scripts/pgtest.sh install
   started+=(pgtest)
   bash scripts/pgtest.sh start

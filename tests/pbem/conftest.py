@@ -32,7 +32,7 @@ from pathlib import Path
 import pytest
 
 from tests.pbem.harness import Harness
-from tests.pbem.mailtools import Capture, MailServer, free_port, port_open
+from tests.pbem.mailtools import Capture, MailServer, free_port, free_ports, port_open
 
 SCRIPT = Path(__file__).resolve().parents[2] / "scripts" / "mailstack.sh"
 
@@ -79,13 +79,14 @@ def private_mailstack(*, any_user: bool, users: str = "") -> Iterator[MailServer
         pytest.skip("Dovecot/Postfix not installed: run `scripts/mailstack.sh install` (apt, root)")
     state = tempfile.mkdtemp(prefix="pbem-mailstack-")
     os.chmod(state, 0o755)
+    imap, lmtp, smtp = free_ports(3)
     env = {
         **os.environ,
         "MAILSTACK_DIR": state,
         "MAILSTACK_ANY_USER": "1" if any_user else "0",
-        "IMAP_PORT": str(free_port()),
-        "LMTP_PORT": str(free_port()),
-        "SMTP_PORT": str(free_port()),
+        "IMAP_PORT": str(imap),
+        "LMTP_PORT": str(lmtp),
+        "SMTP_PORT": str(smtp),
     }
     if users:
         env["MAIL_USERS"] = users

@@ -84,6 +84,19 @@ def free_port() -> int:
         return int(sock.getsockname()[1])
 
 
+def free_ports(n: int) -> list[int]:
+    """*n* different free loopback ports (held open together while chosen: separate
+    `free_port` calls may return the same port twice)."""
+    socks = [socket.socket() for _ in range(n)]
+    try:
+        for sock in socks:
+            sock.bind(("127.0.0.1", 0))
+        return [int(sock.getsockname()[1]) for sock in socks]
+    finally:
+        for sock in socks:
+            sock.close()
+
+
 def port_open(host: str, port: int) -> bool:
     try:
         with socket.create_connection((host, port), timeout=1):
