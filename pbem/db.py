@@ -16,21 +16,27 @@ import threading
 from collections import deque
 from collections.abc import Iterator
 from contextlib import contextmanager
+from dataclasses import dataclass, field, replace
+from functools import cache
 from pathlib import Path
 from typing import Any
 
 from sqlalchemy import event
 from sqlalchemy import inspect as sa_inspect
 from sqlalchemy.engine import Engine
-from sqlmodel import Session, create_engine, select
+from sqlalchemy.orm import Session as OrmSession
+from sqlmodel import Session, col, create_engine, select
 
 __all__ = [
+    "GameFacts",
     "WriteTurns",
+    "game_facts",
     "is_sqlite",
     "is_transient",
     "lock_game",
     "make_engine",
     "migrate",
+    "note_game_facts",
     "transaction",
 ]
 
@@ -181,7 +187,7 @@ def transaction(engine: Engine) -> Iterator[Session]:
     On SQLite it starts with ``BEGIN IMMEDIATE`` (the write lock up front, C5);
     plain read-only sessions use a deferred ``BEGIN`` and never block the worker.
     """
-    with Session(engine.execution_options(pbem_write=True), expire_on_commit=False) as session:
+    with Session(_write_engine(engine), expire_on_commit=False) as session:
         try:
             yield session
             session.commit()
@@ -190,39 +196,110 @@ def transaction(engine: Engine) -> Iterator[Session]:
             raise
 
 
+def _write_engine(engine: Engine) -> Engine:
+    """``engine`` with the ``pbem_write`` option, made once per engine (not per transaction)."""
+    found: Engine | None = engine.__dict__.get("_pbem_write_engine")
+    if found is None:
+        found = engine.execution_options(pbem_write=True)
+        engine.__dict__["_pbem_write_engine"] = found
+    return found
+
+
+@dataclass(frozen=True)
+class GameFacts:
+    """What `lock_game` learnt about a game besides its row, in the same statement: whether it
+    has active observers and undelivered table talk. Handlers that would ask (the observers'
+    reports, a report's table talk) skip the query when the answer is no; whoever adds an
+    observer or a message in the transaction says so (`note_game_facts`)."""
+
+    observers: bool
+    talk: bool
+
+
 def lock_game(session: Session, game_id: int) -> Any:
     """Load the game row for update (a row lock on PostgreSQL; SQLite is already exclusive).
 
     A row is locked until its transaction ends, so a second call in the same transaction (a
     mail's handlers ask twice) returns the row already loaded, as the query would (the
-    identity map keeps loaded rows as they are), without asking the database again.
+    identity map keeps loaded rows as they are), without asking the database again. The same
+    statement learns the game's `GameFacts` (`game_facts`).
     """
-    from pbem.models import Game
-
-    locked = _locked_games(session)
-    game = locked.get(game_id)
+    memo = _locked_games(session)
+    game = memo.games.get(game_id)
     if game is not None:
         state = sa_inspect(game)
         if state.session is session and not (state.deleted or state.was_deleted):
             return game
-    stmt = select(Game).where(Game.id == game_id)
-    if not is_sqlite(session.get_bind()):  # type: ignore[arg-type]
-        stmt = stmt.with_for_update()
-    game = session.exec(stmt).first()
-    if game is not None:
-        locked[game_id] = game
+    postgres = not is_sqlite(session.get_bind())  # type: ignore[arg-type]
+    found = session.execute(_lock_statement(postgres), {"b_game_id": game_id}).first()
+    if found is None:
+        return None
+    game, observers, talk = found
+    memo.games[game_id] = game
+    memo.facts[game_id] = GameFacts(bool(observers), bool(talk))
     return game
 
 
-def _locked_games(session: Session) -> dict[int, Any]:
+def game_facts(session: Session, game_id: int) -> GameFacts | None:
+    """The `GameFacts` of a game `lock_game` loaded in this transaction (else None: unknown)."""
+    memo: _Locked | None = session.info.get("pbem_locked_games")
+    return memo.facts.get(game_id) if memo is not None else None
+
+
+def note_game_facts(session: Session, game_id: int, **facts: bool) -> None:
+    """A handler added an observer or table talk to the game in this transaction."""
+    memo: _Locked | None = session.info.get("pbem_locked_games")
+    known = memo.facts.get(game_id) if memo is not None else None
+    if memo is not None and known is not None:
+        memo.facts[game_id] = replace(known, **facts)
+
+
+@cache
+def _lock_statement(postgres: bool) -> Any:
+    """The game row by id with its `GameFacts` (built once: its cache key is then reused)."""
+    from sqlalchemy import bindparam, exists
+
+    from pbem.models import Game, Observer
+    from pbem.tabletalk import TableTalk
+
+    game_id = col(Game.id)
+    observers = exists().where(col(Observer.game_id) == game_id, col(Observer.active).is_(True))
+    talk = exists().where(col(TableTalk.game_id) == game_id, col(TableTalk.delivered_at).is_(None))
+    stmt = select(Game, observers.label("observers"), talk.label("talk")).where(
+        game_id == bindparam("b_game_id")
+    )
+    return stmt.with_for_update(of=Game) if postgres else stmt
+
+
+@dataclass
+class _Locked:
+    """The games `lock_game` loaded in a session's transaction, and their facts."""
+
+    games: dict[int, Any] = field(default_factory=dict)
+    facts: dict[int, GameFacts] = field(default_factory=dict)
+
+    def forget(self, *_args: Any) -> None:
+        self.games.clear()
+        self.facts.clear()
+
+
+def _locked_games(session: Session) -> _Locked:
     """The games `lock_game` loaded in this session's transaction (forgotten when it ends)."""
-    memo: dict[int, Any] | None = session.info.get("pbem_locked_games")
+    memo: _Locked | None = session.info.get("pbem_locked_games")
     if memo is None:
-        memo = session.info["pbem_locked_games"] = {}
-        forget = memo.clear
-        for name in ("after_commit", "after_rollback", "after_soft_rollback"):
-            event.listen(session, name, lambda *_args: forget())
+        memo = session.info["pbem_locked_games"] = _Locked()
     return memo
+
+
+def _forget_locked_games(session: Any, *_args: Any) -> None:
+    memo: _Locked | None = session.info.get("pbem_locked_games")
+    if memo is not None:
+        memo.forget()
+
+
+# once for every session (a listener per session cost more than the lookups it saves)
+for _name in ("after_commit", "after_rollback", "after_soft_rollback"):
+    event.listen(OrmSession, _name, _forget_locked_games)
 
 
 def alembic_config(engine: Engine) -> Any:

@@ -23,6 +23,7 @@ import re
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
+from sqlalchemy import bindparam
 from sqlmodel import Session, col, select
 
 import engine
@@ -131,9 +132,15 @@ def book_rows(session: Session, seats: dict[str, Seat]) -> dict[str, SeatOrders]
     held: dict[int, SeatOrders] = session.info.setdefault("pbem_books", {})
     missing = [seat.id for seat in seats.values() if seat.id is not None and seat.id not in held]
     if len(missing) > 1:
-        stmt = select(SeatOrders).where(col(SeatOrders.seat_id).in_(missing))
-        held.update({row.seat_id: row for row in session.exec(stmt)})
+        found = session.execute(_BOOK_ROWS, {"b_seat_ids": missing}).scalars()
+        held.update({row.seat_id: row for row in found})
     return {side: book_row(session, seat) for side, seat in seats.items()}
+
+
+# built once: its cache key and compiled form are reused (an expanding IN of the seat ids)
+_BOOK_ROWS = select(SeatOrders).where(
+    col(SeatOrders.seat_id).in_(bindparam("b_seat_ids", expanding=True))
+)
 
 
 def book_of(row: SeatOrders, side: str) -> Book:
@@ -146,9 +153,15 @@ def book_of(row: SeatOrders, side: str) -> Book:
 
 
 def store_book(row: SeatOrders, book: Book) -> None:
-    row.standing = book.standing.to_json()
-    row.queue = json.dumps(book.queue)
-    row.notes = json.dumps(book.notes)
+    """Write *book* into *row* (only the columns that change: an unchanged value is no UPDATE
+    either way, and setting an ORM attribute costs)."""
+    for name, value in (
+        ("standing", book.standing.to_json()),
+        ("queue", json.dumps(book.queue)),
+        ("notes", json.dumps(book.notes)),
+    ):
+        if getattr(row, name) != value:
+            setattr(row, name, value)
 
 
 # --- reading a mail -------------------------------------------------------------------------------

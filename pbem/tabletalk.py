@@ -9,10 +9,15 @@ rows and marks them delivered).
 from __future__ import annotations
 
 from datetime import datetime
+from functools import cache
+from typing import Any
 
 from sqlalchemy import Column, Text
+from sqlalchemy.dialects.postgresql import insert as pg_insert
+from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlmodel import Field, Session, SQLModel, col, select
 
+from pbem.db import game_facts, note_game_facts
 from pbem.models import utcnow
 
 __all__ = ["KeyQuestion", "TableTalk", "asked_under", "post", "remember_question", "take"]
@@ -44,6 +49,7 @@ def post(
     now: datetime,
 ) -> None:
     """Add a message for *to_side*'s next mail."""
+    note_game_facts(session, game_id, talk=True)
     session.add(
         TableTalk(
             game_id=game_id,
@@ -57,7 +63,14 @@ def post(
 
 
 def take(session: Session, game_id: int, side: str, now: datetime) -> list[dict[str, str]]:
-    """The undelivered messages for *side*, oldest first, marked delivered now."""
+    """The undelivered messages for *side*, oldest first, marked delivered now.
+
+    No query when the game's row was locked in this transaction and it had no undelivered
+    message then (`pbem.db.game_facts`; `post` says when one is added since).
+    """
+    facts = game_facts(session, game_id)
+    if facts is not None and not facts.talk:
+        return []
     rows = session.exec(
         select(TableTalk)
         .where(
@@ -88,9 +101,22 @@ class KeyQuestion(SQLModel, table=True):
 def remember_question(
     session: Session, game_id: int, side: str, key_gen: int, question: str
 ) -> None:
-    """Record the question asked under *key_gen* (the first mail with that key asks it)."""
-    if session.get(KeyQuestion, (game_id, side, key_gen)) is None:
-        session.add(KeyQuestion(game_id=game_id, side=side, key_gen=key_gen, question=question))
+    """Record the question asked under *key_gen* (the first mail with that key asks it).
+
+    One INSERT that does nothing when the row exists (no SELECT first, no ORM object).
+    """
+    conn = session.connection()
+    conn.execute(
+        _insert_question(conn.dialect.name),
+        {"game_id": game_id, "side": side, "key_gen": key_gen, "question": question},
+    )
+
+
+@cache
+def _insert_question(dialect: str) -> Any:
+    insert = pg_insert if dialect == "postgresql" else sqlite_insert
+    table = KeyQuestion.__table__  # type: ignore[attr-defined]
+    return insert(table).on_conflict_do_nothing(index_elements=["game_id", "side", "key_gen"])
 
 
 def asked_under(session: Session, game_id: int, side: str, key_gen: int) -> str | None:

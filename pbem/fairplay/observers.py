@@ -24,6 +24,7 @@ from sqlmodel import Session, col, select
 import engine
 from pbem import boardmap, keys, mailimages, report_model
 from pbem.config import Settings
+from pbem.db import game_facts, note_game_facts
 from pbem.fairplay.export import reveal_for
 from pbem.fairplay.mails import Note, queue_note, queue_rendered, render_fair
 from pbem.models import Commitment, Game, Observer
@@ -109,6 +110,7 @@ def add_observer(
     obs.active, obs.unsubscribed_at, obs.added_by = True, None, added_by
     session.add(obs)
     session.flush()
+    note_game_facts(session, game.id, observers=True)
     _welcome(session, settings, game, obs, now)
     return obs
 
@@ -214,7 +216,14 @@ def notify_observers(
     since: int,
     now: datetime,
 ) -> int:
-    """Queue the public report of ``state`` to every active observer; returns how many."""
+    """Queue the public report of ``state`` to every active observer; returns how many.
+
+    No query when the game's row was locked in this transaction and it had no observer then
+    (`pbem.db.game_facts`; `add_observer` says when one is added since).
+    """
+    facts = game_facts(session, game.id) if game.id is not None else None
+    if facts is not None and not facts.observers:
+        return 0
     rows = session.exec(
         select(Observer).where(Observer.game_id == game.id, col(Observer.active).is_(True))
     ).all()

@@ -25,7 +25,7 @@ from engine import GameState
 from pbem.config import Settings
 from pbem.keys import ReplyKey
 from pbem.mail import ParsedMessage
-from pbem.models import Game, InboundMessage, Seat
+from pbem.models import Game, Seat
 
 __all__ = [
     "HANDLERS",
@@ -33,6 +33,7 @@ __all__ = [
     "Context",
     "Handler",
     "IgnoreMessage",
+    "InboundRow",
     "RejectMessage",
     "StopPipeline",
     "handler",
@@ -73,6 +74,21 @@ class Answered(StopPipeline):
 
 
 @dataclass
+class InboundRow:
+    """The mail's `pbem.models.InboundMessage` row as the handlers see it: inserted by
+    ``dedupe``, written once more when the mail ends (`pbem.pipeline.rows`). A plain record,
+    not an ORM object: setting ``game_id`` or ``outcome`` sends no UPDATE of its own."""
+
+    id: int | None
+    dedupe_key: str
+    content_hash: str
+    outcome: str
+    game_id: int | None = None
+    side: str | None = None
+    detail: str = ""
+
+
+@dataclass
 class Context:
     """Everything known about one inbound mail while it passes the handlers."""
 
@@ -84,7 +100,7 @@ class Context:
     uidvalidity: int | None = None
     uid: int | None = None
     parsed: ParsedMessage | None = None
-    inbound: InboundMessage | None = None
+    inbound: InboundRow | None = None
     key: ReplyKey | None = None
     game: Game | None = None
     seat: Seat | None = None

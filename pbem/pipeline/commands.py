@@ -10,15 +10,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from sqlalchemy import func
-from sqlmodel import col, select
-
 import engine
 from engine.explain import overspend
 from pbem import cardtext
 from pbem.mail.extract import reply_text
-from pbem.models import Move, OutboxMessage
 from pbem.notify import queue_reports
+from pbem.pipeline import rows
 from pbem.pipeline.base import Answered, Context, RejectMessage, handler
 from pbem.pipeline.lines import SentReports, did_you_mean, read_reply, suggest
 from pbem.replies import queue_mail, seats_of
@@ -31,13 +28,9 @@ SENT_REPORTS_READ = 60  # the latest reports to a seat whose lines are never rea
 def sent_reports(ctx: Context) -> SentReports:
     """The text of the latest mails sent (or queued) to this seat."""
     assert ctx.seat is not None
-    rows = ctx.session.exec(
-        select(OutboxMessage.text)
-        .where(OutboxMessage.game_id == ctx.seat.game_id, OutboxMessage.side == ctx.seat.side)
-        .order_by(col(OutboxMessage.id).desc())
-        .limit(SENT_REPORTS_READ)
-    ).all()
-    return SentReports(rows)
+    return SentReports(
+        rows.report_texts(ctx.session, ctx.seat.game_id, ctx.seat.side, SENT_REPORTS_READ)
+    )
 
 
 @handler(
@@ -231,7 +224,6 @@ def _safe_reason(
 def record(ctx: Context) -> None:
     assert ctx.game is not None and ctx.new_state is not None and ctx.inbound is not None
     game, s = ctx.game, ctx.session
-    seq = s.exec(select(func.max(Move.seq)).where(Move.game_id == game.id)).one() or 0
     assert game.id is not None
     # canonical commands, not the lines as written: a later alias or parser change cannot
     # break `pbem replay` (migration 0005 rewrote the older logs the same way)
@@ -240,17 +232,9 @@ def record(ctx: Context) -> None:
         + [(ctx.side, cmd) for cmd in ctx.applied]
         + [(a.side, c) for a in ctx.auto for c in a.applied]
     )
-    for offset, (side, line) in enumerate(moves):
-        s.add(
-            Move(
-                game_id=game.id,
-                seq=seq + offset + 1,
-                side=side,
-                command=line,
-                inbound_id=ctx.inbound.id,
-                created_at=ctx.now,
-            )
-        )
+    if moves:
+        seq = rows.last_move_seq(s, game.id)
+        rows.insert_moves(s, game.id, seq + 1, moves, inbound_id=ctx.inbound.id, now=ctx.now)
     game.snapshot = engine.to_json(ctx.new_state)
     game.version += 1
     game.updated_at = ctx.now

@@ -11,8 +11,6 @@ import hashlib
 import re
 from typing import Any
 
-from sqlalchemy import and_, or_
-from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session, col, select
 
 import engine
@@ -22,8 +20,9 @@ from pbem.config import Settings, accepted_secrets
 from pbem.db import lock_game
 from pbem.mail import MalformedMessage, ParsedMessage, parse_message
 from pbem.mail.budget import cpu_budget
-from pbem.models import Game, InboundMessage, Seat
-from pbem.pipeline.base import Context, IgnoreMessage, RejectMessage, handler
+from pbem.models import Game, Seat
+from pbem.pipeline import rows
+from pbem.pipeline.base import Context, IgnoreMessage, InboundRow, RejectMessage, handler
 from pbem.replies import seats_of
 from pbem.sanitize import bounded
 
@@ -70,40 +69,23 @@ def parse(ctx: Context) -> None:
 @handler("dedupe", "record the mail once; a second delivery of it is a no-op (C1)")
 def dedupe(ctx: Context) -> None:
     assert ctx.parsed is not None
-    s, p = ctx.session, ctx.parsed
+    p = ctx.parsed
     key = dedupe_key(p.message_id, ctx.raw)
-    dup = select(InboundMessage.id).where(InboundMessage.dedupe_key == key)
-    if ctx.uid is not None:
-        dup = select(InboundMessage.id).where(
-            or_(
-                col(InboundMessage.dedupe_key) == key,
-                and_(
-                    col(InboundMessage.mailbox) == ctx.mailbox,
-                    col(InboundMessage.uidvalidity) == ctx.uidvalidity,
-                    col(InboundMessage.uid) == ctx.uid,
-                ),
-            )
-        )
-    if s.exec(dup).first() is not None:
+    row = InboundRow(None, key, content_hash(ctx.raw), "processing")
+    values = {
+        "message_id": bounded(p.message_id, 400),
+        "mailbox": bounded(ctx.mailbox, 200),
+        "uidvalidity": ctx.uidvalidity,
+        "uid": ctx.uid,
+        "from_addr": bounded(p.from_addr, 320),
+        "subject": bounded(p.subject, 500),
+        "received_at": ctx.now,
+    }
+    # one INSERT that does nothing when the dedupe key or the mailbox's UID is known (both
+    # unique; a concurrent insert of the same mail waits for it, then does nothing)
+    if not rows.insert_inbound(ctx.session, row, values):
         raise DuplicateMessage(f"duplicate of an earlier mail ({key})")
-    ctx.inbound = InboundMessage(
-        dedupe_key=key,
-        message_id=bounded(p.message_id, 400),
-        mailbox=bounded(ctx.mailbox, 200),
-        uidvalidity=ctx.uidvalidity,
-        uid=ctx.uid,
-        content_hash=content_hash(ctx.raw),
-        from_addr=bounded(p.from_addr, 320),
-        subject=bounded(p.subject, 500),
-        outcome="processing",
-        received_at=ctx.now,
-    )
-    s.add(ctx.inbound)
-    try:
-        with s.begin_nested():
-            s.flush()
-    except IntegrityError:
-        raise DuplicateMessage(f"duplicate (concurrent insert) of {key}") from None
+    ctx.inbound = row
 
 
 @handler("filter-loops", "drop auto-replies, bulk mail, bounces and our own mail (RFC 3834/3464)")

@@ -32,9 +32,10 @@ from pbem.pipeline import bot_moves as _bot_moves  # noqa: F401  (registers hand
 from pbem.pipeline import bounces as _bounces  # noqa: F401  (registers handlers)
 from pbem.pipeline import commands as _commands  # noqa: F401  (registers handlers)
 from pbem.pipeline import orders as _orders  # noqa: F401  (registers handlers)
+from pbem.pipeline import rows
 from pbem.pipeline import undo as _undo  # noqa: F401  (registers handlers)
 from pbem.pipeline.auth import HoldMessage, hold
-from pbem.pipeline.base import Context, RejectMessage, StopPipeline, run
+from pbem.pipeline.base import Context, InboundRow, RejectMessage, StopPipeline, run
 from pbem.pipeline.inbound import DuplicateMessage, content_hash, dedupe_key
 from pbem.replies import queue_mail
 from pbem.sanitize import bounded
@@ -187,8 +188,7 @@ def _finish(ctx: Context, outcome: str, reason: str) -> Outcome:
     if ctx.inbound.outcome == "processing" or outcome != "applied":
         ctx.inbound.outcome = outcome
     ctx.inbound.detail = _detail(ctx, reason)
-    ctx.session.add(ctx.inbound)
-    ctx.session.flush()
+    rows.finish_inbound(ctx.session, ctx.inbound)
     game_id = ctx.game.id if ctx.game is not None else None
     return Outcome(ctx.inbound.outcome, reason, ctx.inbound.id, game_id)
 
@@ -205,16 +205,27 @@ def _detail(ctx: Context, reason: str) -> str:
 def _record_unparsed(ctx: Context) -> None:
     """A mail stopped before `dedupe` (too large, garbage): record it by content hash."""
     key = dedupe_key(None, ctx.raw)
-    found = ctx.session.exec(select(InboundMessage).where(InboundMessage.dedupe_key == key)).first()
-    ctx.inbound = found or InboundMessage(
-        dedupe_key=key,
-        mailbox=ctx.mailbox,
-        uidvalidity=ctx.uidvalidity,
-        uid=ctx.uid,
-        content_hash=content_hash(ctx.raw),
-        outcome="ignored",
-        received_at=ctx.now,
-    )
+    found = ctx.session.exec(
+        select(
+            InboundMessage.id, InboundMessage.outcome, InboundMessage.game_id, InboundMessage.side
+        ).where(InboundMessage.dedupe_key == key)
+    ).first()
+    if found is not None:  # the same bytes again: its record is written anew
+        ctx.inbound = InboundRow(found[0], key, "", found[1], found[2], found[3])
+        return
+    row = InboundRow(None, key, content_hash(ctx.raw), "ignored")
+    values = {
+        "message_id": "",
+        "mailbox": ctx.mailbox,
+        "uidvalidity": ctx.uidvalidity,
+        "uid": ctx.uid,
+        "from_addr": "",
+        "subject": "",
+        "received_at": ctx.now,
+    }
+    if not rows.insert_inbound(ctx.session, row, values):  # its IMAP UID is known: a redelivery
+        raise AssertionError(f"mail {key} was not recorded: its mailbox UID is known")
+    ctx.inbound = row
 
 
 def _stopped(ctx: Context, stop: StopPipeline) -> Outcome:

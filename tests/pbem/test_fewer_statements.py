@@ -7,21 +7,29 @@
 - `pbem.mail.parse.POLICY` parses each header value once, and reads mail exactly as
   ``email.policy.default`` does;
 - `pbem.mailimages` finds the image ids of a report without a leading ``\b`` in its patterns
-  (which kept the regex engine from skipping ahead) and the same ids as with it.
+  (which kept the regex engine from skipping ahead) and the same ids as with it;
+- a mail's record is one INSERT (no SELECT, no SAVEPOINT) and one UPDATE at the end; the game
+  row is read with whether it has observers and table talk, which are then not asked for
+  when it has none; a report's question is remembered without a SELECT first.
 """
 
 from __future__ import annotations
 
 import email
 import email.policy
+import random
 from pathlib import Path
 from typing import Any
 
-from sqlmodel import Session
+from sqlalchemy import event
+from sqlmodel import Session, col, select
 
-from pbem import orders
+import engine
+from pbem import orders, service
 from pbem.db import lock_game, transaction
 from pbem.mail import parse as mail_parse
+from pbem.models import Move, OutboxMessage
+from pbem.pipeline import lines, process_message
 from pbem.replies import seats_of
 from tests.pbem.harness import Harness
 
@@ -120,3 +128,110 @@ def test_image_ids_are_found_only_at_a_word_start() -> None:
     assert mailimages.cids_in(html) == ["a1", "b2", "c3"]
     assert mailimages.attachment_ids_in(html) == ["f1"]
     assert mailimages.cids_in("src='cid:start'") == ["start"] and mailimages.cids_in(None) == []
+
+
+# --- one move mail's statements (issue 14: CPU per move of the pipeline around the report) ------
+
+
+def _statements(h: Harness) -> list[str]:
+    """Every statement this database runs from now on (one line each, whitespace folded)."""
+    seen: list[str] = []
+
+    def log(_conn: Any, _cursor: Any, statement: str, *_rest: Any) -> None:
+        seen.append(" ".join(statement.split()))
+
+    event.listen(h.db, "before_cursor_execute", log)
+    return seen
+
+
+def _move_mail(h: Harness) -> bytes:
+    side = sorted(engine.active_sides(h.state()))[0]
+    return h.reply_bytes(side, h.legal(side)[0])
+
+
+def test_a_mail_is_recorded_with_one_insert_and_one_update(tmp_path: Path) -> None:
+    """No SELECT before the INSERT (the unique keys are the dedupe check), no SAVEPOINT, and
+    the game, side, outcome and detail written once at the end (was: SELECT, SAVEPOINT,
+    INSERT and three UPDATEs as handlers learnt them)."""
+    h = Harness(tmp_path)
+    h.new_game(seed=2)
+    side = sorted(engine.active_sides(h.state()))[0]
+    raw = h.reply_bytes(side, h.legal(side)[0])
+    seen = _statements(h)
+    out = process_message(h.db, h.settings, raw, mailbox="INBOX", uidvalidity=1, uid=1)
+    assert out.outcome == "applied"
+    inbound = [q for q in seen if "inboundmessage" in q]
+    assert [q.split()[0] for q in inbound] == ["INSERT", "UPDATE"], inbound
+    assert not [q for q in seen if "SAVEPOINT" in q]
+    (row,) = h.inbound()
+    assert (row.game_id, row.side, row.outcome, row.uid) == (
+        h.game_id,
+        side,
+        "applied",
+        1,
+    )
+    assert row.detail.startswith("lines: ") and row.content_hash and row.from_addr
+    for again in (
+        dict(uid=2),  # the same Message-ID delivered again
+        dict(uid=1, raw=_move_mail(h)),  # another mail under a known IMAP UID
+    ):
+        mail = again.pop("raw", raw)
+        dup = process_message(h.db, h.settings, mail, mailbox="INBOX", uidvalidity=1, **again)
+        assert dup.outcome == "duplicate" and dup.reason.startswith("duplicate of an earlier mail")
+    assert len(h.inbound()) == 1
+
+
+def test_a_move_asks_nothing_of_observers_or_table_talk_a_game_does_not_have(
+    tmp_path: Path,
+) -> None:
+    """The game's row is read with whether it has active observers and undelivered table
+    talk (one statement); the observers' report and the table talk of each report then ask
+    nothing when there are none, and the question of a report is remembered with one INSERT
+    that does nothing when known (was: a SELECT then an INSERT)."""
+    h = Harness(tmp_path)
+    h.new_game(seed=2)
+    raw = _move_mail(h)
+    seen = _statements(h)
+    assert process_message(h.db, h.settings, raw).outcome == "applied"
+    for table in ("observer", "tabletalk", "keyquestion"):
+        assert not [q for q in seen if q.startswith(f"SELECT {table}.")], table
+    assert len([q for q in seen if q.startswith("INSERT INTO keyquestion")]) >= 1
+    assert len([q for q in seen if q.startswith("SELECT") and "FROM game" in q]) == 1
+
+
+def test_an_observer_added_by_the_mail_that_moves_gets_that_move(tmp_path: Path) -> None:
+    """`add_observer` tells the transaction's game facts: the same mail's move is reported."""
+    h = Harness(tmp_path)
+    h.new_game(seed=2)
+    side = sorted(engine.active_sides(h.state()))[0]
+    watcher = "watcher@observers.test"
+    assert h.reply(side, f"observe {watcher}\n{h.legal(side)[0]}").outcomes == {"applied": 1}
+    with Session(h.db) as s:
+        kinds = [
+            r.kind for r in s.exec(select(OutboxMessage).where(OutboxMessage.recipient == watcher))
+        ]
+    assert kinds == ["observer", "observer", "observer"]  # welcome, the board, this move
+
+
+def test_moves_are_numbered_after_the_game_s_last_one(tmp_path: Path) -> None:
+    h = Harness(tmp_path)
+    h.new_game(seed=2)
+    for _ in range(4):
+        side = sorted(engine.active_sides(h.state()))[0]
+        assert h.reply(side, h.legal(side)[0]).outcomes == {"applied": 1}
+    with Session(h.db) as s:
+        moves = list(s.exec(select(Move).where(Move.game_id == h.game_id).order_by(col(Move.seq))))
+    assert [m.seq for m in moves] == list(range(1, len(moves) + 1)) and len(moves) >= 4
+    assert all(m.source == "mail" and m.inbound_id is not None for m in moves)
+    assert service.replay(h.db, h.game_id).ok
+
+
+def test_report_keys_fold_the_whole_text_as_each_line() -> None:
+    """`_report_keys` folds a report's text at once; line by line (`_key`) gives the same."""
+    rnd = random.Random(5)
+    chars = "ab Z\n\r\t\xa0\u2028\x0b\x0c\x1c\x85\u0301\u2019\u201c\u2014\u200b\ufeff\u00ad\ufb01\u3000Σ·"
+    texts = ["".join(rnd.choice(chars) for _ in range(rnd.randint(0, 50))) for _ in range(3000)]
+    texts.append("  #8 Soviet Economic Growth — 2 CP · 2 rest\n\tReply above this line\r\nÉ\u0301")
+    for text in texts:
+        expected = tuple(k for k in (lines._key(x) for x in text.splitlines()) if len(k) > 1)
+        assert lines._report_keys.__wrapped__(text) == expected, ascii(text)

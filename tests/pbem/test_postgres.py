@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import random
 import threading
+from contextlib import nullcontext
 
 import pytest
 from sqlalchemy import text
@@ -16,6 +17,9 @@ from sqlmodel import Session
 import engine
 from pbem import service
 from pbem.db import lock_game, transaction
+from pbem.models import utcnow
+from pbem.pipeline import HANDLERS, Context
+from pbem.pipeline.inbound import DuplicateMessage
 from tests.pbem.harness import Harness
 
 pytestmark = pytest.mark.postgres  # skipped without PBEM_TEST_POSTGRES_URL (conftest.py)
@@ -66,3 +70,41 @@ def test_the_game_row_lock_serialises_writers(h: Harness) -> None:
     assert order == ["first", "second"]
     with Session(h.db) as s:
         assert s.exec(text("select count(*) from seat")).one()[0] == 2  # type: ignore[call-overload]
+
+
+@pytest.mark.parametrize("first_ends", ["commit", "rollback"])
+def test_a_mail_recorded_concurrently_waits_for_the_first(h: Harness, first_ends: str) -> None:
+    """`dedupe`'s INSERT … ON CONFLICT DO NOTHING: a second worker recording the same mail
+    waits for the first one's transaction; a duplicate if it committed, recorded if not."""
+    raw = h.reply_bytes("kennedy", "first kennedy")
+    said: list[str] = []
+    recorded = threading.Event()
+
+    def record(s: Session) -> str:
+        ctx = Context(s, h.settings, raw, utcnow())
+        HANDLERS["parse"].process(ctx)
+        try:
+            HANDLERS["dedupe"].process(ctx)
+        except DuplicateMessage:
+            return "duplicate"
+        return "recorded"
+
+    def second() -> None:
+        recorded.wait(5)
+        with transaction(h.db) as s:
+            said.append("second " + record(s))
+
+    t = threading.Thread(target=second)
+    t.start()
+    crash = pytest.raises(RuntimeError) if first_ends == "rollback" else nullcontext()
+    with crash, transaction(h.db) as s:
+        said.append("first " + record(s))
+        recorded.set()
+        t.join(0.5)
+        assert t.is_alive(), "the second insert waits for the first transaction"
+        if first_ends == "rollback":
+            raise RuntimeError("crash")
+    t.join(5)
+    second_says = "duplicate" if first_ends == "commit" else "recorded"
+    assert said == ["first recorded", f"second {second_says}"]
+    assert len(h.inbound()) == 1
