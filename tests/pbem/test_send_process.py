@@ -198,3 +198,58 @@ def test_a_killed_parent_takes_the_child_and_its_mail_in_flight_with_it() -> Non
         assert [c[1] for c in capture.messages] == [["ok@example.org"]]
     finally:
         controller.stop()
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc")
+def test_the_child_composes_without_the_database_layer(
+    tmp_path: Path, smtp_capture: tuple[Capture, int]
+) -> None:
+    # SQLAlchemy, SQLModel and pydantic were 0.6 s of CPU of every child's start-up
+    capture, port = smtp_capture
+    h = Harness(tmp_path)
+    h.new_game(seed=2)
+    with Session(h.db) as s:
+        rows = list(s.exec(select(OutboxMessage).order_by(OutboxMessage.id)))
+        images = mailimages.load(s, (r.html for r in rows))
+    assert images  # the board picture goes with each
+
+    async def go() -> str:
+        async with ProcessSender(h.settings, SmtpSender("127.0.0.1", port)) as sender:
+            for row in rows:
+                await sender.send_row(h.settings, row, images)
+            assert sender._proc is not None
+            return Path(f"/proc/{sender._proc.pid}/maps").read_text()
+
+    maps = asyncio.run(go())
+    assert len(capture.messages) == len(rows) and b"Content-ID: <" in capture.messages[0][2]
+    assert "/_ssl." in maps  # extension modules show (aiosmtplib imports ssl)
+    for package in ("sqlalchemy", "pydantic_core"):
+        assert f"/{package}/" not in maps
+
+
+def test_composing_a_row_loads_no_database_layer() -> None:
+    probe = (
+        "import sys\n"
+        "from types import SimpleNamespace\n"
+        "import pbem.send_process\n"
+        "from pbem.config import Settings\n"
+        "from pbem.outbox_compose import raw_message\n"
+        "from pbem.send_process import _Part\n"
+        "html = '<img src=\"cid:board-1@1960.pbem\">'\n"
+        "row = SimpleNamespace(extras='', game_id=1, recipient='a@b.test', subject='s',\n"
+        "    text='t', html=html, message_id='<m@pbem.test>', in_reply_to='',\n"
+        "    references='', reply_to='')\n"
+        "parts = {'board-1@1960.pbem': _Part('board-1@1960.pbem', 'image/png', 'b.png', b'x')}\n"
+        "assert b'Content-ID: <board-1@1960.pbem>' in raw_message(\n"
+        "    Settings(address='g@pbem.test'), row, parts)\n"
+        "print(' '.join(m for m in ('sqlalchemy', 'sqlmodel', 'pydantic', 'pbem.models')\n"
+        "    if m in sys.modules))\n"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", probe],
+        cwd=Path(__file__).resolve().parents[2],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    assert out.stdout.split() == []
