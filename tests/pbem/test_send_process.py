@@ -253,3 +253,64 @@ def test_composing_a_row_loads_no_database_layer() -> None:
         check=True,
     )
     assert out.stdout.split() == []
+
+
+def test_each_part_goes_to_the_child_once_and_every_mail_keeps_its_parts(
+    smtp_capture: tuple[Capture, int],
+) -> None:
+    from types import SimpleNamespace
+
+    from pbem.config import Settings
+    from pbem.send_process import KEPT_PARTS, _Part
+
+    capture, port = smtp_capture
+    settings = Settings(address="game@pbem.test", secret="s")
+    parts = {
+        f"p{i}@1960.pbem": _Part(f"p{i}@1960.pbem", "image/png", "b.png", bytes([i]) * 900)
+        for i in range(KEPT_PARTS + 4)
+    }
+    names = list(parts)
+    # a move's two reports share a picture; then one naming the oldest kept part and a new
+    # one (adding the new drops the oldest), and ones naming parts dropped long ago
+    plan = [[n] for n in names[: KEPT_PARTS + 2] for _ in (0, 1)]
+    plan += [[names[2], names[KEPT_PARTS + 2]], [names[0]], [names[0], names[1], names[-1]]]
+    rows = [
+        SimpleNamespace(
+            extras="",
+            game_id=1,
+            recipient="ok@example.org",
+            subject=f"report {i}",
+            text="t",
+            html="".join(f'<img src="cid:{c}">' for c in cids),
+            message_id=f"<r{i}@pbem.test>",
+            in_reply_to="",
+            references="",
+            reply_to="",
+        )
+        for i, cids in enumerate(plan)
+    ]
+    requests: list[tuple[Any, ...]] = []
+
+    async def go() -> None:
+        async with ProcessSender(settings, SmtpSender("127.0.0.1", port)) as sender:
+            ask = sender._ask
+
+            def spy(request: tuple[Any, ...]) -> None:
+                requests.append(request)
+                ask(request)
+
+            sender._ask = spy  # type: ignore[method-assign]
+            for row in rows:
+                await sender.send_row(settings, row, parts)  # the batch's parts, as _send_rows
+
+    asyncio.run(go())
+    sent_parts = [[p.cid for p in r[2]] for r in requests]
+    assert sent_parts[:4] == [[names[0]], [], [names[1]], []]
+    assert sum(map(len, sent_parts)) < len(plan)
+    assert len(capture.messages) == len(rows)
+    for row, (_frm, _to, content) in zip(rows, capture.messages, strict=True):
+        expected = raw_message(settings, row, parts)
+        assert expected.count(b"Content-ID: <") == row.html.count("cid:")
+        assert DATE.sub(b"", content.replace(b"\r\n", b"\n").replace(b"\n", b"\r\n")) == (
+            DATE.sub(b"", expected)
+        )
