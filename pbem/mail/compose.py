@@ -31,8 +31,9 @@ from datetime import datetime
 from email.headerregistry import Address
 from functools import lru_cache
 
-from pbem.mail.parse import LOOP_HEADER
-
+# The loop header `pbem.mail.parse` recognises (its LOOP_HEADER; a test keeps them equal):
+# not imported from there, so composing (the sending process) does not load the parser.
+LOOP_HEADER = "X-1960-PBEM"
 _ID_PART = re.compile(r"[^a-z0-9.-]+")
 _POLICY = email.policy.SMTP.clone(max_line_length=78)
 _RESERVED = {

@@ -164,3 +164,9 @@ def test_multipart_lines_fold_as_the_email_policy_folds_them() -> None:
                 "Content-Type", f'multipart/{subtype}; boundary="{b}"'
             )
             assert compose._multipart(subtype, b) == line
+
+
+def test_the_loop_header_we_set_is_the_one_the_parser_recognises() -> None:
+    from pbem.mail import compose, parse
+
+    assert compose.LOOP_HEADER == parse.LOOP_HEADER
