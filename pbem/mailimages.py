@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Protocol
 
 from pbem.mail.compose import FileAttachment, InlineImage
@@ -24,9 +25,8 @@ from pbem.mail.compose import FileAttachment, InlineImage
 if TYPE_CHECKING:
     from sqlmodel import Session
 
-    from pbem.models import MailImage
-
 __all__ = [
+    "Part",
     "StoredPart",
     "attachment_ids_in",
     "attachments_for",
@@ -53,6 +53,17 @@ class StoredPart(Protocol):
     def content_type(self) -> str: ...
     @property
     def filename(self) -> str: ...
+
+
+@dataclass(frozen=True)
+class Part:
+    """A stored part as `load` reads it: plain data (no ORM object to build, picklable for the
+    sending process)."""
+
+    cid: str
+    content_type: str
+    filename: str
+    data: bytes
 
 
 def cids_in(html: str) -> list[str]:
@@ -114,7 +125,7 @@ def _insert_new(session: Session, part: StoredPart) -> Any:
     )
 
 
-def load(conn: Any, htmls: Iterable[str]) -> dict[str, MailImage]:
+def load(conn: Any, htmls: Iterable[str]) -> dict[str, Part]:
     """The stored parts named by ``htmls``, by id (``conn``: a Connection or Session)."""
     wanted = sorted({i for html in htmls for i in (*cids_in(html), *attachment_ids_in(html))})
     if not wanted:
@@ -129,12 +140,7 @@ def load(conn: Any, htmls: Iterable[str]) -> dict[str, MailImage]:
             table.c.cid.in_(wanted)
         )
     )
-    return {
-        r.cid: MailImage(
-            cid=r.cid, content_type=r.content_type, filename=r.filename, data=bytes(r.data)
-        )
-        for r in rows
-    }
+    return {r.cid: Part(r.cid, r.content_type, r.filename, bytes(r.data)) for r in rows}
 
 
 def for_html(html: str, parts: Mapping[str, StoredPart]) -> list[InlineImage]:

@@ -36,7 +36,6 @@ import socket
 import subprocess
 import sys
 from collections.abc import Mapping
-from dataclasses import dataclass
 from multiprocessing.connection import Connection
 from pathlib import Path
 from types import SimpleNamespace
@@ -44,6 +43,7 @@ from typing import Any, Generic, TypeVar
 
 from pbem.config import Settings
 from pbem.mail.smtp import PermanentFailure, SmtpSender, TemporaryFailure
+from pbem.mailimages import Part
 
 __all__ = ["ProcessSender"]
 
@@ -62,16 +62,6 @@ ROW_FIELDS = (
 STOP_SECONDS = 5.0  # how long the child may take to finish when told to stop
 KEPT_PARTS = 8  # images the child keeps for the next rows (a move's two reports share one)
 T = TypeVar("T")
-
-
-@dataclass(frozen=True)
-class _Part:
-    """A stored image or file as `pbem.mailimages.for_html` reads it (picklable)."""
-
-    cid: str
-    content_type: str
-    filename: str
-    data: bytes
 
 
 class _Parts(Generic[T]):
@@ -134,7 +124,9 @@ class ProcessSender:
         html = row.html or ""
         wanted = [cid for cid in images if cid in html]  # the ones it names (perhaps a few more)
         new = [
-            _Part(cid, img.content_type, img.filename, bytes(img.data))
+            img
+            if type(img) is Part and img.cid == cid
+            else Part(cid, img.content_type, img.filename, bytes(img.data))
             for cid, img in images.items()
             if cid in html and cid not in self._parts
         ]
@@ -198,7 +190,7 @@ async def _serve(conn: Connection, parent: int) -> None:
     from pbem.outbox_compose import raw_message
 
     settings, smtp = conn.recv()
-    parts: _Parts[_Part] = _Parts()
+    parts: _Parts[Part] = _Parts()
     async with smtp:
         while True:
             try:
@@ -219,7 +211,7 @@ async def _handle(
     settings: Settings,
     smtp: SmtpSender,
     raw_message: Any,
-    kept: _Parts[_Part],
+    kept: _Parts[Part],
 ) -> tuple[str, str, int | None] | None:
     try:
         if request[0] == "row":

@@ -235,12 +235,12 @@ def test_composing_a_row_loads_no_database_layer_nor_the_mail_reader() -> None:
         "import pbem.send_process\n"
         "from pbem.config import Settings\n"
         "from pbem.outbox_compose import raw_message\n"
-        "from pbem.send_process import _Part\n"
+        "from pbem.mailimages import Part\n"
         "html = '<img src=\"cid:board-1@1960.pbem\">'\n"
         "row = SimpleNamespace(extras='', game_id=1, recipient='a@b.test', subject='s',\n"
         "    text='t', html=html, message_id='<m@pbem.test>', in_reply_to='',\n"
         "    references='', reply_to='')\n"
-        "parts = {'board-1@1960.pbem': _Part('board-1@1960.pbem', 'image/png', 'b.png', b'x')}\n"
+        "parts = {'board-1@1960.pbem': Part('board-1@1960.pbem', 'image/png', 'b.png', b'x')}\n"
         "assert b'Content-ID: <board-1@1960.pbem>' in raw_message(\n"
         "    Settings(address='g@pbem.test'), row, parts)\n"
         "print(' '.join(m for m in ('sqlalchemy', 'sqlmodel', 'pydantic', 'pbem.models',\n"
@@ -263,12 +263,13 @@ def test_each_part_goes_to_the_child_once_and_every_mail_keeps_its_parts(
     from types import SimpleNamespace
 
     from pbem.config import Settings
-    from pbem.send_process import KEPT_PARTS, _Part
+    from pbem.mailimages import Part
+    from pbem.send_process import KEPT_PARTS
 
     capture, port = smtp_capture
     settings = Settings(address="game@pbem.test", secret="s")
     parts = {
-        f"p{i}@1960.pbem": _Part(f"p{i}@1960.pbem", "image/png", "b.png", bytes([i]) * 900)
+        f"p{i}@1960.pbem": Part(f"p{i}@1960.pbem", "image/png", "b.png", bytes([i]) * 900)
         for i in range(KEPT_PARTS + 4)
     }
     names = list(parts)
