@@ -314,7 +314,7 @@ def render_cost(moves: int, runs: int) -> None:
         }
 
     def one_run(picture: bool, whole: bool) -> float:
-        boardmap._png.cache_clear()
+        boardmap.cache_clear()
         draw = boardmap.draw_png
         if whole:  # how the picture was drawn before: the whole SVG, one resvg pass, per recipient
             boardmap.draw_png = boardmap.render_whole
@@ -323,7 +323,7 @@ def render_cost(moves: int, runs: int) -> None:
             for pair in views:
                 for side, v in pair.items():
                     if whole:
-                        boardmap._png.cache_clear()
+                        boardmap.cache_clear()
                     render("report", ctx(v, side, picture))
         finally:
             boardmap.draw_png = draw

@@ -4,7 +4,7 @@
 
 ``--smoke`` runs each once at a tiny size: a check that it still works and prints its table,
 never a timing assertion. The exit status is non-zero only if a benchmark crashed. The mail
-benchmarks (2, 3, 7, 8) need the real mail stack (MAILSTACK_* set, or root) and say "skipped" without;
+benchmarks (2, 3, 7, 8, 10) need the real mail stack (MAILSTACK_* set, or root) and say "skipped" without;
 7 also needs PostgreSQL (PBEM_TEST_POSTGRES_URL, or root).
 """
 
@@ -27,6 +27,7 @@ BENCHMARKS = (
     "bench_parse_budget.py",
     "bench_scaleout.py",
     "bench_latency.py",
+    "bench_sendproc.py",
 )
 
 

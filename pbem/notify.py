@@ -61,8 +61,10 @@ def extra_for(
     *,
     decision: bool,
     answers: list[dict[str, Any]] | None = None,
+    view: engine.View | None = None,
 ) -> dict[str, Any]:
-    """The summary/orders template data for one mail to ``seat`` (and its ``since`` mark)."""
+    """The summary/orders template data for one mail to ``seat`` (and its ``since`` mark);
+    ``view``: ``engine.view(state, seat.side)`` if the caller holds it."""
     book = orders.book_of(row, seat.side)
     return summary.build(
         state,
@@ -77,6 +79,7 @@ def extra_for(
         queue=book.queue,
         notes=book.notes,
         answers=answers or [],
+        view=view,
     )
 
 
@@ -120,7 +123,8 @@ def mail_seat(
 
     None for a computer-played seat (``bot:…``), which is never mailed."""
     decision = seat.side in engine.active_sides(state) and engine.result(state) is None
-    extra = extra_for(state, seat, row, decision=decision, answers=answers)
+    view = engine.view(state, seat.side)  # one view for the summary and the mail
+    extra = extra_for(state, seat, row, decision=decision, answers=answers, view=view)
     since = row.decided_log if decision else seat.last_log
     out = queue_mail(
         session,
@@ -134,6 +138,7 @@ def mail_seat(
         seats=seats,
         since=since,
         extra=extra,
+        view=view,
         **kw,
     )
     row.notes = "[]"

@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 from collections.abc import Mapping
 from email.utils import parseaddr
+from functools import lru_cache
 from typing import Any
 
 from pbem import mailimages
@@ -18,6 +19,7 @@ from pbem.mail import FileAttachment, build_message
 __all__ = ["raw_message", "sender_for"]
 
 
+@lru_cache(maxsize=1024)
 def sender_for(address: str, game_id: int | None) -> str:
     """``"1960 — game #12" <game@…>`` so a mailbox of many games tells them apart at a glance;
     an address configured with its own display name keeps it."""

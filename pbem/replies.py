@@ -11,6 +11,7 @@ from __future__ import annotations
 import hashlib
 import json
 from collections.abc import Sequence
+from contextlib import AbstractContextManager, nullcontext
 from datetime import datetime
 from typing import Any
 
@@ -54,6 +55,16 @@ def _seat_memo(session: Session) -> dict[int, dict[str, Seat]]:
     return memo
 
 
+def _unflushed(session: Session, table: type) -> AbstractContextManager[Any]:
+    """No autoflush around a read of ``table`` when the session holds none of its rows new,
+    changed or deleted: the database then answers as it would after the flush. A flush per
+    read wrote the pipeline's earlier changes in pieces, each with its own overhead; they
+    are written once, later in the transaction."""
+    if any(isinstance(o, table) for o in (*session.new, *session.dirty, *session.deleted)):
+        return nullcontext()
+    return session.no_autoflush
+
+
 def current_key(settings: Settings, seat: Seat) -> keys.ReplyKey:
     assert seat.id is not None
     return keys.key_for(settings.secret, seat.game_id, seat.side, seat.key_gen, seat.key_salt)
@@ -89,15 +100,17 @@ def render_context(
     error: str | None = None,
     ignored: Sequence[str] = (),
     now: datetime | None = None,
+    view: engine.View | None = None,
 ) -> dict[str, Any]:
-    """The ``ctx`` dict `pbem.render.render` takes."""
+    """The ``ctx`` dict `pbem.render.render` takes (``view``: ``engine.view(state, seat.side)``
+    if the caller holds it)."""
     from pbem.clocks.report import clock_context
 
     return {
         **clock_context(game, seat.side, now),  # "clock", "ending" (pbem.clocks)
         "game_id": game.id,
         "side": seat.side,
-        "view": engine.view(state, seat.side),
+        "view": engine.view(state, seat.side) if view is None else view,
         "since": since,
         "results": list(results),
         "ignored": list(ignored),  # lines of the mail that were not read as commands
@@ -128,6 +141,7 @@ def queue_mail(
     since: int | None = None,
     extra: dict[str, Any] | None = None,
     context: dict[str, Any] | None = None,
+    view: engine.View | None = None,
 ) -> OutboxMessage | None:
     """Render ``kind`` for ``seat`` and add it to the outbox (same transaction as the change).
 
@@ -136,7 +150,8 @@ def queue_mail(
     ``seats`` (the game's seats by side, as `seats_of` returns them) saves a query, and the
     autoflush it would cause, when the caller already holds them. ``since`` (default: the
     seat's last reported log index) starts the log; ``extra`` adds template data (pbem.notify);
-    ``context`` adds to the render context (e.g. ``card`` for a card mail).
+    ``context`` adds to the render context (e.g. ``card`` for a card mail); ``view`` is
+    ``engine.view(state, seat.side)`` when the caller made it already (`pbem.notify.mail_seat`).
     """
     assert game.id is not None
     if is_bot(seat.email):
@@ -158,16 +173,19 @@ def queue_mail(
         error=error,
         ignored=ignored,
         now=now,
+        view=view,
     )
     if extra is None:
         from pbem.notify import orders_extra  # a late import: pbem.notify builds on this module
 
         extra = orders_extra(session, seat)
-    tabletalk.remember_question(
-        session, game.id, seat.side, seat.key_gen, question(state, seat.side)
-    )
+    with _unflushed(session, tabletalk.KeyQuestion):
+        tabletalk.remember_question(
+            session, game.id, seat.side, seat.key_gen, question(state, seat.side)
+        )
     if kind not in ("help", "key_problem", "card"):  # kinds that show table talk
-        talk = tabletalk.take(session, game.id, seat.side, now)
+        with _unflushed(session, tabletalk.TableTalk):
+            talk = tabletalk.take(session, game.id, seat.side, now)
         if talk:
             extra = {**(extra or {}), "talk": talk}
     if extra:
@@ -180,7 +198,8 @@ def queue_mail(
         if revealed is not None:
             ctx["reveal"], attachments = revealed
     mail = render(kind, {**ctx, **(context or {})})
-    mailimages.store(session, [*mail.images, *mail.attachments])
+    with session.no_autoflush:  # an INSERT … ON CONFLICT DO NOTHING of its own: no ORM row read
+        mailimages.store(session, [*mail.images, *mail.attachments])
     key = current_key(settings, seat)
     message_id = keys.message_id(settings.secret, settings.address, key, f"{cause}.{kind}")
     refs = [r for r in (seat.thread_root, in_reply_to) if r]

@@ -103,19 +103,22 @@ def phase_label(v: Mapping[str, Any]) -> str:
 def board(v: Mapping[str, Any]) -> dict[str, Any]:
     """The public board (R17.1): states by region, tracks, bag, tokens."""
     regions: list[dict[str, Any]] = []
+    by_region: dict[str, list[dict[str, Any]]] = {region: [] for region in engine.REGIONS}
+    for s, info in engine.STATES.items():  # one pass, each region's states in the usual order
+        sp = v["states"].get(s)
+        if sp is not None and sp["region"] in by_region:
+            by_region[sp["region"]].append(
+                {
+                    "abbr": s,
+                    "name": info.name,
+                    "ev": sp["ev"],
+                    "side": sp["side"],
+                    "cubes": sp["cubes"],
+                    "sup": support_label(sp),
+                }
+            )
     for region in engine.REGIONS:
-        cells = [
-            {
-                "abbr": s,
-                "name": engine.STATES[s].name,
-                "ev": sp["ev"],
-                "side": sp["side"],
-                "cubes": sp["cubes"],
-                "sup": support_label(sp),
-            }
-            for s, sp in ((s, v["states"][s]) for s in engine.STATES if s in v["states"])
-            if sp["region"] == region
-        ]
+        cells = by_region[region]
         ev = {
             side: sum(c["ev"] for c in cells if c["side"] == side and c["cubes"])
             for side in engine.SIDES

@@ -36,14 +36,14 @@ import socket
 import subprocess
 import sys
 from collections.abc import Mapping
-from dataclasses import dataclass
 from multiprocessing.connection import Connection
 from pathlib import Path
 from types import SimpleNamespace
-from typing import Any
+from typing import Any, Generic, TypeVar
 
 from pbem.config import Settings
 from pbem.mail.smtp import PermanentFailure, SmtpSender, TemporaryFailure
+from pbem.mailimages import Part
 
 __all__ = ["ProcessSender"]
 
@@ -60,16 +60,25 @@ ROW_FIELDS = (
     "reply_to",
 )
 STOP_SECONDS = 5.0  # how long the child may take to finish when told to stop
+KEPT_PARTS = 8  # images the child keeps for the next rows (a move's two reports share one)
+T = TypeVar("T")
 
 
-@dataclass(frozen=True)
-class _Part:
-    """A stored image or file as `pbem.mailimages.for_html` reads it (picklable)."""
+class _Parts(Generic[T]):
+    """The last `KEPT_PARTS` parts sent to the child, by id, oldest dropped first: the child
+    keeps the parts, the parent only their ids. Both see the same adds in the same order (one
+    child per `ProcessSender`, never restarted), so they hold the same ids."""
 
-    cid: str
-    content_type: str
-    filename: str
-    data: bytes
+    def __init__(self) -> None:
+        self.items: dict[str, T] = {}
+
+    def __contains__(self, cid: str) -> bool:
+        return cid in self.items
+
+    def add(self, cid: str, value: T) -> None:
+        self.items[cid] = value
+        while len(self.items) > KEPT_PARTS:
+            del self.items[next(iter(self.items))]
 
 
 class ProcessSender:
@@ -84,6 +93,7 @@ class ProcessSender:
         self._conn: Connection | None = None
         self._proc: subprocess.Popen[bytes] | None = None
         self._dead = False
+        self._parts: _Parts[None] = _Parts()  # the ids of the parts the child keeps
 
     async def __aenter__(self) -> ProcessSender:
         return self
@@ -106,15 +116,23 @@ class ProcessSender:
         self._ask(("raw", raw, sender, list(recipients)))
 
     async def send_row(self, settings: Settings, row: Any, images: Mapping[str, Any]) -> None:
-        """Compose outbox ``row`` (with the stored ``images``) and send it, in the child."""
-        fields = {name: getattr(row, name) for name in ROW_FIELDS}
+        """Compose outbox ``row`` (with the stored ``images``) and send it, in the child.
+
+        A part goes over once: both reports of a move show the same picture, so the second
+        names it and the child takes it from the parts it keeps (`_Parts`, the same on both
+        sides: the parent mirrors which ids the child holds)."""
         html = row.html or ""
-        parts = {
-            cid: _Part(cid, img.content_type, img.filename, bytes(img.data))
+        wanted = [cid for cid in images if cid in html]  # the ones it names (perhaps a few more)
+        new = [
+            img
+            if type(img) is Part and img.cid == cid
+            else Part(cid, img.content_type, img.filename, bytes(img.data))
             for cid, img in images.items()
-            if cid in html  # the ones it names (and perhaps a few more): composed as before
-        }
-        self._ask(("row", fields, parts))
+            if cid in html and cid not in self._parts
+        ]
+        for part in new:
+            self._parts.add(part.cid, None)
+        self._ask(("row", tuple(getattr(row, name) for name in ROW_FIELDS), new, wanted))
 
     def _start(self) -> Connection:
         mine, theirs = socket.socketpair()
@@ -172,6 +190,7 @@ async def _serve(conn: Connection, parent: int) -> None:
     from pbem.outbox_compose import raw_message
 
     settings, smtp = conn.recv()
+    parts: _Parts[Part] = _Parts()
     async with smtp:
         while True:
             try:
@@ -180,7 +199,7 @@ async def _serve(conn: Connection, parent: int) -> None:
                 return
             if request is None or os.getppid() != parent:  # nobody would mark this mail sent
                 return
-            answer = await _handle(request, settings, smtp, raw_message)
+            answer = await _handle(request, settings, smtp, raw_message, parts)
             try:
                 conn.send(answer)
             except OSError:
@@ -188,13 +207,24 @@ async def _serve(conn: Connection, parent: int) -> None:
 
 
 async def _handle(
-    request: tuple[Any, ...], settings: Settings, smtp: SmtpSender, raw_message: Any
+    request: tuple[Any, ...],
+    settings: Settings,
+    smtp: SmtpSender,
+    raw_message: Any,
+    kept: _Parts[Part],
 ) -> tuple[str, str, int | None] | None:
     try:
         if request[0] == "row":
-            _, fields, parts = request
-            raw = raw_message(settings, SimpleNamespace(**fields), parts)
-            await smtp.send(raw, settings.address, [fields["recipient"]])
+            _, values, new, wanted = request
+            parts = {c: kept.items[c] for c in wanted if c in kept}  # before adding may drop one
+            for part in new:
+                kept.add(part.cid, part)
+                parts[part.cid] = part
+            if len(parts) != len(wanted):  # never: the parent's mirror says what is here
+                raise RuntimeError(f"parts missing: {sorted(set(wanted) - set(parts))}")
+            row = SimpleNamespace(**dict(zip(ROW_FIELDS, values, strict=True)))
+            raw = raw_message(settings, row, parts)
+            await smtp.send(raw, settings.address, [row.recipient])
         else:
             _, raw, sender, recipients = request
             await smtp.send(raw, sender, recipients)

@@ -51,7 +51,7 @@ from pbem.mail import (
     SmtpSender,
     TemporaryFailure,
 )
-from pbem.models import MailImage, OutboxMessage, utcnow
+from pbem.models import OutboxMessage, utcnow
 from pbem.models import Seat as Seat  # read as service.Seat (tests)
 from pbem.notify import digest_pass
 from pbem.outbox_compose import raw_message as raw_message
@@ -96,7 +96,7 @@ class RowSender(Sender, Protocol):
     """A sender that composes an outbox row itself (`pbem.send_process.ProcessSender`)."""
 
     async def send_row(
-        self, settings: Settings, row: OutboxMessage, images: Mapping[str, MailImage]
+        self, settings: Settings, row: OutboxMessage, images: Mapping[str, mailimages.StoredPart]
     ) -> None: ...
 
 
@@ -420,7 +420,10 @@ async def _send_rows(
 
 
 async def _send_row(
-    sender: Sender, settings: Settings, row: OutboxMessage, images: Mapping[str, MailImage]
+    sender: Sender,
+    settings: Settings,
+    row: OutboxMessage,
+    images: Mapping[str, mailimages.StoredPart],
 ) -> None:
     """Compose and send one row (a `pbem.send_process.ProcessSender` composes in its child)."""
     if isinstance(sender, RowSender):

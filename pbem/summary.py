@@ -185,9 +185,11 @@ def build(
     queue: list[str],
     notes: list[str],
     answers: Sequence[dict[str, Any]] = (),
+    view: engine.View | None = None,
 ) -> dict[str, Any]:
-    """The extra template data of one mail (see the module docstring)."""
-    v = engine.view(state, side)
+    """The extra template data of one mail (see the module docstring); ``view``: the caller's
+    ``engine.view(state, side)``, if it holds one (the mail's own)."""
+    v = engine.view(state, side) if view is None else view
     before = json.loads(before_board) if before_board else None
     return {
         "log_title": "Since your last decision" if decision else "Since your last report",

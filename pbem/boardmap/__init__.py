@@ -7,8 +7,11 @@ browser). Text is set in a subset of DejaVu Sans Condensed that ships in
 ``fonts/`` (Bitstream Vera licence, see docs/DATA.md); system fonts are never
 loaded, so the same board gives the same pixels on every machine.
 
-Rendering is cached on the `MapBoard` (frozen, hashable): both players'
-reports of one move show the same public board, so it is drawn once per move.
+Rendering is cached on the `MapBoard` (frozen, hashable), and `picture` finds it by the view's
+public values first (`view_key`): both players' reports of one move show the same public board,
+so it is drawn once per move. A new board is drawn by `draw_png`: the constant layer and each
+distinct piece are rasterised once and kept as palette indices (`raster`), so it costs the
+pieces the board changed and the PNG encoding (benchmarks/bench_picture.py).
 """
 
 from __future__ import annotations
@@ -16,6 +19,7 @@ from __future__ import annotations
 import hashlib
 import io
 import re
+import threading
 from collections import OrderedDict
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -23,6 +27,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from pbem.boardmap import raster
 from pbem.boardmap.draw import WIDTH, Piece, document, height, layers, svg
 from pbem.boardmap.model import PUBLIC_KEYS, MapBoard, from_view
 from pbem.boardmap.palette import sample_boards
@@ -80,19 +85,66 @@ def _png(board: MapBoard) -> bytes:
     return draw_png(board)
 
 
+def cache_clear() -> None:
+    """Forget the pictures drawn (`picture`'s and `png`'s caches; the pieces are kept)."""
+    _png.cache_clear()
+    _pictures.clear()
+
+
 def draw_png(board: MapBoard) -> bytes:
     """Draw ``board``: the constant layer with each piece pasted on, as a palette PNG.
 
-    The constant layer is drawn once per process and each distinct piece (a state's tile, a
-    region's panel, ...) once too (`_pieces`), so a new position costs the pieces it changed
-    plus the paste and the encoding. The pixels are those of the whole document
-    (`render_whole`): a piece's box holds nothing else (tests/pbem/test_boardmap.py).
+    The constant layer is drawn and mapped to the palette once per process, each distinct
+    piece (a state's tile, a region's panel, ...) too, and the last picture is kept: a new
+    board costs the pieces it changed (one resvg pass for all of them, `raster.sheet`), pasting
+    the pieces that differ from the last board's, and the encoding (`raster`). The pixels are
+    those of the whole document (`render_whole`): a piece's box holds nothing else
+    (tests/pbem/test_boardmap.py).
     """
-    return _encode(_compose(board))
+    parts = layers(board)
+    with _lock:
+        missing = [p for p in parts.pieces if p not in _indexed]
+        if missing:
+            _draw_pieces(missing)
+        key = (parts.constant, tuple(p.box for p in parts.pieces))
+        rows = _canvas.draw(key, _constant_indices(parts.constant), parts.pieces, _indexed)
+    return raster.png_bytes(rows, WIDTH, height(), _palette_bytes())
+
+
+def _draw_pieces(missing: list[Piece]) -> None:
+    """Rasterise the pieces missing from `_indexed`: those `raster.sheet` packs in one resvg
+    pass, any other alone; each mapped to the palette and kept."""
+    (w, h), at = raster.sheet(missing)
+    packed = [(p, xy) for p, xy in zip(missing, at, strict=True) if xy is not None]
+    if packed:
+        pieces, corners = zip(*packed, strict=True)
+        pixels = _rasterise(document(raster.sheet_markup(pieces, corners), (0, 0, w, h)))
+        for p, (x, y) in packed:
+            crop = pixels.crop((x, y, x + p.box[2], y + p.box[3]))
+            _indexed.put(p, raster.indices(crop, _palette()))
+    for p in (p for p, xy in zip(missing, at, strict=True) if xy is None):
+        _indexed.put(p, raster.indices(_rasterise(document(p.markup, p.box)), _palette()))
+
+
+_lock = threading.Lock()  # the canvas and the caches of pieces are shared
+_indexed = raster.Indexed(4096)  # pieces are 46 x 46 .. 490 x 72 px, one byte a pixel
+_canvas = raster.Canvas()
+
+
+@lru_cache(maxsize=2)
+def _constant_indices(markup: str) -> Image.Image:
+    return raster.indices(_constant(markup), _palette())
+
+
+@lru_cache(maxsize=1)
+def _palette_bytes() -> bytes:
+    return PALETTE_FILE.read_bytes().ljust(768, b"\0")[:768]
 
 
 PIECES_KEPT = 4096  # pieces are 46 x 46 .. 490 x 72 px: at most a few tens of MB
 BATCH = 6  # more new pieces than this are drawn in one resvg pass and cut apart
+# `_compose`: the picture in RGB the way it was drawn before the fast path (`draw_png`), kept
+# for `make_palette` and as the tests' reference
 _pieces: OrderedDict[tuple[str, tuple[int, int, int, int]], Image.Image] = OrderedDict()
 
 
@@ -153,13 +205,24 @@ def _encode(canvas: Image.Image) -> bytes:
 
     The picture is flat colours and anti-aliased text, so a palette loses nothing visible;
     this keeps the whole mail well under the size budget (docs: HTML < 100 KB, mail < 300 KB).
-    zlib level 3: ~2 ms instead of ~4 at the default 6, for ~15 % more bytes.
+    zlib level 3: ~2 ms instead of ~4 at the default 6, for ~15 % more bytes. The bytes are
+    those Pillow writes (`encode_pillow`; `raster.png_bytes` skips its row filter pass).
     """
+    from PIL import Image
+
+    w, h = canvas.size
+    rows = Image.new("L", (w + 1, h), 0)
+    rows.paste(raster.indices(canvas, _palette()), (1, 0))
+    return raster.png_bytes(rows.tobytes(), w, h, _palette_bytes())
+
+
+def encode_pillow(canvas: Image.Image) -> bytes:
+    """`_encode` by Pillow's PNG encoder (how it was done before; the tests' reference)."""
     from PIL import Image
 
     q = canvas.quantize(palette=_palette(), dither=Image.Dither.NONE)
     out = io.BytesIO()
-    q.save(out, "PNG", compress_level=3)
+    q.save(out, "PNG", compress_level=raster.LEVEL)
     return out.getvalue()
 
 
@@ -195,16 +258,52 @@ def make_palette() -> bytes:
 
 
 def picture(view: Mapping[str, Any]) -> Picture:
-    """The map picture for the report built from ``view`` (public keys only)."""
+    """The map picture for the report built from ``view`` (public keys only).
+
+    Served from a cache keyed by the view's public values (`view_key`) when it can: both
+    seats' reports (and the observers') of a move ask for the same board, and building the
+    `MapBoard` to look it up cost more than the key.
+    """
+    key = view_key(view)
+    with _lock:
+        pic = _pictures.get(key)
+        if pic is not None:
+            _pictures.move_to_end(key)
+            STATS["cached"] += 1
+            return pic
     board = from_view({k: view[k] for k in PUBLIC_KEYS})
     data = png(board)
     digest = hashlib.sha256(data).hexdigest()
-    return Picture(
+    pic = Picture(
         png=data,
         cid=f"board-{digest[:24]}@1960.pbem",
         alt=alt_text(board),
         width=WIDTH,
         height=height(),
+    )
+    with _lock:
+        _pictures[key] = pic
+        while len(_pictures) > PICTURES_KEPT:
+            _pictures.popitem(last=False)
+    return pic
+
+
+PICTURES_KEPT = 32
+_pictures: OrderedDict[tuple[Any, ...], Picture] = OrderedDict()
+
+
+def view_key(v: Mapping[str, Any]) -> tuple[Any, ...]:
+    """Every value of ``v`` that `from_view` reads (so equal keys give equal boards)."""
+    return (
+        v["turn"],
+        tuple(
+            (s, d["region"], d["ev"], d.get("side"), d.get("cubes")) for s, d in v["states"].items()
+        ),
+        tuple((r, d.get("side"), d.get("cubes")) for r, d in v["media"].items()),
+        tuple((r, d.get("side"), d.get("cubes")) for r, d in v["endorsements"].items()),
+        tuple((i["issue"], i.get("side"), i.get("cubes")) for i in v["issues"]),
+        tuple(v["momentum"].items()),
+        tuple(v["tokens"].items()),
     )
 
 

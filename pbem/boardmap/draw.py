@@ -11,6 +11,7 @@ side carries. Nothing private can reach it: its only input is `MapBoard`.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 from xml.sax.saxutils import escape
 
 from pbem.boardmap.layout import (
@@ -26,7 +27,7 @@ from pbem.boardmap.layout import (
     label,
     text_colour,
 )
-from pbem.boardmap.model import MapBoard, Space
+from pbem.boardmap.model import IssueBox, MapBoard, RegionPanel, Space, StateTile
 
 WIDTH = 600
 PITCH = 48  # tile + gap
@@ -86,21 +87,97 @@ def document(body: str, box: tuple[int, int, int, int] | None = None) -> str:
 
 
 def layers(board: MapBoard) -> Layers:
-    """The constant layer (region edges and names, headings, legend) and the board's pieces."""
+    """The constant layer (region edges and names, headings, legend) and the board's pieces.
+
+    Each part is made by a function of the few values it shows, cached (`_cached`): a new board
+    builds the markup of the parts it changed only, and an unchanged part is the same `Piece`
+    object (its hash and the string comparisons of the piece caches are cheap).
+    """
+    y = MAP_BOTTOM + 4
+    tk, tn = board.token_kennedy, board.token_nixon
+    pieces = [
+        *_title_piece(board.turn, board.ev_kennedy, board.ev_nixon, board.ev_total),
+        *(_tile(st, st.abbr == tk, st.abbr == tn) for st in board.states),
+        *(p for i, r in enumerate(board.regions) for p in _region_panel(i, r, y)),
+        *(_issue(i, iss, y + PANEL) for i, iss in enumerate(board.issues)),
+        _momentum(board.momentum_kennedy, board.momentum_nixon, y + PANEL),
+        _tokens(tk, tn, y + PANEL),
+    ]
+    regions = tuple((s.abbr, s.region) for s in board.states)
+    return Layers(_constant(regions, tuple(r.region for r in board.regions)), tuple(pieces))
+
+
+def layers_uncached(board: MapBoard) -> Layers:
+    """`layers` made from scratch (the tests check both give the same)."""
     y = MAP_BOTTOM + 4
     constant = [
         *_region_edges(board),
         *_region_names(),
+        *_panel_frames(tuple(r.region for r in board.regions), y),
         *_track_headings(y + PANEL),
         *_legend(y + PANEL + 58),
     ]
     pieces = [
-        Piece((0, 0, TITLE_RIGHT, TITLE_BOTTOM), "".join(_title(board))),
+        *_title_pieces(board),
         *_tiles(board),
         *_region_panels(board, y),
         *_tracks(board, y + PANEL),
     ]
     return Layers("".join(constant), tuple(pieces))
+
+
+_cached = lru_cache(maxsize=4096)
+
+
+@_cached
+def _constant(regions: tuple[tuple[str, str], ...], panels: tuple[str, ...]) -> str:
+    y = MAP_BOTTOM + 4
+    board = MapBoard(
+        0, tuple(StateTile(a, r, 0, None, 0) for a, r in regions), (), (), 0, 0, "", "", 0, 0, 0
+    )
+    return "".join(
+        [
+            *_region_edges(board),
+            *_region_names(),
+            *_panel_frames(panels, y),
+            *_track_headings(y + PANEL),
+            *_legend(y + PANEL + 58),
+        ]
+    )
+
+
+@_cached
+def _title_piece(turn: int, k: int, n: int, total: int) -> tuple[Piece, ...]:
+    return _title_pieces(MapBoard(turn, (), (), (), 0, 0, "", "", k, n, total))
+
+
+@_cached
+def _tile(st: StateTile, kennedy: bool, nixon: bool) -> Piece:
+    board = MapBoard(
+        0, (st,), (), (), 0, 0, st.abbr if kennedy else "", st.abbr if nixon else "", 0, 0, 0
+    )
+    return _tiles(board)[0]
+
+
+@_cached
+def _region_panel(i: int, r: RegionPanel, y: int) -> list[Piece]:
+    board = MapBoard(0, (), (r,) * (i + 1), (), 0, 0, "", "", 0, 0, 0)
+    return _region_panels(board, y)[3 * i :]
+
+
+@_cached
+def _issue(i: int, iss: IssueBox, y: int) -> Piece:
+    return _tracks(MapBoard(0, (), (), (iss,) * (i + 1), 0, 0, "", "", 0, 0, 0), y)[i]
+
+
+@_cached
+def _momentum(k: int, n: int, y: int) -> Piece:
+    return _tracks(MapBoard(0, (), (), (), k, n, "", "", 0, 0, 0), y)[-2]
+
+
+@_cached
+def _tokens(tk: str, tn: str, y: int) -> Piece:
+    return _tracks(MapBoard(0, (), (), (), 0, 0, tk, tn, 0, 0, 0), y)[-1]
 
 
 def height() -> int:
@@ -126,6 +203,20 @@ def _text(
 
 def _cell(row: float, col: float) -> tuple[float, float]:
     return LEFT + col * PITCH, TOP + row * PITCH
+
+
+TITLE_SPLIT = (28, 54)  # the title's box cut in three: the heading, the bar, its caption
+
+
+def _title_pieces(board: MapBoard) -> tuple[Piece, Piece, Piece]:
+    """The title as three pieces (each changes alone: the turn, the votes, the total)."""
+    head, *bar, caption = _title(board)
+    a, b = TITLE_SPLIT
+    return (
+        Piece((0, 0, TITLE_RIGHT, a), head),
+        Piece((0, a, TITLE_RIGHT, b - a), "".join(bar)),
+        Piece((0, b, TITLE_RIGHT, TITLE_BOTTOM - b), caption),
+    )
 
 
 def _title(board: MapBoard) -> list[str]:
@@ -258,31 +349,53 @@ def _space_text(sp: Space) -> tuple[str, str]:
     return label(sp.side, sp.cubes), INK[sp.side]
 
 
+PANEL_FILL = "#f9fafb"
+
+
+def _panel_frames(regions: tuple[str, ...], y: int) -> list[str]:
+    """The region panels without their values: frame, name and the two row labels."""
+    out: list[str] = []
+    w = (WIDTH - 2 * LEFT) // 4
+    for i, region in enumerate(regions):
+        x = LEFT + i * w
+        out += [
+            f'<rect x="{x + 1:g}" y="{y:g}" width="{w - 4:g}" height="{PANEL - 6}" rx="4" '
+            f'fill="{PANEL_FILL}" stroke="{REGION_EDGE}" stroke-width="1.25"/>',
+            _text(x + 8, y + 15, REGION_TITLE[region], 13, bold=True),
+            _text(x + 8, y + 34, "Media", 11, "#374151"),
+            _text(x + 8, y + 52, "Endorsement", 11, "#374151"),
+        ]
+    return out
+
+
+def _on_panel(box: tuple[int, int, int, int], text: str) -> Piece:
+    """A value written inside a panel: its box lies in the panel's flat fill, so the piece is
+    that fill (whole pixels: exactly the panel's colour) and the text."""
+    x, y, w, h = box
+    return Piece(box, f'<rect x="{x}" y="{y}" width="{w}" height="{h}" fill="{PANEL_FILL}"/>{text}')
+
+
 def _region_panels(board: MapBoard, y: int) -> list[Piece]:
-    """One piece per region: media, endorsement and electoral votes carried there."""
+    """Three pieces per region: its media support, its endorsement, the electoral votes carried
+    there (the frame and labels are constant, `_panel_frames`)."""
     pieces: list[Piece] = []
     w = (WIDTH - 2 * LEFT) // 4
     for i, r in enumerate(board.regions):
         x = LEFT + i * w
         media, mc = _space_text(r.media)
         endo, ec = _space_text(r.endorsement)
-        out = [
-            f'<rect x="{x + 1:g}" y="{y:g}" width="{w - 4:g}" height="{PANEL - 6}" rx="4" '
-            f'fill="#f9fafb" stroke="{REGION_EDGE}" stroke-width="1.25"/>',
-            _text(x + 8, y + 15, REGION_TITLE[r.region], 13, bold=True),
-            _text(
-                x + 8,
-                y + 68,
-                f"EV K {r.ev_kennedy} \u00b7 N {r.ev_nixon} of {r.ev_total}",
-                10,
-                "#4b5563",
+        ev = f"EV K {r.ev_kennedy} \u00b7 N {r.ev_nixon} of {r.ev_total}"
+        pieces += [
+            _on_panel(
+                (x + w - 44, y + 21, 36, 18),
+                _text(x + w - 12, y + 34, media, 13, mc, anchor="end", bold=True),
             ),
-            _text(x + 8, y + 34, "Media", 11, "#374151"),
-            _text(x + w - 12, y + 34, media, 13, mc, anchor="end", bold=True),
-            _text(x + 8, y + 52, "Endorsement", 11, "#374151"),
-            _text(x + w - 12, y + 52, endo, 13, ec, anchor="end", bold=True),
+            _on_panel(
+                (x + w - 44, y + 39, 36, 18),
+                _text(x + w - 12, y + 52, endo, 13, ec, anchor="end", bold=True),
+            ),
+            _on_panel((x + 6, y + 57, w - 15, 15), _text(x + 8, y + 68, ev, 10, "#4b5563")),
         ]
-        pieces.append(Piece((x, y - 1, w, PANEL - 4), "".join(out)))
     return pieces
 
 

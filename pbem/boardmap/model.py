@@ -74,42 +74,39 @@ def _space(sp: dict[str, Any]) -> Space:
 
 def from_view(v: dict[str, Any]) -> MapBoard:
     """The public board of view ``v`` (only `PUBLIC_KEYS` are read)."""
-    tiles = tuple(
-        StateTile(
-            s,
-            v["states"][s]["region"],
-            int(v["states"][s]["ev"]),
-            _space(v["states"][s]).side,
-            _space(v["states"][s]).cubes,
-        )
-        for s in engine.STATES
-        if s in v["states"]
-    )
-
-    def ev(side: str, region: str | None = None) -> int:
-        return sum(t.ev for t in tiles if t.side == side and region in (None, t.region))
-
+    states = v["states"]
+    tiles = []
+    for s in engine.STATES:
+        if s in states:
+            sp = states[s]
+            cubes = int(sp.get("cubes") or 0)  # as `_space`
+            tiles.append(
+                StateTile(s, sp["region"], int(sp["ev"]), sp.get("side") if cubes else None, cubes)
+            )
+    carried: dict[tuple[str | None, str], int] = {}
+    for t in tiles:
+        carried[t.side, t.region] = carried.get((t.side, t.region), 0) + t.ev
     regions = tuple(
         RegionPanel(
             r,
             _space(v["media"][r]),
             _space(v["endorsements"][r]),
-            ev("kennedy", r),
-            ev("nixon", r),
-            sum(t.ev for t in tiles if t.region == r),
+            carried.get(("kennedy", r), 0),
+            carried.get(("nixon", r), 0),
+            sum(n for (_, region), n in carried.items() if region == r),
         )
         for r in engine.REGIONS
     )
     return MapBoard(
         turn=int(v["turn"]),
-        states=tiles,
+        states=tuple(tiles),
         regions=regions,
         issues=tuple(IssueBox(i["issue"], _space(i)) for i in v["issues"]),
         momentum_kennedy=int(v["momentum"]["kennedy"]),
         momentum_nixon=int(v["momentum"]["nixon"]),
         token_kennedy=str(v["tokens"]["kennedy"]),
         token_nixon=str(v["tokens"]["nixon"]),
-        ev_kennedy=ev("kennedy"),
-        ev_nixon=ev("nixon"),
+        ev_kennedy=sum(n for (side, _), n in carried.items() if side == "kennedy"),
+        ev_nixon=sum(n for (side, _), n in carried.items() if side == "nixon"),
         ev_total=sum(t.ev for t in tiles),
     )

@@ -31,8 +31,9 @@ from datetime import datetime
 from email.headerregistry import Address
 from functools import lru_cache
 
-from pbem.mail.parse import LOOP_HEADER
-
+# The loop header `pbem.mail.parse` recognises (its LOOP_HEADER; a test keeps them equal):
+# not imported from there, so composing (the sending process) does not load the parser.
+LOOP_HEADER = "X-1960-PBEM"
 _ID_PART = re.compile(r"[^a-z0-9.-]+")
 _POLICY = email.policy.SMTP.clone(max_line_length=78)
 _RESERVED = {
@@ -158,7 +159,7 @@ def build_message(
         mixed = boundary[:-2] + "mix=="
         out += [
             "MIME-Version: 1.0\r\n",
-            _header("Content-Type", f'multipart/mixed; boundary="{mixed}"'),
+            _multipart("mixed", mixed),
             "\r\n",
             f"--{mixed}\r\n",
             *_body(text, html, images, boundary),
@@ -179,7 +180,7 @@ def _body(text: str, html: str | None, images: Sequence[InlineImage], boundary: 
     """The message body as one entity (its Content-Type onwards), ending in CRLF."""
     if html is None:
         return [*_part("plain", text), "\r\n"]
-    out = [_header("Content-Type", f'multipart/alternative; boundary="{boundary}"'), "\r\n"]
+    out = [_multipart("alternative", boundary), "\r\n"]
     out += [
         f"--{boundary}\r\n",
         *_part("plain", text),
@@ -194,9 +195,10 @@ def _body(text: str, html: str | None, images: Sequence[InlineImage], boundary: 
     return out
 
 
+@lru_cache(maxsize=4)  # both reports of a move carry the same picture: encoded once
 def _base64_lines(data: bytes) -> str:
     body = binascii.b2a_base64(data, newline=False).decode("ascii")
-    return "\r\n".join(body[i : i + 76] for i in range(0, len(body), 76))
+    return "\r\n".join([body[i : i + 76] for i in range(0, len(body), 76)])
 
 
 def _file(att: FileAttachment) -> list[str]:
@@ -214,7 +216,7 @@ def _file(att: FileAttachment) -> list[str]:
 def _related(boundary: str, html: str, images: Sequence[InlineImage]) -> list[str]:
     """A ``multipart/related`` part: the HTML, then each image (base64, inline, Content-ID)."""
     out = [
-        _header("Content-Type", f'multipart/related; type="text/html"; boundary="{boundary}"'),
+        _multipart('related; type="text/html"', boundary),
         "\r\n",
         f"--{boundary}\r\n",
         *_part("html", html),
@@ -245,6 +247,20 @@ def _header(name: str, value: str) -> str:
     if len(line) <= 80 and value.isascii() and "=?" not in value:
         return line
     return str(_POLICY.header_factory(name, value).fold(policy=_POLICY))
+
+
+def _multipart(subtype: str, boundary: str) -> str:
+    """The ``Content-Type: multipart/…; boundary="…"`` line (folded: it is over 78 characters).
+
+    Every message has its own boundary, so `_header`'s cache never served it and the email
+    policy parsed and folded it each time; the fold depends only on the length and kind of
+    characters, so it is made once with ``0``s for the boundary's hex digits and filled in."""
+    value = f'multipart/{subtype}; boundary="{{}}"'
+    shape = re.sub(r"[0-9a-f]", "0", boundary)
+    line = _header("Content-Type", value.format(shape))
+    if line.count(shape) != 1:  # not folded around the boundary as one word: the long way
+        return _header("Content-Type", value.format(boundary))
+    return line.replace(shape, boundary)
 
 
 def _part(subtype: str, body: str) -> list[str]:
@@ -304,6 +320,7 @@ def _address(value: str) -> Address | str:
     return Address(display_name=name, username=local, domain=domain) if name else addr
 
 
+@lru_cache(maxsize=256)
 def _loop_value(sender: str) -> str:
     _, addr = email.utils.parseaddr(sender)
     return addr.rpartition("@")[2].lower() or "pbem"

@@ -4,14 +4,22 @@
 backoff"; :class:`PermanentFailure` (5xx, every recipient refused with 5xx) means "stop retrying
 and tell the operator" (email-engineering notes C2). :class:`MemorySender` is the in-memory fake
 for unit tests.
+
+On a kept session (``async with sender:``) a message already in transmission form (CRLF line
+ends only, as `pbem.mail.compose.build_message` writes them) is sent by `_sendmail`, which is
+aiosmtplib's ``sendmail`` without its three regular-expression passes over the whole message
+(two line-end normalisations and the dot-stuffing, ~4 ms of CPU for a 68 KB report): the same
+commands, the same bytes, the same exceptions. Any other message goes through ``sendmail``.
 """
 
 from __future__ import annotations
 
+import contextlib
 from dataclasses import dataclass, field
 from typing import Any
 
 import aiosmtplib
+from aiosmtplib.email import parse_address
 
 
 class SendFailure(Exception):
@@ -115,7 +123,7 @@ class SmtpSender:
             await self._conn.connect()
         assert self._conn is not None
         try:
-            errors, _ = await self._conn.sendmail(sender, recipients, raw)
+            errors = await _sendmail(self._conn, sender, recipients, raw)
         except (aiosmtplib.SMTPRecipientsRefused, aiosmtplib.SMTPResponseException):
             raise  # a refusal: aiosmtplib has reset the envelope, the session stays usable
         except aiosmtplib.SMTPServerDisconnected:
@@ -142,6 +150,72 @@ class SmtpSender:
                 await conn.quit()
             except (aiosmtplib.SMTPException, OSError, TimeoutError):
                 conn.close()
+
+
+def data_block(raw: bytes) -> bytes | None:
+    """What aiosmtplib writes after DATA for ``raw`` (line ends normalised, lines starting with
+    a dot doubled, the final dot line), when ``raw`` has CRLF line ends only; else None."""
+    crlf = raw.count(b"\r\n")
+    if crlf != raw.count(b"\n") or crlf != raw.count(b"\r") or not raw.endswith(b"\r\n"):
+        return None
+    stuffed = raw.replace(b"\r\n.", b"\r\n..")  # ``(?m)^\.``: every \n follows a \r here
+    return (b"." if raw.startswith(b".") else b"") + stuffed + b".\r\n"
+
+
+async def _sendmail(
+    conn: aiosmtplib.SMTP, sender: str, recipients: list[str], raw: bytes
+) -> dict[str, aiosmtplib.SMTPResponse]:
+    """``conn.sendmail(sender, recipients, raw)``'s recipient errors, for a ``raw`` in
+    transmission form written as it is (`data_block`): aiosmtplib's steps in its order."""
+    block = data_block(raw)
+    if block is None:
+        errors, _ = await conn.sendmail(sender, recipients, raw)
+        return dict(errors)
+    for address in (sender, *recipients):
+        parse_address(address)  # a bad address raises before anything is sent
+    if conn.is_ehlo_or_helo_needed:
+        try:
+            await conn.ehlo()
+        except aiosmtplib.SMTPHeloError:
+            if not conn.is_connected:
+                raise
+            await conn.helo()
+    options = [f"size={len(raw)}"] if conn.supports_extension("size") else []
+    try:
+        await conn.mail(sender, options=options)
+        refused: list[aiosmtplib.SMTPRecipientRefused] = []
+        for address in recipients:
+            try:
+                await conn.rcpt(address)
+            except aiosmtplib.SMTPRecipientRefused as exc:
+                refused.append(exc)
+        if len(refused) == len(recipients):
+            raise aiosmtplib.SMTPRecipientsRefused(refused)
+        await _data(conn, block)
+    except (aiosmtplib.SMTPResponseException, aiosmtplib.SMTPRecipientsRefused):
+        with contextlib.suppress(ConnectionError, aiosmtplib.SMTPResponseException):
+            await conn.rset()  # as sendmail: reset the envelope, quietly
+        raise
+    return {e.recipient: aiosmtplib.SMTPResponse(e.code, e.message) for e in refused}
+
+
+async def _data(conn: aiosmtplib.SMTP, block: bytes) -> None:
+    """aiosmtplib's DATA (``SMTP.data``, ``SMTPProtocol.execute_data_command``) for a ready
+    `data_block`."""
+    protocol = conn.protocol
+    if protocol is None:
+        raise aiosmtplib.SMTPServerDisconnected("Connection lost")
+    try:
+        start = await protocol.execute_command(b"DATA", timeout=conn.timeout)
+        if start.code != aiosmtplib.SMTPStatus.start_input:
+            raise aiosmtplib.SMTPDataError(start.code, start.message)
+        protocol.write(block)
+        done = await protocol.read_response(timeout=conn.timeout)  # marks the reply expected
+        if done.code != aiosmtplib.SMTPStatus.completed:
+            raise aiosmtplib.SMTPDataError(done.code, done.message)
+    except (aiosmtplib.SMTPServerDisconnected, aiosmtplib.SMTPTimeoutError):
+        conn.close()
+        raise
 
 
 @dataclass

@@ -21,7 +21,7 @@ from PIL import Image
 
 import engine
 from pbem import boardmap
-from pbem.boardmap import draw, layout
+from pbem.boardmap import draw, layout, raster
 from pbem.render import render
 from tests.pbem import mailview
 
@@ -180,7 +180,7 @@ def test_every_piece_box_lies_on_the_canvas_and_no_two_overlap() -> None:
     """A piece's box must hold nothing but the piece (pasting it replaces those pixels)."""
     board = boardmap.from_view(engine.view(golden_state(), "kennedy"))
     boxes = [p.box for p in draw.layers(board).pieces]
-    assert len(boxes) == 1 + len(board.states) + 4 + 3 + 2
+    assert len(boxes) == 3 + len(board.states) + 3 * 4 + 3 + 2
     for i, (x, y, w, h) in enumerate(boxes):
         assert x >= 0 and y >= 0 and x + w <= boardmap.WIDTH and y + h <= draw.height()
         for x2, y2, w2, h2 in boxes[i + 1 :]:
@@ -210,6 +210,101 @@ def test_the_shipped_palette_keeps_every_colour_close() -> None:
             shown = pixels(boardmap.draw_png(_board(g)))
             diffs = [abs(a - b) for a, b in zip(true.tobytes(), shown.tobytes(), strict=True)]
             assert sum(diffs) / len(diffs) < 2 and max(diffs) < 48, (i, max(diffs))
+
+
+def _positions(seed: int, every: int, moves: int = 320) -> list[boardmap.MapBoard]:
+    g = engine.new_game(seed)
+    rnd = random.Random(seed)
+    out = [_board(g)]
+    for i in range(moves):
+        if not engine.active_sides(g):
+            break
+        side = rnd.choice(sorted(engine.active_sides(g)))
+        engine.apply_in_place(g, side, rnd.choice(engine.legal_commands(g, side)))
+        if i % every == every - 1:
+            out.append(_board(g))
+    return out
+
+
+def _forget_pieces() -> None:
+    """A fresh process: no piece, no last picture (the next draw packs every piece)."""
+    boardmap._indexed.images.clear()
+    boardmap._canvas.image = None
+
+
+def test_the_fast_path_draws_the_pixels_of_the_whole_document() -> None:
+    """`draw_png` (pieces packed in sheets, mapped to the palette alone, pasted on the last
+    picture drawn, PNG written by `raster`) gives byte for byte the PNG of the whole SVG drawn in
+    one pass, mapped and encoded by Pillow as before: from an empty piece cache, along games
+    (pieces reused and changed), and boards drawn again after others (the kept canvas)."""
+    boards = _positions(8, 11) + _positions(21, 17)
+    _forget_pieces()
+    drawn = [boardmap.draw_png(b) for b in boards]
+    for board, png in zip(boards, drawn, strict=True):
+        whole = boardmap._rasterise(boardmap.svg(board))
+        assert png == boardmap.encode_pillow(whole), board.turn
+    for board, png in zip(boards[::-3], drawn[::-3], strict=True):
+        assert boardmap.draw_png(board) == png  # the canvas held other boards in between
+    assert len(drawn) >= 40
+
+
+def test_the_fast_path_reads_the_same_as_the_slow_one() -> None:
+    """The cached markup (`draw.layers`) is `draw.layers_uncached`'s, and the PNG `raster`
+    writes is Pillow's, byte for byte, for the RGB picture of the slow path (`_compose`)."""
+    for board in _positions(5, 40):
+        assert draw.layers(board) == draw.layers_uncached(board)
+        rgb = boardmap._compose(board)
+        assert boardmap._encode(rgb) == boardmap.encode_pillow(rgb)
+        assert pixels(boardmap.draw_png(board)).tobytes() == pixels(boardmap._encode(rgb)).tobytes()
+
+
+def test_packed_pieces_only_move_up_and_left_and_never_overlap() -> None:
+    """`raster.sheet`: a piece's corner on the sheet is at most its box's (the move that keeps
+    its pixels exact), inside the sheet, and no two packed pieces overlap."""
+    pieces = draw.layers(_board(golden_state())).pieces
+    for some in (pieces, pieces[::2], pieces[:3] + pieces[-9:], pieces[-1:]):
+        (w, h), at = raster.sheet(some)
+        placed = [(p, xy) for p, xy in zip(some, at, strict=True) if xy is not None]
+        assert len(placed) >= len(some) - 2
+        for i, (p, (x, y)) in enumerate(placed):
+            assert x <= p.box[0] and y <= p.box[1]
+            assert x + p.box[2] <= min(w, raster.SHEET_WIDTH) and y + p.box[3] <= h
+            for q, (x2, y2) in placed[i + 1 :]:
+                assert (
+                    x + p.box[2] <= x2
+                    or x2 + q.box[2] <= x
+                    or y + p.box[3] <= y2
+                    or (y2 + q.box[3] <= y)
+                )
+
+
+def test_a_picture_is_served_from_the_cache_by_its_public_values() -> None:
+    """`picture` finds a board drawn for the other seat by the view's public values; a view
+    whose public values differ gets its own picture."""
+    g = mailview.position(12, 50)
+    first = boardmap.picture(engine.view(g, "kennedy"))
+    before = dict(boardmap.STATS)
+    assert boardmap.picture(engine.view(g, "nixon")) is first
+    assert boardmap.STATS["cached"] == before["cached"] + 1
+    assert boardmap.STATS["drawn"] == before["drawn"]
+    g["momentum"]["kennedy"] += 1
+    other = boardmap.picture(engine.view(g, "nixon"))
+    assert other.png != first.png
+    assert other.png == boardmap.render_whole(_board(g))
+
+
+def test_the_board_counts_the_electoral_votes_each_side_carries() -> None:
+    """`from_view`'s totals, overall and per region, are the sums of the states' votes."""
+    for board in _positions(6, 30):
+        for side, total in (("kennedy", board.ev_kennedy), ("nixon", board.ev_nixon)):
+            assert total == sum(t.ev for t in board.states if t.side == side)
+        for r in board.regions:
+            mine = [t for t in board.states if t.region == r.region]
+            assert r.ev_total == sum(t.ev for t in mine) > 0
+            assert r.ev_kennedy == sum(t.ev for t in mine if t.side == "kennedy")
+            assert r.ev_nixon == sum(t.ev for t in mine if t.side == "nixon")
+        assert all((t.side is None) == (t.cubes == 0) for t in board.states)
+        assert board.ev_total == 537 and len(board.states) == 50
 
 
 def _board(g: Any) -> boardmap.MapBoard:

@@ -142,3 +142,31 @@ def test_long_message_ids_are_never_folded_inside_an_id() -> None:
     assert str(msg["References"]).split() == [*refs, long_id]  # folded between ids only
     assert all(len(line) <= 998 for line in head.split("\r\n"))
     assert [h for h in head.split("\r\n") if h.startswith(" ")] != []  # References did fold
+
+
+def test_multipart_lines_fold_as_the_email_policy_folds_them() -> None:
+    import random
+
+    from pbem.mail import compose
+
+    rng = random.Random(3)
+    for _ in range(500):
+        hexes = "".join(rng.choice("0123456789abcdef") for _ in range(19))
+        boundary = "=" * 15 + hexes + "=="
+        for subtype, b in (
+            ("alternative", boundary),
+            ('related; type="text/html"', boundary[:-2] + "rel=="),
+            ("mixed", boundary[:-2] + "mix=="),
+            ("mixed", "short"),
+            ("mixed", "x" * 90),
+        ):
+            line = compose._header.__wrapped__(
+                "Content-Type", f'multipart/{subtype}; boundary="{b}"'
+            )
+            assert compose._multipart(subtype, b) == line
+
+
+def test_the_loop_header_we_set_is_the_one_the_parser_recognises() -> None:
+    from pbem.mail import compose, parse
+
+    assert compose.LOOP_HEADER == parse.LOOP_HEADER

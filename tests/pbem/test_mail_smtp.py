@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+from typing import Any
 
 import pytest
 
@@ -56,3 +57,134 @@ def test_memory_sender_records_and_fails_on_demand() -> None:
         asyncio.run(sender.send(b"raw", "game@example.test", ["a@b.org"]))
     asyncio.run(sender.send(b"raw", "game@example.test", ["a@b.org"]))
     assert [(m.raw, m.recipients) for m in sender.sent] == [(b"raw", ["a@b.org"])]
+
+
+class _Recorder:
+    """A scripted SMTP server on a free port that records every byte a client writes to it:
+    MAIL from ``mailbad@`` → 553, RCPT ``tmp@`` → 451, ``bad@`` → 550, DATA while the envelope
+    has ``late@`` → 451 instead of 354, a message holding ``X-Refuse`` → 554 after its data."""
+
+    def __init__(self) -> None:
+        self.received = bytearray()
+        self.port = free_port()
+
+    async def serve(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        writer.write(b"220 recorder\r\n")
+        rcpts: list[bytes] = []
+        while line := await reader.readline():
+            self.received += line
+            verb = line[:4].upper()
+            if verb == b"EHLO":
+                reply = b"250-recorder\r\n250-SIZE 10000000\r\n250 8BITMIME\r\n"
+            elif verb == b"MAIL":
+                reply = b"553 no\r\n" if b"mailbad@" in line else b"250 ok\r\n"
+                rcpts = []
+            elif verb == b"RCPT":
+                rcpts.append(line)
+                reply = b"250 ok\r\n"
+                if b"<tmp" in line:
+                    reply = b"451 later\r\n"
+                elif b"<bad" in line:
+                    reply = b"550 unknown\r\n"
+            elif verb == b"DATA" and any(b"<late" in r for r in rcpts):
+                reply = b"451 not now\r\n"
+            elif verb == b"DATA":
+                writer.write(b"354 go\r\n")
+                data = await reader.readuntil(b"\r\n.\r\n")
+                self.received += data
+                reply = b"554 refused\r\n" if b"X-Refuse" in data else b"250 queued\r\n"
+            elif verb == b"QUIT":
+                writer.write(b"221 bye\r\n")
+                break
+            else:
+                reply = b"250 ok\r\n"
+            writer.write(reply)
+        writer.close()
+
+
+def _conversation(monkeypatch: pytest.MonkeyPatch, plain: bool) -> tuple[bytes, list[str]]:
+    import pbem.mail.smtp as smtp
+
+    if plain:  # aiosmtplib's own sendmail, as before `_sendmail`
+
+        async def sendmail(conn: Any, sender: str, rcpts: list[str], raw: bytes) -> Any:
+            errors, _ = await conn.sendmail(sender, rcpts, raw)
+            return dict(errors)
+
+        monkeypatch.setattr(smtp, "_sendmail", sendmail)
+    report = report_mail("game@example.test", "kim@example.org", 1)
+    dotted = report.replace(b"\r\n\r\n", b"\r\n\r\n.leading dot\r\n..two\r\n", 1)
+    cases = [
+        (report, ["kim@example.org"]),
+        (dotted, ["kim@example.org"]),
+        (b".starts with a dot\r\n.\r\nend\r\n", ["kim@example.org"]),
+        (b"Subject: bare LF\n\n.dot\nbody\r\nmixed\rend", ["kim@example.org"]),
+        (report, ["kim@example.org", "bad@example.org"]),  # partial: permanent, not resent
+        (report, ["tmp@example.org"]),
+        (report, ["bad@example.org", "tmp@example.org"]),
+        (report, ["late@example.org"]),
+        (report.replace(b"\r\n\r\n", b"\r\nX-Refuse: 1\r\n\r\n", 1), ["kim@example.org"]),
+        (report, ["kim@example.org"]),
+    ]
+    recorder = _Recorder()
+    outcomes: list[str] = []
+
+    async def go() -> None:
+        server = await asyncio.start_server(recorder.serve, "127.0.0.1", recorder.port)
+        async with server, SmtpSender("127.0.0.1", recorder.port) as sender:
+            for raw, rcpts in cases:
+                try:
+                    await sender.send(raw, "game@example.test", rcpts)
+                    outcomes.append("sent")
+                except (TemporaryFailure, PermanentFailure) as exc:
+                    outcomes.append(f"{type(exc).__name__} {exc.code} {exc}")
+            with pytest.raises(ValueError):  # a bad address: nothing sent
+                await sender.send(
+                    report, "game@example.test", ["kim@example.org", "a b@example.org"]
+                )
+            await sender.send(report, "mailbad@example.test", ["kim@example.org"])
+
+    with pytest.raises(PermanentFailure, match="553"):
+        asyncio.run(go())
+    return bytes(recorder.received), outcomes
+
+
+def test_a_kept_session_sends_what_aiosmtplib_sendmail_sends(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # the session writes the message itself (no regular expressions over 68 KB): same bytes
+    # on the wire, same classification of every failure, as aiosmtplib's sendmail
+    with monkeypatch.context() as m:
+        expected, expected_outcomes = _conversation(m, plain=True)
+    got, outcomes = _conversation(monkeypatch, plain=False)
+    assert got == expected
+    assert outcomes == expected_outcomes
+    assert expected.count(b"size=") == 11 and b"\r\n..leading dot\r\n...two\r\n" in expected
+    assert outcomes[0] == outcomes[1] == outcomes[2] == outcomes[3] == "sent"
+    assert outcomes[4].startswith("PermanentFailure None some recipients refused")
+    assert outcomes[5:9] == [
+        "TemporaryFailure 451 recipients refused: tmp@example.org: 451 later",
+        "PermanentFailure 550 recipients refused: bad@example.org: 550 unknown; "
+        "tmp@example.org: 451 later",
+        "TemporaryFailure 451 SMTP 451: not now",
+        "PermanentFailure 554 SMTP 554: refused",
+    ]
+
+
+def test_data_block_is_aiosmtplib_normalised_and_dot_stuffed() -> None:
+    import random
+
+    from aiosmtplib.protocol import PERIOD_REGEX, normalize_message_line_endings
+
+    from pbem.mail.smtp import data_block
+
+    rng = random.Random(5)
+    for _ in range(3000):
+        raw = bytes(rng.choice(b"a.\r\n") for _ in range(rng.randrange(0, 12)))
+        block = data_block(raw)
+        normal = normalize_message_line_endings(raw)
+        if block is not None:
+            assert block == PERIOD_REGEX.sub(b"..", normal) + b".\r\n"
+            assert normal == raw  # only messages in transmission form take the fast way
+        else:
+            assert normal != raw

@@ -1,0 +1,104 @@
+"""Less CPU in the ``report`` stage (issue 14, benchmark 2), the same mails.
+
+- compiled templates are kept between processes (`pbem.render.bytecode_cache`), and a
+  template loaded from that cache renders what a freshly compiled one does;
+- a region's line of states in the HTML board is rendered once per distinct line
+  (`pbem.render.states_html`);
+- the report's reads (the key's question, table talk, the picture insert) do not flush the
+  pipeline's earlier changes piecemeal: one applied move writes each seat and orders row once.
+
+Every byte of the reports is compared with the code before by ``benchmarks/report_digest.py``
+and ``benchmarks/report_stage.py --digest`` (benchmarks/README.md); the golden files
+(test_render.py) hold too.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import jinja2
+import pytest
+from sqlalchemy import event
+
+import engine
+from pbem import render as render_mod
+from pbem import service
+from tests.pbem.harness import Harness
+
+GOLDEN = Path(__file__).parent / "data" / "golden"
+
+
+def _golden_ctx(name: str) -> dict[str, Any]:
+    ctx: dict[str, Any] = json.loads((GOLDEN / f"{name}.ctx.json").read_text())
+    return ctx
+
+
+def test_the_template_cache_folder_is_set_by_the_environment(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("PBEM_TEMPLATE_CACHE", "off")
+    assert render_mod.bytecode_cache() is None
+    monkeypatch.setenv("PBEM_TEMPLATE_CACHE", str(tmp_path / "jinja"))
+    cache = render_mod.bytecode_cache()
+    assert isinstance(cache, jinja2.FileSystemBytecodeCache)
+    assert cache.directory == str(tmp_path / "jinja") and (tmp_path / "jinja").is_dir()
+    (tmp_path / "file").write_text("")
+    monkeypatch.setenv("PBEM_TEMPLATE_CACHE", str(tmp_path / "file" / "jinja"))
+    assert render_mod.bytecode_cache() is None, "no usable folder: compiled in memory"
+
+
+@pytest.mark.parametrize("name", ["report_kennedy", "report_nixon", "game_over_kennedy"])
+def test_templates_from_the_cache_render_the_same_mail(
+    name: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    kind = name.rsplit("_", 1)[0]
+    expected = render_mod.render(kind, _golden_ctx(name))
+    monkeypatch.setenv("PBEM_TEMPLATE_CACHE", str(tmp_path))
+    fresh = render_mod.environment.__wrapped__  # type: ignore[attr-defined]
+    for _ in ("compiled and stored", "loaded from the cache"):
+        env = fresh()  # a new process's environment
+        monkeypatch.setattr(render_mod, "environment", lambda env=env: env)
+        monkeypatch.setattr(render_mod, "_BOARD_CACHE", {})
+        monkeypatch.setattr(render_mod, "_STATES_CACHE", {})
+        assert render_mod.render(kind, _golden_ctx(name)) == expected
+        assert list(tmp_path.glob("__jinja2_*.cache")), "the compiled templates are kept"
+
+
+def test_a_region_line_is_rendered_once_and_shown_as_before(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(render_mod, "_STATES_CACHE", {})
+    g = engine.new_game(3)
+    board = render_mod.report_model.board(engine.view(g, "kennedy"))
+    env = render_mod.environment()
+    line = render_mod.states_html(board["regions"][0]["states"])
+    assert render_mod.states_html(board["regions"][0]["states"]) is line
+    assert len(render_mod._STATES_CACHE) == 1
+    cell = board["regions"][0]["states"][0]
+    assert f'title="{cell["name"]}">{cell["abbr"]}&nbsp;' in line
+    html = env.get_template("html/_board.html.j2").render(board={**board, "map": None})
+    assert str(line) in html and len(render_mod._STATES_CACHE) == len(board["regions"])
+
+
+def test_one_applied_move_writes_each_seat_and_orders_row_once(tmp_path: Path) -> None:
+    h = Harness(tmp_path)
+    h.new_game()
+    updates: list[tuple[str, Any]] = []
+
+    def log(_c: Any, _cur: Any, statement: str, params: Any, *_rest: Any) -> None:
+        table = statement.split()[1] if statement.startswith("UPDATE") else ""
+        if table in ("seat", "seatorders"):
+            updates.append((table, params[-1]))  # ... WHERE id = ? (the last parameter)
+
+    for _ in range(6):
+        side = sorted(engine.active_sides(h.state()))[0]
+        h.inbox.deliver(h.reply_bytes(side, h.legal(side)[0]))
+        event.listen(h.db, "before_cursor_execute", log)
+        stats = service.poll_once(h.db, h.settings, h.inbox)
+        event.remove(h.db, "before_cursor_execute", log)
+        h.send()
+        assert stats.outcomes == {"applied": 1}
+        assert updates and len(updates) == len(set(updates)), updates
+        updates.clear()
