@@ -21,6 +21,7 @@ loudly (StrictUndefined). Plain text is laid out for 72 columns.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import os
 import pickle
@@ -258,6 +259,20 @@ def environment() -> jinja2.Environment:
     return env
 
 
+class _TemplateCache(jinja2.FileSystemBytecodeCache):
+    """Jinja2's file cache that is never an error: a folder that cannot be read or written
+    (removed, full, read-only) means the template is compiled, as without a cache. Jinja2's
+    own raises, and a report's first render would fail with it."""
+
+    def load_bytecode(self, bucket: jinja2.bccache.Bucket) -> None:
+        with contextlib.suppress(OSError):
+            super().load_bytecode(bucket)
+
+    def dump_bytecode(self, bucket: jinja2.bccache.Bucket) -> None:
+        with contextlib.suppress(OSError):
+            super().dump_bytecode(bucket)
+
+
 def bytecode_cache() -> jinja2.BytecodeCache | None:
     """Compiled templates kept between processes (Jinja2's own file cache, checked against each
     template's source): a ``pbem poll`` that mails compiled the templates it used each time,
@@ -270,7 +285,7 @@ def bytecode_cache() -> jinja2.BytecodeCache | None:
     try:
         if where:
             Path(where).mkdir(mode=0o700, parents=True, exist_ok=True)
-        return jinja2.FileSystemBytecodeCache(where or None)
+        return _TemplateCache(where or None)
     except (OSError, RuntimeError):  # no safe temp folder: no cache, the same mail
         return None
 

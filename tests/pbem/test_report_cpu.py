@@ -66,6 +66,33 @@ def test_templates_from_the_cache_render_the_same_mail(
         assert list(tmp_path.glob("__jinja2_*.cache")), "the compiled templates are kept"
 
 
+def test_a_template_cache_that_cannot_be_written_or_read_is_no_error(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The cache only saves CPU: its folder removed (or full, or unreadable) under a running
+    worker, the report is still made, compiled as without a cache."""
+    expected = render_mod.render("report", _golden_ctx("report_kennedy"))
+    folder = tmp_path / "jinja"
+    monkeypatch.setenv("PBEM_TEMPLATE_CACHE", str(folder))
+    fresh = render_mod.environment.__wrapped__  # type: ignore[attr-defined]
+    env = fresh()
+    folder.rmdir()  # writing a compiled template now fails (FileNotFoundError)
+    monkeypatch.setattr(render_mod, "environment", lambda: env)
+    monkeypatch.setattr(render_mod, "_BOARD_CACHE", {})
+    monkeypatch.setattr(render_mod, "_STATES_CACHE", {})
+    assert render_mod.render("report", _golden_ctx("report_kennedy")) == expected
+    folder.mkdir()
+    (folder / "unreadable").mkdir()
+    monkeypatch.setattr(
+        jinja2.FileSystemBytecodeCache, "_get_cache_filename", lambda *_: str(folder / "unreadable")
+    )
+    env = fresh()  # every cache file name is a folder: reading and writing it fail
+    monkeypatch.setattr(render_mod, "environment", lambda: env)
+    monkeypatch.setattr(render_mod, "_BOARD_CACHE", {})
+    monkeypatch.setattr(render_mod, "_STATES_CACHE", {})
+    assert render_mod.render("report", _golden_ctx("report_kennedy")) == expected
+
+
 def test_a_region_line_is_rendered_once_and_shown_as_before(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
