@@ -207,7 +207,8 @@ def _write_engine(engine: Engine) -> Engine:
 
 @dataclass(frozen=True)
 class GameFacts:
-    """What `lock_game` learnt about a game besides its row, in the same statement: whether it
+    """What `lock_game` learnt about a game besides its row (SQLite: in the same statement;
+    PostgreSQL: once the row is locked, so no other transaction changes them): whether it
     has active observers and undelivered table talk. Handlers that would ask (the observers'
     reports, a report's table talk) skip the query when the answer is no; whoever adds an
     observer or a message in the transaction says so (`note_game_facts`)."""
@@ -221,8 +222,9 @@ def lock_game(session: Session, game_id: int) -> Any:
 
     A row is locked until its transaction ends, so a second call in the same transaction (a
     mail's handlers ask twice) returns the row already loaded, as the query would (the
-    identity map keeps loaded rows as they are), without asking the database again. The same
-    statement learns the game's `GameFacts` (`game_facts`).
+    identity map keeps loaded rows as they are), without asking the database again. It also
+    learns the game's `GameFacts` (`game_facts`): in the same statement on SQLite, in a
+    second one after the lock on PostgreSQL.
     """
     memo = _locked_games(session)
     game = memo.games.get(game_id)
@@ -231,10 +233,20 @@ def lock_game(session: Session, game_id: int) -> Any:
         if state.session is session and not (state.deleted or state.was_deleted):
             return game
     postgres = not is_sqlite(session.get_bind())  # type: ignore[arg-type]
-    found = session.execute(_lock_statement(postgres), {"b_game_id": game_id}).first()
-    if found is None:
-        return None
-    game, observers, talk = found
+    params = {"b_game_id": game_id}
+    if postgres:
+        # the lock first, then the facts: a statement that waited for the row lock sees the
+        # row as the other transaction committed it, but its subqueries keep the snapshot
+        # taken before the wait (READ COMMITTED), so facts read with the lock could be stale
+        game = session.execute(_lock_statement(True), params).scalar()
+        if game is None:
+            return None
+        observers, talk = session.execute(_facts_statement(), params).one()
+    else:  # SQLite: the transaction began with the write lock (BEGIN IMMEDIATE)
+        found = session.execute(_lock_statement(False), params).first()
+        if found is None:
+            return None
+        game, observers, talk = found
     memo.games[game_id] = game
     memo.facts[game_id] = GameFacts(bool(observers), bool(talk))
     return game
@@ -256,19 +268,37 @@ def note_game_facts(session: Session, game_id: int, **facts: bool) -> None:
 
 @cache
 def _lock_statement(postgres: bool) -> Any:
-    """The game row by id with its `GameFacts` (built once: its cache key is then reused)."""
-    from sqlalchemy import bindparam, exists
+    """The game row by id (built once: its cache key is then reused): on SQLite with its
+    `GameFacts`, on PostgreSQL locked ``FOR UPDATE`` alone (`_facts_statement` after it)."""
+    from sqlalchemy import bindparam
 
-    from pbem.models import Game, Observer
-    from pbem.tabletalk import TableTalk
+    from pbem.models import Game
 
     game_id = col(Game.id)
+    if postgres:
+        return select(Game).where(game_id == bindparam("b_game_id")).with_for_update(of=Game)
+    observers, talk = _facts(game_id)
+    return select(Game, observers, talk).where(game_id == bindparam("b_game_id"))
+
+
+@cache
+def _facts_statement() -> Any:
+    """The `GameFacts` of the game ``b_game_id`` (PostgreSQL: read after its row lock)."""
+    from sqlalchemy import bindparam
+
+    return select(*_facts(bindparam("b_game_id")))
+
+
+def _facts(game_id: Any) -> tuple[Any, Any]:
+    """EXISTS columns: the game has active observers; it has undelivered table talk."""
+    from sqlalchemy import exists
+
+    from pbem.models import Observer
+    from pbem.tabletalk import TableTalk
+
     observers = exists().where(col(Observer.game_id) == game_id, col(Observer.active).is_(True))
     talk = exists().where(col(TableTalk.game_id) == game_id, col(TableTalk.delivered_at).is_(None))
-    stmt = select(Game, observers.label("observers"), talk.label("talk")).where(
-        game_id == bindparam("b_game_id")
-    )
-    return stmt.with_for_update(of=Game) if postgres else stmt
+    return observers.label("observers"), talk.label("talk")
 
 
 @dataclass

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import json
 import re
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass, field
 from typing import Any
 
 from sqlalchemy import bindparam
@@ -74,7 +74,15 @@ class Standing:
         return cls(**known)
 
     def to_json(self) -> str:
-        return json.dumps(asdict(self), sort_keys=True)
+        # the fields by hand: `asdict` deep-copies, and this runs for every seat of every move
+        fields = {
+            "trigger": self.trigger,
+            "preempt": self.preempt,
+            "election": self.election,
+            "done": self.done,
+            "swap": self.swap,
+        }
+        return json.dumps(fields, sort_keys=True)
 
     def describe(self) -> list[str]:
         """One line per order, as the player would write it."""
@@ -117,13 +125,17 @@ class Book:
 def book_row(session: Session, seat: Seat) -> SeatOrders:
     """The seat's `SeatOrders` row (created with the defaults on first use)."""
     assert seat.id is not None
+    held: dict[int, SeatOrders] = session.info.setdefault("pbem_books", {})
+    row = held.get(seat.id)
+    if row is not None and row in session:  # asked before in this session: no `get` again
+        return row
     row = session.get(SeatOrders, seat.id)
     if row is None:
         row = SeatOrders(seat_id=seat.id)
         session.add(row)
     # held for the session: its identity map holds rows weakly, and a mail's handlers ask for
-    # the same rows again (a second `get` is then no query)
-    session.info.setdefault("pbem_books", {})[seat.id] = row
+    # the same rows again (then answered from here, as `get` would from the identity map)
+    held[seat.id] = row
     return row
 
 

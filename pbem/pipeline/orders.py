@@ -84,4 +84,5 @@ def autoplay(ctx: Context) -> None:
     ctx.auto = orders.settle(ctx.new_state, books)
     for side, row in rows.items():
         orders.store_book(row, books[side])
-        ctx.session.add(row)
+        if row not in ctx.session:  # `book_row` added the new ones; the others are loaded
+            ctx.session.add(row)

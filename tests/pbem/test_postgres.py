@@ -108,3 +108,55 @@ def test_a_mail_recorded_concurrently_waits_for_the_first(h: Harness, first_ends
     second_says = "duplicate" if first_ends == "commit" else "recorded"
     assert said == ["first recorded", f"second {second_says}"]
     assert len(h.inbound()) == 1
+
+
+@pytest.mark.parametrize("fact", ["observers", "talk"])
+def test_game_facts_are_read_after_waiting_for_the_game_lock(h: Harness, fact: str) -> None:
+    """A worker that waited for a game's row lock learns the facts the first worker's
+    transaction committed (an observer added, table talk posted): read in one statement with
+    the lock, they were those of before the wait (the statement's snapshot), so that mail's
+    report skipped the new observer or the waiting table talk."""
+    from pbem.db import game_facts
+
+    facts: list[object] = []
+    locked = threading.Event()
+
+    def second() -> None:
+        locked.wait(5)
+        with transaction(h.db) as s:
+            lock_game(s, h.game_id)  # blocks until the first transaction ends
+            facts.append(game_facts(s, h.game_id))
+
+    t = threading.Thread(target=second)
+    t.start()
+    with transaction(h.db) as s:
+        lock_game(s, h.game_id)
+        before = game_facts(s, h.game_id)
+        assert before is not None and not before.observers and not before.talk
+        if fact == "observers":
+            s.execute(
+                text(
+                    "insert into observer (game_id, email, salt, added_by, active, created_at) "
+                    "values (:g, 'w@observers.test', 'x', 'operator', true, now())"
+                ),
+                {"g": h.game_id},
+            )
+        else:
+            from pbem import tabletalk
+
+            tabletalk.post(
+                s,
+                h.game_id,
+                to_side="nixon",
+                from_side="kennedy",
+                kind="say",
+                text="hello",
+                now=utcnow(),
+            )
+            s.flush()
+        locked.set()
+        t.join(0.5)
+        assert t.is_alive(), "the second worker waits for the game's row lock"
+    t.join(5)
+    (after,) = facts
+    assert after is not None and getattr(after, fact) is True
