@@ -35,8 +35,16 @@ def test_beautifulsoup_waits_for_the_first_html_body() -> None:
 
 
 # What an idle cron poll on SQLite never calls: the bots (only a game with a bot seat),
-# game creation and the operator views, the hand-over (PostgreSQL) and the mail pipeline.
-NOT_IDLE = ("bots", "pbem.pipeline", "pbem.handover", "pbem.game_setup", "pbem.game_views")
+# game creation and the operator views, the hand-over (PostgreSQL), the mail pipeline, and
+# Alembic on a schema that is up to date (`pbem.schema_head`).
+NOT_IDLE = (
+    "bots",
+    "pbem.pipeline",
+    "pbem.handover",
+    "pbem.game_setup",
+    "pbem.game_views",
+    "alembic",
+)
 
 _ENV = (
     "import os\n"
@@ -115,4 +123,25 @@ def test_a_fresh_process_creates_a_game_and_a_poll_moves_its_bot(tmp_path: Path)
     assert _loaded_after(_env(tmp_path) + _POLL, ("bots",)) == ["bots"]
     with Session(db) as s:
         assert len(s.exec(select(Move)).all()) > made
+    db.dispose()
+
+
+def test_the_schema_head_is_alembics_and_only_a_current_schema_skips_migrate(
+    tmp_path: Path,
+) -> None:
+    from alembic.script import ScriptDirectory
+    from sqlalchemy import text
+
+    from pbem.db import alembic_config, make_engine
+    from pbem.schema_head import head, is_current, migrate_if_behind
+
+    db = make_engine(f"sqlite:///{tmp_path / 'schema.db'}")
+    assert head() == ScriptDirectory.from_config(alembic_config(db)).get_current_head()
+    assert not is_current(db)  # empty: no version table
+    migrate_if_behind(db)
+    assert is_current(db)
+    with db.begin() as conn:
+        assert conn.execute(text("SELECT count(*) FROM game")).scalar() == 0  # the schema
+        conn.execute(text("UPDATE alembic_version SET version_num = '0001'"))
+    assert not is_current(db)  # an older schema: migrate (Alembic) runs
     db.dispose()
