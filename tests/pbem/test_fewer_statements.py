@@ -31,8 +31,8 @@ import engine
 from pbem import orders, service
 from pbem.db import lock_game, transaction
 from pbem.mail import parse as mail_parse
-from pbem.models import Move, OutboxMessage, SeatOrders
-from pbem.pipeline import lines, process_message
+from pbem.models import Move, OutboxMessage, SeatOrders, utcnow
+from pbem.pipeline import lines, process_message, rows
 from pbem.replies import seats_of
 from tests.pbem.harness import Harness
 
@@ -284,3 +284,37 @@ def test_standing_orders_are_stored_as_the_json_of_every_field() -> None:
     ):
         assert standing.to_json() == json.dumps(dataclasses.asdict(standing), sort_keys=True)
         assert orders.Standing.from_json(standing.to_json()) == standing
+
+
+def test_a_move_reads_the_game_s_last_move_number_with_its_row(tmp_path: Path) -> None:
+    """SQLite: the game's highest move number comes with its locked row (`GameFacts.last_seq`)
+    and is kept as moves are appended, so an applied mail sends no ``SELECT max(move.seq)``;
+    moves the ORM writes in the transaction (bot seats, clocks) make it unknown again."""
+    h = Harness(tmp_path)
+    h.new_game(seed=2)
+    seen = _statements(h)
+    for _ in range(3):
+        assert h.reply(*_first_move(h)).outcomes == {"applied": 1}
+    assert not [q for q in seen if q.startswith("SELECT max(move.seq)")], seen
+    with Session(h.db) as s:
+        last = max(m.seq for m in s.exec(select(Move).where(Move.game_id == h.game_id)))
+    with transaction(h.db) as s:
+        lock_game(s, h.game_id)
+        assert rows.last_move_seq(s, h.game_id) == last
+        rows.insert_moves(
+            s,
+            h.game_id,
+            last + 1,
+            [("kennedy", "x"), ("nixon", "y")],
+            inbound_id=None,
+            now=utcnow(),
+        )
+        assert rows.last_move_seq(s, h.game_id) == last + 2
+        s.add(
+            Move(game_id=h.game_id, seq=last + 3, side="kennedy", command="z", created_at=utcnow())
+        )
+        assert rows.last_move_seq(s, h.game_id) == last + 3  # flushed first, then asked
+        s.add(Move(game_id=h.game_id, seq=last + 4, side="nixon", command="w", created_at=utcnow()))
+        s.flush()  # written by the ORM apart from `last_move_seq`
+        assert rows.last_move_seq(s, h.game_id) == last + 4
+        s.rollback()
