@@ -92,10 +92,11 @@ def _fetch(app: App, after_each: Any) -> int:
 def _note_queue(app: App) -> None:
     """PostgreSQL: say (with -v) how much handed-over mail other workers still hold."""
     from pbem.db import is_sqlite
-    from pbem.handover import queued_count
 
     if is_sqlite(app.db):
         return
+    from pbem.handover import queued_count  # imports the pipeline: not for SQLite's idle poll
+
     try:
         n = queued_count(app.db)
     except Exception:  # only a note: a busy database must not fail the run here

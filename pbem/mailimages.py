@@ -18,6 +18,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from functools import cache
 from typing import TYPE_CHECKING, Any, Protocol
 
 from pbem.mail.compose import FileAttachment, InlineImage
@@ -93,36 +94,45 @@ def _ids(pattern: re.Pattern[str], html: str | None) -> list[str]:
 
 def store(session: Session, parts: Sequence[StoredPart]) -> None:
     """Add each part not stored yet: an insert that does nothing when the id is stored (a
-    per-session memo spares repeating it)."""
+    per-session memo spares repeating it). A Core insert on the session's connection (same
+    transaction), built once per dialect: the ORM's bulk-insert path and a new statement per
+    part cost ~0.7 ms of CPU per report; no ORM object is read or written here."""
     known: set[str] = session.info.setdefault("pbem_mail_images", set())
-    for part in parts:
+    new = [p for p in parts if p.cid not in known]
+    if not new:
+        return
+    from pbem.models import utcnow
+
+    conn = session.connection()
+    stmt = _insert_new(conn.dialect.name)
+    for part in new:
         if part.cid in known:
             continue
         known.add(part.cid)
-        session.execute(_insert_new(session, part))  # stored already: the insert does nothing
+        conn.execute(  # stored already: the insert does nothing
+            stmt,
+            {
+                "cid": part.cid,
+                "content_type": part.content_type,
+                "filename": part.filename,
+                "data": part.data,
+                "created_at": utcnow(),
+            },
+        )
 
 
-def _insert_new(session: Session, part: StoredPart) -> Any:
+@cache
+def _insert_new(dialect: str) -> Any:
     """INSERT … ON CONFLICT DO NOTHING: a worker applying another game at the same moment may
     store the same picture (same bytes, same id); its row serves this mail as well."""
     from sqlalchemy.dialects.postgresql import insert as pg_insert
     from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 
-    from pbem.models import MailImage, utcnow
+    from pbem.models import MailImage
 
-    sqlite = session.get_bind().dialect.name == "sqlite"
-    insert = sqlite_insert if sqlite else pg_insert
-    return (
-        insert(MailImage)
-        .values(
-            cid=part.cid,
-            content_type=part.content_type,
-            filename=part.filename,
-            data=part.data,
-            created_at=utcnow(),
-        )
-        .on_conflict_do_nothing(index_elements=["cid"])
-    )
+    insert = sqlite_insert if dialect == "sqlite" else pg_insert
+    table = MailImage.__table__  # type: ignore[attr-defined]
+    return insert(table).on_conflict_do_nothing(index_elements=["cid"])
 
 
 def load(conn: Any, htmls: Iterable[str]) -> dict[str, Part]:

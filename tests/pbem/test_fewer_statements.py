@@ -318,3 +318,38 @@ def test_a_move_reads_the_game_s_last_move_number_with_its_row(tmp_path: Path) -
         s.flush()  # written by the ORM apart from `last_move_seq`
         assert rows.last_move_seq(s, h.game_id) == last + 4
         s.rollback()
+
+
+def test_a_short_claim_is_the_last_of_a_send_round(tmp_path: Path) -> None:
+    """The pump's round for a move's reports: one claim (it got fewer rows than a batch, so
+    nothing else was due), one picture load, one mark per row; no empty claim after it. The
+    claimed rows are plain values (no ORM object per row) and every row is sent once."""
+    import asyncio
+
+    from pbem.models import utcnow
+
+    h = Harness(tmp_path)
+    h.new_game()
+    with Session(h.db) as s:  # its two welcome mails (the picture of the board) due again
+        for row in s.exec(select(OutboxMessage)):
+            row.status = "pending"
+            s.add(row)
+        s.commit()
+    outbox = h.selects_from("outboxmessage")
+    sent: list[Any] = []
+
+    class Rows:
+        async def send(self, raw: bytes, sender: str, recipients: list[str]) -> None:
+            raise AssertionError("rows are handed over whole")
+
+        async def send_row(self, settings: Any, row: Any, images: Any) -> None:
+            assert not isinstance(row, OutboxMessage)
+            sent.append((row.message_id, sorted(images)))
+
+    stats = service.SendStats()
+    assert asyncio.run(service.send_due(h.db, h.settings, Rows(), utcnow(), stats))
+    assert stats.sent == 2 and len(sent) == 2
+    assert len({m for m, _ in sent}) == 2 and all(images for _, images in sent)
+    claims = [q for q in outbox if "LIMIT" in q.upper()]
+    assert len(claims) == 1, outbox
+    assert {r.status for r in h.outbox()} == {"sent"}

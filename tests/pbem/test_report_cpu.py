@@ -129,3 +129,69 @@ def test_one_applied_move_writes_each_seat_and_orders_row_once(tmp_path: Path) -
         assert stats.outcomes == {"applied": 1}
         assert updates and len(updates) == len(set(updates)), updates
         updates.clear()
+
+
+def test_the_picture_is_stored_without_the_orm_and_once(tmp_path: Path) -> None:
+    """`mailimages.store` inserts on the session's connection (no ORM statement, no flush of
+    the session's pending rows); a stored id is not inserted again; the row is the picture."""
+    from sqlmodel import Session, select
+
+    from pbem import mailimages
+    from pbem.models import MailImage, Seat
+
+    h = Harness(tmp_path)
+    h.new_game()
+    pic = render_mod.Attachment(filename="log.txt", data=b"the log\n")
+    orm_statements: list[Any] = []
+    inserts: list[str] = []
+
+    def cursor(_c: Any, _cur: Any, statement: str, *_rest: Any) -> None:
+        if statement.startswith("INSERT"):
+            inserts.append(statement)
+
+    with Session(h.db) as s:
+        event.listen(s, "do_orm_execute", orm_statements.append)
+        event.listen(h.db, "before_cursor_execute", cursor)
+        s.add(Seat(game_id=h.game_id, side="observer-x", email="x@pbem.test", key_salt="00"))
+        mailimages.store(s, [pic, pic])
+        mailimages.store(s, [pic])
+        event.remove(h.db, "before_cursor_execute", cursor)
+        assert orm_statements == [], "no ORM execute for the picture"
+        assert [i.split()[2] for i in inserts] == ["mailimage"], "one insert, no flush first"
+        s.rollback()
+    with Session(h.db) as s:
+        mailimages.store(s, [pic])
+        s.commit()
+        row = s.get(MailImage, pic.cid)
+        assert row is not None and row.data == b"the log\n" and row.filename == "log.txt"
+        assert row.content_type == "text/plain; charset=utf-8" and row.created_at is not None
+    with Session(h.db) as s:  # a new session, the same id: the insert does nothing
+        mailimages.store(s, [pic])
+        s.commit()
+        rows = s.exec(select(MailImage).where(MailImage.cid == pic.cid)).all()
+        assert len(rows) == 1
+
+
+def test_seats_of_adds_no_listeners_to_each_session_and_forgets_at_commit(
+    tmp_path: Path,
+) -> None:
+    """`replies.seats_of` registers its forgetting once per process, not four listeners on
+    every session (~0.2 ms of CPU per mail); a commit still forgets the answer."""
+    from sqlmodel import Session
+
+    from pbem.models import Seat
+    from pbem.replies import seats_of
+
+    h = Harness(tmp_path)
+    h.new_game()
+    queries = h.selects_from("seat")
+    with Session(h.db) as s:
+        seats_of(s, h.game_id)
+        for name in ("after_commit", "after_rollback", "after_soft_rollback"):
+            assert not list(getattr(getattr(s.dispatch, name), "listeners", [])), name
+        assert not list(getattr(s.dispatch.transient_to_pending, "listeners", []))
+        s.commit()
+        seats_of(s, h.game_id)
+        assert len(queries) == 2, "a commit forgets the answer"
+        s.add(Seat(game_id=h.game_id, side="observer-y", email="y@pbem.test", key_salt="00"))
+        assert "observer-y" in seats_of(s, h.game_id)
