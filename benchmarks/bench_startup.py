@@ -1,0 +1,104 @@
+"""CPU of an idle `pbem poll` (every cron poll pays it, mail or not) and of `pbem --help`.
+
+Each run is a new process (`python -c "from pbem.cli import main; main()" poll`) on a SQLite
+database whose schema is current and an empty mailbox of the real mail stack; measured is
+the process's own CPU (user + sys from wait4), start-up, imports, schema check, clock pass,
+IMAP and outbox query included. ``--against REF`` also runs the code of git revision REF
+(extracted to a temporary folder), alternating with this checkout run by run; medians::
+
+    python benchmarks/bench_startup.py [--runs 12 --against main]
+
+Needs the mail stack (see benchmarks/README.md).
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from benchmarks.mailenv import mail_stack  # noqa: E402
+
+COMMANDS = (("poll",), ("--help",))
+
+
+def cpu_ms(code: Path, args: tuple[str, ...], env: dict[str, str]) -> float:
+    """User + sys CPU of one `pbem ARGS` process running the code in ``code``."""
+    proc = subprocess.Popen(
+        [sys.executable, "-c", "from pbem.cli import main; main()", *args],
+        cwd=code,  # sys.path[0]: this tree's pbem, before the installed one
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+    )
+    _, status, usage = os.wait4(proc.pid, 0)
+    err = proc.stderr.read() if proc.stderr else b""
+    if os.waitstatus_to_exitcode(status) != 0:
+        raise SystemExit(f"{code}: pbem {' '.join(args)} failed: {err[-500:]!r}")
+    return (usage.ru_utime + usage.ru_stime) * 1000
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--runs", type=int, default=12)
+    ap.add_argument("--against", help="a git revision to measure too, alternating (e.g. main)")
+    args = ap.parse_args()
+    codes = {"this checkout": ROOT}
+    tmp = Path(tempfile.mkdtemp(prefix="pbem-bench-startup-"))
+    try:
+        if args.against:
+            tree = tmp / "against"
+            tree.mkdir()
+            archive = subprocess.run(
+                ["git", "-C", str(ROOT), "archive", args.against], capture_output=True, check=True
+            )
+            subprocess.run(["tar", "-x", "-C", str(tree)], input=archive.stdout, check=True)
+            codes = {args.against: tree, **codes}
+        with mail_stack() as server:
+            address = server.fresh_address("startup")
+            env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
+            env.update(
+                PBEM_DATABASE_URL=f"sqlite:///{tmp}/pbem.db",
+                PBEM_ADDRESS=address,
+                PBEM_SECRET="bench-startup-secret-0123456789abcdef",
+                PBEM_IMAP_HOST=server.host,
+                PBEM_IMAP_PORT=str(server.imap_port),
+                PBEM_IMAP_USER=address,
+                PBEM_IMAP_PASSWORD=server.password,
+                PBEM_IMAP_SSL="false",
+                PBEM_SMTP_HOST=server.host,
+                PBEM_SMTP_PORT=str(server.smtp_port),
+                PBEM_SMTP_USER="",
+                PBEM_SMTP_PASSWORD="",
+                PBEM_LOCK_PATH=f"{tmp}/lock",
+            )
+            for code in codes.values():  # the schema, the folders, the .pyc files
+                for cmd in COMMANDS:
+                    cpu_ms(code, cmd, env)
+            res: dict[tuple[str, tuple[str, ...]], list[float]] = {
+                (name, cmd): [] for name in codes for cmd in COMMANDS
+            }
+            names = list(codes)
+            for i in range(args.runs):
+                for name in names if i % 2 == 0 else names[::-1]:
+                    for cmd in COMMANDS:
+                        res[name, cmd].append(cpu_ms(codes[name], cmd, env))
+        for (name, cmd), values in res.items():
+            print(
+                f"{name:>14}  pbem {' '.join(cmd):7}  CPU median {statistics.median(values):7.1f} ms"
+                f"  (min {min(values):.1f}, max {max(values):.1f}, n={len(values)})"
+            )
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    main()
