@@ -14,35 +14,24 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import importlib
 import os
 import time
 from collections import Counter
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
-from typing import Any, Protocol, runtime_checkable
+from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
 from sqlalchemy import bindparam, update
 from sqlalchemy.engine import Engine
 from sqlmodel import Session, col, select
 
 from pbem import claims, mailimages
-from pbem.bot_seats import catch_up
 from pbem.config import Settings
 from pbem.db import is_sqlite, is_transient, transaction
 from pbem.errors import GameNotFound as GameNotFound
 from pbem.errors import ServiceError as ServiceError
-from pbem.game_setup import EMAIL_RE as EMAIL_RE
-from pbem.game_setup import new_game as new_game
-from pbem.game_views import SIDE_CHOICES as SIDE_CHOICES
-from pbem.game_views import GameRow as GameRow
-from pbem.game_views import ReplayReport as ReplayReport
-from pbem.game_views import game_log as game_log
-from pbem.game_views import games as games
-from pbem.game_views import replay as replay
-from pbem.game_views import show as show
-from pbem.game_views import show_json as show_json
-from pbem.handover import apply_queued, hand_over
 from pbem.mail import (
     Fetched,
     ImapMailbox,
@@ -56,7 +45,53 @@ from pbem.models import Seat as Seat  # read as service.Seat (tests)
 from pbem.notify import digest_pass
 from pbem.outbox_compose import raw_message as raw_message
 from pbem.outbox_compose import sender_for as sender_for
-from pbem.pipeline import Outcome, process_message
+
+if TYPE_CHECKING:
+    from pbem.bot_seats import catch_up as catch_up
+    from pbem.game_setup import EMAIL_RE as EMAIL_RE
+    from pbem.game_setup import new_game as new_game
+    from pbem.game_views import SIDE_CHOICES as SIDE_CHOICES
+    from pbem.game_views import GameRow as GameRow
+    from pbem.game_views import ReplayReport as ReplayReport
+    from pbem.game_views import game_log as game_log
+    from pbem.game_views import games as games
+    from pbem.game_views import replay as replay
+    from pbem.game_views import show as show
+    from pbem.game_views import show_json as show_json
+    from pbem.handover import apply_queued as apply_queued
+    from pbem.handover import hand_over as hand_over
+    from pbem.pipeline import Outcome as Outcome
+    from pbem.pipeline import process_message as process_message
+
+# Re-exported on first use (PEP 562), not at import: every cron poll imports this module,
+# and an idle one never creates a game, shows one, hands mail over or runs the pipeline.
+_LAZY = {
+    "catch_up": "pbem.bot_seats",
+    "EMAIL_RE": "pbem.game_setup",
+    "new_game": "pbem.game_setup",
+    "SIDE_CHOICES": "pbem.game_views",
+    "GameRow": "pbem.game_views",
+    "ReplayReport": "pbem.game_views",
+    "game_log": "pbem.game_views",
+    "games": "pbem.game_views",
+    "replay": "pbem.game_views",
+    "show": "pbem.game_views",
+    "show_json": "pbem.game_views",
+    "apply_queued": "pbem.handover",
+    "hand_over": "pbem.handover",
+    "Outcome": "pbem.pipeline",
+    "process_message": "pbem.pipeline",
+}
+
+
+def __getattr__(name: str) -> Any:
+    module = _LAZY.get(name)
+    if module is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(importlib.import_module(module), name)
+    globals()[name] = value
+    return value
+
 
 __all__ = [
     "GameNotFound",
@@ -167,6 +202,8 @@ def poll_once(
     stats = PollStats()
     seen: set[tuple[int, int]] = set()
     hand = not is_sqlite(db)
+    if hand:  # SQLite: one worker, nothing is handed over (nor imported for it)
+        from pbem.handover import apply_queued, hand_over
     while True:  # in batches, so a flooded inbox never sits in memory at once
         batch = [
             m for m in inbox.fetch_new(limit=FETCH_BATCH) if (m.uidvalidity, m.uid) not in seen
@@ -190,7 +227,7 @@ def poll_once(
             _move(inbox, done)  # each only after its commit (C1); a crash before: dedupe skips it
         if len(batch) < FETCH_BATCH:
             break
-    for out in apply_queued(db, settings, now=now, after_each=after_each):
+    for out in apply_queued(db, settings, now=now, after_each=after_each) if hand else ():
         stats.add(out)
     return _housekeeping(db, settings, now, stats)
 
@@ -198,6 +235,8 @@ def poll_once(
 def _process(
     db: Engine, settings: Settings, item: Fetched, mailbox: str, now: datetime | None
 ) -> Outcome:
+    from pbem.pipeline import process_message
+
     return process_message(
         db,
         settings,
@@ -214,6 +253,7 @@ def _housekeeping(
 ) -> PollStats:
     """After the mail: invitations expiring, bot seats left to move, the daily digests."""
     now = now or utcnow()
+    from pbem.bot_seats import catch_up
     from pbem.fairplay.games import expire_invitations
 
     try:
