@@ -14,15 +14,21 @@ import hashlib
 import logging
 import time
 from datetime import datetime
+from typing import TYPE_CHECKING
 
 from sqlalchemy import func
 from sqlalchemy.engine import Engine
 from sqlmodel import Session, col, select
 
-import bots
 import engine
 from pbem.config import Settings
 from pbem.models import Game, Move, Seat
+
+if TYPE_CHECKING:
+    import bots
+
+# `bots` (the search and heuristic players, ~0.1 s of imports) is imported by the functions
+# that play or parse a bot seat: every poll imports this module, few games have a bot
 
 __all__ = ["BOT_PREFIX", "MAX_BOT_MOVES", "catch_up", "is_bot", "parse_bot", "play_bots"]
 
@@ -39,6 +45,8 @@ def is_bot(address: str) -> bool:
 
 def parse_bot(address: str) -> tuple[str, bots.Budget | None]:
     """``bot:heuristic`` -> ("heuristic", None); ``bot:search:5`` -> ("search", 5 s). ValueError if bad."""
+    import bots
+
     return bots.parse_kind(address.strip().lower()[len(BOT_PREFIX) :])
 
 
@@ -64,6 +72,8 @@ def play_bots(
     robots = {side: seat for side, seat in seats.items() if is_bot(seat.email)}
     if not robots or engine.result(state) is not None:
         return []
+    import bots
+
     assert game.id is not None
     seq = session.exec(select(func.max(Move.seq)).where(Move.game_id == game.id)).one() or 0
     moves: list[Move] = []

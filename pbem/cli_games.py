@@ -11,6 +11,7 @@ from typing import Any
 
 import click
 
+import engine
 from pbem import service
 from pbem.cli_app import EDITION_CHOICE, EXIT_ATTENTION, App, pass_app
 from pbem.db import migrate
@@ -198,7 +199,7 @@ def games(app: App) -> None:
 @click.option(
     "--as",
     "as_",
-    type=click.Choice(service.SIDE_CHOICES),
+    type=click.Choice([*engine.SIDES, "public"]),  # = service.SIDE_CHOICES, not imported
     default="public",
     show_default=True,
     envvar="PBEM_AS",

@@ -17,6 +17,7 @@ from pbem import service
 from pbem.cli_app import EXIT_ATTENTION, EXIT_LOCKED, EXIT_UNREACHABLE, App, pass_app
 from pbem.db import migrate
 from pbem.lock import Locked, RunLock
+from pbem.schema_head import migrate_if_behind
 
 
 @click.command()
@@ -35,7 +36,7 @@ def poll(app: App, no_send: bool) -> None:
 
 
 def _poll(app: App, no_send: bool) -> int:
-    migrate(app.db)
+    migrate_if_behind(app.db)  # Alembic only when there is something to migrate
     # the outage guard before any move is read; reminders and expiries after the mail
     # (a move waiting in the inbox is played, not forfeited): pbem.clocks.service.worker_pass
     if no_send:
@@ -92,10 +93,11 @@ def _fetch(app: App, after_each: Any) -> int:
 def _note_queue(app: App) -> None:
     """PostgreSQL: say (with -v) how much handed-over mail other workers still hold."""
     from pbem.db import is_sqlite
-    from pbem.handover import queued_count
 
     if is_sqlite(app.db):
         return
+    from pbem.handover import queued_count  # imports the pipeline: not for SQLite's idle poll
+
     try:
         n = queued_count(app.db)
     except Exception:  # only a note: a busy database must not fail the run here
@@ -142,7 +144,7 @@ def tick(app: App, no_send: bool) -> None:
     """
     try:
         with RunLock(app.settings.lock_path):
-            migrate(app.db)
+            migrate_if_behind(app.db)
             code = _tick(app)
             if not no_send:
                 code = max(code, _send(app))
@@ -159,7 +161,7 @@ def send(app: App) -> None:
     app.require_identity()
     try:
         with RunLock(app.settings.lock_path):
-            migrate(app.db)
+            migrate_if_behind(app.db)
             code = _send(app)
     except Locked as exc:
         app.note(str(exc))

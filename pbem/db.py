@@ -215,6 +215,10 @@ class GameFacts:
 
     observers: bool
     talk: bool
+    # the game's highest move number when read (SQLite only, in the lock's statement; None:
+    # not known). `pbem.pipeline.rows` keeps it as it appends moves; a `Move` flushed by the
+    # ORM in the transaction makes it unknown again.
+    last_seq: int | None = None
 
 
 def lock_game(session: Session, game_id: int) -> Any:
@@ -242,13 +246,15 @@ def lock_game(session: Session, game_id: int) -> Any:
         if game is None:
             return None
         observers, talk = session.execute(_facts_statement(), params).one()
+        last_seq = None
     else:  # SQLite: the transaction began with the write lock (BEGIN IMMEDIATE)
         found = session.execute(_lock_statement(False), params).first()
         if found is None:
             return None
-        game, observers, talk = found
+        game, observers, talk, last_seq = found
+        last_seq = int(last_seq or 0)
     memo.games[game_id] = game
-    memo.facts[game_id] = GameFacts(bool(observers), bool(talk))
+    memo.facts[game_id] = GameFacts(bool(observers), bool(talk), last_seq)
     return game
 
 
@@ -258,8 +264,8 @@ def game_facts(session: Session, game_id: int) -> GameFacts | None:
     return memo.facts.get(game_id) if memo is not None else None
 
 
-def note_game_facts(session: Session, game_id: int, **facts: bool) -> None:
-    """A handler added an observer or table talk to the game in this transaction."""
+def note_game_facts(session: Session, game_id: int, **facts: Any) -> None:
+    """A handler added an observer, table talk or moves to the game in this transaction."""
     memo: _Locked | None = session.info.get("pbem_locked_games")
     known = memo.facts.get(game_id) if memo is not None else None
     if memo is not None and known is not None:
@@ -270,15 +276,18 @@ def note_game_facts(session: Session, game_id: int, **facts: bool) -> None:
 def _lock_statement(postgres: bool) -> Any:
     """The game row by id (built once: its cache key is then reused): on SQLite with its
     `GameFacts`, on PostgreSQL locked ``FOR UPDATE`` alone (`_facts_statement` after it)."""
-    from sqlalchemy import bindparam
+    from sqlalchemy import bindparam, func
 
-    from pbem.models import Game
+    from pbem.models import Game, Move
 
     game_id = col(Game.id)
     if postgres:
         return select(Game).where(game_id == bindparam("b_game_id")).with_for_update(of=Game)
     observers, talk = _facts(game_id)
-    return select(Game, observers, talk).where(game_id == bindparam("b_game_id"))
+    last_seq = select(func.max(Move.seq)).where(col(Move.game_id) == game_id).scalar_subquery()
+    return select(Game, observers, talk, last_seq.label("last_seq")).where(
+        game_id == bindparam("b_game_id")
+    )
 
 
 @cache
@@ -327,9 +336,22 @@ def _forget_locked_games(session: Any, *_args: Any) -> None:
         memo.forget()
 
 
+def _moves_flushed(session: Any, _context: Any) -> None:
+    """A `Move` the ORM wrote: the games' highest move numbers are not known any more."""
+    memo: _Locked | None = session.info.get("pbem_locked_games")
+    if memo is None or not any(f.last_seq is not None for f in memo.facts.values()):
+        return
+    from pbem.models import Move
+
+    if any(isinstance(obj, Move) for obj in session.new):  # still the flushed ones here
+        for game_id, known in memo.facts.items():
+            memo.facts[game_id] = replace(known, last_seq=None)
+
+
 # once for every session (a listener per session cost more than the lookups it saves)
 for _name in ("after_commit", "after_rollback", "after_soft_rollback"):
     event.listen(OrmSession, _name, _forget_locked_games)
+event.listen(OrmSession, "after_flush", _moves_flushed)
 
 
 def alembic_config(engine: Engine) -> Any:

@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import hashlib
 
-import bots
 import engine
 
 __all__ = ["KIND", "MAX_COMMANDS", "choose_command", "play_for", "seed_for"]
@@ -32,6 +31,8 @@ def choose_command(state: engine.GameState, side: str, seed: int) -> str | None:
     """The autopilot's command for ``side`` now, or None when it has nothing to decide."""
     if side not in engine.active_sides(state):
         return None
+    import bots  # only when a clock ran out: every poll imports this module (via expiry)
+
     return bots.choose_command(state, side, KIND, None, seed)
 
 

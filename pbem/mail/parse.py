@@ -44,6 +44,14 @@ OWN_MESSAGE = "our own message (loop)"
 _SYSTEM_SENDER = re.compile(r"^(mailer-daemon|postmaster|no-?reply|do-?not-?reply)([+@]|$)")
 _MSGID = re.compile(r"<[^<>\s]+>")
 _RECEIVED_FOR = re.compile(r"\bfor\s+<?([^\s<>;]+@[^\s<>;]+)>?", re.IGNORECASE)
+# one plain address, bare or in <>, maybe after a display name of plain words: read as the
+# policy's address parser reads it (`_plain_address`), without the parser (a reply's To carries
+# its reply key, a value seen once, so the parse cache never helps it)
+_ADDR = r"[A-Za-z0-9+_=-]+(?:\.[A-Za-z0-9+_=-]+)*@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*"
+_PLAIN_ADDRESS = re.compile(
+    rf"[ \t]*(?:(?P<display>[A-Za-z0-9]+(?: [A-Za-z0-9]+)*) <(?P<quoted>{_ADDR})>"
+    rf"|<(?P<angle>{_ADDR})>|(?P<bare>{_ADDR}))[ \t]*"
+)
 _ZERO_WIDTH = dict.fromkeys(map(ord, "\u200b\u200c\u200d\u2060\ufeff\u00ad"))
 _CONTROLS = dict.fromkeys([c for c in range(32) if c not in (9, 10, 13)] + [127])  # NUL & co.
 
@@ -197,6 +205,9 @@ def _first_msgid(value: str) -> str | None:
 
 def _address_pairs(msg: Message, name: str) -> list[tuple[str, str]]:
     """(display name, bare lower-case address) pairs of one address header, hostile-safe."""
+    plain = _plain_address(msg, name)
+    if plain is not None:
+        return [plain]
     pairs: list[tuple[str, str]] = []
     try:
         header = msg.get(name)
@@ -214,6 +225,20 @@ def _address_pairs(msg: Message, name: str) -> list[tuple[str, str]]:
             if "@" in addr:
                 pairs.append((display, addr.translate(_CONTROLS).strip().lower()[:320]))
     return pairs
+
+
+def _plain_address(msg: Message, name: str) -> tuple[str, str] | None:
+    """The header's (display name, address) if its first value is one plain address (as the
+    policy's parser reads it; see `_PLAIN_ADDRESS`), else None (then the parser reads it)."""
+    wanted = name.lower()
+    for key, value in msg.raw_items():
+        if key.lower() == wanted:
+            found = _PLAIN_ADDRESS.fullmatch(value) if isinstance(value, str) else None
+            if found is None:
+                return None
+            spec = found["quoted"] or found["angle"] or found["bare"]
+            return found["display"] or "", spec.lower()[:320]
+    return None
 
 
 def _first_address(msg: Message, name: str) -> tuple[str, str]:

@@ -31,8 +31,8 @@ import engine
 from pbem import orders, service
 from pbem.db import lock_game, transaction
 from pbem.mail import parse as mail_parse
-from pbem.models import Move, OutboxMessage, SeatOrders
-from pbem.pipeline import lines, process_message
+from pbem.models import Move, OutboxMessage, SeatOrders, utcnow
+from pbem.pipeline import lines, process_message, rows
 from pbem.replies import seats_of
 from tests.pbem.harness import Harness
 
@@ -284,3 +284,127 @@ def test_standing_orders_are_stored_as_the_json_of_every_field() -> None:
     ):
         assert standing.to_json() == json.dumps(dataclasses.asdict(standing), sort_keys=True)
         assert orders.Standing.from_json(standing.to_json()) == standing
+
+
+def test_a_move_reads_the_game_s_last_move_number_with_its_row(tmp_path: Path) -> None:
+    """SQLite: the game's highest move number comes with its locked row (`GameFacts.last_seq`)
+    and is kept as moves are appended, so an applied mail sends no ``SELECT max(move.seq)``;
+    moves the ORM writes in the transaction (bot seats, clocks) make it unknown again."""
+    h = Harness(tmp_path)
+    h.new_game(seed=2)
+    seen = _statements(h)
+    for _ in range(3):
+        assert h.reply(*_first_move(h)).outcomes == {"applied": 1}
+    assert not [q for q in seen if q.startswith("SELECT max(move.seq)")], seen
+    with Session(h.db) as s:
+        last = max(m.seq for m in s.exec(select(Move).where(Move.game_id == h.game_id)))
+    with transaction(h.db) as s:
+        lock_game(s, h.game_id)
+        assert rows.last_move_seq(s, h.game_id) == last
+        rows.insert_moves(
+            s,
+            h.game_id,
+            last + 1,
+            [("kennedy", "x"), ("nixon", "y")],
+            inbound_id=None,
+            now=utcnow(),
+        )
+        assert rows.last_move_seq(s, h.game_id) == last + 2
+        s.add(
+            Move(game_id=h.game_id, seq=last + 3, side="kennedy", command="z", created_at=utcnow())
+        )
+        assert rows.last_move_seq(s, h.game_id) == last + 3  # flushed first, then asked
+        s.add(Move(game_id=h.game_id, seq=last + 4, side="nixon", command="w", created_at=utcnow()))
+        s.flush()  # written by the ORM apart from `last_move_seq`
+        assert rows.last_move_seq(s, h.game_id) == last + 4
+        s.rollback()
+
+
+def test_a_short_claim_is_the_last_of_a_send_round(tmp_path: Path) -> None:
+    """The pump's round for a move's reports: one claim (it got fewer rows than a batch, so
+    nothing else was due), one picture load, one mark per row; no empty claim after it. The
+    claimed rows are plain values (no ORM object per row) and every row is sent once."""
+    import asyncio
+
+    from pbem.models import utcnow
+
+    h = Harness(tmp_path)
+    h.new_game()
+    with Session(h.db) as s:  # its two welcome mails (the picture of the board) due again
+        for row in s.exec(select(OutboxMessage)):
+            row.status = "pending"
+            s.add(row)
+        s.commit()
+    outbox = h.selects_from("outboxmessage")
+    steps: list[str] = []
+    event.listen(h.db, "before_cursor_execute", lambda *a: steps.append(" ".join(a[2].split())))
+    event.listen(h.db, "commit", lambda *a: steps.append("COMMIT"))
+    sent: list[Any] = []
+
+    class Rows:
+        async def send(self, raw: bytes, sender: str, recipients: list[str]) -> None:
+            raise AssertionError("rows are handed over whole")
+
+        async def send_row(self, settings: Any, row: Any, images: Any) -> None:
+            assert not isinstance(row, OutboxMessage)
+            sent.append((row.message_id, sorted(images)))
+
+    stats = service.SendStats()
+    assert asyncio.run(service.send_due(h.db, h.settings, Rows(), utcnow(), stats))
+    assert stats.sent == 2 and len(sent) == 2
+    assert len({m for m, _ in sent}) == 2 and all(images for _, images in sent)
+    claims = [q for q in outbox if "LIMIT" in q.upper()]
+    assert len(claims) == 1, outbox
+    assert {r.status for r in h.outbox()} == {"sent"}
+    # the pictures are read in the claim's transaction (no second connection and BEGIN)
+    claim = next(i for i, q in enumerate(steps) if "LIMIT" in q and "FROM outboxmessage" in q)
+    end = steps.index("COMMIT", claim)
+    assert steps[claim - 1] == "BEGIN IMMEDIATE"
+    assert [q.split()[0] for q in steps[claim:end]] == ["SELECT", "UPDATE", "SELECT"]
+    assert "FROM mailimage" in steps[end - 1]
+    assert not any("FROM mailimage" in q for q in steps[end:])
+
+
+def test_a_plain_address_header_is_read_without_the_address_parser(monkeypatch: Any) -> None:
+    """A reply's To (one plain address carrying its reply key: a value seen once, so the
+    header cache never helps) is read by `_PLAIN_ADDRESS`, not by the policy's address
+    parser; anything else (lists, quotes, comments, encoded words, folding) still is."""
+    parsed: list[str] = []
+    real = email.policy.EmailPolicy.header_fetch_parse
+
+    def count(policy: Any, name: str, value: Any) -> Any:
+        parsed.append(name.lower())
+        return real(policy, name, value)
+
+    monkeypatch.setattr(email.policy.EmailPolicy, "header_fetch_parse", count)
+    raw = (
+        b"From: Kennedy <k@players.test>\r\nTo: pbem+g1.k.AbC-9_x=@example.test\r\n"
+        b"Message-ID: <m1@players.test>\r\nSubject: move\r\n\r\nfirst kennedy\r\n"
+    )
+    p = mail_parse.parse_message(raw, "pbem@example.test")
+    assert p.to_addrs == ["pbem+g1.k.abc-9_x=@example.test"] and p.from_addr == "k@players.test"
+    assert "to" not in parsed and "from" not in parsed
+
+
+def test_a_plain_address_is_read_as_the_address_parser_reads_it() -> None:
+    rnd = random.Random(3)
+    alphabet = "aZ09+_=-.@<> \t\"(),;:é\\[]!#'?~%"
+    values = ["pbem+k.1@Example.test", " <a@b.c> ", "Two Words <A.b@c-d.e>", "a..b@c", "A  B <a@b>"]
+    for _ in range(3000):
+        base = rnd.choice(["a@b.c", "Name <a.b+k=1@ex-1.test>", "<Q_1@x.y>", "W X <a@b>"])
+        k = rnd.randint(0, len(base))
+        values.append(base[:k] + rnd.choice(alphabet) + base[k:])
+    fast = 0
+    for value in values:
+        raw = f"From: a@b\r\nTo: {value}\r\nSubject: x\r\n\r\nbody\r\n".encode()
+        msg = email.message_from_bytes(raw, policy=mail_parse.POLICY)
+        plain = mail_parse._plain_address(msg, "To")
+        if plain is None:
+            continue
+        fast += 1
+        header = msg.get("To")
+        expected = [
+            (a.display_name, a.addr_spec.lower()) for a in header.addresses if "@" in a.addr_spec
+        ]
+        assert [plain] == expected, value
+    assert fast > 500

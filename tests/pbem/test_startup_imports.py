@@ -6,6 +6,12 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+from sqlmodel import Session, create_engine, select
+
+import engine
+from pbem.models import Game, Move, Seat
+
 ROOT = Path(__file__).resolve().parents[2]
 
 
@@ -14,7 +20,7 @@ def _loaded_after(code: str, modules: tuple[str, ...]) -> list[str]:
     out = subprocess.run(
         [sys.executable, "-c", probe], cwd=ROOT, capture_output=True, text=True, check=True
     )
-    return out.stdout.split()
+    return out.stdout.splitlines()[-1].split()  # the last line: what the code printed comes first
 
 
 def test_beautifulsoup_waits_for_the_first_html_body() -> None:
@@ -26,3 +32,116 @@ def test_beautifulsoup_waits_for_the_first_html_body() -> None:
         "<p>play 12</p>', 'game@example.org')",
         ("bs4",),
     ) == ["bs4"]
+
+
+# What an idle cron poll on SQLite never calls: the bots (only a game with a bot seat),
+# game creation and the operator views, the hand-over (PostgreSQL), the mail pipeline, and
+# Alembic on a schema that is up to date (`pbem.schema_head`).
+NOT_IDLE = (
+    "bots",
+    "pbem.pipeline",
+    "pbem.handover",
+    "pbem.game_setup",
+    "pbem.game_views",
+    "alembic",
+)
+
+_ENV = (
+    "import os\n"
+    "os.environ.update(PBEM_DATABASE_URL='sqlite:///{db}', PBEM_ADDRESS='game@example.test',\n"
+    "    PBEM_SECRET='startup-test-secret', PBEM_LOCK_PATH='{lock}')\n"
+)
+_POLL = (  # `pbem poll --no-send` with the IMAP mailbox swapped for an empty one in memory
+    "from pbem import service\n"
+    "from pbem.mail.imap import MemoryMailbox\n"
+    "service.open_mailbox = lambda settings: MemoryMailbox()\n"
+    "from pbem.cli import cli\n"
+    "try:\n"
+    "    cli(['poll', '--no-send'], standalone_mode=False)\n"
+    "except SystemExit as exc:\n"
+    "    assert not exc.code, exc.code\n"
+)
+
+
+def _env(tmp_path: Path) -> str:
+    return _ENV.format(db=tmp_path / "pbem.db", lock=tmp_path / "lock")
+
+
+def test_importing_the_command_loads_nothing_an_idle_poll_never_calls() -> None:
+    assert _loaded_after("import pbem.cli, pbem.service", NOT_IDLE) == []
+
+
+def test_an_idle_poll_loads_nothing_it_never_calls(tmp_path: Path) -> None:
+    _loaded_after(_env(tmp_path) + _POLL, ())  # the first poll creates the schema
+    assert _loaded_after(_env(tmp_path) + _POLL, NOT_IDLE) == []
+
+
+def test_the_lazy_re_exports_are_the_modules_own() -> None:
+    from pbem import game_setup, game_views, handover, pipeline, service
+
+    for name, module in (
+        ("new_game", game_setup),
+        ("EMAIL_RE", game_setup),
+        ("SIDE_CHOICES", game_views),
+        ("show_json", game_views),
+        ("replay", game_views),
+        ("apply_queued", handover),
+        ("Outcome", pipeline),
+    ):
+        assert getattr(service, name) is getattr(module, name)
+    from pbem.service import GameRow  # noqa: F401  (from-imports work too)
+
+    with pytest.raises(AttributeError):
+        service.no_such_thing  # noqa: B018
+
+
+def test_show_offers_the_views_of_the_service() -> None:
+    from pbem import cli_games, game_views
+
+    (as_,) = [p for p in cli_games.show.params if p.name == "as_"]
+    assert tuple(as_.type.choices) == game_views.SIDE_CHOICES  # type: ignore[attr-defined]
+
+
+def test_a_fresh_process_creates_a_game_and_a_poll_moves_its_bot(tmp_path: Path) -> None:
+    # `pbem new` in its own process, the bot to move: it moves at creation (bots imported then)
+    new = (
+        "from pbem.cli import cli\n"
+        "cli(['new', '--kennedy', 'bot:heuristic', '--nixon', 'dick@b.test', '--seed', '3'],\n"
+        "    standalone_mode=False)\n"
+    )
+    assert _loaded_after(_env(tmp_path) + new, ("bots",)) == ["bots"]
+    db = create_engine(f"sqlite:///{tmp_path / 'pbem.db'}")
+    with Session(db) as s:
+        (game,) = s.exec(select(Game)).all()
+        assert engine.active_sides(engine.from_json(game.snapshot)) == {"nixon"}
+        made = len(s.exec(select(Move)).all())
+        assert made > 0  # the bot's opening
+        seat = s.exec(select(Seat).where(Seat.side == "nixon")).one()
+        seat.email = "bot:heuristic"  # now nixon is a bot too, left to move: a poll catches up
+        s.add(seat)
+        s.commit()
+    assert _loaded_after(_env(tmp_path) + _POLL, ("bots",)) == ["bots"]
+    with Session(db) as s:
+        assert len(s.exec(select(Move)).all()) > made
+    db.dispose()
+
+
+def test_the_schema_head_is_alembics_and_only_a_current_schema_skips_migrate(
+    tmp_path: Path,
+) -> None:
+    from alembic.script import ScriptDirectory
+    from sqlalchemy import text
+
+    from pbem.db import alembic_config, make_engine
+    from pbem.schema_head import head, is_current, migrate_if_behind
+
+    db = make_engine(f"sqlite:///{tmp_path / 'schema.db'}")
+    assert head() == ScriptDirectory.from_config(alembic_config(db)).get_current_head()
+    assert not is_current(db)  # empty: no version table
+    migrate_if_behind(db)
+    assert is_current(db)
+    with db.begin() as conn:
+        assert conn.execute(text("SELECT count(*) FROM game")).scalar() == 0  # the schema
+        conn.execute(text("UPDATE alembic_version SET version_num = '0001'"))
+    assert not is_current(db)  # an older schema: migrate (Alembic) runs
+    db.dispose()
