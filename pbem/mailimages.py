@@ -140,17 +140,26 @@ def load(conn: Any, htmls: Iterable[str]) -> dict[str, Part]:
     wanted = sorted({i for html in htmls for i in (*cids_in(html), *attachment_ids_in(html))})
     if not wanted:
         return {}
-    from sqlalchemy import select
-
-    from pbem.models import MailImage
-
-    table = MailImage.__table__  # type: ignore[attr-defined]
-    rows = conn.execute(
-        select(table.c.cid, table.c.content_type, table.c.filename, table.c.data).where(
-            table.c.cid.in_(wanted)
-        )
-    )
+    rows = conn.execute(_load_statement(), {"cids": wanted})
     return {r.cid: Part(r.cid, r.content_type, r.filename, bytes(r.data)) for r in rows}
+
+
+_built: list[Any] = []  # `load`'s SELECT, built once (a Core statement per call cost ~0.3 ms)
+
+
+def _load_statement() -> Any:
+    if not _built:
+        from sqlalchemy import bindparam, select
+
+        from pbem.models import MailImage
+
+        table = MailImage.__table__  # type: ignore[attr-defined]
+        _built.append(
+            select(table.c.cid, table.c.content_type, table.c.filename, table.c.data).where(
+                table.c.cid.in_(bindparam("cids", expanding=True))
+            )
+        )
+    return _built[0]
 
 
 def for_html(html: str, parts: Mapping[str, StoredPart]) -> list[InlineImage]:

@@ -346,10 +346,10 @@ async def send_due(
     _free_dead_claims(db, now)
     n = max(1, min(limit, CLAIM_BATCH))
     while True:
-        rows = _claim(db, now, n)
+        rows, images = _claim_and_load(db, now, n)
         if not rows:
             return True
-        left = await _send_rows(db, settings, sender, rows, now, stats)
+        left = await _send_rows(db, settings, sender, rows, now, stats, images)
         if left is not None:
             _release(db, left, now)
             stats.unreachable = True
@@ -454,9 +454,18 @@ def _claim(db: Engine, now: datetime, n: int) -> list[Claimed]:
     """Take up to ``n`` due rows for this worker: their ``next_attempt_at`` moves a lease ahead
     (one SELECT, ``FOR UPDATE SKIP LOCKED`` on PostgreSQL, and one UPDATE, in one transaction:
     ``BEGIN IMMEDIATE`` on SQLite)."""
+    return _claim_and_load(db, now, n, load=False)[0]
+
+
+def _claim_and_load(
+    db: Engine, now: datetime, n: int, *, load: bool = True
+) -> tuple[list[Claimed], dict[str, mailimages.Part]]:
+    """`_claim`, and the pictures the claimed rows show read in the same transaction (one
+    connection and one BEGIN…COMMIT per batch instead of a second, read-only, one)."""
     from pbem.db import _write_engine
 
     pick, lease, _ = _statements(is_sqlite(db))
+    images: dict[str, mailimages.Part] = {}
     with _write_engine(db).connect() as conn, conn.begin():
         rows = [Claimed(*r) for r in conn.execute(pick, {"due": now, "batch": n})]
         if rows:
@@ -464,7 +473,9 @@ def _claim(db: Engine, now: datetime, n: int) -> list[Claimed]:
                 lease,
                 {"ids": [r.id for r in rows], "lease": now + CLAIM_LEASE, "by": claims.claimant()},
             )
-    return rows
+            if load:
+                images = mailimages.load(conn, (r.html for r in rows))
+    return rows, images
 
 
 def _release(db: Engine, rows: list[Claimed], now: datetime) -> None:
@@ -486,14 +497,17 @@ async def _send_rows(
     rows: list[Claimed],
     now: datetime,
     stats: SendStats,
+    images: Mapping[str, mailimages.StoredPart] | None = None,
 ) -> list[Claimed] | None:
-    """Send claimed rows; None when all were tried, else the rows left when the server is down."""
+    """Send claimed rows (``images``: the pictures they show, read here when not given); None
+    when all were tried, else the rows left when the server is down."""
     from pbem.db import _write_engine
 
     mark = _statements(is_sqlite(db))[2]
     with _write_engine(db).connect() as conn:
-        with db.connect() as read:  # a plain read: no write lock
-            images = mailimages.load(read, (r.html for r in rows))
+        if images is None:
+            with db.connect() as read:  # a plain read: no write lock
+                images = mailimages.load(read, (r.html for r in rows))
         for i, row in enumerate(rows):
             failure: SendFailure | None = None
             try:  # outside any transaction: a crash after this resends the same Message-ID (C2)

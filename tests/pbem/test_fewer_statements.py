@@ -336,6 +336,9 @@ def test_a_short_claim_is_the_last_of_a_send_round(tmp_path: Path) -> None:
             s.add(row)
         s.commit()
     outbox = h.selects_from("outboxmessage")
+    steps: list[str] = []
+    event.listen(h.db, "before_cursor_execute", lambda *a: steps.append(" ".join(a[2].split())))
+    event.listen(h.db, "commit", lambda *a: steps.append("COMMIT"))
     sent: list[Any] = []
 
     class Rows:
@@ -353,6 +356,13 @@ def test_a_short_claim_is_the_last_of_a_send_round(tmp_path: Path) -> None:
     claims = [q for q in outbox if "LIMIT" in q.upper()]
     assert len(claims) == 1, outbox
     assert {r.status for r in h.outbox()} == {"sent"}
+    # the pictures are read in the claim's transaction (no second connection and BEGIN)
+    claim = next(i for i, q in enumerate(steps) if "LIMIT" in q and "FROM outboxmessage" in q)
+    end = steps.index("COMMIT", claim)
+    assert steps[claim - 1] == "BEGIN IMMEDIATE"
+    assert [q.split()[0] for q in steps[claim:end]] == ["SELECT", "UPDATE", "SELECT"]
+    assert "FROM mailimage" in steps[end - 1]
+    assert not any("FROM mailimage" in q for q in steps[end:])
 
 
 def test_a_plain_address_header_is_read_without_the_address_parser(monkeypatch: Any) -> None:

@@ -195,3 +195,76 @@ def test_seats_of_adds_no_listeners_to_each_session_and_forgets_at_commit(
         assert len(queries) == 2, "a commit forgets the answer"
         s.add(Seat(game_id=h.game_id, side="observer-y", email="y@pbem.test", key_salt="00"))
         assert "observer-y" in seats_of(s, h.game_id)
+
+
+def test_an_include_on_its_own_line_is_inlined() -> None:
+    """A report's ~27 ``{% include %}`` lines are replaced by the partials' source when the
+    template is loaded (no context copied from the whole model per include); an include
+    inside a line stays one."""
+    env = render_mod.environment()
+    text = env.loader.get_source(env, "text/report.txt.j2")[0]  # type: ignore[union-attr]
+    assert "{% include" not in text and "1960: THE MAKING OF THE PRESIDENT" in text
+    html = env.loader.get_source(env, "html/game_over.html.j2")[0]  # type: ignore[union-attr]
+    assert html.count("{% include") == 1 and '{% include "html/_reveal.html.j2" %}' in html
+    made: list[Any] = []
+    real = jinja2.environment.new_context  # what Template.new_context calls
+
+    def counted(*args: Any, **kw: Any) -> Any:
+        made.append(args[1])
+        return real(*args, **kw)
+
+    mail = _golden_ctx("report_kennedy")
+    render_mod.render("report", mail)  # compiled before counting
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(jinja2.environment, "new_context", counted)
+        mp.setattr(render_mod, "_BOARD_CACHE", {})
+        render_mod.render("report", mail)
+    made = [m for m in made if m != "html/_states.html.j2"]  # a region line: cached or not
+    assert sorted(made) == [
+        "html/_board.html.j2",
+        "html/report.html.j2",
+        "text/_board.txt.j2",
+        "text/report.txt.j2",
+    ], "one context per template rendered, none per include"
+
+
+@pytest.mark.parametrize("kind", render_mod.KINDS)
+@pytest.mark.parametrize("name", ["report_kennedy", "game_over_kennedy"])
+def test_inlined_templates_make_the_mails_jinja2_includes_make(
+    kind: str, name: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    ctx = {
+        **_golden_ctx(name),
+        "card": None,
+        "notice": {"subject": "S", "lines": ["A", "B"], "full": True},
+    }
+    inlined = render_mod.render(kind, ctx)
+    plain = render_mod.environment.__wrapped__  # type: ignore[attr-defined]
+    monkeypatch.setattr(render_mod, "_InliningLoader", jinja2.FileSystemLoader)
+    monkeypatch.setenv("PBEM_TEMPLATE_CACHE", "off")
+    env = plain()
+    assert isinstance(env.loader, jinja2.FileSystemLoader) and env.loader.__class__ is (
+        jinja2.FileSystemLoader
+    )
+    monkeypatch.setattr(render_mod, "environment", lambda: env)
+    monkeypatch.setattr(render_mod, "_BOARD_CACHE", {})
+    monkeypatch.setattr(render_mod, "_STATES_CACHE", {})
+    assert render_mod.render(kind, ctx) == inlined
+
+
+def test_a_partial_that_would_act_otherwise_inlined_stays_an_include(tmp_path: Path) -> None:
+    (tmp_path / "sets.j2").write_text("{% set x = 2 %}{{ x }}\n")
+    (tmp_path / "trims.j2").write_text("a {{- 'b' }}\n")
+    (tmp_path / "plain.j2").write_text("{% if x %}P{{ x }}{% endif %}\n")
+    (tmp_path / "main.j2").write_text(
+        '{% include "sets.j2" %}\n{% include "trims.j2" %}\n{% include "plain.j2" %}\n{{ x }}\n'
+    )
+    loader = render_mod._InliningLoader(str(tmp_path))
+    env = jinja2.Environment(loader=loader, trim_blocks=True, keep_trailing_newline=True)
+    source = loader.get_source(env, "main.j2")[0]
+    assert source.startswith('{% include "sets.j2" %}\n{% include "trims.j2" %}\n{% if x %}')
+    plain = jinja2.Environment(
+        loader=jinja2.FileSystemLoader(str(tmp_path)), trim_blocks=True, keep_trailing_newline=True
+    )
+    assert env.get_template("main.j2").render(x=1) == "2\nab\nP11\n"
+    assert plain.get_template("main.j2").render(x=1) == "2\nab\nP11\n"
