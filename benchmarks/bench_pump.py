@@ -28,8 +28,9 @@ def main() -> None:
     sys.path.insert(1, str(Path(__file__).resolve().parent.parent))  # tests.pbem.harness
     from sqlmodel import Session, select
 
+    from benchmarks.bench_sendproc import queue_move
     from pbem import mailimages, service
-    from pbem.models import MailImage, OutboxMessage, utcnow
+    from pbem.models import OutboxMessage, utcnow
     from tests.pbem.harness import Harness
 
     class Null:
@@ -54,25 +55,7 @@ def main() -> None:
         spent = 0.0
         for k in range(args.moves):
             with Session(h.db) as s:
-                cid = f"board-{k:024d}@1960.pbem"
-                s.add(
-                    MailImage(
-                        cid=cid,
-                        content_type=image.content_type,
-                        filename=image.filename,
-                        data=image.data + k.to_bytes(4, "big"),
-                    )
-                )
-                for side, row in zip(("k", "n"), base, strict=True):
-                    s.add(
-                        OutboxMessage(
-                            **{
-                                **row,
-                                "message_id": f"<b.{k}.{side}@pbem.test>",
-                                "html": row["html"].replace(image.cid, cid),
-                            }
-                        )
-                    )
+                queue_move(s, image, base, k, tag="b")
                 s.commit()
             loop = asyncio.new_event_loop()
             t = time.thread_time()

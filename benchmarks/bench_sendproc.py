@@ -44,6 +44,27 @@ def _proc_cpu(pid: int) -> float:
     return (int(fields[11]) + int(fields[12])) / TICKS
 
 
+def queue_move(
+    session: Any, image: Any, rows: list[dict[str, Any]], k: int, tag: str, domain: str = ""
+) -> None:
+    """Add move ``k``'s outbox rows shaped like reports: a new board picture (``image``'s bytes
+    made distinct) and one row per welcome row in ``rows`` (``model_dump``s) showing it; with
+    ``domain``, each to its own recipient there (also used by bench_pump.py)."""
+    from pbem.models import MailImage, OutboxMessage
+
+    cid = f"board-{k:024d}@1960.pbem"
+    data = image.data + k.to_bytes(4, "big")
+    session.add(
+        MailImage(cid=cid, content_type=image.content_type, filename=image.filename, data=data)
+    )
+    for side, row in zip(("k", "n"), rows, strict=True):
+        fields = {**row, "message_id": f"<{tag}.{k}.{side}@pbem.test>"}
+        if domain:
+            fields["recipient"] = f"{side}{k % 7}@{domain}"
+        fields["html"] = row["html"].replace(image.cid, cid)
+        session.add(OutboxMessage(**fields))
+
+
 def _inner(reports: int, host: str, port: int, domain: str) -> dict[str, float]:
     """One measurement, in this process (its ``pbem`` is the code under test)."""
     import asyncio
@@ -55,7 +76,7 @@ def _inner(reports: int, host: str, port: int, domain: str) -> dict[str, float]:
 
     from pbem import mailimages, service
     from pbem.mail import SmtpSender
-    from pbem.models import MailImage, OutboxMessage
+    from pbem.models import OutboxMessage
     from pbem.outbox_compose import raw_message
     from pbem.send_process import ProcessSender
     from tests.pbem.harness import Harness
@@ -67,27 +88,9 @@ def _inner(reports: int, host: str, port: int, domain: str) -> dict[str, float]:
         with Session(h.db) as s:
             welcome = list(s.exec(select(OutboxMessage).order_by(OutboxMessage.id)))
             (image,) = mailimages.load(s, [welcome[0].html]).values()
+            base = [r.model_dump(exclude={"id", "status", "sent_at"}) for r in welcome]
             for k in range(reports // 2):  # one move: a new picture, two reports showing it
-                cid = f"board-{k:024d}@1960.pbem"
-                s.add(
-                    MailImage(
-                        cid=cid,
-                        content_type=image.content_type,
-                        filename=image.filename,
-                        data=image.data + k.to_bytes(4, "big"),
-                    )
-                )
-                for side, row in zip(("k", "n"), welcome, strict=True):
-                    s.add(
-                        OutboxMessage(
-                            **{
-                                **row.model_dump(exclude={"id", "status", "sent_at"}),
-                                "message_id": f"<bench.{k}.{side}@pbem.test>",
-                                "recipient": f"{side}{k % 7}@{domain}",
-                                "html": row.html.replace(image.cid, cid),
-                            }
-                        )
-                    )
+                queue_move(s, image, base, k, tag="bench", domain=domain)
             for row in welcome:
                 row.status = "sent"
                 s.add(row)

@@ -391,7 +391,8 @@ class Claimed:
     claimed_by: str | None = None
 
 
-_CLAIMED_COLUMNS = tuple(Claimed.__dataclass_fields__)[:14]  # read; the last three are set
+_SET_BY_MARK = ("status", "sent_at", "claimed_by")
+_CLAIMED_COLUMNS = tuple(f for f in Claimed.__dataclass_fields__ if f not in _SET_BY_MARK)  # read
 _built: dict[bool, tuple[Any, Any, Any]] = {}
 
 
