@@ -32,6 +32,7 @@ import asyncio
 import contextlib
 import ctypes
 import os
+import signal
 import socket
 import subprocess
 import sys
@@ -135,21 +136,7 @@ class ProcessSender:
         self._ask(("row", tuple(getattr(row, name) for name in ROW_FIELDS), new, wanted))
 
     def _start(self) -> Connection:
-        mine, theirs = socket.socketpair()
-        root = str(Path(__file__).resolve().parent.parent)  # this checkout's pbem, in the child
-        env = {
-            **os.environ,
-            "PYTHONPATH": os.pathsep.join(filter(None, [root, os.environ.get("PYTHONPATH")])),
-        }
-        self._proc = subprocess.Popen(
-            [sys.executable, "-m", "pbem.send_process", str(theirs.fileno()), str(os.getpid())],
-            pass_fds=[theirs.fileno()],
-            stdin=subprocess.DEVNULL,
-            env=env,
-        )
-        theirs.close()  # the child's end lives in the child only: its death is our EOF
-        conn = Connection(mine.detach())
-        conn.send((self.settings, self.smtp))
+        self._proc, conn = spawn("pbem.send_process", (self.settings, self.smtp))
         return conn
 
     def _ask(self, request: tuple[Any, ...]) -> None:
@@ -173,16 +160,37 @@ class ProcessSender:
         raise RuntimeError(f"the sending process failed: {message}")
 
 
+def spawn(module: str, first: Any) -> tuple[subprocess.Popen[bytes], Connection]:
+    """``python -m module FD PID``, this checkout's code, with a socket to it (``FD``, its end;
+    PID: this process) on which ``first`` is sent: the child and our end of the socket."""
+    mine, theirs = socket.socketpair()
+    root = str(Path(__file__).resolve().parent.parent)  # this checkout's pbem, in the child
+    env = {
+        **os.environ,
+        "PYTHONPATH": os.pathsep.join(filter(None, [root, os.environ.get("PYTHONPATH")])),
+    }
+    proc = subprocess.Popen(
+        [sys.executable, "-m", module, str(theirs.fileno()), str(os.getpid())],
+        pass_fds=[theirs.fileno()],
+        stdin=subprocess.DEVNULL,
+        env=env,
+    )
+    theirs.close()  # the child's end lives in the child only: its death is our EOF
+    conn = Connection(mine.detach())
+    conn.send(first)
+    return proc, conn
+
+
 PR_SET_PDEATHSIG = 1  # <linux/prctl.h>
 
 
-def die_with_parent(parent: int) -> bool:
-    """Be SIGKILLed when ``parent`` (this process's parent, which started it) dies, on Linux;
-    False when ``parent`` is gone already (the child should exit)."""
+def die_with_parent(parent: int, sig: int = signal.SIGKILL) -> bool:
+    """Get ``sig`` (SIGKILL: be killed) when ``parent`` (this process's parent, which started
+    it) dies, on Linux; False when ``parent`` is gone already (the child should exit)."""
     if sys.platform.startswith("linux"):
         with contextlib.suppress(OSError, AttributeError):
             libc = ctypes.CDLL(None, use_errno=True)
-            libc.prctl(PR_SET_PDEATHSIG, 9, 0, 0, 0)  # SIGKILL
+            libc.prctl(PR_SET_PDEATHSIG, int(sig), 0, 0, 0)
     return os.getppid() == parent  # after prctl: a parent killed before it is seen here
 
 
