@@ -1,6 +1,10 @@
-"""Composing and sending the outbox's mail in a process of its own (the second core, no GIL).
+"""Composing and sending outbox rows in a process of its own (the second core, no GIL).
 
-`pbem poll` sends each committed mail's reports while it processes the next mail
+(`pbem poll` now hands the whole outbox work, claims and marks included, to a child of its own:
+`pbem.outbox_process`, which uses `spawn` and `die_with_parent` from here. `ProcessSender`
+stays for a pump thread that keeps the claims and marks in its process, and for benchmark 10.)
+
+A pump thread sends each committed mail's reports while the next mail is processed
 (`pbem.outbox_pump`). On a thread of the same process that work — building the MIME message
 (base64 of the board picture, about 60 KB a report) and aiosmtplib's SMTP conversation — takes
 the interpreter lock from the thread applying the mail. `ProcessSender` does it in a child

@@ -197,8 +197,8 @@ def poll_once(
     On PostgreSQL a mail for a game is handed over (`pbem.handover`: queued, committed, then
     moved) and applied game by game, by this worker and any other (`apply_queued`); on SQLite
     and for mail that routes to no game, each mail is processed here before it is moved.
-    ``after_each`` is called after each mail's transaction (`pbem.outbox_pump.OutboxPump.nudge`:
-    its reports are sent while the next mail is processed)."""
+    ``after_each`` is called after each mail's transaction (`pbem.outbox_process.OutboxProcess`'s
+    ``nudge``: its reports are sent while the next mail is processed)."""
     stats = PollStats()
     seen: set[tuple[int, int]] = set()
     hand = not is_sqlite(db)
