@@ -117,10 +117,6 @@ def store(game: Game, state: engine.GameState, now: datetime) -> None:
 
 def catch_up(db: Engine, settings: Settings, now: datetime) -> int:
     """Play bot seats due in any active game (each game in its own transaction); returns moves made."""
-    from pbem.clocks import service as clocks
-    from pbem.db import lock_game, transaction
-    from pbem.replies import queue_mail, refresh_key, seats_of
-
     with Session(db) as s:
         # a range on the indexed address column ('bot:' <= email < 'bot;'), not a LIKE scan
         ids = sorted(
@@ -136,6 +132,12 @@ def catch_up(db: Engine, settings: Settings, now: datetime) -> int:
                 ).all()
             )
         )
+    if not ids:
+        return 0  # an idle poll: none of the mail or clock code is imported
+    from pbem.clocks import service as clocks
+    from pbem.db import lock_game, transaction
+    from pbem.replies import queue_mail, refresh_key, seats_of
+
     made = 0
     for game_id in ids:
         with transaction(db) as s:

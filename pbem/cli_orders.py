@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import click
 
-from pbem import notify, orders
+from pbem import orders
 from pbem.cli import App, cli, pass_app
 from pbem.models import utcnow
 
@@ -28,6 +28,8 @@ SIDES = click.Choice(["kennedy", "nixon"])
 @pass_app
 def notify_cmd(app: App, game: int, side: str, mode: str, hour: int | None) -> None:
     """When a seat is mailed: decisions (default), every (after every move) or digest (daily)."""
+    from pbem import notify  # the mail layer: not for every command's start-up
+
     try:
         app.say(notify.set_notify(app.db, game, side, mode, hour, now=utcnow()))
     except (ValueError, orders.OrdersError) as exc:
@@ -41,6 +43,8 @@ def notify_cmd(app: App, game: int, side: str, mode: str, hour: int | None) -> N
 @pass_app
 def standing_cmd(app: App, game: int, side: str, order: tuple[str, ...]) -> None:
     """Set one standing order (e.g. 'trigger never'), 'clear' them, or show them (no ORDER)."""
+    from pbem import notify
+
     try:
         lines = notify.set_standing(app.db, game, side, list(order))
     except (ValueError, orders.OrdersError) as exc:

@@ -42,7 +42,6 @@ from pbem.mail import (
 )
 from pbem.models import OutboxMessage, utcnow
 from pbem.models import Seat as Seat  # read as service.Seat (tests)
-from pbem.notify import digest_pass
 from pbem.outbox_compose import raw_message as raw_message
 from pbem.outbox_compose import sender_for as sender_for
 
@@ -254,7 +253,8 @@ def _housekeeping(
     """After the mail: invitations expiring, bot seats left to move, the daily digests."""
     now = now or utcnow()
     from pbem.bot_seats import catch_up
-    from pbem.fairplay.games import expire_invitations
+    from pbem.digest import digest_pass
+    from pbem.fairplay.expiry import expire_invitations
 
     try:
         stats.games.update(expire_invitations(db, settings, now))

@@ -13,8 +13,6 @@ from functools import cache
 from typing import Any
 
 from sqlalchemy import Column, Text
-from sqlalchemy.dialects.postgresql import insert as pg_insert
-from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlmodel import Field, Session, SQLModel, col, select
 
 from pbem.db import game_facts, note_game_facts
@@ -114,9 +112,17 @@ def remember_question(
 
 @cache
 def _insert_question(dialect: str) -> Any:
-    insert = pg_insert if dialect == "postgresql" else sqlite_insert
+    # the dialect's own INSERT, imported for the dialect in use (PostgreSQL's costs ~30 ms
+    # of a SQLite process's start-up)
     table = KeyQuestion.__table__  # type: ignore[attr-defined]
-    return insert(table).on_conflict_do_nothing(index_elements=["game_id", "side", "key_gen"])
+    keys = ["game_id", "side", "key_gen"]
+    if dialect == "postgresql":
+        from sqlalchemy.dialects.postgresql import insert as pg_insert
+
+        return pg_insert(table).on_conflict_do_nothing(index_elements=keys)
+    from sqlalchemy.dialects.sqlite import insert as sqlite_insert
+
+    return sqlite_insert(table).on_conflict_do_nothing(index_elements=keys)
 
 
 def asked_under(session: Session, game_id: int, side: str, key_gen: int) -> str | None:

@@ -19,7 +19,6 @@ from pbem.clocks.moves import bot_sides, end_game
 from pbem.clocks.records import notify, other, record_event, store
 from pbem.config import Settings
 from pbem.models import Game, Move, Seat
-from pbem.replies import queue_mail, refresh_key
 
 __all__ = ["autopilot", "expire"]
 
@@ -115,6 +114,7 @@ def autopilot(
 
     from pbem.bot_seats import play_bots
     from pbem.fairplay.games import engine_seed_of
+    from pbem.replies import queue_mail, refresh_key  # the mail layer: not for an idle poll
 
     assert game.id is not None
     after, played = play_for(state, side, engine_seed_of(s, game), game.id)

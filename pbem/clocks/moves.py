@@ -18,7 +18,6 @@ from pbem.clocks.control import fmt_duration
 from pbem.clocks.records import ensure_clock, load, other, record_event, store
 from pbem.config import Settings
 from pbem.models import Game, Seat
-from pbem.replies import queue_mail, seats_of
 
 __all__ = ["after_move", "bot_sides", "end_game", "sync"]
 
@@ -38,6 +37,9 @@ def sync(s: Session, game: Game, state: engine.GameState, now: datetime) -> None
     c = load(game)
     if c is None or game.status != "active":
         return
+    # the mail layer (Jinja2, the map picture): not imported by an idle poll
+    from pbem.replies import seats_of
+
     assert game.id is not None
     t = now.timestamp()
     model.sync(c, bot_sides(seats_of(s, game.id)), engine.active_sides(state), t)
@@ -64,6 +66,8 @@ def after_move(
     hand the move straight back. A player's own move ends their vacation early (the unused
     days go back).
     """
+    from pbem.replies import seats_of
+
     t = now.timestamp()
     c = ensure_clock(game, settings, before, t)
     assert game.id is not None
@@ -116,6 +120,8 @@ def end_game(
     now: datetime,
 ) -> None:
     """End the game outside the rules (timeout or resignation) and mail both the result."""
+    from pbem.replies import queue_mail, seats_of
+
     game.status, game.ended, game.winner = "over", reason, winner
     game.updated_at = now
     c = load(game)

@@ -18,7 +18,6 @@ from pbem.clocks.control import TimeControl, parse_control
 from pbem.clocks.model import ClockState
 from pbem.config import Settings
 from pbem.models import Game, GameEvent, Seat
-from pbem.replies import queue_mail, seats_of
 
 __all__ = [
     "ensure_clock",
@@ -115,6 +114,10 @@ def notify(
     seats: dict[str, Seat] | None = None,
 ) -> None:
     """Queue a ``notice`` mail for ``side`` about ``event``."""
+    # the mail layer (Jinja2, the map picture): imported when a mail is queued, not by an
+    # idle poll
+    from pbem.replies import queue_mail, seats_of
+
     assert game.id is not None
     seats = seats if seats is not None else seats_of(s, game.id)
     queue_mail(

@@ -52,7 +52,6 @@ from pbem.clocks.records import pending_control as pending_control
 from pbem.config import Settings
 from pbem.db import lock_game, transaction
 from pbem.models import Game, utcnow
-from pbem.replies import seats_of
 
 __all__ = [
     "TickReport",
@@ -152,6 +151,8 @@ def _game_due(
     c = load(game)
     if c is None:
         return
+    from pbem.replies import seats_of  # the mail layer: not for an idle poll (no game due)
+
     if game.snapshot:  # a bot's clock never runs, whatever moved without the clock seeing it
         model.sync(
             c,
@@ -181,6 +182,8 @@ def _act(
     now: datetime,
     report: TickReport,
 ) -> None:
+    from pbem.replies import seats_of
+
     state = engine.from_json(game.snapshot)
     sc = c["sides"][d.side]
     control = model.control_of(c)

@@ -2,6 +2,8 @@
 
 Exit status as for every `pbem` command: 0 done, 1 usage or user error (and, for `verify`,
 a difference found), 2 an export that cannot be verified (unreadable, not yet revealed).
+Each command imports its module when it runs: every `pbem` command (a cron poll too) imports
+this one, and the export loads the mail layer (`pbem.replies`: Jinja2, the map picture).
 """
 
 from __future__ import annotations
@@ -14,9 +16,6 @@ import click
 from sqlmodel import Session
 
 from pbem.db import migrate, transaction
-from pbem.fairplay.export import build_export, export_json
-from pbem.fairplay.observers import ObserverError, add_observer
-from pbem.fairplay.verify import verify_export
 from pbem.models import Game, utcnow
 
 if TYPE_CHECKING:
@@ -32,6 +31,8 @@ def _app() -> App:
 @click.argument("game", type=int)
 def export(game: int) -> None:
     """Print a game's export as JSON (the seed and draws only once the game has ended)."""
+    from pbem.fairplay.export import build_export, export_json
+
     app = _app()
     with Session(app.db) as s:
         row = s.get(Game, game)
@@ -57,6 +58,8 @@ def verify(export_file: str) -> None:
     except (OSError, ValueError) as exc:
         click.echo(f"cannot read {export_file}: {exc}", err=True)
         sys.exit(2)
+    from pbem.fairplay.verify import verify_export
+
     verdict = verify_export(data)
     if verdict.ok:
         click.echo(verdict.message)
@@ -70,6 +73,8 @@ def verify(export_file: str) -> None:
 @click.argument("address")
 def observe(game: int, address: str) -> None:
     """Let ADDRESS follow GAME's public board by mail (queued; send with `pbem send`)."""
+    from pbem.fairplay.observers import ObserverError, add_observer
+
     app = _app()
     migrate(app.db)
     with transaction(app.db) as s:

@@ -35,8 +35,11 @@ def test_beautifulsoup_waits_for_the_first_html_body() -> None:
 
 
 # What an idle cron poll on SQLite never calls: the bots (only a game with a bot seat),
-# game creation and the operator views, the hand-over (PostgreSQL), the mail pipeline, and
-# Alembic on a schema that is up to date (`pbem.schema_head`).
+# game creation and the operator views, the hand-over (PostgreSQL), the mail pipeline,
+# Alembic on a schema that is up to date (`pbem.schema_head`), and the mail it would queue
+# (`pbem.replies`: Jinja2, the map picture, the table talk) — the daily digests, the
+# invitations' expiry, the bot seats and the clocks import it only when they have mail to
+# queue — and PostgreSQL's dialect.
 NOT_IDLE = (
     "bots",
     "pbem.pipeline",
@@ -44,6 +47,13 @@ NOT_IDLE = (
     "pbem.game_setup",
     "pbem.game_views",
     "alembic",
+    "pbem.replies",
+    "pbem.render",
+    "pbem.notify",
+    "pbem.tabletalk",
+    "pbem.boardmap",
+    "jinja2",
+    "sqlalchemy.dialects.postgresql",
 )
 
 _ENV = (
@@ -76,6 +86,11 @@ def test_an_idle_poll_loads_nothing_it_never_calls(tmp_path: Path) -> None:
     assert _loaded_after(_env(tmp_path) + _POLL, NOT_IDLE) == []
 
 
+def test_the_mail_layer_loads_no_postgresql_dialect() -> None:
+    # `tabletalk._insert_question` imports the INSERT of the dialect in use
+    assert _loaded_after("import pbem.replies", ("sqlalchemy.dialects.postgresql",)) == []
+
+
 def test_the_lazy_re_exports_are_the_modules_own() -> None:
     from pbem import game_setup, game_views, handover, pipeline, service
 
@@ -93,6 +108,15 @@ def test_the_lazy_re_exports_are_the_modules_own() -> None:
 
     with pytest.raises(AttributeError):
         service.no_such_thing  # noqa: B018
+
+
+def test_the_idle_passes_moved_to_light_modules_are_found_where_they_were() -> None:
+    from pbem import digest, notify
+    from pbem.fairplay import expiry, games
+
+    assert notify.digest_pass is digest.digest_pass
+    assert notify.last_digest_time is digest.last_digest_time
+    assert games.expire_invitations is expiry.expire_invitations
 
 
 def test_show_offers_the_views_of_the_service() -> None:
