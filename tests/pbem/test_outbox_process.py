@@ -49,12 +49,22 @@ def _outbox_writes(db: Any) -> list[str]:
     return seen
 
 
+@pytest.fixture(params=["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)])
+def played(request: pytest.FixtureRequest, tmp_path: Path) -> Harness:
+    """A harness with one game, its welcome mails sent (to the MemorySender)."""
+    if request.param == "postgres":  # skipped without PBEM_TEST_POSTGRES_URL
+        harness: Harness = request.getfixturevalue("postgres_harness")
+        return harness
+    h = Harness(tmp_path)
+    h.new_game()
+    return h
+
+
 def test_the_child_claims_sends_and_marks_while_the_poll_only_nudges(
-    tmp_path: Path, smtp_capture: tuple[Capture, int]
+    played: Harness, smtp_capture: tuple[Capture, int]
 ) -> None:
     capture, port = smtp_capture
-    h = Harness(tmp_path)
-    h.new_game()  # the welcome mails go to the MemorySender
+    h = played
     _queue_moves(h, 4)
     writes = _outbox_writes(h.db)
     with OutboxProcess(h.db, h.settings, SmtpSender("127.0.0.1", port)) as pump:
