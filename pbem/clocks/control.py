@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import asdict, dataclass, field, replace
+from functools import lru_cache
 from typing import Any
 
 __all__ = [
@@ -87,8 +88,11 @@ class Reminder:
         return left if 0 < left < avail else None
 
 
+@lru_cache(maxsize=64)
 def parse_reminders(text: str) -> tuple[Reminder, ...]:
-    """``50%,90%,24h,2h`` -> the ladder (``none`` for no reminders)."""
+    """``50%,90%,24h,2h`` -> the ladder (``none`` for no reminders). Remembered by text (an
+    immutable answer; a bad spelling raises each time): a game's clock is read from its
+    stored form several times per move (`TimeControl.from_dict`)."""
     if text.strip().lower() in ("", "none", "off"):
         return ()
     out = []

@@ -24,6 +24,7 @@ import random
 from pathlib import Path
 from typing import Any
 
+import pytest
 from sqlalchemy import event
 from sqlmodel import Session, col, select
 
@@ -408,3 +409,21 @@ def test_a_plain_address_is_read_as_the_address_parser_reads_it() -> None:
         ]
         assert [plain] == expected, value
     assert fast > 500
+
+
+def test_a_clock_s_reminders_are_read_once_per_spelling() -> None:
+    """`parse_reminders` remembers its answer by text (a move reads the game's clock from
+    its stored form several times); a bad spelling still raises every time."""
+    from pbem.clocks.control import ClockSpecError, Reminder, parse_reminders
+
+    first = parse_reminders("50%,90%,24h,2h")
+    assert parse_reminders("50%,90%,24h,2h") is first
+    assert first == (
+        Reminder("50%", used=0.5),
+        Reminder("90%", used=0.9),
+        Reminder("24h", lead=86400.0),
+        Reminder("2h", lead=7200.0),
+    )
+    for _ in range(2):
+        with pytest.raises(ClockSpecError):
+            parse_reminders("150%")

@@ -174,3 +174,35 @@ def test_corpus_html_replies(name: str) -> None:
     assert "Hi. I am fine." in html and "Hello! How are you?" in html
     html = html.replace("Hi. I am fine.", CMD).replace("Hello! How are you?", "event 22")
     assert read_text(html_to_text(html)).commands == [CMD]
+
+
+def test_mail_parser_reply_gets_its_own_patterns_built_once(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The second opinion (mail-parser-reply) is handed its three patterns, built once per
+    process: the very objects a message builds for itself (`re`'s cache returns them), so it
+    cuts where it did; a mail builds none of them again (was: every pattern of every language
+    joined anew per mail, ~0.2 ms of CPU)."""
+    from mailparser_reply.parser import EmailMessage
+
+    from pbem.mail import extract
+
+    fresh = EmailMessage(text="x", languages=list(extract.LANGUAGES), keep_hyphen_lists=True)
+    given = extract._mailparser_patterns(EmailMessage)
+    assert given["_header_regex"] is fresh.HEADER_REGEX
+    assert given["_disclaimers_regex"] is fresh.DISCLAIMERS_REGEX
+    assert given["_signature_regex"] is fresh.SIGNATURE_REGEX
+    built: list[str] = []
+    real = EmailMessage._get_language_regex
+
+    def counted(self: EmailMessage, language: str, regex_key: str) -> str:
+        built.append(regex_key)
+        return real(self, language=language, regex_key=regex_key)
+
+    monkeypatch.setattr(EmailMessage, "_get_language_regex", counted)
+    text = "campaign 17: NY 2\npass\n\nMit freundlichen Grüßen\nHans\nSent from my iPhone"
+    kept = extract.reply_text(text)
+    assert built == []
+    assert kept.lines[:2] == ["campaign 17: NY 2", "pass"] and "Hans" not in kept.lines
+    monkeypatch.setattr(extract, "_mailparser_patterns", lambda _cls: {})  # as before
+    assert extract.reply_text(text) == kept and built != []
