@@ -1,6 +1,10 @@
-"""Composing and sending the outbox's mail in a process of its own (the second core, no GIL).
+"""Composing and sending outbox rows in a process of its own (the second core, no GIL).
 
-`pbem poll` sends each committed mail's reports while it processes the next mail
+(`pbem poll` now hands the whole outbox work, claims and marks included, to a child of its own:
+`pbem.outbox_process`, which uses `spawn` and `die_with_parent` from here. `ProcessSender`
+stays for a pump thread that keeps the claims and marks in its process, and for benchmark 10.)
+
+A pump thread sends each committed mail's reports while the next mail is processed
 (`pbem.outbox_pump`). On a thread of the same process that work — building the MIME message
 (base64 of the board picture, about 60 KB a report) and aiosmtplib's SMTP conversation — takes
 the interpreter lock from the thread applying the mail. `ProcessSender` does it in a child
@@ -32,6 +36,7 @@ import asyncio
 import contextlib
 import ctypes
 import os
+import signal
 import socket
 import subprocess
 import sys
@@ -145,21 +150,7 @@ class ProcessSender:
         return RowMail(subject, text, "", fresh=True)
 
     def _start(self) -> Connection:
-        mine, theirs = socket.socketpair()
-        root = str(Path(__file__).resolve().parent.parent)  # this checkout's pbem, in the child
-        env = {
-            **os.environ,
-            "PYTHONPATH": os.pathsep.join(filter(None, [root, os.environ.get("PYTHONPATH")])),
-        }
-        self._proc = subprocess.Popen(
-            [sys.executable, "-m", "pbem.send_process", str(theirs.fileno()), str(os.getpid())],
-            pass_fds=[theirs.fileno()],
-            stdin=subprocess.DEVNULL,
-            env=env,
-        )
-        theirs.close()  # the child's end lives in the child only: its death is our EOF
-        conn = Connection(mine.detach())
-        conn.send((self.settings, self.smtp))
+        self._proc, conn = spawn("pbem.send_process", (self.settings, self.smtp))
         return conn
 
     def _ask(self, request: tuple[Any, ...]) -> Any:
@@ -187,16 +178,37 @@ class ProcessSender:
         raise RuntimeError(f"the sending process failed: {message}")
 
 
+def spawn(module: str, first: Any) -> tuple[subprocess.Popen[bytes], Connection]:
+    """``python -m module FD PID``, this checkout's code, with a socket to it (``FD``, its end;
+    PID: this process) on which ``first`` is sent: the child and our end of the socket."""
+    mine, theirs = socket.socketpair()
+    root = str(Path(__file__).resolve().parent.parent)  # this checkout's pbem, in the child
+    env = {
+        **os.environ,
+        "PYTHONPATH": os.pathsep.join(filter(None, [root, os.environ.get("PYTHONPATH")])),
+    }
+    proc = subprocess.Popen(
+        [sys.executable, "-m", module, str(theirs.fileno()), str(os.getpid())],
+        pass_fds=[theirs.fileno()],
+        stdin=subprocess.DEVNULL,
+        env=env,
+    )
+    theirs.close()  # the child's end lives in the child only: its death is our EOF
+    conn = Connection(mine.detach())
+    conn.send(first)
+    return proc, conn
+
+
 PR_SET_PDEATHSIG = 1  # <linux/prctl.h>
 
 
-def die_with_parent(parent: int) -> bool:
-    """Be SIGKILLed when ``parent`` (this process's parent, which started it) dies, on Linux;
-    False when ``parent`` is gone already (the child should exit)."""
+def die_with_parent(parent: int, sig: int = signal.SIGKILL) -> bool:
+    """Get ``sig`` (SIGKILL: be killed) when ``parent`` (this process's parent, which started
+    it) dies, on Linux; False when ``parent`` is gone already (the child should exit)."""
     if sys.platform.startswith("linux"):
         with contextlib.suppress(OSError, AttributeError):
             libc = ctypes.CDLL(None, use_errno=True)
-            libc.prctl(PR_SET_PDEATHSIG, 9, 0, 0, 0)  # SIGKILL
+            libc.prctl(PR_SET_PDEATHSIG, int(sig), 0, 0, 0)
     return os.getppid() == parent  # after prctl: a parent killed before it is seen here
 
 

@@ -197,8 +197,8 @@ def poll_once(
     On PostgreSQL a mail for a game is handed over (`pbem.handover`: queued, committed, then
     moved) and applied game by game, by this worker and any other (`apply_queued`); on SQLite
     and for mail that routes to no game, each mail is processed here before it is moved.
-    ``after_each`` is called after each mail's transaction (`pbem.outbox_pump.OutboxPump.nudge`:
-    its reports are sent while the next mail is processed)."""
+    ``after_each`` is called after each mail's transaction (`pbem.outbox_process.OutboxProcess`'s
+    ``nudge``: its reports are sent while the next mail is processed)."""
     stats = PollStats()
     seen: set[tuple[int, int]] = set()
     hand = not is_sqlite(db)
@@ -426,14 +426,43 @@ def _statements(sqlite: bool) -> tuple[Any, Any, Any]:
     return pick, lease, mark
 
 
-def _free_dead_claims(db: Engine, now: datetime) -> int:
+def outbox_due(db: Engine, now: datetime) -> bool:
+    """Whether a send run would find work: a row due at ``now``, or one claimed by a worker of
+    this machine (which may be dead: `_free_dead_claims`). One read, no write lock."""
+    table = OutboxMessage.__table__  # type: ignore[attr-defined]
+    mine = table.c.claimed_by.like(claims.machine() + "|%")
+    with db.connect() as read:
+        return (
+            read.execute(
+                select(table.c.id)
+                .where(table.c.status == "pending", (table.c.next_attempt_at <= now) | mine)
+                .limit(1)
+            ).first()
+            is not None
+        )
+
+
+def release_mine(db: Engine, now: datetime) -> int:
+    """Hand back every row this process still holds (due at once, unclaimed); how many."""
+    table = OutboxMessage.__table__  # type: ignore[attr-defined]
+    with transaction(db) as s:
+        result = s.execute(
+            update(table)
+            .where(table.c.status == "pending", table.c.claimed_by == claims.claimant())
+            .values(next_attempt_at=now, claimed_by=None)
+        )
+        return int(result.rowcount)  # type: ignore[attr-defined]
+
+
+def _free_dead_claims(db: Engine, now: datetime, *, force: bool = False) -> int:
     """Make rows claimed by a worker of this machine that is provably dead due at once
     (`pbem.claims`); claims of live workers and of other machines keep their lease. A look at
-    the first send of a process, then at most every `DEAD_CLAIMS_EVERY`. Returns how many."""
+    the first send of a process, then at most every `DEAD_CLAIMS_EVERY` (``force``: now).
+    Returns how many."""
     key = (os.getpid(), str(db.url))
     clock = time.monotonic()
     last = _dead_claims_seen.get(key)
-    if last is not None and clock - last < DEAD_CLAIMS_EVERY:
+    if not force and last is not None and clock - last < DEAD_CLAIMS_EVERY:
         return 0
     _dead_claims_seen[key] = clock
     table = OutboxMessage.__table__  # type: ignore[attr-defined]
