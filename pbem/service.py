@@ -42,6 +42,7 @@ from pbem.mail import (
 )
 from pbem.models import OutboxMessage, utcnow
 from pbem.models import Seat as Seat  # read as service.Seat (tests)
+from pbem.outbox_compose import RowMail, composed
 from pbem.outbox_compose import raw_message as raw_message
 from pbem.outbox_compose import sender_for as sender_for
 
@@ -131,7 +132,7 @@ class RowSender(Sender, Protocol):
 
     async def send_row(
         self, settings: Settings, row: Claimed, images: Mapping[str, mailimages.StoredPart]
-    ) -> None: ...
+    ) -> RowMail | None: ...
 
 
 def open_mailbox(settings: Settings) -> ImapMailbox:
@@ -386,13 +387,16 @@ class Claimed:
     in_reply_to: str
     references: str
     reply_to: str
+    render_input: str  # a deferred row: what its mail is rendered from (`outbox_compose`)
     status: str = "pending"
     sent_at: datetime | None = None
     claimed_by: str | None = None
+    rendered: RowMail | None = None  # a deferred row's mail, rendered when it was sent
 
 
 _SET_BY_MARK = ("status", "sent_at", "claimed_by")
-_CLAIMED_COLUMNS = tuple(f for f in Claimed.__dataclass_fields__ if f not in _SET_BY_MARK)  # read
+_NOT_READ = (*_SET_BY_MARK, "rendered")
+_CLAIMED_COLUMNS = tuple(f for f in Claimed.__dataclass_fields__ if f not in _NOT_READ)  # read
 _built: dict[bool, tuple[Any, Any, Any]] = {}
 
 
@@ -546,9 +550,7 @@ async def _send_rows(
                 failure = exc
             _mark(row, failure, now, stats)
             with conn.begin():  # one UPDATE + commit per sent mail (C2), Core: no ORM flush
-                conn.execute(
-                    mark, {"row_id": row.id, **{c: getattr(row, c) for c in _MARK_COLUMNS}}
-                )
+                conn.execute(mark, {"row_id": row.id, **_marked(row)})
             if _unreachable(failure):
                 return rows[i + 1 :]
     return None
@@ -562,9 +564,25 @@ async def _send_row(
 ) -> None:
     """Compose and send one row (a `pbem.send_process.ProcessSender` composes in its child)."""
     if isinstance(sender, RowSender):
-        await sender.send_row(settings, row, images)
+        row.rendered = await sender.send_row(settings, row, images)  # a deferred row's mail
         return
-    await sender.send(raw_message(settings, row, images), settings.address, [row.recipient])
+    raw, mail = composed(settings, row, images)
+    await sender.send(raw, settings.address, [row.recipient])
+    if mail.fresh:
+        row.rendered = mail
+
+
+def _marked(row: Claimed) -> dict[str, Any]:
+    """The columns the mark writes: `_MARK_COLUMNS`, and a deferred row's subject and text once
+    it is sent (the extract stage reads the text of a seat's latest reports with every mail,
+    `pbem.pipeline.rows.report_texts`, and need not render them). Its HTML is not stored (the
+    picture it shows is drawn from ``render_input``, which stays: composing the row again
+    renders it again, the same bytes)."""
+    values = {c: getattr(row, c) for c in _MARK_COLUMNS}
+    mail = row.rendered
+    if mail is not None and row.status == "sent":
+        values.update(subject=mail.subject, text=mail.text)
+    return values
 
 
 def _unreachable(failure: SendFailure | None) -> bool:
