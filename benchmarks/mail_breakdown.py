@@ -67,6 +67,7 @@ def instrument() -> None:
     import pbem.mail.smtp
     import pbem.mailimages
     import pbem.outbox_compose
+    import pbem.outbox_process
     import pbem.pipeline.base as base
     import pbem.replies
     import pbem.send_process
@@ -96,6 +97,9 @@ def instrument() -> None:
     wrap(pbem.outbox_compose, "build_message", "  compose (build_message, not in poll)")
     wrap(pbem.mail.smtp.SmtpSender, "send", "  SMTP send (not in poll)")
     wrap(pbem.send_process.ProcessSender, "_ask", "  sending process: compose + SMTP, waited for")
+    wrap(pbem.outbox_process.OutboxProcess, "nudge", "  nudge the sending process (per mail)")
+    wrap(pbem.outbox_process.OutboxProcess, "_due", "  anything due? (start and end of poll)")
+    wrap(pbem.outbox_process.OutboxProcess, "_finish", "sending process: what is left, waited for")
     wrap(pbem.cli_worker, "migrate", "migrate (schema check)")
     for name in (
         "apply_in_place",
