@@ -150,8 +150,9 @@ class _Orphan:
     """The child's sender: `SmtpSender`, stopped without a duplicate when the poll dies.
 
     `parent_died` (SIGUSR1 from the kernel, or the parent found gone before a mail): a mail
-    whose end of data is not yet written is aborted at once (a TCP reset: nothing buffered
-    leaves, the server discards the transaction) and fails as "unreachable" (no SMTP code), so
+    whose end of data is not yet written is aborted at once (`SmtpSender.abort`: a TCP reset,
+    nothing buffered leaves, the server discards the transaction, no reconnecting) and fails as
+    "unreachable" (no SMTP code), so
     `send_due` makes it due again and hands back the rows not tried; a mail whose end of data
     is written is left to finish and be marked sent. Every later mail fails the same way."""
 
@@ -159,30 +160,23 @@ class _Orphan:
         self.smtp = smtp
         self.parent = parent
         self.orphaned = False
-        self._sending: asyncio.Task[Any] | None = None
+        self._sending = False
 
     def parent_died(self) -> None:
         self.orphaned = True
-        task = self._sending
-        if task is not None and not self.smtp.end_of_data:
-            self.smtp.abort()
-            task.cancel()
+        if self._sending and not self.smtp.end_of_data:
+            self.smtp.abort()  # the send in progress fails as "unreachable", without its end
 
     async def send(self, raw: bytes, sender: str, recipients: list[str]) -> None:
         if not self.orphaned and os.getppid() != self.parent:
             self.orphaned = True
         if self.orphaned:
             raise TemporaryFailure("the poll that started the sending process is gone")
-        task = self._sending = asyncio.current_task()
+        self._sending = True
         try:
             await self.smtp.send(raw, sender, recipients)
-        except asyncio.CancelledError:
-            if not self.orphaned or task is None:
-                raise
-            task.uncancel()
-            raise TemporaryFailure("the poll is gone: aborted before the end of data") from None
         finally:
-            self._sending = None
+            self._sending = False
 
 
 def _next(conn: Connection) -> bool | None:

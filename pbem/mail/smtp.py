@@ -66,8 +66,9 @@ class SmtpSender:
         self._reuse = False
         self._conn: aiosmtplib.SMTP | None = None
         # the current message's end of data ("." line) was written to the connection: from then
-        # on the server may have accepted it (`pbem.send_process` waits for the reply then)
+        # on the server may have accepted it (`pbem.outbox_process` waits for the reply then)
         self.end_of_data = False
+        self._aborted = False  # `abort`: no more data goes out on this sender
 
     async def __aenter__(self) -> SmtpSender:
         """Within ``async with sender:`` every `send` shares one SMTP session (a batch)."""
@@ -123,6 +124,8 @@ class SmtpSender:
         self, raw: bytes, sender: str, recipients: list[str]
     ) -> dict[str, Any]:
         """Send on the batch's open session; a kept session the server has closed is reopened once."""
+        if self._aborted:
+            raise aiosmtplib.SMTPServerDisconnected("the session was aborted")
         kept = self._conn is not None and self._conn.is_connected
         if not kept:
             await self._drop()
@@ -146,13 +149,17 @@ class SmtpSender:
         return dict(errors)
 
     def _data_written(self) -> None:
+        if self._aborted:  # never the data and its end after `abort`
+            raise aiosmtplib.SMTPServerDisconnected("the session was aborted")
         self.end_of_data = True
 
     def abort(self) -> None:
         """Drop the session at once with a TCP reset (``SO_LINGER`` 0): nothing still buffered
-        is sent, and a server that has not seen the end of data discards the transaction."""
-        conn, self._conn = self._conn, None
-        transport = conn.transport if conn is not None else None
+        is sent, and a server that has not seen the end of data discards the transaction. A
+        send in progress fails (`TemporaryFailure`, no code) without reconnecting, and no
+        message's data is written by this sender afterwards."""
+        self._aborted = True
+        transport = self._conn.transport if self._conn is not None else None
         if transport is None:
             return
         sock = transport.get_extra_info("socket")

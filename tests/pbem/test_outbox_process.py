@@ -22,7 +22,7 @@ import pytest
 from sqlalchemy import event
 
 from pbem import claims, service
-from pbem.mail import MemorySender, SmtpSender
+from pbem.mail import MemorySender, SmtpSender, TemporaryFailure
 from pbem.models import utcnow
 from pbem.outbox_process import OutboxProcess
 from tests.pbem.harness import Harness
@@ -254,3 +254,65 @@ def test_a_dead_child_frees_its_claims_and_the_poll_says_the_rest_waits(
     rows = h.outbox()
     assert all(r.status == "pending" and r.claimed_by is None for r in rows)
     assert all(r.next_attempt_at <= utcnow() for r in rows)
+
+
+def test_an_aborted_session_is_reset_and_never_reopened() -> None:
+    """`SmtpSender.abort` (the poll died before the end of data): a TCP reset, not a close
+    after the buffered bytes; the send in progress fails as "unreachable" without reconnecting
+    (on a kept session it would otherwise be sent again on a new connection), and no data
+    goes out from this sender afterwards."""
+    import socket
+    import threading
+
+    listener = socket.create_server(("127.0.0.1", 0))
+    port = listener.getsockname()[1]
+    seen: list[str] = []
+
+    def serve() -> None:  # answers everything, except the second RCPT (never)
+        rcpts = 0
+        while len(seen) < 3:
+            conn, _ = listener.accept()
+            seen.append("connected")
+            conn.sendall(b"220 hi\r\n")
+            reader = conn.makefile("rb")
+            try:
+                while line := reader.readline():
+                    verb = line[:4].upper()
+                    if verb == b"DATA":
+                        conn.sendall(b"354 go\r\n")
+                        while reader.readline() != b".\r\n":
+                            pass
+                        seen.append("data")
+                    elif verb == b"RCPT":
+                        rcpts += 1
+                        if rcpts == 2:
+                            continue
+                    conn.sendall(b"250 ok\r\n")
+                seen.append("closed")
+            except ConnectionResetError:
+                seen.append("reset")
+            conn.close()
+
+    threading.Thread(target=serve, daemon=True).start()
+    sender = SmtpSender("127.0.0.1", port, timeout=10)
+
+    async def go() -> BaseException | None:
+        async with sender:
+            await sender.send(b"Subject: 1\r\n\r\nhi\r\n", "a@b.test", ["c@d.test"])
+            task = asyncio.ensure_future(
+                sender.send(b"Subject: 2\r\n\r\nhi\r\n", "a@b.test", ["c@d.test"])
+            )
+            await asyncio.sleep(0.5)  # the second RCPT is out, unanswered
+            assert not task.done() and not sender.end_of_data
+            sender.abort()
+            with pytest.raises(TemporaryFailure) as info:
+                await asyncio.wait_for(task, 10)
+            with pytest.raises(TemporaryFailure):  # nothing more from this sender
+                await sender.send(b"Subject: 3\r\n\r\nhi\r\n", "a@b.test", ["c@d.test"])
+            return info.value
+
+    failure = asyncio.run(go())
+    time.sleep(0.3)
+    listener.close()
+    assert failure is not None and service._unreachable(failure)  # type: ignore[arg-type]
+    assert seen == ["connected", "data", "reset"]  # one mail, then a reset; no new connection
