@@ -44,6 +44,9 @@ def main() -> None:
 
     tmp = Path(tempfile.mkdtemp(prefix="pbem-bench-pump-"))
     try:
+        from pbem import replies
+
+        replies.DEFER_RENDER = False  # rows rendered when queued: their picture is stored
         h = Harness(tmp)
         h.new_game(seed=2)
         with Session(h.db) as s:

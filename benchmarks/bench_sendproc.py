@@ -83,6 +83,9 @@ def _inner(reports: int, host: str, port: int, domain: str) -> dict[str, float]:
 
     tmp = Path(tempfile.mkdtemp(prefix="pbem-bench-sendproc-"))
     try:
+        from pbem import replies
+
+        replies.DEFER_RENDER = False  # rows rendered when queued: their picture is stored
         h = Harness(tmp)
         h.new_game(seed=2)  # two welcome mails with the board picture (sent to a MemorySender)
         with Session(h.db) as s:

@@ -67,7 +67,9 @@ def instrument() -> None:
     import pbem.mail.smtp
     import pbem.mailimages
     import pbem.outbox_compose
+    import pbem.outbox_process
     import pbem.pipeline.base as base
+    import pbem.pipeline.rows
     import pbem.replies
     import pbem.send_process
     import pbem.service
@@ -87,6 +89,8 @@ def instrument() -> None:
 
         base.HANDLERS[name] = dataclasses.replace(h, process=stage)
     wrap(pbem.replies, "render", "      render (Jinja2, text + HTML, map picture)")
+    wrap(pbem.replies, "render_input", "      render input for the sender (check + JSON)")
+    wrap(pbem.pipeline.rows, "text_of", "      an unsent report's text rendered (extract)")
     wrap(pbem.boardmap, "picture", "        map picture (cached per board)")
     wrap(pbem.boardmap, "draw_png", "          map picture drawn (SVG -> PNG, palette)")
     wrap(pbem.mailimages, "store", "      store map picture (once per board)")
@@ -96,6 +100,9 @@ def instrument() -> None:
     wrap(pbem.outbox_compose, "build_message", "  compose (build_message, not in poll)")
     wrap(pbem.mail.smtp.SmtpSender, "send", "  SMTP send (not in poll)")
     wrap(pbem.send_process.ProcessSender, "_ask", "  sending process: compose + SMTP, waited for")
+    wrap(pbem.outbox_process.OutboxProcess, "nudge", "  nudge the sending process (per mail)")
+    wrap(pbem.outbox_process.OutboxProcess, "_due", "  anything due? (start and end of poll)")
+    wrap(pbem.outbox_process.OutboxProcess, "_finish", "sending process: what is left, waited for")
     wrap(pbem.cli_worker, "migrate", "migrate (schema check)")
     for name in (
         "apply_in_place",

@@ -4,7 +4,7 @@
 
 ``--smoke`` runs each once at a tiny size: a check that it still works and prints its table,
 never a timing assertion. The exit status is non-zero only if a benchmark crashed. The mail
-benchmarks (2, 3, 7, 8, 10) need the real mail stack (MAILSTACK_* set, or root) and say "skipped" without;
+benchmarks (2, 3, 7, 8, 10, 11) need the real mail stack (MAILSTACK_* set, or root) and say "skipped" without;
 7 also needs PostgreSQL (PBEM_TEST_POSTGRES_URL, or root).
 """
 
@@ -28,6 +28,7 @@ BENCHMARKS = (
     "bench_scaleout.py",
     "bench_latency.py",
     "bench_sendproc.py",
+    "bench_startup.py",
 )
 
 

@@ -41,11 +41,9 @@ def _poll(app: App, no_send: bool) -> int:
     # (a move waiting in the inbox is played, not forfeited): pbem.clocks.service.worker_pass
     if no_send:
         return _with_clocks(app, lambda: _fetch(app, None))
-    from pbem.outbox_pump import OutboxPump
-    from pbem.send_process import ProcessSender  # composing and SMTP off this process's GIL
+    from pbem.outbox_process import OutboxProcess  # the outbox's work off this process
 
-    sender = ProcessSender(app.settings, service.make_sender(app.settings))
-    with OutboxPump(app.db, app.settings, sender) as pump:
+    with OutboxProcess(app.db, app.settings, service.make_sender(app.settings)) as pump:
         code = _with_clocks(app, lambda: _fetch(app, pump.nudge))  # reports sent during the next
     return max(code, _sent_code(app, pump.stats))
 

@@ -149,6 +149,10 @@ class OutboxMessage(SQLModel, table=True):
     extras: str = Field(default="", sa_column=Column(Text, nullable=False, default=""))
     # the worker holding the claim (`pbem.claims.claimant`); a dead one's claim is freed at once
     claimed_by: str | None = Field(default=None, max_length=300)
+    # JSON {"kind", "ctx"}: what `pbem.render.render` makes this mail from, when it is rendered
+    # by the sender (`pbem.outbox_compose.rendered`) instead of in the change's transaction;
+    # subject/text/html are then "" until the row is sent. "" for a row rendered when queued.
+    render_input: str = Field(default="", sa_column=Column(Text, nullable=False, default=""))
 
 
 class Quarantine(SQLModel, table=True):

@@ -1,10 +1,11 @@
 """Sending while the next mail is processed: the outbox drained on a thread of its own.
 
-`pbem poll` applies the inbox one mail per transaction, and each committed mail queues its
-reports in the outbox (the transactional outbox, C2). `OutboxPump` sends them from a second
-thread — its own asyncio loop and one aiosmtplib session — while the main thread goes on to
-the next mail, so the SMTP round trips overlap the next mail's parsing, rules and rendering
-instead of all coming after them. The main thread calls `nudge` after each committed mail.
+Each committed mail queues its reports in the outbox (the transactional outbox, C2).
+`OutboxPump` sends them from a second thread of the applying process — its own asyncio loop
+and one session of any sender (e.g. `MemorySender` in tests; `pbem poll` uses
+`pbem.outbox_process.OutboxProcess`, the same use with the work in a child process) — while
+the main thread goes on to the next mail, so the SMTP round trips overlap the next mail's
+parsing, rules and rendering instead of all coming after them. The main thread calls `nudge` after each committed mail.
 
 The outbox semantics are `service.drain_outbox`'s, whose functions the pump calls: rows are
 claimed before sending (``FOR UPDATE SKIP LOCKED`` on PostgreSQL, ``BEGIN IMMEDIATE`` on

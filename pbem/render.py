@@ -85,8 +85,11 @@ class Attachment:
         return f"file-{hashlib.sha256(self.data).hexdigest()[:24]}@1960.pbem"
 
 
-def render(kind: str, ctx: dict[str, Any]) -> Rendered:
-    """Render mail ``kind`` (one of `KINDS`) for ``ctx`` (see the module docstring)."""
+def render(kind: str, ctx: dict[str, Any], *, text_only: bool = False) -> Rendered:
+    """Render mail ``kind`` (one of `KINDS`) for ``ctx`` (see the module docstring).
+
+    ``text_only``: the subject and text alone (the same as rendered with the rest), no HTML,
+    no picture drawn (the text shows no map)."""
     if kind not in KINDS:
         raise ValueError(f"unknown mail kind {kind!r}: expected one of {', '.join(KINDS)}")
     if kind not in NO_VIEW_KINDS and ctx.get("view") is None:
@@ -96,7 +99,7 @@ def render(kind: str, ctx: dict[str, Any]) -> Rendered:
     env = environment()
     images: tuple[boardmap.Picture, ...] = ()
     if model.get("board") is not None:
-        if ctx.get("picture", True):
+        if ctx.get("picture", True) and not text_only:
             pic = boardmap.picture(ctx["view"])  # public keys of the view only (R17.1)
             images = (pic,)
             model["board"]["map"] = {
@@ -113,6 +116,8 @@ def render(kind: str, ctx: dict[str, Any]) -> Rendered:
         {"cid": a.cid, "filename": a.filename, "size": len(a.data)} for a in attachments
     ]
     text = env.get_template(f"text/{kind}.txt.j2").render(model)
+    if text_only:
+        return Rendered(subject=subject(kind, model), text=tidy_text(text), html="")
     html = env.get_template(f"html/{kind}.html.j2").render(model)
     images = tuple(p for p in images if f"cid:{p.cid}" in html)  # only what the HTML shows
     return Rendered(

@@ -1,6 +1,10 @@
-"""Composing and sending the outbox's mail in a process of its own (the second core, no GIL).
+"""Composing and sending outbox rows in a process of its own (the second core, no GIL).
 
-`pbem poll` sends each committed mail's reports while it processes the next mail
+(`pbem poll` now hands the whole outbox work, claims and marks included, to a child of its own:
+`pbem.outbox_process`, which uses `spawn` and `die_with_parent` from here. `ProcessSender`
+stays for a pump thread that keeps the claims and marks in its process, and for benchmark 10.)
+
+A pump thread sends each committed mail's reports while the next mail is processed
 (`pbem.outbox_pump`). On a thread of the same process that work — building the MIME message
 (base64 of the board picture, about 60 KB a report) and aiosmtplib's SMTP conversation — takes
 the interpreter lock from the thread applying the mail. `ProcessSender` does it in a child
@@ -32,6 +36,7 @@ import asyncio
 import contextlib
 import ctypes
 import os
+import signal
 import socket
 import subprocess
 import sys
@@ -44,6 +49,7 @@ from typing import Any, Generic, TypeVar
 from pbem.config import Settings
 from pbem.mail.smtp import PermanentFailure, SmtpSender, TemporaryFailure
 from pbem.mailimages import Part
+from pbem.outbox_compose import RowMail
 
 __all__ = ["ProcessSender"]
 
@@ -58,6 +64,7 @@ ROW_FIELDS = (
     "in_reply_to",
     "references",
     "reply_to",
+    "render_input",
 )
 STOP_SECONDS = 5.0  # how long the child may take to finish when told to stop
 KEPT_PARTS = 8  # images the child keeps for the next rows (a move's two reports share one)
@@ -115,8 +122,11 @@ class ProcessSender:
         """Send ``raw`` from the child; raise the `SendFailure` it met."""
         self._ask(("raw", raw, sender, list(recipients)))
 
-    async def send_row(self, settings: Settings, row: Any, images: Mapping[str, Any]) -> None:
-        """Compose outbox ``row`` (with the stored ``images``) and send it, in the child.
+    async def send_row(
+        self, settings: Settings, row: Any, images: Mapping[str, Any]
+    ) -> RowMail | None:
+        """Compose outbox ``row`` (with the stored ``images``) and send it, in the child; a
+        deferred row is rendered there too, and its mail (subject and text) is returned.
 
         A part goes over once: both reports of a move show the same picture, so the second
         names it and the child takes it from the parts it keeps (`_Parts`, the same on both
@@ -132,27 +142,20 @@ class ProcessSender:
         ]
         for part in new:
             self._parts.add(part.cid, None)
-        self._ask(("row", tuple(getattr(row, name) for name in ROW_FIELDS), new, wanted))
+        values = tuple(getattr(row, name, "") for name in ROW_FIELDS)  # "": no render_input
+        answer = self._ask(("row", values, new, wanted))
+        if answer is None:
+            return None
+        subject, text = answer  # a deferred row, rendered in the child: to be stored
+        return RowMail(subject, text, "", fresh=True)
 
     def _start(self) -> Connection:
-        mine, theirs = socket.socketpair()
-        root = str(Path(__file__).resolve().parent.parent)  # this checkout's pbem, in the child
-        env = {
-            **os.environ,
-            "PYTHONPATH": os.pathsep.join(filter(None, [root, os.environ.get("PYTHONPATH")])),
-        }
-        self._proc = subprocess.Popen(
-            [sys.executable, "-m", "pbem.send_process", str(theirs.fileno()), str(os.getpid())],
-            pass_fds=[theirs.fileno()],
-            stdin=subprocess.DEVNULL,
-            env=env,
-        )
-        theirs.close()  # the child's end lives in the child only: its death is our EOF
-        conn = Connection(mine.detach())
-        conn.send((self.settings, self.smtp))
+        self._proc, conn = spawn("pbem.send_process", (self.settings, self.smtp))
         return conn
 
-    def _ask(self, request: tuple[Any, ...]) -> None:
+    def _ask(self, request: tuple[Any, ...]) -> Any:
+        """Send ``request`` to the child; its result (None, or a rendered row's columns), or
+        raise the failure it answered."""
         if self._dead:
             raise TemporaryFailure("the sending process ended")
         try:  # blocking: nothing else runs on the pump's loop, and the wait frees the GIL
@@ -164,8 +167,10 @@ class ProcessSender:
             self._dead = True
             raise TemporaryFailure(f"the sending process ended: {type(exc).__name__}") from None
         if answer is None:
-            return
+            return None
         kind, message, code = answer
+        if kind == "rendered":
+            return message
         if kind == "temporary":
             raise TemporaryFailure(message, code)
         if kind == "permanent":
@@ -173,21 +178,42 @@ class ProcessSender:
         raise RuntimeError(f"the sending process failed: {message}")
 
 
+def spawn(module: str, first: Any) -> tuple[subprocess.Popen[bytes], Connection]:
+    """``python -m module FD PID``, this checkout's code, with a socket to it (``FD``, its end;
+    PID: this process) on which ``first`` is sent: the child and our end of the socket."""
+    mine, theirs = socket.socketpair()
+    root = str(Path(__file__).resolve().parent.parent)  # this checkout's pbem, in the child
+    env = {
+        **os.environ,
+        "PYTHONPATH": os.pathsep.join(filter(None, [root, os.environ.get("PYTHONPATH")])),
+    }
+    proc = subprocess.Popen(
+        [sys.executable, "-m", module, str(theirs.fileno()), str(os.getpid())],
+        pass_fds=[theirs.fileno()],
+        stdin=subprocess.DEVNULL,
+        env=env,
+    )
+    theirs.close()  # the child's end lives in the child only: its death is our EOF
+    conn = Connection(mine.detach())
+    conn.send(first)
+    return proc, conn
+
+
 PR_SET_PDEATHSIG = 1  # <linux/prctl.h>
 
 
-def die_with_parent(parent: int) -> bool:
-    """Be SIGKILLed when ``parent`` (this process's parent, which started it) dies, on Linux;
-    False when ``parent`` is gone already (the child should exit)."""
+def die_with_parent(parent: int, sig: int = signal.SIGKILL) -> bool:
+    """Get ``sig`` (SIGKILL: be killed) when ``parent`` (this process's parent, which started
+    it) dies, on Linux; False when ``parent`` is gone already (the child should exit)."""
     if sys.platform.startswith("linux"):
         with contextlib.suppress(OSError, AttributeError):
             libc = ctypes.CDLL(None, use_errno=True)
-            libc.prctl(PR_SET_PDEATHSIG, 9, 0, 0, 0)  # SIGKILL
+            libc.prctl(PR_SET_PDEATHSIG, int(sig), 0, 0, 0)
     return os.getppid() == parent  # after prctl: a parent killed before it is seen here
 
 
 async def _serve(conn: Connection, parent: int) -> None:
-    from pbem.outbox_compose import raw_message
+    from pbem.outbox_compose import composed
 
     settings, smtp = conn.recv()
     parts: _Parts[Part] = _Parts()
@@ -199,7 +225,7 @@ async def _serve(conn: Connection, parent: int) -> None:
                 return
             if request is None or os.getppid() != parent:  # nobody would mark this mail sent
                 return
-            answer = await _handle(request, settings, smtp, raw_message, parts)
+            answer = await _handle(request, settings, smtp, composed, parts)
             try:
                 conn.send(answer)
             except OSError:
@@ -210,9 +236,9 @@ async def _handle(
     request: tuple[Any, ...],
     settings: Settings,
     smtp: SmtpSender,
-    raw_message: Any,
+    composed: Any,
     kept: _Parts[Part],
-) -> tuple[str, str, int | None] | None:
+) -> tuple[str, Any, int | None] | None:
     try:
         if request[0] == "row":
             _, values, new, wanted = request
@@ -223,8 +249,10 @@ async def _handle(
             if len(parts) != len(wanted):  # never: the parent's mirror says what is here
                 raise RuntimeError(f"parts missing: {sorted(set(wanted) - set(parts))}")
             row = SimpleNamespace(**dict(zip(ROW_FIELDS, values, strict=True)))
-            raw = raw_message(settings, row, parts)
+            raw, mail = composed(settings, row, parts)  # a deferred row is rendered here
             await smtp.send(raw, settings.address, [row.recipient])
+            if mail.fresh:  # sent: the parent stores its mail with the mark
+                return ("rendered", (mail.subject, mail.text), None)
         else:
             _, raw, sender, recipients = request
             await smtp.send(raw, sender, recipients)

@@ -42,6 +42,7 @@ from pbem.mail import (
 )
 from pbem.models import OutboxMessage, utcnow
 from pbem.models import Seat as Seat  # read as service.Seat (tests)
+from pbem.outbox_compose import RowMail, composed
 from pbem.outbox_compose import raw_message as raw_message
 from pbem.outbox_compose import sender_for as sender_for
 
@@ -131,7 +132,7 @@ class RowSender(Sender, Protocol):
 
     async def send_row(
         self, settings: Settings, row: Claimed, images: Mapping[str, mailimages.StoredPart]
-    ) -> None: ...
+    ) -> RowMail | None: ...
 
 
 def open_mailbox(settings: Settings) -> ImapMailbox:
@@ -196,8 +197,8 @@ def poll_once(
     On PostgreSQL a mail for a game is handed over (`pbem.handover`: queued, committed, then
     moved) and applied game by game, by this worker and any other (`apply_queued`); on SQLite
     and for mail that routes to no game, each mail is processed here before it is moved.
-    ``after_each`` is called after each mail's transaction (`pbem.outbox_pump.OutboxPump.nudge`:
-    its reports are sent while the next mail is processed)."""
+    ``after_each`` is called after each mail's transaction (`pbem.outbox_process.OutboxProcess`'s
+    ``nudge``: its reports are sent while the next mail is processed)."""
     stats = PollStats()
     seen: set[tuple[int, int]] = set()
     hand = not is_sqlite(db)
@@ -386,13 +387,16 @@ class Claimed:
     in_reply_to: str
     references: str
     reply_to: str
+    render_input: str  # a deferred row: what its mail is rendered from (`outbox_compose`)
     status: str = "pending"
     sent_at: datetime | None = None
     claimed_by: str | None = None
+    rendered: RowMail | None = None  # a deferred row's mail, rendered when it was sent
 
 
 _SET_BY_MARK = ("status", "sent_at", "claimed_by")
-_CLAIMED_COLUMNS = tuple(f for f in Claimed.__dataclass_fields__ if f not in _SET_BY_MARK)  # read
+_NOT_READ = (*_SET_BY_MARK, "rendered")
+_CLAIMED_COLUMNS = tuple(f for f in Claimed.__dataclass_fields__ if f not in _NOT_READ)  # read
 _built: dict[bool, tuple[Any, Any, Any]] = {}
 
 
@@ -422,14 +426,43 @@ def _statements(sqlite: bool) -> tuple[Any, Any, Any]:
     return pick, lease, mark
 
 
-def _free_dead_claims(db: Engine, now: datetime) -> int:
+def outbox_due(db: Engine, now: datetime) -> bool:
+    """Whether a send run would find work: a row due at ``now``, or one claimed by a worker of
+    this machine (which may be dead: `_free_dead_claims`). One read, no write lock."""
+    table = OutboxMessage.__table__  # type: ignore[attr-defined]
+    mine = table.c.claimed_by.like(claims.machine() + "|%")
+    with db.connect() as read:
+        return (
+            read.execute(
+                select(table.c.id)
+                .where(table.c.status == "pending", (table.c.next_attempt_at <= now) | mine)
+                .limit(1)
+            ).first()
+            is not None
+        )
+
+
+def release_mine(db: Engine, now: datetime) -> int:
+    """Hand back every row this process still holds (due at once, unclaimed); how many."""
+    table = OutboxMessage.__table__  # type: ignore[attr-defined]
+    with transaction(db) as s:
+        result = s.execute(
+            update(table)
+            .where(table.c.status == "pending", table.c.claimed_by == claims.claimant())
+            .values(next_attempt_at=now, claimed_by=None)
+        )
+        return int(result.rowcount)  # type: ignore[attr-defined]
+
+
+def _free_dead_claims(db: Engine, now: datetime, *, force: bool = False) -> int:
     """Make rows claimed by a worker of this machine that is provably dead due at once
     (`pbem.claims`); claims of live workers and of other machines keep their lease. A look at
-    the first send of a process, then at most every `DEAD_CLAIMS_EVERY`. Returns how many."""
+    the first send of a process, then at most every `DEAD_CLAIMS_EVERY` (``force``: now).
+    Returns how many."""
     key = (os.getpid(), str(db.url))
     clock = time.monotonic()
     last = _dead_claims_seen.get(key)
-    if last is not None and clock - last < DEAD_CLAIMS_EVERY:
+    if not force and last is not None and clock - last < DEAD_CLAIMS_EVERY:
         return 0
     _dead_claims_seen[key] = clock
     table = OutboxMessage.__table__  # type: ignore[attr-defined]
@@ -517,9 +550,7 @@ async def _send_rows(
                 failure = exc
             _mark(row, failure, now, stats)
             with conn.begin():  # one UPDATE + commit per sent mail (C2), Core: no ORM flush
-                conn.execute(
-                    mark, {"row_id": row.id, **{c: getattr(row, c) for c in _MARK_COLUMNS}}
-                )
+                conn.execute(mark, {"row_id": row.id, **_marked(row)})
             if _unreachable(failure):
                 return rows[i + 1 :]
     return None
@@ -533,9 +564,25 @@ async def _send_row(
 ) -> None:
     """Compose and send one row (a `pbem.send_process.ProcessSender` composes in its child)."""
     if isinstance(sender, RowSender):
-        await sender.send_row(settings, row, images)
+        row.rendered = await sender.send_row(settings, row, images)  # a deferred row's mail
         return
-    await sender.send(raw_message(settings, row, images), settings.address, [row.recipient])
+    raw, mail = composed(settings, row, images)
+    await sender.send(raw, settings.address, [row.recipient])
+    if mail.fresh:
+        row.rendered = mail
+
+
+def _marked(row: Claimed) -> dict[str, Any]:
+    """The columns the mark writes: `_MARK_COLUMNS`, and a deferred row's subject and text once
+    it is sent (the extract stage reads the text of a seat's latest reports with every mail,
+    `pbem.pipeline.rows.report_texts`, and need not render them). Its HTML is not stored (the
+    picture it shows is drawn from ``render_input``, which stays: composing the row again
+    renders it again, the same bytes)."""
+    values = {c: getattr(row, c) for c in _MARK_COLUMNS}
+    mail = row.rendered
+    if mail is not None and row.status == "sent":
+        values.update(subject=mail.subject, text=mail.text)
+    return values
 
 
 def _unreachable(failure: SendFailure | None) -> bool:

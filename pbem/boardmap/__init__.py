@@ -11,7 +11,9 @@ Rendering is cached on the `MapBoard` (frozen, hashable), and `picture` finds it
 public values first (`view_key`): both players' reports of one move show the same public board,
 so it is drawn once per move. A new board is drawn by `draw_png`: the constant layer and each
 distinct piece are rasterised once and kept as palette indices (`raster`), so it costs the
-pieces the board changed and the PNG encoding (benchmarks/bench_picture.py).
+pieces the board changed and the PNG encoding (benchmarks/bench_picture.py). Those indices are
+also kept on disk for the next process (`store`): a new `pbem poll` reads the pieces earlier
+ones drew instead of rasterising them again.
 """
 
 from __future__ import annotations
@@ -27,7 +29,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from pbem.boardmap import raster
+from pbem.boardmap import raster, store
 from pbem.boardmap.draw import WIDTH, Piece, document, height, layers, svg
 from pbem.boardmap.model import PUBLIC_KEYS, MapBoard, from_view
 from pbem.boardmap.palette import sample_boards
@@ -112,8 +114,12 @@ def draw_png(board: MapBoard) -> bytes:
 
 
 def _draw_pieces(missing: list[Piece]) -> None:
-    """Rasterise the pieces missing from `_indexed`: those `raster.sheet` packs in one resvg
-    pass, any other alone; each mapped to the palette and kept."""
+    """Rasterise the pieces missing from `_indexed` and not kept by an earlier process
+    (`store`): those `raster.sheet` packs in one resvg pass, any other alone; each mapped to
+    the palette and kept (in memory and on disk)."""
+    missing = [p for p in missing if not _load(p)]
+    if not missing:
+        return
     (w, h), at = raster.sheet(missing)
     packed = [(p, xy) for p, xy in zip(missing, at, strict=True) if xy is not None]
     if packed:
@@ -121,9 +127,32 @@ def _draw_pieces(missing: list[Piece]) -> None:
         pixels = _rasterise(document(raster.sheet_markup(pieces, corners), (0, 0, w, h)))
         for p, (x, y) in packed:
             crop = pixels.crop((x, y, x + p.box[2], y + p.box[3]))
-            _indexed.put(p, raster.indices(crop, _palette()))
+            _keep_indices(p, raster.indices(crop, _palette()))
     for p in (p for p, xy in zip(missing, at, strict=True) if xy is None):
-        _indexed.put(p, raster.indices(_rasterise(document(p.markup, p.box)), _palette()))
+        _keep_indices(p, raster.indices(_rasterise(document(p.markup, p.box)), _palette()))
+
+
+def _load(piece: Piece) -> bool:
+    """``piece``'s indices from the disk (`store`) into `_indexed`, if an earlier process kept
+    them (named by the document the piece is drawn from alone: its pixels are the same)."""
+    from PIL import Image
+
+    w, h = piece.box[2], piece.box[3]
+    data = store.get(store.key(_salt(), document(piece.markup, piece.box)), w * h)
+    if data is None:
+        return False
+    _indexed.put(piece, Image.frombytes("L", (w, h), data))
+    return True
+
+
+def _keep_indices(piece: Piece, image: Image.Image) -> None:
+    _indexed.put(piece, image)
+    store.put(store.key(_salt(), document(piece.markup, piece.box)), image.tobytes())
+
+
+@lru_cache(maxsize=1)
+def _salt() -> bytes:
+    return store.salt(_FONTS, _palette_bytes(), ZOOM, (__file__, raster.__file__))
 
 
 _lock = threading.Lock()  # the canvas and the caches of pieces are shared
@@ -133,7 +162,16 @@ _canvas = raster.Canvas()
 
 @lru_cache(maxsize=2)
 def _constant_indices(markup: str) -> Image.Image:
-    return raster.indices(_constant(markup), _palette())
+    from PIL import Image
+
+    name = store.key(_salt(), document(markup))
+    size = (WIDTH, height())
+    data = store.get(name, size[0] * size[1])
+    if data is not None:
+        return Image.frombytes("L", size, data)
+    image = raster.indices(_constant(markup), _palette())
+    store.put(name, image.tobytes())
+    return image
 
 
 @lru_cache(maxsize=1)

@@ -9,12 +9,14 @@ nothing to show), so every report can include ``_clock`` in one line.
 from __future__ import annotations
 
 import json
-from datetime import datetime
-from typing import Any
+from datetime import UTC, datetime
+from typing import TYPE_CHECKING, Any
 
 from pbem.clocks import model
 from pbem.clocks.control import fmt_duration
-from pbem.models import Game, utcnow
+
+if TYPE_CHECKING:  # not at run time: the sending process renders mail without the database layer
+    from pbem.models import Game
 
 __all__ = ["clock_context", "clock_model", "ending_of"]
 
@@ -117,7 +119,7 @@ def _clock(game: Game, side: str, now: float) -> dict[str, Any] | None:
 
 def clock_context(game: Game, side: str, now: datetime | None = None) -> dict[str, Any]:
     """The render-context keys ``clock`` and ``ending`` for ``side``'s mail."""
-    t = (now or utcnow()).timestamp()
+    t = (now or datetime.now(UTC)).timestamp()  # `pbem.models.utcnow`
     return {"clock": _clock(game, side, t), "ending": ending_of(game)}
 
 

@@ -15,6 +15,9 @@ commands, the same bytes, the same exceptions. Any other message goes through ``
 from __future__ import annotations
 
 import contextlib
+import socket
+import struct
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -62,6 +65,10 @@ class SmtpSender:
         self.timeout = timeout
         self._reuse = False
         self._conn: aiosmtplib.SMTP | None = None
+        # the current message's end of data ("." line) was written to the connection: from then
+        # on the server may have accepted it (`pbem.outbox_process` waits for the reply then)
+        self.end_of_data = False
+        self._aborted = False  # `abort`: no more data goes out on this sender
 
     async def __aenter__(self) -> SmtpSender:
         """Within ``async with sender:`` every `send` shares one SMTP session (a batch)."""
@@ -76,6 +83,7 @@ class SmtpSender:
         """Send *raw* with envelope *sender*/*recipients*; raise a :class:`SendFailure`."""
         if not recipients:
             raise PermanentFailure("no recipients")
+        self.end_of_data = False
         try:
             if self._reuse:
                 errors = await self._send_on_session(raw, sender, recipients)
@@ -116,6 +124,8 @@ class SmtpSender:
         self, raw: bytes, sender: str, recipients: list[str]
     ) -> dict[str, Any]:
         """Send on the batch's open session; a kept session the server has closed is reopened once."""
+        if self._aborted:
+            raise aiosmtplib.SMTPServerDisconnected("the session was aborted")
         kept = self._conn is not None and self._conn.is_connected
         if not kept:
             await self._drop()
@@ -123,7 +133,7 @@ class SmtpSender:
             await self._conn.connect()
         assert self._conn is not None
         try:
-            errors = await _sendmail(self._conn, sender, recipients, raw)
+            errors = await _sendmail(self._conn, sender, recipients, raw, self._data_written)
         except (aiosmtplib.SMTPRecipientsRefused, aiosmtplib.SMTPResponseException):
             raise  # a refusal: aiosmtplib has reset the envelope, the session stays usable
         except aiosmtplib.SMTPServerDisconnected:
@@ -137,6 +147,26 @@ class SmtpSender:
             self._abort()  # a session in an unknown state is never reused (no polite QUIT)
             raise
         return dict(errors)
+
+    def _data_written(self) -> None:
+        if self._aborted:  # never the data and its end after `abort`
+            raise aiosmtplib.SMTPServerDisconnected("the session was aborted")
+        self.end_of_data = True
+
+    def abort(self) -> None:
+        """Drop the session at once with a TCP reset (``SO_LINGER`` 0): nothing still buffered
+        is sent, and a server that has not seen the end of data discards the transaction. A
+        send in progress fails (`TemporaryFailure`, no code) without reconnecting, and no
+        message's data is written by this sender afterwards."""
+        self._aborted = True
+        transport = self._conn.transport if self._conn is not None else None
+        if transport is None:
+            return
+        sock = transport.get_extra_info("socket")
+        if sock is not None:
+            with contextlib.suppress(OSError):
+                sock.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
+        getattr(transport, "abort", transport.close)()
 
     def _abort(self) -> None:
         conn, self._conn = self._conn, None
@@ -163,12 +193,19 @@ def data_block(raw: bytes) -> bytes | None:
 
 
 async def _sendmail(
-    conn: aiosmtplib.SMTP, sender: str, recipients: list[str], raw: bytes
+    conn: aiosmtplib.SMTP,
+    sender: str,
+    recipients: list[str],
+    raw: bytes,
+    on_data: Callable[[], None] = lambda: None,
 ) -> dict[str, aiosmtplib.SMTPResponse]:
     """``conn.sendmail(sender, recipients, raw)``'s recipient errors, for a ``raw`` in
-    transmission form written as it is (`data_block`): aiosmtplib's steps in its order."""
+    transmission form written as it is (`data_block`): aiosmtplib's steps in its order.
+    ``on_data`` is called just before the data and its end are written (for another ``raw``,
+    before ``sendmail``: when its data goes is not known, so it counts as written)."""
     block = data_block(raw)
     if block is None:
+        on_data()
         errors, _ = await conn.sendmail(sender, recipients, raw)
         return dict(errors)
     for address in (sender, *recipients):
@@ -191,7 +228,7 @@ async def _sendmail(
                 refused.append(exc)
         if len(refused) == len(recipients):
             raise aiosmtplib.SMTPRecipientsRefused(refused)
-        await _data(conn, block)
+        await _data(conn, block, on_data)
     except (aiosmtplib.SMTPResponseException, aiosmtplib.SMTPRecipientsRefused):
         with contextlib.suppress(ConnectionError, aiosmtplib.SMTPResponseException):
             await conn.rset()  # as sendmail: reset the envelope, quietly
@@ -199,7 +236,9 @@ async def _sendmail(
     return {e.recipient: aiosmtplib.SMTPResponse(e.code, e.message) for e in refused}
 
 
-async def _data(conn: aiosmtplib.SMTP, block: bytes) -> None:
+async def _data(
+    conn: aiosmtplib.SMTP, block: bytes, on_data: Callable[[], None] = lambda: None
+) -> None:
     """aiosmtplib's DATA (``SMTP.data``, ``SMTPProtocol.execute_data_command``) for a ready
     `data_block`."""
     protocol = conn.protocol
@@ -209,6 +248,7 @@ async def _data(conn: aiosmtplib.SMTP, block: bytes) -> None:
         start = await protocol.execute_command(b"DATA", timeout=conn.timeout)
         if start.code != aiosmtplib.SMTPStatus.start_input:
             raise aiosmtplib.SMTPDataError(start.code, start.message)
+        on_data()
         protocol.write(block)
         done = await protocol.read_response(timeout=conn.timeout)  # marks the reply expected
         if done.code != aiosmtplib.SMTPStatus.completed:

@@ -321,14 +321,20 @@ def test_a_move_reads_the_game_s_last_move_number_with_its_row(tmp_path: Path) -
         s.rollback()
 
 
-def test_a_short_claim_is_the_last_of_a_send_round(tmp_path: Path) -> None:
+@pytest.mark.parametrize("defer", [False, True])
+def test_a_short_claim_is_the_last_of_a_send_round(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, defer: bool
+) -> None:
     """The pump's round for a move's reports: one claim (it got fewer rows than a batch, so
     nothing else was due), one picture load, one mark per row; no empty claim after it. The
-    claimed rows are plain values (no ORM object per row) and every row is sent once."""
+    claimed rows are plain values (no ORM object per row) and every row is sent once.
+    Reports rendered by the sender (deferred) load no picture: the render draws it."""
     import asyncio
 
+    from pbem import replies
     from pbem.models import utcnow
 
+    monkeypatch.setattr(replies, "DEFER_RENDER", defer)
     h = Harness(tmp_path)
     h.new_game()
     with Session(h.db) as s:  # its two welcome mails (the picture of the board) due again
@@ -353,7 +359,7 @@ def test_a_short_claim_is_the_last_of_a_send_round(tmp_path: Path) -> None:
     stats = service.SendStats()
     assert asyncio.run(service.send_due(h.db, h.settings, Rows(), utcnow(), stats))
     assert stats.sent == 2 and len(sent) == 2
-    assert len({m for m, _ in sent}) == 2 and all(images for _, images in sent)
+    assert len({m for m, _ in sent}) == 2 and all(bool(images) != defer for _, images in sent)
     claims = [q for q in outbox if "LIMIT" in q.upper()]
     assert len(claims) == 1, outbox
     assert {r.status for r in h.outbox()} == {"sent"}
@@ -361,8 +367,9 @@ def test_a_short_claim_is_the_last_of_a_send_round(tmp_path: Path) -> None:
     claim = next(i for i, q in enumerate(steps) if "LIMIT" in q and "FROM outboxmessage" in q)
     end = steps.index("COMMIT", claim)
     assert steps[claim - 1] == "BEGIN IMMEDIATE"
-    assert [q.split()[0] for q in steps[claim:end]] == ["SELECT", "UPDATE", "SELECT"]
-    assert "FROM mailimage" in steps[end - 1]
+    loads = [] if defer else ["SELECT"]
+    assert [q.split()[0] for q in steps[claim:end]] == ["SELECT", "UPDATE", *loads]
+    assert ("FROM mailimage" in steps[end - 1]) != defer
     assert not any("FROM mailimage" in q for q in steps[end:])
 
 

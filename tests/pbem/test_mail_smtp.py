@@ -107,7 +107,7 @@ def _conversation(monkeypatch: pytest.MonkeyPatch, plain: bool) -> tuple[bytes, 
 
     if plain:  # aiosmtplib's own sendmail, as before `_sendmail`
 
-        async def sendmail(conn: Any, sender: str, rcpts: list[str], raw: bytes) -> Any:
+        async def sendmail(conn: Any, sender: str, rcpts: list[str], raw: bytes, *_: Any) -> Any:
             errors, _ = await conn.sendmail(sender, rcpts, raw)
             return dict(errors)
 

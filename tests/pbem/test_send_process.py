@@ -20,7 +20,7 @@ from typing import Any
 import pytest
 from sqlmodel import Session, select
 
-from pbem import mailimages, service
+from pbem import mailimages, replies, service
 from pbem.mail import PermanentFailure, SmtpSender, TemporaryFailure
 from pbem.models import OutboxMessage
 from pbem.outbox_compose import raw_message
@@ -201,17 +201,21 @@ def test_a_killed_parent_takes_the_child_and_its_mail_in_flight_with_it() -> Non
 
 
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc")
+@pytest.mark.parametrize("defer", [False, True])
 def test_the_child_composes_without_the_database_layer(
-    tmp_path: Path, smtp_capture: tuple[Capture, int]
+    tmp_path: Path, smtp_capture: tuple[Capture, int], monkeypatch: pytest.MonkeyPatch, defer: bool
 ) -> None:
-    # SQLAlchemy, SQLModel and pydantic were 0.6 s of CPU of every child's start-up
+    # SQLAlchemy, SQLModel and pydantic were 0.6 s of CPU of every child's start-up (1.3 s
+    # more when it renders a deferred row, if pbem.render imported pbem.models)
+    monkeypatch.setattr(replies, "DEFER_RENDER", defer)
     capture, port = smtp_capture
     h = Harness(tmp_path)
-    h.new_game(seed=2)
+    service.new_game(h.db, h.settings, kennedy=EMAILS["kennedy"], nixon=EMAILS["nixon"], seed=2)
     with Session(h.db) as s:
         rows = list(s.exec(select(OutboxMessage).order_by(OutboxMessage.id)))
         images = mailimages.load(s, (r.html for r in rows))
-    assert images  # the board picture goes with each
+    assert all(bool(r.render_input) == defer for r in rows)
+    assert bool(images) != defer  # the stored board picture goes with each, or the child draws it
 
     async def go() -> str:
         async with ProcessSender(h.settings, SmtpSender("127.0.0.1", port)) as sender:
