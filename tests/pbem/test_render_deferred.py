@@ -26,6 +26,7 @@ from pbem.outbox_compose import raw_message, rendered, text_of
 from pbem.pipeline import rows
 from tests.pbem import harness
 from tests.pbem.harness import EMAILS, Harness
+from tests.pbem.mailtools import Capture
 
 DATE = re.compile(rb"^Date: .*\r\n", re.M)
 
@@ -116,3 +117,33 @@ def test_a_plain_context_is_kept_as_json() -> None:
     import json
 
     assert json.loads(replies.render_input("report", ctx)) == {"kind": "report", "ctx": ctx}
+
+
+def test_pbem_polls_sending_process_renders_the_reports_and_stores_their_text(
+    tmp_path: Path, smtp_capture: tuple[Capture, int]
+) -> None:
+    from pbem import service
+    from pbem.mail import SmtpSender
+    from pbem.outbox_process import OutboxProcess
+
+    capture, port = smtp_capture
+    h = Harness(tmp_path)
+    service.new_game(h.db, h.settings, kennedy=EMAILS["kennedy"], nixon=EMAILS["nixon"], seed=3)
+    with Session(h.db) as s:
+        pending = list(s.exec(select(OutboxMessage).order_by(OutboxMessage.id)))
+    assert pending and all(r.render_input and not r.text for r in pending)
+    expected = {r.message_id: DATE.sub(b"", raw_message(h.settings, r)) for r in pending}
+    with OutboxProcess(h.db, h.settings, SmtpSender("127.0.0.1", port)) as pump:
+        pump.nudge()  # the child claims, renders, sends and marks them
+    assert pump.stats.sent == len(pending) == len(capture.messages)
+    for _frm, _to, content in capture.messages:
+        raw = DATE.sub(b"", content.replace(b"\r\n", b"\n").replace(b"\n", b"\r\n"))
+        mid = raw.split(b"Message-ID: ", 1)[1].split(b"\r\n", 1)[0].decode()
+        assert raw == expected[mid] and b"Content-ID: <board-" in raw
+    sent = {r.message_id: r for r in h.outbox()}
+    for r in pending:
+        assert sent[r.message_id].status == "sent"
+        assert (sent[r.message_id].subject, sent[r.message_id].text) == (
+            rendered(r).subject,
+            rendered(r).text,
+        )
