@@ -26,7 +26,6 @@ from pbem import keys, mailimages, rowload, tabletalk
 from pbem.bot_seats import is_bot
 from pbem.config import Settings
 from pbem.models import Game, OutboxMessage, Seat
-from pbem.render import render
 
 __all__ = [
     "current_key",
@@ -259,6 +258,8 @@ def queue_mail(
     if deferred:
         subject = text = html = ""  # rendered by the sender (`pbem.outbox_compose.rendered`)
     else:
+        from pbem.render import render
+
         mail = render(kind, ctx)
         with session.no_autoflush:  # an INSERT … ON CONFLICT DO NOTHING: no ORM row read
             mailimages.store(session, [*mail.images, *mail.attachments])

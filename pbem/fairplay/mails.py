@@ -18,7 +18,6 @@ from sqlmodel import Session
 
 from pbem.config import Settings
 from pbem.models import OutboxMessage
-from pbem.render import board_parts, environment, tidy_text
 
 __all__ = ["Note", "queue_note", "queue_rendered", "render_fair"]
 
@@ -38,6 +37,10 @@ class Note:
 
 def render_fair(template: str, model: dict[str, Any]) -> tuple[str, str]:
     """(text, html) of ``fair_<template>`` for ``model``."""
+    # the templates (Jinja2, the map picture) when a mail is rendered: the pipeline imports
+    # this module in every busy poll, whose reports the sending process renders
+    from pbem.render import board_parts, environment, tidy_text
+
     env = environment()
     if model.get("board") is not None:
         model["board"].setdefault("map", None)  # the map picture, when the caller drew one

@@ -22,7 +22,7 @@ from typing import Any
 from sqlmodel import Session, col, select
 
 import engine
-from pbem import boardmap, keys, mailimages, report_model
+from pbem import keys, mailimages, report_model
 from pbem.config import Settings
 from pbem.db import game_facts, note_game_facts
 from pbem.fairplay.export import reveal_for
@@ -263,6 +263,8 @@ def _queue_report(
         "reveal": revealed[0] if revealed else None,
         "unsubscribe": unsubscribe_address(settings, obs),
     }
+    from pbem import boardmap  # the picture's code (Pillow, resvg): for games with observers
+
     pic = boardmap.picture(v)  # the same public map picture as the players' reports
     model["board"]["map"] = {
         "cid": pic.cid,

@@ -86,6 +86,17 @@ def test_an_idle_poll_loads_nothing_it_never_calls(tmp_path: Path) -> None:
     assert _loaded_after(_env(tmp_path) + _POLL, NOT_IDLE) == []
 
 
+def test_a_busy_poll_imports_no_templates_or_picture_code() -> None:
+    # the sending process renders the reports (`pbem.replies.render_input`): the applying
+    # process renders only a mail that cannot be deferred, a fair-play note or an observer's
+    # report, and imports Jinja2, `pbem.render` and the map picture then
+    loaded = _loaded_after(
+        "import pbem.cli, pbem.service, pbem.pipeline, pbem.outbox_pump, pbem.send_process",
+        ("pbem.render", "pbem.boardmap", "jinja2", "PIL.Image"),
+    )
+    assert loaded == []
+
+
 def test_the_mail_layer_loads_no_postgresql_dialect() -> None:
     # `tabletalk._insert_question` imports the INSERT of the dialect in use
     assert _loaded_after("import pbem.replies", ("sqlalchemy.dialects.postgresql",)) == []
