@@ -28,7 +28,6 @@ from sqlmodel import Session, col, select
 
 import engine
 from engine import forced
-from pbem import rowload
 from pbem.models import Seat, SeatOrders
 
 __all__ = [
@@ -145,9 +144,7 @@ def book_rows(session: Session, seats: dict[str, Seat]) -> dict[str, SeatOrders]
     held: dict[int, SeatOrders] = session.info.setdefault("pbem_books", {})
     missing = [seat.id for seat in seats.values() if seat.id is not None and seat.id not in held]
     if len(missing) > 1:
-        found = rowload.load(
-            session, SeatOrders, _BOOK_ROWS_CORE, {"b_seat_ids": missing}, _BOOK_ROWS
-        )
+        found = session.execute(_BOOK_ROWS, {"b_seat_ids": missing}).scalars()
         held.update({row.seat_id: row for row in found})
     return {side: book_row(session, seat) for side, seat in seats.items()}
 
@@ -156,10 +153,6 @@ def book_rows(session: Session, seats: dict[str, Seat]) -> dict[str, SeatOrders]
 _BOOK_ROWS = select(SeatOrders).where(
     col(SeatOrders.seat_id).in_(bindparam("b_seat_ids", expanding=True))
 )
-_BOOK_TABLE = SeatOrders.__table__  # type: ignore[attr-defined]
-_BOOK_ROWS_CORE = _BOOK_TABLE.select().where(
-    _BOOK_TABLE.c.seat_id.in_(bindparam("b_seat_ids", expanding=True))
-)  # the same, read by `pbem.rowload.load`
 
 
 def book_of(row: SeatOrders, side: str) -> Book:

@@ -22,7 +22,7 @@ from sqlmodel import Session, select
 
 import engine
 from engine.question import question
-from pbem import keys, mailimages, rowload, tabletalk
+from pbem import keys, mailimages, tabletalk
 from pbem.bot_seats import is_bot
 from pbem.config import Settings
 from pbem.models import Game, OutboxMessage, Seat
@@ -46,15 +46,13 @@ def seats_of(session: Session, game_id: int) -> dict[str, Seat]:
         known = session.info[_MEMO] = {}
     seats = known.get(game_id)
     if seats is None:
-        rows = rowload.load(session, Seat, _SEATS_OF_ROWS, {"game_id": game_id}, _SEATS_OF)
+        rows = session.exec(_SEATS_OF, params={"game_id": game_id}).all()
         seats = known[game_id] = {s.side: s for s in rows}
     return dict(seats)
 
 
 _MEMO = "pbem_seats"
 _SEATS_OF = select(Seat).where(Seat.game_id == bindparam("game_id"))  # built once
-_SEATS_TABLE = Seat.__table__  # type: ignore[attr-defined]
-_SEATS_OF_ROWS = _SEATS_TABLE.select().where(_SEATS_TABLE.c.game_id == bindparam("game_id"))
 
 
 @cache
