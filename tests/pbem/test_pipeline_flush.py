@@ -216,3 +216,30 @@ def test_what_is_not_a_plain_row_change_goes_through_the_session_s_flush(
     with Session(h.db) as s:
         found = s.exec(select(OutboxMessage.message_id).where(col(OutboxMessage.id) >= 0)).all()
         assert "<p@x>" in found and "<d@x>" not in found
+
+
+@pytest.mark.parametrize("how", ["unsupported release", "attribute gone"])
+def test_without_the_internals_it_relies_on_the_unit_of_work_writes(
+    tmp_path: Path, monkeypatch: Any, how: str
+) -> None:
+    """An SQLAlchemy whose unit of work lacks what `flush` reads (pyproject bounds the
+    release; this is the guard behind it) costs speed, never a mail: `Session.flush` writes."""
+    from pbem.pipeline import flush as module
+
+    if how == "unsupported release":
+        monkeypatch.setattr(module, "SUPPORTED", False)
+    else:
+
+        def gone(_session: Any) -> Any:
+            raise AttributeError("'IdentityMap' object has no attribute '_modified'")
+
+        monkeypatch.setattr(module, "_work", gone)
+    h = Harness(tmp_path)
+    h.new_game(seed=2)
+    side = sorted(engine.active_sides(h.state()))[0]
+    made = _units_of_work(monkeypatch)
+    out = process_message(h.db, h.settings, h.reply_bytes(side, h.legal(side)[0]))
+    assert out.outcome == "applied"
+    assert made, "Session.flush (a unit of work) wrote the move"
+    h.send()
+    assert h.reply(*_next_move(h)).outcomes == {"applied": 1}
