@@ -50,8 +50,7 @@ def load(session: Session, entity: type, stmt: Any, params: dict[str, Any], orm:
     plan = _plan(entity)
     if plan is None or session.dispatch.loaded_as_persistent:
         return list(session.execute(orm, params).scalars())
-    if session.autoflush:  # as the ORM query does (a no-op when nothing is pending)
-        session.flush()
+    session._autoflush()  # as the ORM query does (the same error detail if it fails)
     rows = session.connection().execute(stmt, params).all()
     identity_map = session.identity_map
     found: list[Any] = []

@@ -8,6 +8,7 @@ from typing import Any
 
 import pytest
 from sqlalchemy import Select, inspect
+from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session as OrmSession
 from sqlmodel import Session
 
@@ -79,6 +80,18 @@ def test_rows_added_in_the_session_are_flushed_first_as_by_the_orm(tmp_path: Pat
         assert {o.side for o in rowload.load(s, Seat, _SEATS_OF_ROWS, params, _SEATS_OF)} == by_orm
         assert "extra" not in by_orm
         s.rollback()
+    errors = []
+    for how in ("orm", "rowload"):  # a failing autoflush: the same error, the same detail
+        with transaction(h.db) as s:
+            s.add(Seat(game_id=h.game_id + 999, side="x", email="x@players.test", key_salt="s"))
+            with pytest.raises(IntegrityError) as err:
+                if how == "orm":
+                    s.execute(_SEATS_OF, params).all()
+                else:
+                    rowload.load(s, Seat, _SEATS_OF_ROWS, params, _SEATS_OF)
+            errors.append(str(err.value))
+            s.rollback()
+    assert errors[0] == errors[1] and "Query-invoked autoflush" in errors[0]
 
 
 def test_a_move_loads_only_its_game_through_the_orm_query(
