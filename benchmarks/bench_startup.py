@@ -100,9 +100,13 @@ def measure(args: argparse.Namespace) -> None:
             if args.bytecode:
                 env.pop("PYTHONDONTWRITEBYTECODE", None)
                 env["PYTHONPYCACHEPREFIX"] = str(tmp / "pycache")
-            for code in codes.values():  # the schema, the folders, the .pyc files
+            envs = {  # a database per tree: each at its own schema (a newer one has more)
+                name: {**env, "PBEM_DATABASE_URL": f"sqlite:///{tmp}/pbem-{i}.db"}
+                for i, name in enumerate(codes)
+            }
+            for name, code in codes.items():  # the schema, the folders, the .pyc files
                 for cmd in COMMANDS:
-                    cpu_ms(code, cmd, env)
+                    cpu_ms(code, cmd, envs[name])
             res: dict[tuple[str, tuple[str, ...]], list[float]] = {
                 (name, cmd): [] for name in codes for cmd in COMMANDS
             }
@@ -110,7 +114,7 @@ def measure(args: argparse.Namespace) -> None:
             for i in range(args.runs):
                 for name in names if i % 2 == 0 else names[::-1]:
                     for cmd in COMMANDS:
-                        res[name, cmd].append(cpu_ms(codes[name], cmd, env))
+                        res[name, cmd].append(cpu_ms(codes[name], cmd, envs[name]))
         kept = "kept, as installed" if args.bytecode else "compiled by every process"
         print(f"bytecode: {kept}; load average {os.getloadavg()[0]:.2f}")
         for (name, cmd), values in res.items():
