@@ -55,6 +55,11 @@ PALETTE_FILE = Path(__file__).resolve().parent / "palette.bin"  # 256 x RGB, see
 _FONTS = sorted(str(p) for p in FONT_DIR.glob("*.ttf"))
 ZOOM = 1.0  # 600 px: sharp enough on phones; resvg time grows with the pixel count
 STATS = {"drawn": 0, "cached": 0}  # renders done / served from the cache (benchmarks read it)
+# Pictures kept (`picture`, `png`). A game's next report often shows the same public board,
+# but a poll interleaves the games: the boards of every other active game come in between
+# (bench_mail's 40 games, one report a move: 111 boards drawn for 200 reports with 32 kept,
+# 88 — each distinct board once — with 64 or more). ~60 KB a picture.
+PICTURES_KEPT = 128
 
 
 @dataclass(frozen=True)
@@ -82,7 +87,7 @@ def png(board: MapBoard) -> bytes:
     return data
 
 
-@lru_cache(maxsize=32)
+@lru_cache(maxsize=PICTURES_KEPT)
 def _png(board: MapBoard) -> bytes:
     return draw_png(board)
 
@@ -326,7 +331,6 @@ def picture(view: Mapping[str, Any]) -> Picture:
     return pic
 
 
-PICTURES_KEPT = 32
 _pictures: OrderedDict[tuple[Any, ...], Picture] = OrderedDict()
 
 
