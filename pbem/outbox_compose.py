@@ -26,8 +26,17 @@ from typing import Any
 from pbem import mailimages
 from pbem.config import Settings
 from pbem.mail import FileAttachment, build_message
+from pbem.mail.smtp import PermanentFailure
 
-__all__ = ["RowMail", "composed", "raw_message", "rendered", "sender_for", "text_of"]
+__all__ = [
+    "ComposeFailure",
+    "RowMail",
+    "composed",
+    "raw_message",
+    "rendered",
+    "sender_for",
+    "text_of",
+]
 
 
 @lru_cache(maxsize=1024)
@@ -97,10 +106,28 @@ def raw_message(settings: Settings, row: Any, images: Mapping[str, Any] | None =
     return composed(settings, row, images)[0]
 
 
+class ComposeFailure(PermanentFailure):
+    """The row's mail could not be rendered or composed (a bug, or a stored render input the
+    templates no longer take): the row is marked failed with this error, never retried by
+    itself, and the rows after it are sent (it must not hold up the outbox)."""
+
+
 def composed(
     settings: Settings, row: Any, images: Mapping[str, Any] | None = None
 ) -> tuple[bytes, RowMail]:
-    """`raw_message`, and the row's mail it was made of (`rendered`)."""
+    """`raw_message`, and the row's mail it was made of (`rendered`); `ComposeFailure` when
+    that fails."""
+    try:
+        return _composed(settings, row, images)
+    except Exception as exc:
+        raise ComposeFailure(
+            f"could not compose the mail: {type(exc).__name__}: {exc}"[:2000]
+        ) from exc
+
+
+def _composed(
+    settings: Settings, row: Any, images: Mapping[str, Any] | None
+) -> tuple[bytes, RowMail]:
     mail = rendered(row)
     parts = {**(images or {}), **mail.parts}
     extras = json.loads(row.extras) if row.extras else {}  # headers and attachments (fair play)
