@@ -206,8 +206,8 @@ async def _serve_outbox(conn: Connection, parent: int) -> None:
         async with smtp:
             while True:
                 closing = _next(conn)
-                if closing is None or guard.orphaned:
-                    return
+                if closing is None or guard.orphaned or os.getppid() != parent:
+                    return  # the poll is gone (its death's signal may not be handled yet)
                 for _ in range(2 if closing and retry else 1):
                     if not reachable or error:
                         break
