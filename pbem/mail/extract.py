@@ -387,12 +387,16 @@ def _second_opinion(reply: ReplyText) -> ReplyText:
     except ImportError:  # pragma: no cover - a declared dependency
         return reply
     try:
-        message = EmailMessage(
-            text="\n".join(lines),
-            languages=list(LANGUAGES),
-            keep_hyphen_lists=True,
-            **_mailparser_patterns(EmailMessage),
-        )
+        text, languages = "\n".join(lines), list(LANGUAGES)
+        try:
+            message = EmailMessage(
+                text=text,
+                languages=languages,
+                keep_hyphen_lists=True,
+                **_mailparser_patterns(EmailMessage),
+            )
+        except TypeError:  # a release without these fields: it builds its patterns itself
+            message = EmailMessage(text=text, languages=languages, keep_hyphen_lists=True)
         replies = message.read().replies
         body = replies[0].body.split("\n") if replies else lines
     except Exception:  # a helper must never sink the extraction
