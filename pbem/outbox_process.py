@@ -41,7 +41,7 @@ from typing import TYPE_CHECKING, Any
 
 from pbem.config import Settings
 from pbem.mail.smtp import SmtpSender, TemporaryFailure
-from pbem.send_process import STOP_SECONDS, die_with_parent, spawn
+from pbem.send_process import die_with_parent, spawn, stop
 
 if TYPE_CHECKING:
     from sqlalchemy.engine import Engine
@@ -127,11 +127,7 @@ class OutboxProcess:
                 pass
             conn.close()
         if proc is not None:
-            try:
-                proc.wait(STOP_SECONDS)
-            except subprocess.TimeoutExpired:
-                proc.kill()
-                proc.wait()
+            stop(proc)
         return answer
 
     def _child_died(self) -> None:

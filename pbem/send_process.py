@@ -112,11 +112,7 @@ class ProcessSender:
                 conn.send(None)
             conn.close()
         if proc is not None:
-            try:
-                proc.wait(STOP_SECONDS)
-            except subprocess.TimeoutExpired:
-                proc.kill()
-                proc.wait()
+            stop(proc)
 
     async def send(self, raw: bytes, sender: str, recipients: list[str]) -> None:
         """Send ``raw`` from the child; raise the `SendFailure` it met."""
@@ -197,6 +193,15 @@ def spawn(module: str, first: Any) -> tuple[subprocess.Popen[bytes], Connection]
     conn = Connection(mine.detach())
     conn.send(first)
     return proc, conn
+
+
+def stop(proc: subprocess.Popen[bytes]) -> None:
+    """Wait for a child told to stop (`STOP_SECONDS`), then kill it; reaped either way."""
+    try:
+        proc.wait(STOP_SECONDS)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        proc.wait()
 
 
 PR_SET_PDEATHSIG = 1  # <linux/prctl.h>
