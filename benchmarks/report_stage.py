@@ -171,7 +171,7 @@ def one_run(
 
 def mark_sent(db: Any) -> None:
     """Store the subject and text of every deferred row not sent yet, as the mark of a sent
-    row does (`pbem.service._marked`); nothing to do for code that renders when queueing."""
+    row does (`pbem.outbox_send._marked`); nothing to do for code that renders when queueing."""
     from pbem.outbox_compose import rendered
 
     with db.begin() as c:

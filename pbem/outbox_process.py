@@ -4,14 +4,14 @@ applying process.
 `pbem poll` applies the inbox one mail per transaction; each committed mail queues its reports
 in the outbox (the transactional outbox, C2). `OutboxProcess` sends them while the next mail is
 processed, from a child process (``python -m pbem.outbox_process``) that runs the outbox's own
-code, `pbem.service.send_due`, on its own database engine (the Settings it gets carry the URL)
+code, `pbem.outbox_send.send_due`, on its own database engine (the Settings it gets carry the URL)
 with a real `SmtpSender`: it claims the rows (lease, ``claimed_by`` = the child's own process,
 ``FOR UPDATE SKIP LOCKED`` on PostgreSQL, ``BEGIN IMMEDIATE`` on SQLite), loads their pictures,
 composes and sends them on one SMTP session and marks each sent row in its own commit; retry,
 backoff, failed and "unreachable: stop for this run" are `send_due`'s. The applying process
 only says "a mail was committed" (`nudge`: a few bytes on a socket) and, when leaving the
 ``with`` block, asks the child to send what is still due and waits for its totals (`stats`, what
-`service.drain_outbox` would have returned), so the poll's summary and exit code are as before.
+`outbox_send.drain_outbox` would have returned), so the poll's summary and exit code are as before.
 The child starts at the first nudge, or on entering or leaving when rows are due, so a poll
 with nothing to send starts none. On SQLite the two processes are two writers: both begin their
 write transactions with ``BEGIN IMMEDIATE`` and wait for each other with the busy timeout
@@ -46,7 +46,7 @@ from pbem.send_process import die_with_parent, spawn, stop
 if TYPE_CHECKING:
     from sqlalchemy.engine import Engine
 
-    from pbem.service import SendStats
+    from pbem.outbox_send import SendStats
 
 __all__ = ["OutboxProcess"]
 
@@ -60,7 +60,7 @@ class OutboxProcess:
     a child is needed and frees a dead child's claims, the child opens its own."""
 
     def __init__(self, db: Engine, settings: Settings, smtp: SmtpSender) -> None:
-        from pbem.service import SendStats
+        from pbem.outbox_send import SendStats
 
         self.db = db
         self.settings = settings
@@ -107,7 +107,7 @@ class OutboxProcess:
 
     def _due(self) -> bool:
         from pbem.models import utcnow
-        from pbem.service import outbox_due
+        from pbem.outbox_send import outbox_due
 
         return outbox_due(self.db, utcnow())
 
@@ -133,13 +133,13 @@ class OutboxProcess:
     def _child_died(self) -> None:
         """The child ended without its totals: what it held is due again at once (it is
         provably dead), and the run says the rest waits for the next one (exit 4)."""
-        from pbem import service
+        from pbem import outbox_send
         from pbem.models import utcnow
 
         print("pbem: the sending process ended unexpectedly", file=sys.stderr)
-        service._free_dead_claims(self.db, utcnow(), force=True)
+        outbox_send._free_dead_claims(self.db, utcnow(), force=True)
         self.stats.unreachable = True
-        self.stats.retrying = service.pending_count(self.db)
+        self.stats.retrying = outbox_send.pending_count(self.db)
 
 
 class _Orphan:
@@ -193,7 +193,7 @@ async def _serve_outbox(conn: Connection, parent: int) -> None:
     asyncio.get_running_loop().add_signal_handler(signal.SIGUSR1, guard.parent_died)
     from pbem.db import is_transient, make_engine
     from pbem.models import utcnow
-    from pbem.service import SendStats, release_mine, send_due
+    from pbem.outbox_send import SendStats, release_mine, send_due
 
     db = make_engine(settings.database_url)
     stats = SendStats()

@@ -27,7 +27,7 @@ from sqlalchemy.engine import Engine
 
 from pbem.config import Settings
 from pbem.models import utcnow
-from pbem.service import Sender, SendStats, send_due, smtp_session
+from pbem.outbox_send import Sender, SendStats, send_due, smtp_session
 
 __all__ = ["OutboxPump"]
 

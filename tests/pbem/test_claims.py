@@ -1,6 +1,6 @@
 """A killed worker's outbox claims (`pbem.claims`): freed at once when provably dead, else kept.
 
-A worker claims rows before sending them (a lease, `service.CLAIM_LEASE`). The claim names its
+A worker claims rows before sending them (a lease, `outbox_send.CLAIM_LEASE`). The claim names its
 claimant (machine, pid, process start time); the next `send_due` on the same machine sends the
 rows of a claimant that is gone (or whose pid now belongs to a later process) at once, and
 leaves those of a live worker or of another machine to their lease.
@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 from sqlmodel import Session, select
 
-from pbem import claims, service
+from pbem import claims, outbox_send, service
 from pbem.mail import MemorySender
 from pbem.models import OutboxMessage, utcnow
 from tests.pbem.harness import Harness
@@ -53,7 +53,7 @@ def _claimed_by(h: Harness, token: str) -> int:
             row.next_attempt_at = utcnow() + service.CLAIM_LEASE
             s.add(row)
         s.commit()
-    service._dead_claims_seen.clear()  # a new worker process
+    outbox_send._dead_claims_seen.clear()  # a new worker process
     return len(rows)
 
 
@@ -120,14 +120,14 @@ def test_claims_name_their_worker_and_tried_rows_no_longer_do(h: Harness) -> Non
             row.status = "pending"
             s.add(row)
         s.commit()
-    claimed = service._claim(h.db, utcnow(), 10)
+    claimed = outbox_send._claim(h.db, utcnow(), 10)
     assert len(claimed) == 2
     with Session(h.db) as s:
         assert {r.claimed_by for r in s.exec(select(OutboxMessage))} == {claims.claimant()}
     assert not claims.dead(claims.claimant())
-    service._dead_claims_seen.clear()
+    outbox_send._dead_claims_seen.clear()
     assert _sent_now(h) == 0  # this very process holds them: not dead, the lease stands
-    service._release(h.db, claimed, utcnow())
+    outbox_send._release(h.db, claimed, utcnow())
     assert _sent_now(h) == 2
     with Session(h.db) as s:
         assert {r.claimed_by for r in s.exec(select(OutboxMessage))} == {None}

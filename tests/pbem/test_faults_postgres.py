@@ -15,7 +15,7 @@ import pytest
 from sqlmodel import Session, select
 
 import engine
-from pbem import service
+from pbem import outbox_send, service
 from pbem.mail import MemorySender
 from pbem.models import OutboxMessage, Quarantine
 from tests.pbem.harness import Harness
@@ -81,7 +81,7 @@ class SlowSender(MemorySender):
 def test_5_two_workers_draining_one_outbox_send_each_row_once(
     h: Harness, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(service, "CLAIM_BATCH", 3, raising=False)
+    monkeypatch.setattr(outbox_send, "CLAIM_BATCH", 3)
     for i in range(20):
         service.new_game(
             h.db, h.settings, kennedy=f"k{i}@players.test", nixon=f"n{i}@players.test", seed=i

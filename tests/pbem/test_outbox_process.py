@@ -21,7 +21,7 @@ from typing import Any
 import pytest
 from sqlalchemy import event
 
-from pbem import claims, service
+from pbem import claims, outbox_send, service
 from pbem.mail import MemorySender, SmtpSender, TemporaryFailure
 from pbem.models import utcnow
 from pbem.outbox_process import OutboxProcess
@@ -314,5 +314,5 @@ def test_an_aborted_session_is_reset_and_never_reopened() -> None:
     failure = asyncio.run(go())
     time.sleep(0.3)
     listener.close()
-    assert failure is not None and service._unreachable(failure)  # type: ignore[arg-type]
+    assert failure is not None and outbox_send._unreachable(failure)  # type: ignore[arg-type]
     assert seen == ["connected", "data", "reset"]  # one mail, then a reset; no new connection

@@ -20,7 +20,7 @@ from typing import Any
 import pytest
 from sqlmodel import Session, select
 
-from pbem import mailimages, replies, service
+from pbem import mailimages, outbox_send, replies, service
 from pbem.mail import PermanentFailure, SmtpSender, TemporaryFailure
 from pbem.models import OutboxMessage
 from pbem.outbox_compose import raw_message
@@ -107,7 +107,7 @@ def test_a_dead_child_is_a_temporary_failure_without_a_code(
 
     first, second = asyncio.run(go())
     assert first.code is None and second.code is None  # `_unreachable`: rows released, due again
-    assert service._unreachable(first)  # type: ignore[arg-type]
+    assert outbox_send._unreachable(first)  # type: ignore[arg-type]
 
 
 def test_the_child_ends_when_its_parent_is_gone(smtp_capture: tuple[Capture, int]) -> None:

@@ -142,7 +142,7 @@ def test_the_standby_takes_the_lead_when_the_leader_dies_and_applies_the_next_mo
     move(1)
     assert not standby.said("in: ")  # the standby never fetched while a led
     # Let a send move 1's reports before it dies: rows a killed worker had claimed wait out their
-    # lease (service.CLAIM_LEASE, minutes) before another worker sends them.
+    # lease (outbox_send.CLAIM_LEASE, minutes) before another worker sends them.
     _wait("the reports of move 1 sent", lambda: not pending_mail())
     reports = {side: len(received(side)) for side in engine.SIDES}
 
