@@ -36,6 +36,7 @@ __all__ = [
     "insert_inbound",
     "insert_moves",
     "last_move_seq",
+    "report_rows",
     "report_texts",
 ]
 
@@ -118,12 +119,18 @@ def report_texts(session: Session, game_id: int, side: str, limit: int = 60) -> 
     pending in the session flushed first, as the ORM's autoflush would). A deferred row not
     sent yet is rendered here, once per process (`pbem.outbox_compose.text_of`); a sent one
     has its text."""
+    return [text_of(r) for r in report_rows(session, game_id, side, limit)]
+
+
+def report_rows(session: Session, game_id: int, side: str, limit: int = 60) -> list[Any]:
+    """`report_texts`' rows (``text``, ``render_input``, ``message_id``), not rendered: a
+    deferred row not sent yet has no ``text`` (`pbem.outbox_compose.text_of` gives it)."""
     if any(isinstance(obj, OutboxMessage) for obj in session.new):
         session.flush()
     found = session.connection().execute(
         _REPORT_TEXTS, {"b_game_id": game_id, "b_side": side, "b_limit": limit}
     )
-    return [text_of(r) for r in found]
+    return list(found)
 
 
 def last_move_seq(session: Session, game_id: int) -> int:
