@@ -109,31 +109,11 @@ def repeated(text: str, times: int) -> str:
     return f"{text[:-1] if text.endswith('.') else text} — {times} times."
 
 
-_SIGNED = {"kennedy": 1, "nixon": -1}
-
-
 def public_board(state: engine.GameState) -> dict[str, Any]:
-    """The public board (R17.1) as signed counts: what `board_changes` compares.
-
-    Read from the state as `engine.view(state, None)` shows it — the same keys, order and
-    values (a space's owner and cubes, signed) — without building the rest of a view (its
-    log, decision and debate: ~0.3 ms, twice per applied mail)."""
-    return {
-        "states": {s: _signed(state["states"][s]) for s in engine.STATES},
-        "media": {r: _signed(x) for r, x in state["media"].items()},
-        "issues": {i: _signed(state["issues"][i]) for i in state["issue_order"]},
-        "issue_order": list(state["issue_order"]),
-        "endorsements": {r: _signed(x) for r, x in state["endorsements"].items()},
-        "momentum": dict(state["momentum"]),
-        "tokens": dict(state["token"]),
-    }
-
-
-def _signed(value: int) -> int:
-    """A space's value as the view shows it (``side``: its owner, ``cubes``: its size), signed
-    again: Kennedy's cubes positive, Nixon's negative."""
-    owner = "kennedy" if value > 0 else "nixon" if value < 0 else ""
-    return _SIGNED.get(owner, 0) * int(abs(value))
+    """The public board (R17.1) as signed counts: what `board_changes` compares (stored as
+    JSON in `SeatOrders.decided_board`). `engine.public_board`: read as the observer's view
+    shows it, without building the rest of one (~0.3 ms, twice per applied mail)."""
+    return dict(engine.public_board(state))
 
 
 def _support(n: int) -> str:
