@@ -120,7 +120,7 @@ def report_texts(session: Session, game_id: int, side: str, limit: int = 60) -> 
     """The text of the latest ``limit`` mails queued to a seat, newest first (those still
     pending in the session flushed first, as the ORM's autoflush would). A deferred row not
     sent yet is rendered here, once per process (`pbem.outbox_compose.text_of`); a sent one
-    has its text."""
+    has its text. (The pipeline reads `report_rows` and renders only what it needs.)"""
     return [text_of(r) for r in report_rows(session, game_id, side, limit)]
 
 
