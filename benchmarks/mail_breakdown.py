@@ -69,6 +69,7 @@ def instrument() -> None:
     import pbem.outbox_compose
     import pbem.outbox_process
     import pbem.pipeline.base as base
+    import pbem.pipeline.commands
     import pbem.pipeline.rows
     import pbem.replies
     import pbem.send_process
@@ -90,7 +91,7 @@ def instrument() -> None:
         base.HANDLERS[name] = dataclasses.replace(h, process=stage)
     wrap(pbem.replies, "render", "      render (Jinja2, text + HTML, map picture)")
     wrap(pbem.replies, "render_input", "      render input for the sender (check + JSON)")
-    wrap(pbem.pipeline.rows, "text_of", "      an unsent report's text rendered (extract)")
+    wrap(pbem.pipeline.commands, "text_of", "      an unsent report's text rendered (extract)")
     wrap(pbem.boardmap, "picture", "        map picture (cached per board)")
     wrap(pbem.boardmap, "draw_png", "          map picture drawn (SVG -> PNG, palette)")
     wrap(pbem.mailimages, "store", "      store map picture (once per board)")

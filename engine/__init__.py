@@ -29,7 +29,7 @@ from engine.errors import (
 from engine.events.cards import unimplemented_events
 from engine.schema import CardNo, Side, StateCode
 from engine.state import SCHEMA_VERSION, GameState, copy_state, from_json, new_game, to_json
-from engine.view import View, card_info, view
+from engine.view import PublicBoard, View, card_info, public_board, view
 from engine.vocabulary import META_WORDS, SYNONYMS, VERBS, command_words
 
 __all__ = [
@@ -52,6 +52,7 @@ __all__ = [
     "GameState",
     "IllegalCommandError",
     "NotYourTurnError",
+    "PublicBoard",
     "Side",
     "StateCode",
     "View",
@@ -68,6 +69,7 @@ __all__ = [
     "legal_commands",
     "new_game",
     "parse",
+    "public_board",
     "result",
     "to_json",
     "unimplemented_events",

@@ -115,6 +115,33 @@ class View(TypedDict):
     first_ahead: NotRequired[Side]  # who goes first if this side wins next turn's initiative
 
 
+class PublicBoard(TypedDict):
+    """The public spaces of the board (R17.1) as signed cube counts (Kennedy's positive,
+    Nixon's negative, 0 empty): what a player's summary compares from one mail to the next."""
+
+    states: dict[StateCode, int]
+    media: dict[Region, int]
+    issues: dict[Issue, int]
+    issue_order: list[Issue]
+    endorsements: dict[Region, int]
+    momentum: dict[Side, int]
+    tokens: dict[Side, StateCode]
+
+
+def public_board(g: GameState) -> PublicBoard:
+    """The board as `view` shows it to anyone (its spaces, issue order, momentum, tokens), as
+    signed counts, without building the rest of a view (log, decision, debate)."""
+    return {
+        "states": {s: g["states"][s] for s in STATES},
+        "media": dict(g["media"]),
+        "issues": {i: g["issues"][i] for i in g["issue_order"]},
+        "issue_order": list(g["issue_order"]),
+        "endorsements": dict(g["endorsements"]),
+        "momentum": dict(g["momentum"]),
+        "tokens": dict(g["token"]),
+    }
+
+
 def _space(v: int) -> SpaceView:
     return {"side": board.owner(v), "cubes": abs(v)}
 

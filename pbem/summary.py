@@ -110,22 +110,10 @@ def repeated(text: str, times: int) -> str:
 
 
 def public_board(state: engine.GameState) -> dict[str, Any]:
-    """The public board (R17.1) as signed counts: what `board_changes` compares."""
-    v = engine.view(state, None)
-    signed = {"kennedy": 1, "nixon": -1}
-
-    def val(space: Mapping[str, Any]) -> int:
-        return signed.get(space["side"] or "", 0) * int(space["cubes"])
-
-    return {
-        "states": {s: val(sp) for s, sp in v["states"].items()},
-        "media": {r: val(sp) for r, sp in v["media"].items()},
-        "issues": {i["issue"]: val(i) for i in v["issues"]},
-        "issue_order": [i["issue"] for i in v["issues"]],
-        "endorsements": {r: val(sp) for r, sp in v["endorsements"].items()},
-        "momentum": dict(v["momentum"]),
-        "tokens": dict(v["tokens"]),
-    }
+    """The public board (R17.1) as signed counts: what `board_changes` compares (stored as
+    JSON in `SeatOrders.decided_board`). `engine.public_board`: read as the observer's view
+    shows it, without building the rest of one (~0.3 ms, twice per applied mail)."""
+    return dict(engine.public_board(state))
 
 
 def _support(n: int) -> str:

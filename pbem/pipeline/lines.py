@@ -25,7 +25,7 @@ from __future__ import annotations
 import difflib
 import re
 import unicodedata
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from functools import cache, lru_cache
 
@@ -140,23 +140,58 @@ def _report_keys(text: str) -> tuple[str, ...]:
 _FOLDS = tuple((chr(code), into or "") for code, into in _TRANSLATE.items())
 
 
-class SentReports:
-    """The text of the reports sent to one seat: their lines, and their first lines."""
+# Every mail the server queues to a seat (`pbem.render.KINDS`) starts its text with the reply
+# marker (``## Reply above this line … ##``) or the game header (``1960: THE MAKING OF THE
+# PRESIDENT — game #12``): the first line (`_report_keys`) of any report holds one of these.
+# A line without either is never a report's first line, whatever that report renders to
+# (tests/pbem/test_reading_pipeline.py renders every kind to check it).
+FIRST_LINE_WORDS = ("reply above this line", "the making of the president")
 
-    def __init__(self, texts: Iterable[str] = ()) -> None:
+
+class SentReports:
+    """The text of the reports sent to one seat: their lines, and their first lines.
+
+    ``unrendered``: reports queued but not sent yet whose text is still to be rendered (each a
+    function returning it, `pbem.outbox_compose.text_of`). They are rendered only when an
+    answer needs them: `is_report_line` (a line below a quote), or `starts_history` for a line
+    that could be a report's first line (`FIRST_LINE_WORDS`); a reply with no quote whose
+    lines are commands and a signature never renders them. The answers are the same as with
+    every text given."""
+
+    def __init__(
+        self, texts: Iterable[str] = (), unrendered: Iterable[Callable[[], str]] = ()
+    ) -> None:
         self.lines: set[str] = set()
         self.first_lines: set[str] = set()
+        self._unrendered = list(unrendered)
+        self._add(texts)
+
+    def _add(self, texts: Iterable[str]) -> None:
         for text in texts:
             rows = _report_keys(text)
             self.lines.update(rows)
             if rows:
                 self.first_lines.add(rows[0])
 
+    def _render(self) -> None:
+        if self._unrendered:
+            unrendered, self._unrendered = self._unrendered, []
+            self._add(text() for text in unrendered)
+
     def starts_history(self, line: str) -> bool:
         """The marker line, or the first line of a sent report: the quoted history starts."""
-        return bool(MARKER.search(line)) or _key(line.lstrip("> ")) in self.first_lines
+        if MARKER.search(line):
+            return True
+        key = _key(line.lstrip("> "))
+        if key in self.first_lines:
+            return True
+        if self._unrendered and any(word in key for word in FIRST_LINE_WORDS):
+            self._render()
+            return key in self.first_lines
+        return False
 
     def is_report_line(self, line: str) -> bool:
+        self._render()
         return _key(line) in self.lines
 
 

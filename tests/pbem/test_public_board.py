@@ -1,0 +1,73 @@
+"""The public board a seat's next decision mail compares with (`pbem.summary.public_board`).
+
+It is stored (`SeatOrders.decided_board`, JSON) and compared by `board_changes`, so it must be
+what it was when read from `engine.view(state, None)`: the same keys, order and values.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from collections.abc import Mapping
+from typing import Any
+
+import pytest
+
+import engine
+from pbem import summary
+
+
+def _from_the_view(state: engine.GameState) -> dict[str, Any]:
+    """`public_board` as it was written: from the observer's view."""
+    v = engine.view(state, None)
+    signed = {"kennedy": 1, "nixon": -1}
+
+    def val(space: Mapping[str, Any]) -> int:
+        return signed.get(space["side"] or "", 0) * int(space["cubes"])
+
+    return {
+        "states": {s: val(sp) for s, sp in v["states"].items()},
+        "media": {r: val(sp) for r, sp in v["media"].items()},
+        "issues": {i["issue"]: val(i) for i in v["issues"]},
+        "issue_order": [i["issue"] for i in v["issues"]],
+        "endorsements": {r: val(sp) for r, sp in v["endorsements"].items()},
+        "momentum": dict(v["momentum"]),
+        "tokens": dict(v["tokens"]),
+    }
+
+
+@pytest.mark.parametrize(
+    ("seed", "edition", "options"),
+    [
+        (1, "zman", ()),
+        (2, "gmt", ()),
+        (3, "gmt", engine.OPTIONS),
+        (4, "gmt", ("vice_presidents",)),
+        (5, "zman", ()),
+    ],
+)
+def test_the_public_board_is_the_view_s_at_every_step_of_a_game(
+    seed: int, edition: str, options: tuple[str, ...]
+) -> None:
+    rnd = random.Random(seed)
+    g = engine.new_game(seed, edition=edition, options=list(options))
+    steps = 0
+    while True:
+        board = summary.public_board(g)
+        expected = _from_the_view(g)
+        assert board == expected
+        assert json.dumps(board) == json.dumps(expected)  # stored: the same text, key order too
+        if not engine.active_sides(g):
+            break
+        side = rnd.choice(sorted(engine.active_sides(g)))
+        engine.apply_in_place(g, side, rnd.choice(engine.legal_commands(g, side)))
+        steps += 1
+    assert steps > 100 and engine.result(g) is not None
+
+
+def test_the_public_board_builds_no_view(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Fails before: it was read from a whole observer's view (log, decision, debate)."""
+    g = engine.new_game(5)
+    expected = _from_the_view(g)
+    monkeypatch.setattr(engine, "view", None)
+    assert summary.public_board(g) == expected
