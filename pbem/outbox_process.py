@@ -42,7 +42,14 @@ from typing import TYPE_CHECKING, Any
 
 from pbem.config import Settings
 from pbem.mail.smtp import SmtpSender, TemporaryFailure
-from pbem.send_process import ForkedChild, die_with_parent, open_fds, spawn, stop
+from pbem.send_process import (
+    ForkedChild,
+    can_fork,
+    die_with_parent,
+    open_fds,
+    spawn,
+    stop,
+)
 
 if TYPE_CHECKING:
     from sqlalchemy.engine import Engine
@@ -113,7 +120,7 @@ class OutboxProcess:
         return outbox_due(self.db, utcnow())
 
     def _start(self) -> Connection:
-        main = _main if _fork_safe(self.db) else None  # a fork of this process, where safe
+        main = _main if can_fork() and _fork_safe(self.db) else None  # a fork, where safe
         self._proc, self._conn = spawn("pbem.outbox_process", (self.settings, self.smtp), main)
         return self._conn
 

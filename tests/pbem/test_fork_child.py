@@ -302,3 +302,23 @@ def test_a_forked_child_leaves_with_its_own_exit_status() -> None:
         f"killed ForkedChild {-signal.SIGTERM}",
     ]
     assert "ValueError: boom" in done.stderr and done.stderr.count("Traceback") == 1
+
+
+def test_a_poll_that_cannot_fork_keeps_its_database_connections(
+    tmp_path: Path, smtp_capture: tuple[Capture, int]
+) -> None:
+    """The SQLite pool is closed before a fork only: here (the SMTP server's thread runs in
+    this process) the child is a fresh interpreter and the poll's connections stay open."""
+    from sqlalchemy import event
+
+    from pbem.mail import SmtpSender
+    from pbem.outbox_process import OutboxProcess
+
+    capture, port = smtp_capture
+    h = Harness(tmp_path)
+    service.new_game(h.db, h.settings, kennedy="k@players.test", nixon="n@players.test")
+    closed: list[object] = []
+    event.listen(h.db, "close", lambda conn, _record: closed.append(conn))
+    with OutboxProcess(h.db, h.settings, SmtpSender("127.0.0.1", port)) as pump:
+        assert isinstance(pump._proc, subprocess.Popen)
+    assert closed == [] and len(capture.messages) == 2
