@@ -3,8 +3,9 @@ applying process.
 
 `pbem poll` applies the inbox one mail per transaction; each committed mail queues its reports
 in the outbox (the transactional outbox, C2). `OutboxProcess` sends them while the next mail is
-processed, from a child process (``python -m pbem.outbox_process``) that runs the outbox's own
-code, `pbem.outbox_send.send_due`, on its own database engine (the Settings it gets carry the URL)
+processed, from a child process (a fork of the poll where that is safe, which has the modules
+imported already: `pbem.send_process.spawn`, `_fork_safe`; else ``python -m pbem.outbox_process``)
+that runs the outbox's own code, `pbem.outbox_send.send_due`, on its own database engine (the Settings it gets carry the URL)
 with a real `SmtpSender`: it claims the rows (lease, ``claimed_by`` = the child's own process,
 ``FOR UPDATE SKIP LOCKED`` on PostgreSQL, ``BEGIN IMMEDIATE`` on SQLite), loads their pictures,
 composes and sends them on one SMTP session and marks each sent row in its own commit; retry,
@@ -41,7 +42,7 @@ from typing import TYPE_CHECKING, Any
 
 from pbem.config import Settings
 from pbem.mail.smtp import SmtpSender, TemporaryFailure
-from pbem.send_process import die_with_parent, spawn, stop
+from pbem.send_process import ForkedChild, die_with_parent, open_fds, spawn, stop
 
 if TYPE_CHECKING:
     from sqlalchemy.engine import Engine
@@ -67,7 +68,7 @@ class OutboxProcess:
         self.smtp = smtp
         self.stats: SendStats = SendStats()
         self._conn: Connection | None = None
-        self._proc: subprocess.Popen[bytes] | None = None
+        self._proc: subprocess.Popen[bytes] | ForkedChild | None = None
         self._dead = False
 
     def __enter__(self) -> OutboxProcess:
@@ -112,7 +113,8 @@ class OutboxProcess:
         return outbox_due(self.db, utcnow())
 
     def _start(self) -> Connection:
-        self._proc, self._conn = spawn("pbem.outbox_process", (self.settings, self.smtp))
+        main = _main if _fork_safe(self.db) else None  # a fork of this process, where safe
+        self._proc, self._conn = spawn("pbem.outbox_process", (self.settings, self.smtp), main)
         return self._conn
 
     def _finish(self) -> tuple[str, Any] | None:
@@ -234,8 +236,45 @@ def _totals(stats: SendStats) -> tuple[int, int, int, bool]:
     return stats.sent, stats.retrying, stats.failed, stats.unreachable
 
 
-if __name__ == "__main__":
-    _parent = int(sys.argv[2])
-    if die_with_parent(_parent, signal.SIGUSR1):  # default action until handled: terminate
+def _fork_safe(db: Engine) -> bool:
+    """Whether a fork of this process may open ``db`` itself. PostgreSQL: yes (the parent's
+    connections stay referenced and untouched in the child, their sockets become /dev/null).
+    SQLite keeps per-process state for an open database (which locks this process holds, the
+    mapped WAL index) that a fork would inherit and trust: the child's own connection would
+    then hold no real lock (another process could checkpoint and delete the WAL under it, and
+    the child's marks be lost). So the pool's idle connections are closed first (the parent
+    opens a new one at its next statement, ~0.3 ms), and a connection still in use, or any
+    other descriptor of this process on the database's files, means a fresh interpreter."""
+    from pbem.db import is_sqlite
+
+    if not is_sqlite(db):
+        return True
+    path = db.url.database
+    in_use = getattr(db.pool, "checkedout", None)  # QueuePool's; other pools: not known
+    if not path or path == ":memory:" or in_use is None or in_use():
+        return False
+    db.dispose()
+    files = set()
+    for suffix in ("", "-wal", "-shm", "-journal"):
+        with contextlib.suppress(OSError):
+            st = os.stat(path + suffix)
+            files.add((st.st_dev, st.st_ino))
+    for fd in open_fds():
+        with contextlib.suppress(OSError):
+            st = os.fstat(fd)
+            if (st.st_dev, st.st_ino) in files:
+                return False
+    return True
+
+
+def _main(fd: int, parent: int) -> int:
+    """The child's life (``python -m pbem.outbox_process FD PID``, or a fork running it): its
+    exit status. ``fd``: its end of the socket; ``parent``: the poll's process id."""
+    if die_with_parent(parent, signal.SIGUSR1):  # default action until handled: terminate
         with contextlib.suppress(KeyboardInterrupt):
-            asyncio.run(_serve_outbox(Connection(int(sys.argv[1])), _parent))
+            asyncio.run(_serve_outbox(Connection(fd), parent))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(_main(int(sys.argv[1]), int(sys.argv[2])))

@@ -2,7 +2,9 @@
 
 (`pbem poll` now hands the whole outbox work, claims and marks included, to a child of its own:
 `pbem.outbox_process`, which uses `spawn` and `die_with_parent` from here. `ProcessSender`
-stays for a pump thread that keeps the claims and marks in its process, and for benchmark 10.)
+stays for a pump thread that keeps the claims and marks in its process, and for benchmark 10.
+`spawn` forks when given the module's entry and `can_fork` allows it: no new interpreter; the
+child leaves the parent's state alone, `_leave_the_parent_alone`, and exits by ``os._exit``.)
 
 A pump thread sends each committed mail's reports while the next mail is processed
 (`pbem.outbox_pump`). On a thread of the same process that work — building the MIME message
@@ -35,12 +37,16 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import ctypes
+import gc
 import os
 import signal
 import socket
 import subprocess
 import sys
-from collections.abc import Mapping
+import threading
+import time
+import traceback
+from collections.abc import Callable, Mapping
 from multiprocessing.connection import Connection
 from pathlib import Path
 from types import SimpleNamespace
@@ -51,7 +57,7 @@ from pbem.mail.smtp import PermanentFailure, SmtpSender, TemporaryFailure
 from pbem.mailimages import Part
 from pbem.outbox_compose import RowMail
 
-__all__ = ["ProcessSender"]
+__all__ = ["ForkedChild", "ProcessSender", "can_fork", "spawn"]
 
 ROW_FIELDS = (
     "extras",
@@ -98,7 +104,7 @@ class ProcessSender:
         self.settings = settings
         self.smtp = smtp
         self._conn: Connection | None = None
-        self._proc: subprocess.Popen[bytes] | None = None
+        self._proc: subprocess.Popen[bytes] | ForkedChild | None = None
         self._dead = False
         self._parts: _Parts[None] = _Parts()  # the ids of the parts the child keeps
 
@@ -174,34 +180,228 @@ class ProcessSender:
         raise RuntimeError(f"the sending process failed: {message}")
 
 
-def spawn(module: str, first: Any) -> tuple[subprocess.Popen[bytes], Connection]:
+FORK_ENV = "PBEM_SEND_FORK"  # "0": `spawn` always starts a fresh interpreter (tests, diagnosis)
+
+
+def spawn(
+    module: str, first: Any, main: Callable[[int, int], int] | None = None
+) -> tuple[subprocess.Popen[bytes] | ForkedChild, Connection]:
     """``python -m module FD PID``, this checkout's code, with a socket to it (``FD``, its end;
-    PID: this process) on which ``first`` is sent: the child and our end of the socket."""
+    PID: this process) on which ``first`` is sent: the child and our end of the socket.
+
+    With ``main`` (the module's entry, ``main(FD, PID)`` -> exit status) and where it is safe
+    (`can_fork`), the child is a fork of this process running ``main`` instead (`_fork`): no
+    new interpreter, its modules already imported (about a second of CPU less per child)."""
     mine, theirs = socket.socketpair()
-    root = str(Path(__file__).resolve().parent.parent)  # this checkout's pbem, in the child
-    env = {
-        **os.environ,
-        "PYTHONPATH": os.pathsep.join(filter(None, [root, os.environ.get("PYTHONPATH")])),
-    }
-    proc = subprocess.Popen(
-        [sys.executable, "-m", module, str(theirs.fileno()), str(os.getpid())],
-        pass_fds=[theirs.fileno()],
-        stdin=subprocess.DEVNULL,
-        env=env,
-    )
+    proc: subprocess.Popen[bytes] | ForkedChild
+    if main is not None and can_fork():
+        proc = _fork(main, theirs.fileno())
+    else:
+        root = str(Path(__file__).resolve().parent.parent)  # this checkout's pbem, in the child
+        env = {
+            **os.environ,
+            "PYTHONPATH": os.pathsep.join(filter(None, [root, os.environ.get("PYTHONPATH")])),
+        }
+        proc = subprocess.Popen(
+            [sys.executable, "-m", module, str(theirs.fileno()), str(os.getpid())],
+            pass_fds=[theirs.fileno()],
+            stdin=subprocess.DEVNULL,
+            env=env,
+        )
     theirs.close()  # the child's end lives in the child only: its death is our EOF
     conn = Connection(mine.detach())
-    conn.send(first)
+    with contextlib.suppress(OSError):  # dead already (a fork starts at once): the next word
+        conn.send(first)  # to it fails the same way, and the caller handles a dead child
     return proc, conn
 
 
-def stop(proc: subprocess.Popen[bytes]) -> None:
+def stop(proc: subprocess.Popen[bytes] | ForkedChild) -> None:
     """Wait for a child told to stop (`STOP_SECONDS`), then kill it; reaped either way."""
     try:
         proc.wait(STOP_SECONDS)
     except subprocess.TimeoutExpired:
         proc.kill()
         proc.wait()
+
+
+def can_fork() -> bool:
+    """Whether `spawn` may fork this process instead of starting a fresh interpreter.
+
+    Linux and the BSDs (not macOS, whose system libraries are not fork-safe without an exec:
+    why `multiprocessing` spawns there too), called from the main thread of a process that
+    runs no other thread (a lock another thread held at the fork would never be released in
+    the child) and no asyncio loop in this thread; not with ``PBEM_SEND_FORK=0``."""
+    if os.environ.get(FORK_ENV, "1") == "0" or os.name != "posix" or sys.platform == "darwin":
+        return False
+    if not hasattr(os, "fork") or threading.current_thread() is not threading.main_thread():
+        return False
+    if threading.active_count() > 1 or _os_threads() > 1:
+        return False
+    running = sys.modules.get("asyncio")
+    return running is None or running._get_running_loop() is None
+
+
+def _os_threads() -> int:
+    """The threads of this process the kernel knows (those started outside `threading` too);
+    1 where it does not tell."""
+    try:
+        return len(os.listdir("/proc/self/task"))
+    except OSError:
+        return 1
+
+
+def open_fds() -> list[int]:
+    """The file descriptors open in this process."""
+    for folder in ("/proc/self/fd", "/dev/fd"):
+        try:
+            names = os.listdir(folder)
+        except OSError:
+            continue
+        return [fd for fd in sorted(int(n) for n in names if n.isdigit()) if _is_open(fd)]
+    try:
+        limit = min(os.sysconf("SC_OPEN_MAX"), 65536)
+    except (AttributeError, ValueError, OSError):
+        limit = 1024
+    return [fd for fd in range(limit) if _is_open(fd)]
+
+
+def _is_open(fd: int) -> bool:
+    try:
+        os.fstat(fd)
+    except OSError:
+        return False
+    return True
+
+
+def _flush_output() -> None:
+    """Write out what this process has buffered for stdout, stderr and its log handlers, so
+    that a fork's copy of those buffers is empty (else what was printed once appears twice)."""
+    for stream in (sys.stdout, sys.stderr, sys.__stdout__, sys.__stderr__):
+        if stream is not None:
+            with contextlib.suppress(Exception):
+                stream.flush()
+    logging = sys.modules.get("logging")
+    if logging is not None:
+        loggers = [logging.getLogger(), *logging.Logger.manager.loggerDict.values()]
+        for logger in loggers:
+            for handler in getattr(logger, "handlers", ()):
+                with contextlib.suppress(Exception):
+                    handler.flush()
+
+
+def _fork(main: Callable[[int, int], int], fd: int) -> ForkedChild:
+    """Fork; the child runs ``main(fd, parent)`` and leaves by ``os._exit`` with its status,
+    never returning here (no unwinding of the parent's ``with`` blocks, no atexit handlers,
+    no flush of inherited buffers)."""
+    parent = os.getpid()
+    _flush_output()
+    pid = os.fork()
+    if pid:
+        return ForkedChild(pid)
+    code = 70  # EX_SOFTWARE: left without a status (never expected)
+    try:
+        _leave_the_parent_alone(keep=fd)
+        code = main(fd, parent)
+    except SystemExit as exc:
+        code = exc.code if isinstance(exc.code, int) else 0 if exc.code is None else 1
+        if not isinstance(exc.code, int | None):
+            with contextlib.suppress(Exception):
+                print(exc.code, file=sys.stderr)
+    except KeyboardInterrupt:
+        code = 128 + signal.SIGINT
+    except BaseException:
+        code = 1
+        with contextlib.suppress(Exception):
+            traceback.print_exc()
+    finally:
+        _flush_output()  # the child's own output (the parent's was written before the fork)
+        os._exit(code)
+
+
+def _leave_the_parent_alone(keep: int) -> None:
+    """In a forked child, first thing: what it inherited from the parent is left untouched.
+
+    - The parent's objects are frozen out of the garbage collector (`gc.freeze`): a database
+      connection, socket or file of the parent is never finalised here (a psycopg connection
+      would say Terminate on the parent's socket, a SQLite one release its locks).
+    - Every inherited descriptor but stdout, stderr and ``keep`` (the child's end of the
+      socket) becomes /dev/null (stdin too, as for a spawned child): the parent's database and
+      IMAP sockets, its end of our socket (else its death would not be our EOF) and the run
+      lock's file (`pbem.lock`): an ``flock`` belongs to the open file description, which the
+      fork shares, and lasts until its last descriptor is closed, so a child still holding one
+      after the parent was killed would lock the next poll out (``LOCK_UN`` here would instead
+      unlock it under the living parent: dropping our descriptor is the right release). POSIX
+      ``fcntl`` locks (SQLite's) are per process: not inherited, and not released by this.
+      The numbers stay taken, so a stray close of a parent's object cannot hit the child's
+      own files, and a stray write goes nowhere.
+    - The signal handlers the parent set in Python are reset (SIGINT: KeyboardInterrupt, as in
+      a fresh interpreter), its wakeup descriptor dropped; asyncio's running loop (none: see
+      `can_fork`) is cleared, so ``asyncio.run`` starts afresh. Interval timers are not
+      inherited (POSIX), nor are the parent's fcntl locks."""
+    gc.freeze()
+    devnull = os.open(os.devnull, os.O_RDWR)
+    for fd in open_fds():
+        if fd not in (1, 2, keep, devnull):
+            os.dup2(devnull, fd, inheritable=fd == 0)
+    os.close(devnull)
+    with contextlib.suppress(ValueError, OSError):
+        signal.set_wakeup_fd(-1)
+    for sig in signal.valid_signals():
+        with contextlib.suppress(ValueError, OSError, TypeError):
+            handler = signal.getsignal(sig)
+            if sig == signal.SIGINT:
+                signal.signal(sig, signal.default_int_handler)
+            elif callable(handler):
+                signal.signal(sig, signal.SIG_DFL)
+    asyncio._set_running_loop(None)
+
+
+class ForkedChild:
+    """A child made by `_fork`, used as a `subprocess.Popen`: ``pid``, ``returncode``, `poll`,
+    `wait` (reaps it) and `kill`."""
+
+    def __init__(self, pid: int) -> None:
+        self.pid = pid
+        self.returncode: int | None = None
+
+    def poll(self) -> int | None:
+        if self.returncode is None:
+            try:
+                pid, status = os.waitpid(self.pid, os.WNOHANG)
+            except ChildProcessError:  # reaped elsewhere (SIGCHLD ignored): as Popen says
+                self.returncode = 0
+            else:
+                if pid:
+                    self.returncode = os.waitstatus_to_exitcode(status)
+        return self.returncode
+
+    def wait(self, timeout: float | None = None) -> int:
+        if timeout is None:
+            while self.returncode is None:
+                try:
+                    _, status = os.waitpid(self.pid, 0)
+                except ChildProcessError:
+                    self.returncode = 0
+                else:
+                    self.returncode = os.waitstatus_to_exitcode(status)
+            return self.returncode
+        deadline = time.monotonic() + timeout
+        pause = 0.0005
+        while (code := self.poll()) is None:
+            left = deadline - time.monotonic()
+            if left <= 0:
+                raise subprocess.TimeoutExpired(f"pid {self.pid}", timeout)
+            time.sleep(min(pause, left))
+            pause = min(pause * 2, 0.02)
+        return code
+
+    def send_signal(self, sig: int) -> None:
+        if self.poll() is None:  # not reaped: the id is still the child's
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(self.pid, sig)
+
+    def kill(self) -> None:
+        self.send_signal(signal.SIGKILL)
 
 
 PR_SET_PDEATHSIG = 1  # <linux/prctl.h>
