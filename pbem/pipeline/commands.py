@@ -8,6 +8,7 @@ failing line can never be used to peek at draws or re-roll them).
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from functools import partial
 from typing import Any
 
@@ -28,16 +29,19 @@ SENT_REPORTS_READ = 60  # the latest reports to a seat whose lines are never rea
 
 
 def sent_reports(ctx: Context) -> SentReports:
-    """The text of the latest mails sent (or queued) to this seat. A mail queued but not sent
-    yet (the sending process lags, or the SMTP server is down) has no stored text: it is
-    rendered only if reading the reply needs it (`SentReports`)."""
+    """The text of the latest mails sent (or queued) to this seat, read only if reading the
+    reply needs it (`SentReports`). A mail queued but not sent yet (the sending process lags,
+    or the SMTP server is down) has no stored text: it is rendered then."""
     assert ctx.seat is not None
-    found = rows.report_rows(ctx.session, ctx.seat.game_id, ctx.seat.side, SENT_REPORTS_READ)
-    unsent = [r for r in found if not r.text and r.render_input]  # as `text_of` tells them
-    return SentReports(
-        (str(r.text) for r in found if r.text or not r.render_input),
-        [partial(text_of, r) for r in unsent],
-    )
+    session, game_id, side = ctx.session, ctx.seat.game_id, ctx.seat.side
+
+    def load() -> tuple[list[str], list[Callable[[], str]]]:
+        found = rows.report_rows(session, game_id, side, SENT_REPORTS_READ)
+        unsent = [r for r in found if not r.text and r.render_input]  # as `text_of` tells
+        texts = [str(r.text) for r in found if r.text or not r.render_input]
+        return texts, [partial(text_of, r) for r in unsent]
+
+    return SentReports(load=load)
 
 
 @handler(

@@ -140,30 +140,39 @@ def _report_keys(text: str) -> tuple[str, ...]:
 _FOLDS = tuple((chr(code), into or "") for code, into in _TRANSLATE.items())
 
 
-# Every mail the server queues to a seat (`pbem.render.KINDS`) starts its text with the reply
-# marker (``## Reply above this line … ##``) or the game header (``1960: THE MAKING OF THE
-# PRESIDENT — game #12``): the first line (`_report_keys`) of any report holds one of these.
-# A line without either is never a report's first line, whatever that report renders to
-# (tests/pbem/test_reading_pipeline.py renders every kind to check it).
+# Every mail the server queues to a seat (`pbem.render.KINDS`, and the fair-play notes of
+# `pbem.fairplay.mails`) starts its text with the reply marker (``## Reply above this line …
+# ##``) or the game header (``1960: THE MAKING OF THE PRESIDENT — game #12``): the first line
+# (`_report_keys`) of any report holds one of these words, and so did every text template in
+# the project's history. A line without either is never a report's first line, whatever that
+# report says (tests/pbem/test_unsent_report_texts.py renders every kind to check it).
 FIRST_LINE_WORDS = ("reply above this line", "the making of the president")
+
+Load = Callable[[], tuple[Iterable[str], Iterable[Callable[[], str]]]]
 
 
 class SentReports:
     """The text of the reports sent to one seat: their lines, and their first lines.
 
     ``unrendered``: reports queued but not sent yet whose text is still to be rendered (each a
-    function returning it, `pbem.outbox_compose.text_of`). They are rendered only when an
-    answer needs them: `is_report_line` (a line below a quote), or `starts_history` for a line
-    that could be a report's first line (`FIRST_LINE_WORDS`); a reply with no quote whose
-    lines are commands and a signature never renders them. The answers are the same as with
-    every text given."""
+    function returning it, `pbem.outbox_compose.text_of`); ``load``: a function that reads
+    the seat's reports (their texts and their unrendered ones) when first needed. Both are
+    used only when an answer needs them: `is_report_line` (a line below a quote), or
+    `starts_history` for a line that could be a report's first line (`FIRST_LINE_WORDS`); a
+    reply with no quote whose lines are commands and a signature never reads them. The
+    answers are the same as with every text given."""
 
     def __init__(
-        self, texts: Iterable[str] = (), unrendered: Iterable[Callable[[], str]] = ()
+        self,
+        texts: Iterable[str] = (),
+        unrendered: Iterable[Callable[[], str]] = (),
+        *,
+        load: Load | None = None,
     ) -> None:
         self.lines: set[str] = set()
         self.first_lines: set[str] = set()
         self._unrendered = list(unrendered)
+        self._load = load
         self._add(texts)
 
     def _add(self, texts: Iterable[str]) -> None:
@@ -174,6 +183,11 @@ class SentReports:
                 self.first_lines.add(rows[0])
 
     def _render(self) -> None:
+        if self._load is not None:
+            load, self._load = self._load, None
+            texts, unrendered = load()
+            self._add(texts)
+            self._unrendered.extend(unrendered)
         if self._unrendered:
             unrendered, self._unrendered = self._unrendered, []
             self._add(text() for text in unrendered)
@@ -185,7 +199,7 @@ class SentReports:
         key = _key(line.lstrip("> "))
         if key in self.first_lines:
             return True
-        if self._unrendered and any(word in key for word in FIRST_LINE_WORDS):
+        if (self._unrendered or self._load) and any(word in key for word in FIRST_LINE_WORDS):
             self._render()
             return key in self.first_lines
         return False

@@ -67,6 +67,10 @@ def _lazy(texts: list[str], rendered: list[str]) -> SentReports:
     return SentReports((), [later(t) for t in texts])
 
 
+def _loader(texts: list[str], unrendered: list[Callable[[], str]]) -> Any:
+    return lambda: (texts, unrendered)
+
+
 @pytest.mark.parametrize("style", STYLES[::3], ids=lambda s: s.name)
 def test_unrendered_reports_read_a_reply_as_their_texts_do(style: Any) -> None:
     """Every third client style, every kind of report, every position, with and without
@@ -82,6 +86,8 @@ def test_unrendered_reports_read_a_reply_as_their_texts_do(style: Any) -> None:
                 assert read_text(text, _lazy(texts, [])) == eager, (report.name, where)
                 half = SentReports(texts[1:], [partial(str, report.text)])  # some sent, some not
                 assert read_text(text, half) == eager, (report.name, where)
+                later = SentReports(load=_loader(texts[1:], [partial(str, report.text)]))
+                assert read_text(text, later) == eager, (report.name, where)
 
 
 @pytest.mark.parametrize(
@@ -97,6 +103,10 @@ def test_a_reply_without_quote_or_first_line_renders_no_report(body: str) -> Non
     rendered: list[str] = []
     assert read_text(body, _lazy(texts, rendered)) == read_text(body, SentReports(texts))
     assert rendered == []
+    loads: list[int] = []
+    later = SentReports(load=lambda: (loads.append(1), (texts, []))[1])
+    assert read_text(body, later) == read_text(body, SentReports(texts))
+    assert loads == []
 
 
 def test_a_line_that_may_be_a_first_line_renders_them() -> None:
@@ -152,6 +162,8 @@ def test_a_move_answering_unsent_reports_renders_none_of_them(
         ]
     assert unsent  # the first move's report to this seat waits for the sender
     body = f"{h.legal(side)[0]}\n\n-- \n{side}\n"
+    reads = h.selects_from("outboxmessage")
     assert _unsent_poll(h, side, body, unsent[-1], monkeypatch) == []
+    assert reads == []  # nor are the seat's reports read: the reply needs none of them
     h.send()  # the mails queued are sent as ever
     assert len(h.mails_to(side)) >= 2
