@@ -4,12 +4,13 @@ applying process.
 `pbem poll` applies the inbox one mail per transaction; each committed mail queues its reports
 in the outbox (the transactional outbox, C2). `OutboxProcess` sends them while the next mail is
 processed, from a child process (a fork of the poll where that is safe, which has the modules
-imported already: `pbem.send_process.spawn`, `_fork_safe`; else ``python -m pbem.outbox_process``)
-that runs the outbox's own code, `pbem.outbox_send.send_due`, on its own database engine (the Settings it gets carry the URL)
-with a real `SmtpSender`: it claims the rows (lease, ``claimed_by`` = the child's own process,
-``FOR UPDATE SKIP LOCKED`` on PostgreSQL, ``BEGIN IMMEDIATE`` on SQLite), loads their pictures,
-composes and sends them on one SMTP session and marks each sent row in its own commit; retry,
-backoff, failed and "unreachable: stop for this run" are `send_due`'s. The applying process
+imported already: `pbem.send_process.spawn`, `_fork_safe`; else ``python -m
+pbem.outbox_process``) that runs the outbox's own code, `pbem.outbox_send.send_due`, on its own
+database engine (the Settings it gets carry the URL) with a real `SmtpSender`: it claims the
+rows (lease, ``claimed_by`` = the child's own process, ``FOR UPDATE SKIP LOCKED`` on PostgreSQL,
+``BEGIN IMMEDIATE`` on SQLite), loads their pictures, composes and sends them on one SMTP
+session and marks each sent row in its own commit; retry, backoff, failed and "unreachable:
+stop for this run" are `send_due`'s. The applying process
 only says "a mail was committed" (`nudge`: a few bytes on a socket) and, when leaving the
 ``with`` block, asks the child to send what is still due and waits for its totals (`stats`, what
 `outbox_send.drain_outbox` would have returned), so the poll's summary and exit code are as before.

@@ -335,7 +335,8 @@ def _leave_the_parent_alone(keep: int) -> None:
       The numbers stay taken, so a stray close of a parent's object cannot hit the child's
       own files, and a stray write goes nowhere.
     - The signal handlers the parent set in Python are reset (SIGINT: KeyboardInterrupt, as in
-      a fresh interpreter), its wakeup descriptor dropped; asyncio's running loop (none: see
+      a fresh interpreter; an ignored signal stays ignored, as across an exec), its wakeup
+      descriptor dropped; asyncio's running loop (none: see
       `can_fork`) is cleared, so ``asyncio.run`` starts afresh. Interval timers are not
       inherited (POSIX), nor are the parent's fcntl locks."""
     gc.freeze()
@@ -349,7 +350,7 @@ def _leave_the_parent_alone(keep: int) -> None:
     for sig in signal.valid_signals():
         with contextlib.suppress(ValueError, OSError, TypeError):
             handler = signal.getsignal(sig)
-            if sig == signal.SIGINT:
+            if sig == signal.SIGINT and handler is not signal.SIG_IGN:  # ignored: kept, as exec
                 signal.signal(sig, signal.default_int_handler)
             elif callable(handler):
                 signal.signal(sig, signal.SIG_DFL)

@@ -276,8 +276,15 @@ def killed(fd, parent):
     return 0
 
 
+def ignored(fd, parent):
+    Connection(fd).recv()
+    return 0 if signal.getsignal(signal.SIGINT) == signal.SIG_IGN else 9
+
+
 signal.signal(signal.SIGTERM, lambda *_: print("the parent's handler ran", flush=True))
-for main in (returns, raises, exits, killed):
+for main in (returns, raises, exits, killed, ignored):
+    if main is ignored:  # as under nohup: an ignored SIGINT stays ignored (exec keeps it too)
+        signal.signal(signal.SIGINT, signal.SIG_IGN)
     proc, conn = spawn("pbem.outbox_process", None, main)
     print(main.__name__, type(proc).__name__, proc.wait(30), flush=True)
     conn.close()
@@ -300,6 +307,7 @@ def test_a_forked_child_leaves_with_its_own_exit_status() -> None:
         "raises ForkedChild 1",
         "exits ForkedChild 5",
         f"killed ForkedChild {-signal.SIGTERM}",
+        "ignored ForkedChild 0",
     ]
     assert "ValueError: boom" in done.stderr and done.stderr.count("Traceback") == 1
 
