@@ -2,13 +2,15 @@
 
 As in ``tests/pbem/conftest.py``: when ``MAILSTACK_IMAP_PORT``/``MAILSTACK_SMTP_PORT`` are set
 (``eval "$(scripts/mailstack.sh start)"``) that stack is used; otherwise, as root, a private
-Dovecot + Postfix instance is started on free loopback ports and stopped afterwards.
+Dovecot + Postfix instance is started on free loopback ports and stopped afterwards — also when
+the benchmark is stopped with SIGTERM or SIGHUP (``kill PID``), which then unwinds as an exit.
 """
 
 from __future__ import annotations
 
 import os
 import shutil
+import signal
 import subprocess
 import tempfile
 from collections.abc import Iterator
@@ -70,6 +72,7 @@ def mail_stack() -> Iterator[MailServer]:
         ["bash", str(SCRIPT), "start"], env=env, capture_output=True, text=True, timeout=180
     )
     _private_dir = state
+    before = {sig: signal.signal(sig, _exit_on) for sig in (signal.SIGTERM, signal.SIGHUP)}
     try:
         if done.returncode != 0:
             raise NoMailStack(f"scripts/mailstack.sh start failed: {done.stderr.strip()[-400:]}")
@@ -85,3 +88,10 @@ def mail_stack() -> Iterator[MailServer]:
         _private_dir = None
         subprocess.run(["bash", str(SCRIPT), "stop"], env=env, capture_output=True, timeout=60)
         shutil.rmtree(state, ignore_errors=True)
+        for sig, handler in before.items():
+            signal.signal(sig, handler)
+
+
+def _exit_on(signum: int, frame: object) -> None:
+    """A benchmark told to stop (``kill PID``) unwinds, so the private stack is stopped."""
+    raise SystemExit(128 + signum)
