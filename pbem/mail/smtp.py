@@ -302,13 +302,9 @@ async def _data(
         raise
 
 
-PIPELINING_CHECKED = aiosmtplib.__version__.split(".")[0] == "5"  # `_Replies`' internals
-
-
 def _pipelines(protocol: Any) -> bool:
-    """Whether aiosmtplib's protocol has the parts `_Replies` uses, in the release they were
-    checked with (5.x); any other release sends one command at a time, as before."""
-    return PIPELINING_CHECKED and all(
+    """Whether aiosmtplib's protocol has the parts `_Replies` uses (5.x has)."""
+    return all(
         hasattr(protocol, name)
         for name in (
             "_buffer",

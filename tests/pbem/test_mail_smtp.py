@@ -315,27 +315,6 @@ def test_a_server_offering_pipelining_gets_the_envelope_in_one_write() -> None:
     assert recorder.flushes[1:5] == [envelope, [b"DATA"], [b"MAIL", b"RCPT", b"DATA"], [b"DATA"]]
 
 
-def test_an_aiosmtplib_release_not_checked_sends_one_command_at_a_time(
-    monkeypatch: pytest.MonkeyPatch,
-) -> None:
-    # `_Replies` drives aiosmtplib's protocol internals, checked with 5.x only: another
-    # release offered PIPELINING by the server still sends MAIL, RCPT and DATA one by one
-    import pbem.mail.smtp as smtp
-
-    monkeypatch.setattr(smtp, "PIPELINING_CHECKED", False)
-    recorder = _Recorder(pipelining=True)
-    raw = report_mail("game@example.test", "kim@example.org", 1)
-
-    async def go() -> None:
-        server = await asyncio.start_server(recorder.serve, "127.0.0.1", recorder.port)
-        async with server, SmtpSender("127.0.0.1", recorder.port, timeout=3) as sender:
-            await sender.send(raw, "game@example.test", ["kim@example.org"])
-
-    asyncio.run(go())
-    assert recorder.received.count(b"\r\n.\r\n") == 1
-    assert recorder.flushes[1:5] == [[b"MAIL"], [b"RCPT"], [b"DATA"], [b"DATA"]]
-
-
 @pytest.mark.parametrize("pipelining", [False, True])
 def test_a_354_without_an_accepted_recipient_or_a_421_loses_no_mail_and_sends_no_data(
     pipelining: bool,
