@@ -37,6 +37,7 @@ import signal
 import subprocess
 import sys
 import traceback
+from collections.abc import Callable
 from multiprocessing.connection import Connection
 from types import TracebackType
 from typing import TYPE_CHECKING, Any
@@ -174,13 +175,25 @@ class _Orphan:
             self.smtp.abort()  # the send in progress fails as "unreachable", without its end
 
     async def send(self, raw: bytes, sender: str, recipients: list[str]) -> None:
+        await self.send_overlapping(raw, sender, recipients, None)
+
+    async def send_overlapping(
+        self,
+        raw: bytes,
+        sender: str,
+        recipients: list[str],
+        meanwhile: Callable[[], None] | None,
+    ) -> None:
+        """`send`, the next mail composed in ``meanwhile`` while the server queues this one
+        (`pbem.outbox_send.OverlappingSender`): safe here, where the poll's death is told and a
+        mail whose end of data is written is finished and marked (it waits for the compose)."""
         if not self.orphaned and os.getppid() != self.parent:
             self.orphaned = True
         if self.orphaned:
             raise TemporaryFailure("the poll that started the sending process is gone")
         self._sending = True
         try:
-            await self.smtp.send(raw, sender, recipients)
+            await self.smtp.send(raw, sender, recipients, meanwhile)
         finally:
             self._sending = False
 

@@ -17,7 +17,7 @@ import asyncio
 import contextlib
 import os
 import time
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any, Protocol, runtime_checkable
@@ -31,7 +31,7 @@ from pbem.config import Settings
 from pbem.db import is_sqlite, transaction
 from pbem.mail import PermanentFailure, SendFailure, TemporaryFailure
 from pbem.models import OutboxMessage, utcnow
-from pbem.outbox_compose import RowMail, composed
+from pbem.outbox_compose import ComposeFailure, RowMail, composed
 
 __all__ = [
     "CLAIM_BATCH",
@@ -55,6 +55,23 @@ CLAIM_BATCH = 10  # outbox rows claimed at a time (a crash leaves at most these 
 
 class Sender(Protocol):
     async def send(self, raw: bytes, sender: str, recipients: list[str]) -> None: ...
+
+
+@runtime_checkable
+class OverlappingSender(Sender, Protocol):
+    """A sender that calls ``meanwhile`` while the server queues the message (after its end of
+    data, before the reply): the poll's sending process (`pbem.outbox_process._Orphan`), and
+    `MemorySender`. Not a bare `SmtpSender` (`pbem serve`, `pbem send`): a process killed without
+    warning while it composes would leave a delivered mail unmarked (sent again, a duplicate)
+    for that much longer."""
+
+    async def send_overlapping(
+        self,
+        raw: bytes,
+        sender: str,
+        recipients: list[str],
+        meanwhile: Callable[[], None] | None,
+    ) -> None: ...
 
 
 @runtime_checkable
@@ -325,10 +342,12 @@ async def _send_rows(
         if images is None:
             with db.connect() as read:  # a plain read: no write lock
                 images = mailimages.load(read, (r.html for r in rows))
+        ahead: dict[int, _Composed] = {}  # the next row's mail, composed during this one's send
         for i, row in enumerate(rows):
             failure: SendFailure | None = None
+            following = rows[i + 1] if i + 1 < len(rows) else None
             try:  # outside any transaction: a crash after this resends the same Message-ID (C2)
-                await _send_row(sender, settings, row, images)
+                await _send_row(sender, settings, row, images, ahead, following)
             except SendFailure as exc:
                 failure = exc
             _mark(row, failure, now, stats)
@@ -339,18 +358,43 @@ async def _send_rows(
     return None
 
 
+_Composed = tuple[bytes, RowMail] | ComposeFailure
+
+
 async def _send_row(
     sender: Sender,
     settings: Settings,
     row: Claimed,
     images: Mapping[str, mailimages.StoredPart],
+    ahead: dict[int, _Composed] | None = None,
+    following: Claimed | None = None,
 ) -> None:
-    """Compose and send one row (a `pbem.send_process.ProcessSender` composes in its child)."""
+    """Compose and send one row (a `pbem.send_process.ProcessSender` composes in its child).
+
+    With an `OverlappingSender`, the ``following`` row's mail is composed (CPU) while the
+    server queues this one (a wait on its reply) and kept in ``ahead`` for its turn: the same
+    bytes, one reply wait less per mail. A row whose end of data is not reached (a refusal,
+    the server gone) leaves the following one to be composed in its own turn."""
     if isinstance(sender, RowSender):
         row.rendered = await sender.send_row(settings, row, images)  # a deferred row's mail
         return
-    raw, mail = composed(settings, row, images)
-    await sender.send(raw, settings.address, [row.recipient])
+    ahead = {} if ahead is None else ahead
+    done = ahead.pop(row.id, None)
+    if isinstance(done, ComposeFailure):
+        raise done
+    raw, mail = done if done is not None else composed(settings, row, images)
+    if following is None or not isinstance(sender, OverlappingSender):
+        await sender.send(raw, settings.address, [row.recipient])
+    else:
+        then: Claimed = following
+
+        def compose_following() -> None:
+            try:
+                ahead[then.id] = composed(settings, then, images)
+            except ComposeFailure as exc:
+                ahead[then.id] = exc
+
+        await sender.send_overlapping(raw, settings.address, [row.recipient], compose_following)
     if mail.fresh:
         row.rendered = mail
 
