@@ -5,7 +5,8 @@ transaction (`transaction`) starts with ``BEGIN IMMEDIATE`` so the single
 writer is decided up front instead of failing at the first write. Threads of one process
 take their write turns in order (`WriteTurns`): SQLite's busy handler polls with growing
 sleeps, so a short writer (the outbox pump marking a mail sent) could otherwise wait out many
-back-to-back transactions of a long one (`pbem poll` applying a backlog). PostgreSQL works
+back-to-back transactions of a long one (`pbem poll` applying a backlog); processes do the
+same with each other (`pbem.process_turns`: the poll and its sending process). PostgreSQL works
 unchanged; there `lock_game` takes a row lock so two mails for one game apply one after the
 other.
 """
@@ -26,6 +27,8 @@ from sqlalchemy import inspect as sa_inspect
 from sqlalchemy.engine import Engine
 from sqlalchemy.orm import Session as OrmSession
 from sqlmodel import Session, col, create_engine, select
+
+from pbem.process_turns import ProcessTurns, process_turns
 
 __all__ = [
     "GameFacts",
@@ -142,7 +145,9 @@ def _sqlite_setup(engine: Engine) -> None:
         cur.execute("PRAGMA synchronous=NORMAL")
         cur.close()
 
-    holding: set[int] = set()  # the DBAPI connections (by id) whose thread holds a turn
+    holding: dict[int, ProcessTurns | None] = {}  # DBAPI connection (by id) whose thread
+    # holds a turn -> the process's turn it holds too (None: none)
+    database = engine.url.database
 
     @event.listens_for(engine, "begin")
     def _on_begin(conn: Any) -> None:
@@ -151,7 +156,10 @@ def _sqlite_setup(engine: Engine) -> None:
             return
         raw = conn.connection.dbapi_connection
         if turns.acquire(BUSY_TIMEOUT_MS / 1000):
-            holding.add(id(raw))
+            others = process_turns(database)  # then the other processes' turns
+            if others is not None and not others.acquire(BUSY_TIMEOUT_MS / 1000):
+                others = None
+            holding[id(raw)] = others
         try:
             conn.exec_driver_sql("BEGIN IMMEDIATE")
         except BaseException:
@@ -161,7 +169,9 @@ def _sqlite_setup(engine: Engine) -> None:
     def _end_turn(conn: Any) -> None:
         raw = getattr(conn, "dbapi_connection", conn)  # the pool's proxy or the DBAPI connection
         if id(raw) in holding:
-            holding.discard(id(raw))
+            others = holding.pop(id(raw))
+            if others is not None:
+                others.release()
             turns.release()
 
     def _after(step: Any) -> Any:
