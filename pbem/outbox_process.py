@@ -17,8 +17,7 @@ only says "a mail was committed" (`nudge`: a few bytes on a socket) and, when le
 The child starts at the first nudge, or on entering or leaving when rows are due, so a poll
 with nothing to send starts none. On SQLite the two processes are two writers: both begin their
 write transactions with ``BEGIN IMMEDIATE`` and take turns at the lock in the order they ask
-(`pbem.process_turns`); the child's transactions are short (a claim, a mark, the mark
-committed while the next mail is sent: `pbem.outbox_send._send_rows`).
+(`pbem.process_turns`); the child's transactions are short (a claim, a mark).
 
 When the poll is killed, the child is told (``PR_SET_PDEATHSIG``, SIGUSR1, on Linux; elsewhere
 it sees its parent gone before each mail) and stops without making a duplicate where it can

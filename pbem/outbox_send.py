@@ -334,29 +334,15 @@ async def _send_rows(
     images: Mapping[str, mailimages.StoredPart] | None = None,
 ) -> list[Claimed] | None:
     """Send claimed rows (``images``: the pictures they show, read here when not given); None
-    when all were tried, else the rows left when the server is down.
-
-    Each row's mark (one UPDATE and commit, C2) is committed in a worker thread while the next
-    row is composed and sent: on SQLite it waits for the write lock, which `pbem poll`'s
-    applying process holds most of the time, and the sending need not wait with it. The marks
-    commit in order, at most one behind the sending (a kill leaves at most two sent rows
-    unmarked: sent again with the same Message-ID), and every exit waits for the last one."""
+    when all were tried, else the rows left when the server is down."""
     from pbem.db import _write_engine
 
     mark = _statements(is_sqlite(db))[2]
-    write = _write_engine(db)
-
-    def commit_mark(values: dict[str, Any]) -> None:  # one UPDATE + commit per sent mail (C2)
-        with write.connect() as conn, conn.begin():
-            conn.execute(mark, values)
-
-    if images is None:
-        with db.connect() as read:  # a plain read: no write lock
-            images = mailimages.load(read, (r.html for r in rows))
-    ahead: dict[int, _Composed] = {}  # the next row's mail, composed during this one's send
-    loop = asyncio.get_running_loop()
-    marking: asyncio.Future[None] | None = None  # the previous row's mark, being committed
-    try:
+    with _write_engine(db).connect() as conn:
+        if images is None:
+            with db.connect() as read:  # a plain read: no write lock
+                images = mailimages.load(read, (r.html for r in rows))
+        ahead: dict[int, _Composed] = {}  # the next row's mail, composed during this one's send
         for i, row in enumerate(rows):
             failure: SendFailure | None = None
             following = rows[i + 1] if i + 1 < len(rows) else None
@@ -365,19 +351,10 @@ async def _send_rows(
             except SendFailure as exc:
                 failure = exc
             _mark(row, failure, now, stats)
-            if marking is not None:
-                await marking  # marks commit in order, at most one behind the sending
-            marking = loop.run_in_executor(None, commit_mark, {"row_id": row.id, **_marked(row)})
+            with conn.begin():  # one UPDATE + commit per sent mail (C2), Core: no ORM flush
+                conn.execute(mark, {"row_id": row.id, **_marked(row)})
             if _unreachable(failure):
-                await marking
                 return rows[i + 1 :]
-        if marking is not None:
-            await marking
-    except BaseException:
-        if marking is not None and not marking.done():
-            with contextlib.suppress(Exception):
-                await asyncio.shield(marking)  # a sent mail's mark is not abandoned
-        raise
     return None
 
 
