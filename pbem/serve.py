@@ -33,6 +33,7 @@ from sqlalchemy.engine import Engine
 from pbem.config import Settings
 from pbem.db import is_transient
 from pbem.leader import ImapLeader, mailbox_of
+from pbem.outbox_send import SendStats
 from pbem.service import PollStats, apply_queued, drain_outbox, poll_once
 
 __all__ = ["Stopper", "serve"]
@@ -117,7 +118,7 @@ def _one_pass(db: Engine, settings: Settings, inbox: Any, sender: Any) -> str:
     from pbem.clocks.service import worker_pass  # the outage guard, the mail, then the clocks
 
     clocks, stats = worker_pass(db, settings, lambda: poll_once(db, settings, inbox))
-    sent = drain_outbox(db, settings, sender)
+    sent = _send(db, settings, sender)
     return f"clocks: {clocks.summary()}; in: {stats.summary()}; out: {sent.summary()}"
 
 
@@ -130,9 +131,29 @@ def _standby_pass(db: Engine, settings: Settings, sender: Any) -> tuple[bool, st
     for out in apply_queued(db, settings):
         applied.add(out)
     clocks = tick(db, settings)
-    sent = drain_outbox(db, settings, sender)
+    sent = _send(db, settings, sender)
     said = f"applied: {applied.summary()}; clocks: {clocks.summary()}; out: {sent.summary()}"
     return applied.total > applied.outcomes["deferred"], said
+
+
+def _send(db: Engine, settings: Settings, sender: Any) -> SendStats:
+    """Send what is due. Over SMTP, where this process may fork, from a fork of it
+    (`pbem.outbox_process`, as `pbem poll` does; none when nothing is due): when the worker
+    is killed, the fork finishes a mail whose end of data it has written and marks it sent,
+    and aborts one it has not, so a kill makes no duplicate. Killed while sending in its own
+    process, a worker left a mail delivered and not marked, sent again by the next one (same
+    Message-ID: the crash soak found 2 in 310 kills of serve, 0 in 690 of poll). Otherwise
+    (another sender, a thread running, e.g. ``--embedded``'s servers) in this process."""
+    from pbem.mail.smtp import SmtpSender
+    from pbem.send_process import can_fork
+
+    if not isinstance(sender, SmtpSender) or not can_fork():
+        return drain_outbox(db, settings, sender)
+    from pbem.outbox_process import OutboxProcess
+
+    with OutboxProcess(db, settings, sender) as outbox:
+        pass  # entering starts the fork when rows are due; leaving drains and waits for it
+    return outbox.stats
 
 
 def _wait(inbox: Any, stopper: Stopper, timeout: float) -> None:
