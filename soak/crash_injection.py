@@ -32,6 +32,13 @@ after the last kill of a game (e.g. a worker killed during the 30 s between two 
 long-running `serve`) have their lease moved to its end (time travel) before the final polls,
 and are counted.
 
+Where each duplicate came from (`soak.attribution`): after every round the harness waits for
+the Postfix queue to empty, reads the Message-IDs new in the players' INBOXes and the outbox
+rows left claimed and unsent; a copy that was not the last is tied to the round that sent it
+and left it unmarked (the worker kind, the kill's delay and its share of the span), and to the
+round that sent it again. Each duplicate is printed with its outbox row (kind, game, seat), and
+a summary gives the duplicates per 1,000 kills of poll and of serve.
+
 Prints the kills made (poll / serve), the span, moves applied, mails delivered, duplicates and
 the violations; exit status 1 if an invariant broke. ``tests/pbem/test_crash_injection.py``
 runs a smoke size on the embedded servers.
@@ -74,6 +81,16 @@ from pbem.db import make_engine, migrate  # noqa: E402
 from pbem.mail import SmtpSender  # noqa: E402
 from pbem.models import Game, InboundMessage, Move, OutboxMessage, Quarantine, Seat, utcnow  # noqa: E402
 from pbem.replies import current_key  # noqa: E402
+from soak.attribution import (  # noqa: E402
+    Duplicate,
+    Ledger,
+    Round,
+    Watch,
+    outbox_rows,
+    queue_folder,
+    summary,
+)
+from soak.forked import Child, Forked  # noqa: E402
 
 
 class Stack(Protocol):
@@ -106,6 +123,9 @@ class Result:
     delays: list[float] = field(default_factory=list)
     exit_codes: Counter[int] = field(default_factory=Counter)
     violations: list[str] = field(default_factory=list)
+    sources: list[Duplicate] = field(default_factory=list)  # where each duplicate came from
+    unsettled: int = 0  # rounds after which the Postfix queue did not empty in time
+    unseen: int = 0  # copies the final check read that the reads between rounds did not
 
     def add(self, r: Result) -> None:
         for name in (
@@ -118,12 +138,15 @@ class Result:
             "leased",
             "automatic",
             "games",
+            "unsettled",
+            "unseen",
         ):
             setattr(self, name, getattr(self, name) + getattr(r, name))
         self.spans += r.spans
         self.delays += r.delays
         self.exit_codes.update(r.exit_codes)
         self.violations += r.violations
+        self.sources += r.sources
 
     def report(self, seconds: float) -> str:
         span = f"{statistics.median(self.spans):.2f} s" if self.spans else "-"
@@ -140,7 +163,12 @@ class Result:
             f"mails delivered {self.delivered} (duplicates {self.duplicates}, "
             f"held by a killed worker's claim until its lease ran out {self.leased}), "
             f"exit codes {dict(sorted(self.exit_codes.items()))}, "
-            f"violations {len(self.violations)}; {seconds:.1f} s"
+            f"violations {len(self.violations)}; {seconds:.1f} s\n"
+            + summary(
+                self.sources, Counter(poll=self.kills - self.serve_kills, serve=self.serve_kills)
+            )
+            + (f"; queue not empty after {self.unsettled} rounds" if self.unsettled else "")
+            + (f"; {self.unseen} copies not read between rounds" if self.unseen else "")
         )
 
 
@@ -182,11 +210,13 @@ def run(
     span: float | None = None,
     fork: bool = False,
     deadline: float = float("inf"),
+    queue: Path | None = None,
 ) -> Result:
     """One game (or until ``kills`` kills); ``span`` is the kill-delay range (None: calibrate).
 
-    ``fork``: start each worker by forking this process (see `_Forked`) instead of a fresh
-    ``python -m pbem`` (only without in-process mail servers: their threads do not fork)."""
+    ``fork``: start each worker by forking this process (see `soak.forked`) instead of a fresh
+    ``python -m pbem`` (only without in-process mail servers: their threads do not fork).
+    ``queue``: the Postfix queue folder, waited on after each round (`soak.attribution`)."""
     rnd = random.Random(seed)
     out = Result(games=1)
     game_addr = f"game-{uuid.uuid4().hex[:8]}@{stack.domain}"
@@ -230,13 +260,15 @@ def run(
         mailed: list[tuple[str, str]] = []
         clean_spans: list[float] = []
         submit = SmtpSender(stack.host, stack.smtp_port, timeout=30)
+        ledger, watch = Ledger(), Watch(stack, players.values(), queue)
 
-        def worker(command: str, kill_after: float | None) -> None:
+        def worker(command: str, kill_after: float | None, limit: float | None = None) -> None:
             args = [command, *(["--idle-timeout", "1"] if command == "serve" else [])]
             t = time.perf_counter()
+            killed: Round | None = None
             if fork:
                 db.dispose()  # no pooled connection crosses the fork
-                child: _Child = _Forked(args, env, folder)
+                child: Child = Forked(args, env, folder)
             else:
                 child = subprocess.Popen(
                     [sys.executable, "-m", "pbem", *args],
@@ -250,21 +282,25 @@ def run(
                     out.exit_codes[child.wait(timeout=300)] += 1
                     out.clean_runs += 1
                     clean_spans.append(time.perf_counter() - t)
-                    return
-                try:
+                else:
                     out.exit_codes[child.wait(timeout=kill_after)] += 1
-                except subprocess.TimeoutExpired:
+            except subprocess.TimeoutExpired:
+                if kill_after is not None:
                     child.send_signal(signal.SIGKILL)
                     child.wait()
                     out.kills += 1
                     out.serve_kills += command == "serve"
                     out.delays.append(kill_after)
+                    killed = Round(seed, len(ledger.rounds), command, True, kill_after, limit)
+                else:
+                    raise
             finally:
                 if (
                     child.poll() is None
                 ):  # the harness itself was interrupted: leave nothing running
                     child.kill()
                     child.wait()
+            watch.after_round(ledger, killed or Round(seed, len(ledger.rounds), command), db)
 
         def applied() -> (
             int
@@ -304,6 +340,7 @@ def run(
             worker(
                 "serve" if use_serve else "poll",
                 rnd.uniform(0.0, limit + (1.0 if use_serve else 0.0)),
+                limit,
             )
         out.spans += clean_spans
         out.leased += _expire_leases(db)
@@ -313,71 +350,13 @@ def run(
                 break
             time.sleep(0.5)
         _check(db, game_id, mailed, stack, players, out)
+        ledger.late_copies(watch.new_copies())
+        watch.close()
+        out.unsettled = watch.unsettled
+        out.unseen = out.delivered - sum(len(v) for v in ledger.seen.values())
+        out.sources = ledger.attribute(outbox_rows(db, ledger.seen))
         db.dispose()
     return out
-
-
-class _Child(Protocol):
-    def wait(self, timeout: float | None = None) -> int: ...
-    def poll(self) -> int | None: ...
-    def send_signal(self, sig: int) -> None: ...
-    def kill(self) -> None: ...
-
-
-class _Forked:
-    """`pbem ARGS` in a child forked from this process (its imports are done already, so the
-    child spends its time in the command itself, not in starting Python): the same code as
-    ``python -m pbem``, entered through `pbem.cli.cli` with the worker's environment."""
-
-    def __init__(self, args: list[str], env: dict[str, str], cwd: Path) -> None:
-        from pbem.cli import cli
-
-        sys.stdout.flush()
-        sys.stderr.flush()
-        pid = os.fork()
-        if pid == 0:  # the child: never returns
-            code = 70
-            try:
-                os.chdir(cwd)
-                os.environ.clear()
-                os.environ.update(env)
-                null = os.open(os.devnull, os.O_RDWR)
-                for fd in (0, 1, 2):
-                    os.dup2(null, fd)
-                try:
-                    cli.main(args=args, prog_name="pbem", standalone_mode=False)
-                    code = 0
-                except SystemExit as exc:
-                    code = exc.code if isinstance(exc.code, int) else 1
-            except BaseException:
-                code = 70
-            finally:
-                os._exit(code)
-        self.pid = pid
-        self.returncode: int | None = None
-
-    def poll(self) -> int | None:
-        if self.returncode is None:
-            pid, status = os.waitpid(self.pid, os.WNOHANG)
-            if pid:
-                self.returncode = os.waitstatus_to_exitcode(status)
-        return self.returncode
-
-    def wait(self, timeout: float | None = None) -> int:
-        end = None if timeout is None else time.monotonic() + timeout
-        while self.poll() is None:
-            if end is not None and time.monotonic() >= end:
-                raise subprocess.TimeoutExpired("pbem", timeout or 0)
-            time.sleep(0.005)
-        assert self.returncode is not None
-        return self.returncode
-
-    def send_signal(self, sig: int) -> None:
-        if self.returncode is None:
-            os.kill(self.pid, sig)
-
-    def kill(self) -> None:
-        self.send_signal(signal.SIGKILL)
 
 
 def _expire_leases(db: Any) -> int:
@@ -530,6 +509,10 @@ def main(argv: list[str] | None = None) -> int:
     total = Result()
     seed = a.seed
     with tempfile.TemporaryDirectory() as tmp, _stack(a.embedded) as stack:
+        queue = queue_folder(a.embedded)
+        print(
+            f"  waiting for the Postfix queue {queue} after each round" if queue else "  no queue"
+        )
         deadline = time.monotonic() + 60 * a.minutes if a.minutes else float("inf")
         while total.kills < kills and time.monotonic() < deadline:  # a finished game starts another
             folder = Path(tmp, f"game{seed}")
@@ -545,6 +528,7 @@ def main(argv: list[str] | None = None) -> int:
                     span=a.span,
                     fork=a.fork and not a.embedded,
                     deadline=deadline,
+                    queue=queue,
                 )
             )
             print(
@@ -556,6 +540,8 @@ def main(argv: list[str] | None = None) -> int:
     print("crash injection: " + total.report(time.perf_counter() - t))
     for line in total.violations[:20]:
         print("  " + line)
+    for dup in total.sources:
+        print("  duplicate " + dup.describe())
     return 1 if total.violations else 0
 
 
