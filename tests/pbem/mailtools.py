@@ -11,6 +11,7 @@ import os
 import socket
 import time
 import uuid
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -82,6 +83,24 @@ def free_port() -> int:
     with socket.socket() as sock:
         sock.bind(("127.0.0.1", 0))
         return int(sock.getsockname()[1])
+
+
+def wait_until(condition: Callable[[], bool], seconds: float, pause: float = 0.01) -> bool:
+    """Look at ``condition`` every ``pause`` seconds until it holds or ``seconds`` have
+    passed; its last value (for the caller to assert)."""
+    deadline = time.monotonic() + seconds
+    while not condition() and time.monotonic() < deadline:
+        time.sleep(pause)
+    return condition()
+
+
+def process_gone(pid: int) -> bool:
+    """Whether process ``pid`` has ended (gone, or a zombie waiting for its reaper; Linux)."""
+    try:
+        stat = Path(f"/proc/{pid}/stat").read_text()
+    except FileNotFoundError:
+        return True
+    return stat.rpartition(")")[2].split()[0] == "Z"
 
 
 def free_ports(n: int) -> list[int]:

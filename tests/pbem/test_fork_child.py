@@ -19,7 +19,6 @@ import sqlite3
 import subprocess
 import sys
 import threading
-import time
 from pathlib import Path
 
 import pytest
@@ -28,8 +27,8 @@ from pbem import service
 from pbem.lock import Locked, RunLock
 from pbem.send_process import can_fork
 from tests.pbem.harness import Harness
-from tests.pbem.mailtools import Capture, free_port
-from tests.pbem.test_outbox_process import _gone, _message_ids, _Stall
+from tests.pbem.mailtools import Capture, free_port, process_gone, wait_until
+from tests.pbem.test_outbox_process import _message_ids, _Stall
 
 ROOT = Path(__file__).resolve().parents[2]
 linux = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="fork, /proc")
@@ -222,25 +221,20 @@ def test_a_killed_poll_leaves_the_run_lock_free_and_its_child_marks_what_it_sent
         kind, pid = parent.stdout.readline().split()
         child = int(pid)
         assert kind == b"ForkedChild"
-        deadline = time.monotonic() + 60
-        while not capture.waiting and time.monotonic() < deadline:
-            time.sleep(0.01)
-        assert capture.waiting  # the whole first mail is with the server, its reply stalls
+        # the whole first mail is with the server, its reply stalls
+        assert wait_until(lambda: capture.waiting, 60)
         with pytest.raises(Locked):
             RunLock(lock).__enter__()  # the poll holds it
         parent.send_signal(signal.SIGKILL)
         parent.wait()
-        assert not _gone(child)  # waiting for the reply, to mark the mail sent
+        assert not process_gone(child)  # waiting for the reply, to mark the mail sent
         with RunLock(lock):  # the next poll may start at once
             pass
         probe = sqlite3.connect(h.settings.database_url.removeprefix("sqlite:///"))
         probe.execute("SELECT count(*) FROM outboxmessage").fetchall()
         probe.close()  # the last connection a process holds: checkpoints, if nobody reads
-        assert not _gone(child)
-        deadline = time.monotonic() + 30
-        while not _gone(child) and time.monotonic() < deadline:
-            time.sleep(0.02)
-        assert _gone(child)
+        assert not process_gone(child)
+        assert wait_until(lambda: process_gone(child), 30, 0.02)
     finally:
         controller.stop()
     first, second = h.outbox()

@@ -26,7 +26,7 @@ from pbem.mail import MemorySender, SmtpSender, TemporaryFailure
 from pbem.models import utcnow
 from pbem.outbox_process import OutboxProcess
 from tests.pbem.harness import Harness
-from tests.pbem.mailtools import Capture, free_port
+from tests.pbem.mailtools import Capture, free_port, process_gone, wait_until
 from tests.pbem.test_outbox_pump import _queue_moves
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -156,14 +156,6 @@ time.sleep(120)
 """
 
 
-def _gone(pid: int) -> bool:
-    try:
-        stat = Path(f"/proc/{pid}/stat").read_text()
-    except FileNotFoundError:
-        return True
-    return stat.rpartition(")")[2].split()[0] == "Z"
-
-
 def _kill_poll_while_stalled(tmp_path: Path, where: str) -> tuple[Harness, _Stall, int]:
     """A poll process sending the two welcome mails, SIGKILLed while the server stalls on the
     first (``where``); returns after its sending process is gone."""
@@ -182,16 +174,11 @@ def _kill_poll_while_stalled(tmp_path: Path, where: str) -> tuple[Harness, _Stal
         )
         assert parent.stdout is not None
         child = int(parent.stdout.readline())
-        deadline = time.monotonic() + 60
-        while not capture.waiting and time.monotonic() < deadline:
-            time.sleep(0.01)
-        assert capture.waiting  # the child is inside the first mail's SMTP conversation
+        # the child is inside the first mail's SMTP conversation
+        assert wait_until(lambda: capture.waiting, 60)
         parent.send_signal(signal.SIGKILL)
         parent.wait()
-        deadline = time.monotonic() + 30
-        while not _gone(child) and time.monotonic() < deadline:
-            time.sleep(0.02)
-        assert _gone(child)
+        assert wait_until(lambda: process_gone(child), 30, 0.02)
         time.sleep(3.5)  # past the stall: whatever the server was given is in by now
     finally:
         controller.stop()
@@ -239,10 +226,7 @@ def test_a_dead_child_frees_its_claims_and_the_poll_says_the_rest_waits(
     controller.start()
     try:
         with OutboxProcess(h.db, h.settings, SmtpSender("127.0.0.1", controller.port)) as pump:
-            deadline = time.monotonic() + 60
-            while not capture.waiting and time.monotonic() < deadline:
-                time.sleep(0.01)
-            assert pump._proc is not None and capture.waiting
+            assert pump._proc is not None and wait_until(lambda: capture.waiting, 60)
             held = {r.claimed_by for r in h.outbox()}
             assert len(held) == 1 and None not in held  # both claimed by the child
             assert claims.claimant() not in held

@@ -26,7 +26,7 @@ from pbem.models import OutboxMessage
 from pbem.outbox_compose import raw_message
 from pbem.send_process import ProcessSender
 from tests.pbem.harness import EMAILS, Harness
-from tests.pbem.mailtools import Capture, free_port
+from tests.pbem.mailtools import Capture, free_port, process_gone, wait_until
 
 DATE = re.compile(rb"^Date: .*\r\n", re.M)
 
@@ -161,14 +161,6 @@ asyncio.run(go())
 """
 
 
-def _gone(pid: int) -> bool:
-    try:
-        stat = Path(f"/proc/{pid}/stat").read_text()
-    except FileNotFoundError:
-        return True
-    return stat.rpartition(")")[2].split()[0] == "Z"  # a zombie waiting for its reaper
-
-
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc")
 def test_a_killed_parent_takes_the_child_and_its_mail_in_flight_with_it() -> None:
     from aiosmtpd.controller import Controller
@@ -184,16 +176,11 @@ def test_a_killed_parent_takes_the_child_and_its_mail_in_flight_with_it() -> Non
         )
         assert parent.stdout is not None
         child = int(parent.stdout.readline())
-        deadline = time.monotonic() + 30
-        while not capture.waiting and time.monotonic() < deadline:
-            time.sleep(0.01)
-        assert capture.waiting  # the child is inside the second mail's SMTP conversation
+        # the child is inside the second mail's SMTP conversation
+        assert wait_until(lambda: capture.waiting, 30)
         parent.kill()
         parent.wait()
-        deadline = time.monotonic() + 10
-        while not _gone(child) and time.monotonic() < deadline:
-            time.sleep(0.05)
-        assert _gone(child)
+        assert wait_until(lambda: process_gone(child), 10, 0.05)
         time.sleep(4)  # past the pause: a child still alive would have sent its DATA by now
         assert [c[1] for c in capture.messages] == [["ok@example.org"]]
     finally:

@@ -11,15 +11,14 @@ from __future__ import annotations
 import signal
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 import pytest
 
 from pbem import service
 from tests.pbem.harness import Harness
-from tests.pbem.mailtools import free_port
-from tests.pbem.test_outbox_process import _gone, _message_ids, _Stall
+from tests.pbem.mailtools import free_port, process_gone, wait_until
+from tests.pbem.test_outbox_process import _message_ids, _Stall
 
 ROOT = Path(__file__).resolve().parents[2]
 linux = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="fork, /proc")
@@ -79,16 +78,10 @@ def test_serve_sends_from_a_fork_and_a_kill_mid_mail_makes_no_duplicate(tmp_path
         assert serve_line[0] == b"serve" and sending_line[:2] == [b"sending", b"in"]
         sender_pid = int(sending_line[2])
         assert sender_pid != int(serve_line[1])  # not serve's own process
-        deadline = time.monotonic() + 60
-        while not capture.waiting and time.monotonic() < deadline:
-            time.sleep(0.01)
-        assert capture.waiting
+        assert wait_until(lambda: capture.waiting, 60)
         proc.send_signal(signal.SIGKILL)
         proc.wait()
-        deadline = time.monotonic() + 30
-        while not _gone(sender_pid) and time.monotonic() < deadline:
-            time.sleep(0.02)
-        assert _gone(sender_pid)
+        assert wait_until(lambda: process_gone(sender_pid), 30, 0.02)
     finally:
         controller.stop()
     first, second = h.outbox()
