@@ -1,6 +1,6 @@
 """CPU of an idle `pbem poll` (every cron poll pays it, mail or not) and of `pbem --help`.
 
-Each run is a new process (`python -c "from pbem.cli import main; main()" poll`) on a SQLite
+Each run is a new process (`python -m pbem poll`, as the `pbem` program) on a SQLite
 database whose schema is current and an empty mailbox of the real mail stack; measured is
 the process's own CPU (user + sys from wait4), start-up, imports, schema check, clock pass,
 IMAP and outbox query included. ``--against REF`` also runs the code of git revision REF
@@ -39,7 +39,7 @@ COMMANDS: tuple[tuple[str, ...], ...] = (("poll",), ("--help",))
 def cpu_ms(code: Path, args: tuple[str, ...], env: dict[str, str]) -> float:
     """User + sys CPU of one `pbem ARGS` process running the code in ``code``."""
     proc = subprocess.Popen(
-        [sys.executable, "-c", "from pbem.cli import main; main()", *args],
+        [sys.executable, "-m", "pbem", *args],
         cwd=code,  # sys.path[0]: this tree's pbem, before the installed one
         env=env,
         stdout=subprocess.DEVNULL,

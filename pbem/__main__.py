@@ -1,6 +1,6 @@
-"""`python -m pbem` runs the `pbem` command."""
+"""`python -m pbem` runs the `pbem` command (`pbem.entry`)."""
 
-from pbem.cli import cli
+from pbem.entry import main
 
 if __name__ == "__main__":
-    cli(prog_name="pbem")
+    main()

@@ -74,7 +74,10 @@ for _command in (check, demo, tournament, export, verify, observe):
 
 
 def main() -> None:  # pragma: no cover
-    cli(prog_name="pbem")
+    """The `pbem` program (`pbem.entry.main`: its start-up and exit around this group)."""
+    from pbem.entry import main as run
+
+    run()
 
 
 from pbem import cli_orders as _cli_orders  # noqa: E402, F401  (registers `notify`, `standing`)

@@ -13,7 +13,9 @@ other.
 
 from __future__ import annotations
 
+import os
 import threading
+import weakref
 from collections import deque
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -33,6 +35,7 @@ from pbem.process_turns import ProcessTurns, process_turns
 __all__ = [
     "GameFacts",
     "WriteTurns",
+    "dispose_engines",
     "game_facts",
     "is_sqlite",
     "is_transient",
@@ -80,7 +83,20 @@ def make_engine(url: str, *, echo: bool = False) -> Engine:
     engine = create_engine(url, **kwargs)
     if is_sqlite(engine):
         _sqlite_setup(engine)
+    _made[engine] = os.getpid()
     return engine
+
+
+_made: weakref.WeakKeyDictionary[Engine, int] = weakref.WeakKeyDictionary()  # -> maker's pid
+
+
+def dispose_engines() -> None:
+    """Close the pooled connections of every engine this process made and still holds (as
+    the interpreter's teardown would; `pbem.entry.finish` skips that teardown). An engine a
+    forked process inherited is left to its maker: closing would end the maker's sessions."""
+    for engine, pid in list(_made.items()):
+        if pid == os.getpid():
+            engine.dispose()
 
 
 class WriteTurns:
