@@ -44,6 +44,7 @@ __all__ = [
     "migrate",
     "note_game_facts",
     "transaction",
+    "write_turn_taken",
 ]
 
 BUSY_TIMEOUT_MS = 15_000
@@ -97,6 +98,16 @@ def dispose_engines() -> None:
     for engine, pid in list(_made.items()):
         if pid == os.getpid():
             engine.dispose()
+
+
+def write_turn_taken(engine: Engine) -> bool:
+    """Whether another process is writing to ``engine``'s SQLite file or waits to (its write
+    turn, `pbem.process_turns`), at this moment; False on PostgreSQL, whose writers lock rows,
+    not the database, and where the file's turns are not kept."""
+    if not is_sqlite(engine):
+        return False
+    turns = process_turns(engine.url.database)
+    return turns is not None and turns.taken_elsewhere()
 
 
 class WriteTurns:

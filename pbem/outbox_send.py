@@ -1,10 +1,11 @@
-"""The outbox's sending: claim due rows, send each, mark it (one commit per sent mail, C2).
+"""The outbox's sending: claim due rows, send each, mark it after sending (C2).
 
 Every mail the server writes is an `OutboxMessage` row, committed with the change that caused
 it. `send_due` claims due rows a batch at a time (a lease in ``next_attempt_at`` and the
 claimant in ``claimed_by``, `pbem.claims`; ``FOR UPDATE SKIP LOCKED`` on PostgreSQL,
 ``BEGIN IMMEDIATE`` on SQLite), so overlapping workers never send a row twice, composes and
-sends each (`pbem.outbox_compose`) and marks it sent, to retry with `backoff`, or failed. A
+sends each (`pbem.outbox_compose`) and marks it sent, to retry with `backoff`, or failed (a
+commit per mail, or for up to `MARKS_HELD` mails while another process writes, `_send_rows`). A
 worker killed mid-send leaves its claims to be freed (at once when this machine sees it is
 dead, else when the lease ends) and the row is sent again with the same Message-ID.
 `drain_outbox` is one whole run (`pbem send`, `serve`, `tick`); `pbem poll` runs `send_due`
@@ -28,7 +29,7 @@ from sqlmodel import Session, col, select
 
 from pbem import claims, mailimages
 from pbem.config import Settings
-from pbem.db import is_sqlite, transaction
+from pbem.db import is_sqlite, transaction, write_turn_taken
 from pbem.mail import PermanentFailure, SendFailure, TemporaryFailure
 from pbem.models import OutboxMessage, utcnow
 from pbem.outbox_compose import ComposeFailure, RowMail, composed
@@ -162,6 +163,7 @@ async def send_due(
 
 CLAIM_LEASE = timedelta(minutes=5)  # a killed worker's claimed rows are sent again after it
 # (at once when the next worker on the same machine sees it is dead: `_free_dead_claims`)
+MARKS_HELD = 8  # sent rows whose marks may wait while another process writes (`_send_rows`)
 DEAD_CLAIMS_EVERY = 30.0  # seconds between two looks for dead claimants, per process and database
 _MARK_COLUMNS = ("attempts", "status", "sent_at", "last_error", "next_attempt_at", "claimed_by")
 _dead_claims_seen: dict[tuple[int, str], float] = {}  # (pid, database) -> when last looked
@@ -334,27 +336,52 @@ async def _send_rows(
     images: Mapping[str, mailimages.StoredPart] | None = None,
 ) -> list[Claimed] | None:
     """Send claimed rows (``images``: the pictures they show, read here when not given); None
-    when all were tried, else the rows left when the server is down."""
+    when all were tried, else the rows left when the server is down.
+
+    Each row is marked after its send (C2), in a transaction of its own, unless another process
+    is writing to the SQLite file at that moment (`pbem.db.write_turn_taken`: `pbem poll`
+    applying a mail): then the mark waits, and the next row is sent instead of waiting out that
+    transaction, up to `MARKS_HELD` rows, marked together at the first free moment. A failed
+    row, the batch's last row, or anything raised marks every row held at once."""
     from pbem.db import _write_engine
 
     mark = _statements(is_sqlite(db))[2]
+    held: list[Claimed] = []  # tried, not yet marked
+
+    def mark_held() -> None:
+        with conn.begin():  # one UPDATE per tried mail and a commit (C2), Core: no ORM flush
+            for tried in held:
+                conn.execute(mark, {"row_id": tried.id, **_marked(tried)})
+        held.clear()
+
     with _write_engine(db).connect() as conn:
         if images is None:
             with db.connect() as read:  # a plain read: no write lock
                 images = mailimages.load(read, (r.html for r in rows))
         ahead: dict[int, _Composed] = {}  # the next row's mail, composed during this one's send
-        for i, row in enumerate(rows):
-            failure: SendFailure | None = None
-            following = rows[i + 1] if i + 1 < len(rows) else None
-            try:  # outside any transaction: a crash after this resends the same Message-ID (C2)
-                await _send_row(sender, settings, row, images, ahead, following)
-            except SendFailure as exc:
-                failure = exc
-            _mark(row, failure, now, stats)
-            with conn.begin():  # one UPDATE + commit per sent mail (C2), Core: no ORM flush
-                conn.execute(mark, {"row_id": row.id, **_marked(row)})
-            if _unreachable(failure):
-                return rows[i + 1 :]
+        try:
+            for i, row in enumerate(rows):
+                failure: SendFailure | None = None
+                following = rows[i + 1] if i + 1 < len(rows) else None
+                try:  # outside any transaction: a crash after this resends the same Message-ID (C2)
+                    await _send_row(sender, settings, row, images, ahead, following)
+                except SendFailure as exc:
+                    failure = exc
+                _mark(row, failure, now, stats)
+                held.append(row)
+                if (
+                    failure is not None
+                    or following is None
+                    or len(held) >= MARKS_HELD
+                    or not write_turn_taken(db)
+                ):
+                    mark_held()
+                if _unreachable(failure):
+                    return rows[i + 1 :]
+        finally:
+            if held:  # something was raised: what was tried is marked all the same
+                with contextlib.suppress(Exception):
+                    mark_held()
     return None
 
 

@@ -68,6 +68,22 @@ class ProcessTurns:
             self._depth -= 1
         return False
 
+    def taken_elsewhere(self) -> bool:
+        """Whether another process holds the turn or queues for it at this moment: a look that
+        keeps nothing (each byte taken without waiting and let go at once). False while this
+        process holds the turn. A writer with something that can wait (`pbem.outbox_send`'s
+        marks) asks this first and writes later rather than wait out another's transaction."""
+        with self._mutex:  # `acquire` counts itself in first: no thread of ours takes it now
+            if self._depth:
+                return False
+            for byte in (TURN, QUEUE):
+                try:
+                    fcntl.lockf(self._fd, fcntl.LOCK_EX | fcntl.LOCK_NB, 1, byte)
+                except OSError:
+                    return True
+                self._unlock(byte)
+            return False
+
     def release(self) -> None:
         with self._mutex:
             if self._depth == 0:

@@ -171,3 +171,38 @@ def test_one_file_has_one_turns_object_per_process_whatever_its_name(tmp_path: P
 def test_no_turns_where_the_file_cannot_be_made(tmp_path: Path) -> None:
     missing = tmp_path / "no-such-folder" / "x.db"
     assert pt.process_turns(str(missing)) is None
+
+
+def test_a_look_at_the_turn_sees_another_process_and_keeps_nothing(tmp_path: Path) -> None:
+    """`taken_elsewhere` (the sending process asks before a mark that can wait): True while
+    another process holds the turn or queues for it, False while this process holds it, and
+    the look itself takes nothing from anyone."""
+    db_file = tmp_path / "look.db"
+    turns = pt.process_turns(str(db_file))
+    assert turns is not None
+    assert turns.taken_elsewhere() is False
+    for byte in (pt.TURN, pt.QUEUE):
+        holder = _python(HOLDER, f"{db_file}-turns", str(byte))
+        try:
+            _wait_holding(holder)
+            assert turns.taken_elsewhere() is True
+            assert turns.taken_elsewhere() is True  # the holder still holds it
+            assert turns.acquire(0.05) is False
+        finally:
+            holder.kill()
+            holder.wait()
+    assert turns.acquire(1.0) is True
+    try:
+        assert turns.taken_elsewhere() is False  # ours: and looking did not let it go
+        probe = _python(
+            "import fcntl, os, sys\n"
+            "fd = os.open(sys.argv[1], os.O_RDWR)\n"
+            "try:\n    fcntl.lockf(fd, fcntl.LOCK_EX | fcntl.LOCK_NB, 1, 1); print('free')\n"
+            "except OSError:\n    print('taken')\n",
+            f"{db_file}-turns",
+        )
+        out, _ = probe.communicate(timeout=60)
+        assert out.strip() == "taken"
+    finally:
+        turns.release()
+    assert turns.taken_elsewhere() is False
