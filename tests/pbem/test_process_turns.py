@@ -63,6 +63,19 @@ def _wait_holding(proc: subprocess.Popen[str]) -> None:
     assert proc.stdout.readline().strip() == "holding", "the other process did not start"
 
 
+def _turn_seen_from_another_process(db_file: Path) -> str:
+    """ "free" or "taken": the turn byte, tried (without waiting) by a process of its own."""
+    probe = _python(
+        "import fcntl, os, sys\n"
+        "fd = os.open(sys.argv[1], os.O_RDWR)\n"
+        "try:\n    fcntl.lockf(fd, fcntl.LOCK_EX | fcntl.LOCK_NB, 1, 1); print('free')\n"
+        "except OSError:\n    print('taken')\n",
+        f"{db_file}-turns",
+    )
+    out, _ = probe.communicate(timeout=60)
+    return out.strip()
+
+
 def _log(db_file: Path) -> list[str]:
     db = make_engine(f"sqlite:///{db_file}")
     with db.connect() as conn:
@@ -140,24 +153,9 @@ def test_nested_turns_count_and_only_the_outermost_gives_the_turn_back(tmp_path:
     assert turns is not None
     assert turns.acquire(1.0) and turns.acquire(1.0)
     turns.release()
-    probe = _python(
-        "import fcntl, os, sys\n"
-        "fd = os.open(sys.argv[1], os.O_RDWR)\n"
-        "try:\n    fcntl.lockf(fd, fcntl.LOCK_EX | fcntl.LOCK_NB, 1, 1); print('free')\n"
-        "except OSError:\n    print('taken')\n",
-        f"{db_file}-turns",
-    )
-    out, _ = probe.communicate(timeout=60)
-    assert out.strip() == "taken"  # still held: one acquire is not yet released
+    assert _turn_seen_from_another_process(db_file) == "taken"  # one acquire not released
     turns.release()
-    probe = _python(
-        "import fcntl, os, sys\n"
-        "fd = os.open(sys.argv[1], os.O_RDWR)\n"
-        "fcntl.lockf(fd, fcntl.LOCK_EX | fcntl.LOCK_NB, 1, 1); print('free')\n",
-        f"{db_file}-turns",
-    )
-    out, _ = probe.communicate(timeout=60)
-    assert out.strip() == "free"
+    assert _turn_seen_from_another_process(db_file) == "free"
 
 
 def test_one_file_has_one_turns_object_per_process_whatever_its_name(tmp_path: Path) -> None:
@@ -194,15 +192,7 @@ def test_a_look_at_the_turn_sees_another_process_and_keeps_nothing(tmp_path: Pat
     assert turns.acquire(1.0) is True
     try:
         assert turns.taken_elsewhere() is False  # ours: and looking did not let it go
-        probe = _python(
-            "import fcntl, os, sys\n"
-            "fd = os.open(sys.argv[1], os.O_RDWR)\n"
-            "try:\n    fcntl.lockf(fd, fcntl.LOCK_EX | fcntl.LOCK_NB, 1, 1); print('free')\n"
-            "except OSError:\n    print('taken')\n",
-            f"{db_file}-turns",
-        )
-        out, _ = probe.communicate(timeout=60)
-        assert out.strip() == "taken"
+        assert _turn_seen_from_another_process(db_file) == "taken"
     finally:
         turns.release()
     assert turns.taken_elsewhere() is False
