@@ -32,7 +32,6 @@ __all__ = [
     "EXIT_UNREACHABLE",
     "App",
     "cli",
-    "main",
     "pass_app",
     "service",
 ]
@@ -71,13 +70,6 @@ for _command in (init, new, poll, tick, seat, send, serve, held, games, show, lo
     cli.add_command(_command)
 for _command in (check, demo, tournament, export, verify, observe):
     cli.add_command(_command)
-
-
-def main() -> None:  # pragma: no cover
-    """The `pbem` program (`pbem.entry.main`: its start-up and exit around this group)."""
-    from pbem.entry import main as run
-
-    run()
 
 
 from pbem import cli_orders as _cli_orders  # noqa: E402, F401  (registers `notify`, `standing`)

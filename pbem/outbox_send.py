@@ -347,14 +347,14 @@ async def _send_rows(
 
     mark = _statements(is_sqlite(db))[2]
     held: list[Claimed] = []  # tried, not yet marked
-
-    def mark_held() -> None:
-        with conn.begin():  # one UPDATE per tried mail and a commit (C2), Core: no ORM flush
-            for tried in held:
-                conn.execute(mark, {"row_id": tried.id, **_marked(tried)})
-        held.clear()
-
     with _write_engine(db).connect() as conn:
+
+        def mark_held() -> None:
+            with conn.begin():  # one UPDATE per tried mail and a commit (C2), Core: no ORM flush
+                for tried in held:
+                    conn.execute(mark, {"row_id": tried.id, **_marked(tried)})
+            held.clear()
+
         if images is None:
             with db.connect() as read:  # a plain read: no write lock
                 images = mailimages.load(read, (r.html for r in rows))

@@ -4,12 +4,11 @@ done its imports already: the child spends its time in the command, not in start
 from __future__ import annotations
 
 import os
-import signal
-import subprocess
 import sys
-import time
 from pathlib import Path
 from typing import Protocol
+
+from pbem.send_process import ForkedChild
 
 
 class Child(Protocol):
@@ -19,10 +18,11 @@ class Child(Protocol):
     def kill(self) -> None: ...
 
 
-class Forked:
+class Forked(ForkedChild):
     """`pbem ARGS` in a child forked from this process (its imports are done already, so the
     child spends its time in the command itself, not in starting Python): the same code as
-    ``python -m pbem``, entered through `pbem.cli.cli` with the worker's environment."""
+    ``python -m pbem``, entered through `pbem.cli.cli` with the worker's environment. Waited
+    for and signalled as the poll's own forked sending process is (`ForkedChild`)."""
 
     def __init__(self, args: list[str], env: dict[str, str], cwd: Path) -> None:
         from pbem.cli import cli
@@ -48,28 +48,4 @@ class Forked:
                 code = 70
             finally:
                 os._exit(code)
-        self.pid = pid
-        self.returncode: int | None = None
-
-    def poll(self) -> int | None:
-        if self.returncode is None:
-            pid, status = os.waitpid(self.pid, os.WNOHANG)
-            if pid:
-                self.returncode = os.waitstatus_to_exitcode(status)
-        return self.returncode
-
-    def wait(self, timeout: float | None = None) -> int:
-        end = None if timeout is None else time.monotonic() + timeout
-        while self.poll() is None:
-            if end is not None and time.monotonic() >= end:
-                raise subprocess.TimeoutExpired("pbem", timeout or 0)
-            time.sleep(0.005)
-        assert self.returncode is not None
-        return self.returncode
-
-    def send_signal(self, sig: int) -> None:
-        if self.returncode is None:
-            os.kill(self.pid, sig)
-
-    def kill(self) -> None:
-        self.send_signal(signal.SIGKILL)
+        super().__init__(pid)
