@@ -33,8 +33,8 @@ from benchmarks.common import Row, print_table
 from benchmarks.mailenv import NoMailStack, mail_stack
 from pbem import service
 from pbem.config import Settings
-from pbem.db import make_engine, migrate
 from pbem.mail import MemorySender
+from pbem.store.db import make_engine, migrate
 from tests.pbem.mailtools import MailServer
 
 HERE = Path(__file__).resolve().parent

@@ -37,11 +37,11 @@ import engine
 from benchmarks.common import Row, print_table
 from benchmarks.mailenv import NoMailStack, mail_stack
 from pbem import keys, service
-from pbem.db import make_engine, migrate
+from pbem.games.notify import set_notify
 from pbem.mail import MemorySender, SmtpSender
-from pbem.models import Game, Seat, utcnow
-from pbem.notify import set_notify
-from pbem.replies import current_key
+from pbem.outbox.queue import current_key
+from pbem.store.db import make_engine, migrate
+from pbem.store.models import Game, Seat, utcnow
 from tests.pbem.mailtools import MailServer, player_mail
 
 TIMEOUT = 60.0

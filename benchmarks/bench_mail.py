@@ -34,7 +34,7 @@ Targets (issue 6): server >= 0.5 × wire; engine <= 10 % of the server's per-mov
 First, without the mail stack, the rendering breakdown per report (`render_cost`): a seeded game
 replayed in process, both seats' reports rendered after every move, timed three ways — the
 templates alone, templates + map picture as the server draws it (the public board once per move
-for both seats, from the cached constant layer and pieces, `pbem.boardmap`), and, as the baseline
+for both seats, from the cached constant layer and pieces, `pbem.reports.boardmap`), and, as the baseline
 in the same run, templates + the whole SVG drawn in one resvg pass for every recipient (the
 picture as it was drawn before the pieces).
 """
@@ -66,13 +66,14 @@ import engine
 from benchmarks.common import Row, print_table
 from benchmarks.cpu import machine_busy, stack_cpu
 from benchmarks.mailenv import NoMailStack, mail_stack, state_dir
-from pbem import keys, mailimages, service
+from pbem import keys, service
 from pbem.config import Settings
-from pbem.db import make_engine, migrate
 from pbem.mail import MemorySender
-from pbem.models import Game, InboundMessage, OutboxMessage, Seat
+from pbem.outbox import parts as mailimages
+from pbem.outbox.queue import current_key
 from pbem.pipeline import process_message
-from pbem.replies import current_key
+from pbem.store.db import make_engine, migrate
+from pbem.store.models import Game, InboundMessage, OutboxMessage, Seat
 from tests.pbem.mailtools import MailServer, player_mail
 
 HERE = Path(__file__).resolve().parent
@@ -319,8 +320,8 @@ def _bytecode_state() -> str:
 
 def render_cost(moves: int, runs: int) -> None:
     """Per-report rendering cost: templates, + picture with the per-move cache, + picture uncached."""
-    from pbem import boardmap
-    from pbem.render import render
+    from pbem.reports import boardmap
+    from pbem.reports.render import render
 
     rnd = random.Random(5)
     g = engine.new_game(5)

@@ -23,8 +23,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from benchmarks.common import Row, print_table
 from pbem import service
 from pbem.config import Settings
-from pbem.db import make_engine, migrate
 from pbem.mail import parse_message
+from pbem.store.db import make_engine, migrate
 
 HEAD = (
     "From: Stranger <s@elsewhere.test>\r\nTo: game@pbem.test\r\nSubject: hi\r\n"

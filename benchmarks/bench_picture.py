@@ -1,4 +1,4 @@
-"""The map picture's CPU, before and after a change: ``pbem.boardmap.picture`` on seeded boards.
+"""The map picture's CPU, before and after a change: ``pbem.reports.boardmap.picture`` on seeded boards.
 
     python benchmarks/bench_picture.py [--baseline REF] [--runs 5] [--games 40] [--moves 200]
 
@@ -31,7 +31,7 @@ def child(games: int, moves: int) -> None:
     """One timed run in this process: prints a JSON line of figures."""
     sys.path.insert(0, str(Path.cwd()))
     import engine
-    from pbem import boardmap
+    from pbem.reports import boardmap
 
     rnd = random.Random(7)
     states = [engine.new_game(1000 + i) for i in range(games)]

@@ -29,8 +29,9 @@ def main() -> None:
     from sqlmodel import Session, select
 
     from benchmarks.bench_sendproc import queue_move
-    from pbem import mailimages, service
-    from pbem.models import OutboxMessage, utcnow
+    from pbem import service
+    from pbem.outbox import parts as mailimages
+    from pbem.store.models import OutboxMessage, utcnow
     from tests.pbem.harness import Harness
 
     class Null:
@@ -44,7 +45,7 @@ def main() -> None:
 
     tmp = Path(tempfile.mkdtemp(prefix="pbem-bench-pump-"))
     try:
-        from pbem import replies
+        from pbem.outbox import queue as replies
 
         replies.DEFER_RENDER = False  # rows rendered when queued: their picture is stored
         h = Harness(tmp)

@@ -26,8 +26,8 @@ import engine
 from benchmarks.common import Row, print_table, random_game
 from pbem import service
 from pbem.config import Settings
-from pbem.db import make_engine, migrate, transaction
-from pbem.models import Game, Move
+from pbem.store.db import make_engine, migrate, transaction
+from pbem.store.models import Game, Move
 
 
 def engine_rows(games: int, runs: int) -> list[Row]:

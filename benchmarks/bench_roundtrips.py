@@ -58,11 +58,12 @@ import engine
 from engine import forced
 from engine.data import other
 from engine.phases import momentum
-from pbem import orders, service
+from pbem import service
 from pbem.config import Settings
-from pbem.db import make_engine, migrate
+from pbem.games import orders
 from pbem.mail import MemoryMailbox, MemorySender
-from pbem.models import Game
+from pbem.store.db import make_engine, migrate
+from pbem.store.models import Game
 
 MODES = ("today", "undeclared", "defaults")
 EMAILS = {"kennedy": "jack@players.test", "nixon": "dick@players.test"}
@@ -289,8 +290,8 @@ def decision_kind(state: dict[str, Any], side: str) -> str:
 
 
 def service_notify(db: Any, game_id: int, side: str, mode: str) -> None:
-    from pbem.models import utcnow
-    from pbem.notify import set_notify
+    from pbem.games.notify import set_notify
+    from pbem.store.models import utcnow
 
     set_notify(db, game_id, side, mode, now=utcnow())
 
@@ -310,7 +311,7 @@ def reuse_one_map_picture() -> None:
     A mail's size stays representative (one PNG of the real size per HTML report); drawing a
     new one per move (~0.3 s, benchmark 2's business) would make this benchmark take an hour.
     """
-    from pbem import boardmap, render
+    from pbem.reports import boardmap, render
 
     first: list[boardmap.Picture] = []
 

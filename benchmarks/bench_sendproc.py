@@ -50,7 +50,7 @@ def queue_move(
     """Add move ``k``'s outbox rows shaped like reports: a new board picture (``image``'s bytes
     made distinct) and one row per welcome row in ``rows`` (``model_dump``s) showing it; with
     ``domain``, each to its own recipient there (also used by bench_pump.py)."""
-    from pbem.models import MailImage, OutboxMessage
+    from pbem.store.models import MailImage, OutboxMessage
 
     cid = f"board-{k:024d}@1960.pbem"
     data = image.data + k.to_bytes(4, "big")
@@ -74,16 +74,17 @@ def _inner(reports: int, host: str, port: int, domain: str) -> dict[str, float]:
     import aiosmtplib
     from sqlmodel import Session, select
 
-    from pbem import mailimages, service
+    from pbem import service
     from pbem.mail import SmtpSender
-    from pbem.models import OutboxMessage
-    from pbem.outbox_compose import raw_message
+    from pbem.outbox import parts as mailimages
+    from pbem.outbox.compose import raw_message
     from pbem.send_process import ProcessSender
+    from pbem.store.models import OutboxMessage
     from tests.pbem.harness import Harness
 
     tmp = Path(tempfile.mkdtemp(prefix="pbem-bench-sendproc-"))
     try:
-        from pbem import replies
+        from pbem.outbox import queue as replies
 
         replies.DEFER_RENDER = False  # rows rendered when queued: their picture is stored
         h = Harness(tmp)

@@ -61,17 +61,17 @@ def wrap(owner: Any, name: str, label: str) -> None:
 
 def instrument() -> None:
     import engine
-    import pbem.boardmap
-    import pbem.cli_worker
+    import pbem.cli.worker
     import pbem.mail.imap
     import pbem.mail.smtp
-    import pbem.mailimages
-    import pbem.outbox_compose
+    import pbem.outbox.compose
+    import pbem.outbox.parts
+    import pbem.outbox.queue
     import pbem.outbox_process
     import pbem.pipeline.base as base
     import pbem.pipeline.commands
     import pbem.pipeline.rows
-    import pbem.replies
+    import pbem.reports.boardmap
     import pbem.send_process
     import pbem.service
 
@@ -89,22 +89,22 @@ def instrument() -> None:
                 calls[label] += 1
 
         base.HANDLERS[name] = dataclasses.replace(h, process=stage)
-    wrap(pbem.replies, "render", "      render (Jinja2, text + HTML, map picture)")
-    wrap(pbem.replies, "render_input", "      render input for the sender (check + JSON)")
+    wrap(pbem.outbox.queue, "render", "      render (Jinja2, text + HTML, map picture)")
+    wrap(pbem.outbox.queue, "render_input", "      render input for the sender (check + JSON)")
     wrap(pbem.pipeline.commands, "text_of", "      an unsent report's text rendered (extract)")
-    wrap(pbem.boardmap, "picture", "        map picture (cached per board)")
-    wrap(pbem.boardmap, "draw_png", "          map picture drawn (SVG -> PNG, palette)")
-    wrap(pbem.mailimages, "store", "      store map picture (once per board)")
+    wrap(pbem.reports.boardmap, "picture", "        map picture (cached per board)")
+    wrap(pbem.reports.boardmap, "draw_png", "          map picture drawn (SVG -> PNG, palette)")
+    wrap(pbem.outbox.parts, "store", "      store map picture (once per board)")
     wrap(pbem.mail.imap.ImapMailbox, "fetch_new", "  IMAP fetch")
     wrap(pbem.mail.imap.ImapMailbox, "move_many", "  IMAP move (per batch)")
     wrap(pbem.service, "drain_outbox", "drain_outbox (send every report)")
-    wrap(pbem.outbox_compose, "build_message", "  compose (build_message, not in poll)")
+    wrap(pbem.outbox.compose, "build_message", "  compose (build_message, not in poll)")
     wrap(pbem.mail.smtp.SmtpSender, "send", "  SMTP send (not in poll)")
     wrap(pbem.send_process.ProcessSender, "_ask", "  sending process: compose + SMTP, waited for")
     wrap(pbem.outbox_process.OutboxProcess, "nudge", "  nudge the sending process (per mail)")
     wrap(pbem.outbox_process.OutboxProcess, "_due", "  anything due? (start and end of poll)")
     wrap(pbem.outbox_process.OutboxProcess, "_finish", "sending process: what is left, waited for")
-    wrap(pbem.cli_worker, "migrate", "migrate (schema check)")
+    wrap(pbem.cli.worker, "migrate", "migrate (schema check)")
     for name in (
         "apply_in_place",
         "copy_state",

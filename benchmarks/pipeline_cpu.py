@@ -54,8 +54,8 @@ def make(folder: Path, moves: int, games: int) -> tuple[Path, Any, list[bytes]]:
 def run_once(pristine: Path, settings: Any, mails: list[bytes], tmp: Path) -> dict[str, Any]:
     """Apply every mail to a fresh copy; CPU seconds and statements per stage, and in all."""
     import pbem.pipeline.base as base
-    from pbem.db import make_engine, migrate
     from pbem.pipeline import process_message
+    from pbem.store.db import make_engine, migrate
 
     db_file = tmp / "run.db"
     shutil.copy(pristine, db_file)

@@ -1,10 +1,10 @@
-"""A digest of every mail `pbem.render` makes for seeded random games played to the end.
+"""A digest of every mail `pbem.reports.render` makes for seeded random games played to the end.
 
     python benchmarks/report_digest.py [--games 6] [--out FILE]
 
 Not a timing: a check that a change for speed leaves every byte of the mails as it was. For
 each game (both editions, random legal commands, seeded), after every move both seats' mails
-are rendered: the report with the decision summary and orders block `pbem.notify` adds (every
+are rendered: the report with the decision summary and orders block `pbem.games.notify` adds (every
 other move with the map picture), and now and then a rejected, status and welcome mail; at
 the end the game-over mail (its attached log) and the history. Printed (or written to
 ``--out``): one SHA-256 per mail over its subject, text, HTML, picture ids and attachments,
@@ -26,8 +26,8 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 import engine
-from pbem import summary
-from pbem.render import Rendered, render
+from pbem.reports import summary
+from pbem.reports.render import Rendered, render
 
 
 def digest(mail: Rendered) -> str:

@@ -42,11 +42,11 @@ from sqlmodel import Session, col, select
 import engine
 from pbem import service
 from pbem.config import Settings
-from pbem.db import make_engine, migrate
 from pbem.mail import MemorySender
-from pbem.models import Game
 from pbem.pipeline import base
 from pbem.pipeline.runner import process_message
+from pbem.store.db import make_engine, migrate
+from pbem.store.models import Game
 
 T0 = datetime(2026, 12, 1, 12, 0, tzinfo=UTC)
 OUTBOX_COLUMNS = (
@@ -128,7 +128,7 @@ def one_run(
     """Every mail through `process_message`; ``sent``: after each (untimed), its reports are
     marked as the sending process would once they are sent (a deferred row's subject and text
     stored), else none is sent and the pipeline reads unsent reports (an SMTP outage)."""
-    from pbem import outbox_compose
+    from pbem.outbox import compose as outbox_compose
 
     getattr(outbox_compose, "_TEXTS", {}).clear()  # texts rendered by an earlier run: not kept
     run_db = folder / "run.db"
@@ -171,8 +171,8 @@ def one_run(
 
 def mark_sent(db: Any) -> None:
     """Store the subject and text of every deferred row not sent yet, as the mark of a sent
-    row does (`pbem.outbox_send._marked`); nothing to do for code that renders when queueing."""
-    from pbem.outbox_compose import rendered
+    row does (`pbem.outbox.send._marked`); nothing to do for code that renders when queueing."""
+    from pbem.outbox.compose import rendered
 
     with db.begin() as c:
         if "render_input" not in {
@@ -190,9 +190,9 @@ def mark_sent(db: Any) -> None:
 
 def digest(db: Any) -> list[str]:
     """A hash per outbox row of the mail it sends and per picture; a row rendered by the sender
-    (``render_input``) is rendered here (`pbem.outbox_compose.rendered`) and its picture
+    (``render_input``) is rendered here (`pbem.outbox.compose.rendered`) and its picture
     counted as if stored, so the lines equal those of code that rendered it when queued."""
-    from pbem.outbox_compose import rendered
+    from pbem.outbox.compose import rendered
 
     out = []
     pictures: dict[str, tuple[Any, ...]] = {}

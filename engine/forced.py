@@ -1,6 +1,6 @@
 """What a server may decide for a side: the step it faces, forced commands, what a command reveals.
 
-Used by the server's standing and queued orders (pbem.orders) so that it never has to look
+Used by the server's standing and queued orders (pbem.games.orders) so that it never has to look
 inside the flow stack itself. Pure: the game state is only read, or applied to a copy.
 
 A *forced* command is the only legal one for a side, or the first of several that all lead to

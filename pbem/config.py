@@ -62,7 +62,9 @@ class Settings:
     authserv_id: str = ""  # our receiving server's Authentication-Results id (RFC 8601)
     dkim_verify: bool = False  # verify DKIM signatures on arrival (dkimpy, the `dkim` extra)
     previous_secrets: str = ""  # comma-separated old PBEM_SECRETs still accepted (rotation)
-    invitation_hours: int = 168  # an unanswered game invitation expires after this (pbem.fairplay)
+    invitation_hours: int = (
+        168  # an unanswered game invitation expires after this (pbem.games.fairplay)
+    )
 
     @property
     def address_domain(self) -> str:

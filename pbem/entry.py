@@ -76,7 +76,7 @@ def finish(code: object) -> None:
     if others or threading.current_thread() is not threading.main_thread():
         raise SystemExit(code)  # a thread Python would wait for: the normal exit waits for it
     status = exit_status(code)
-    from pbem.db import dispose_engines
+    from pbem.store.db import dispose_engines
 
     dispose_engines()
     atexit._run_exitfuncs()

@@ -5,7 +5,7 @@ applying process.
 in the outbox (the transactional outbox, C2). `OutboxProcess` sends them while the next mail is
 processed, from a child process (a fork of the poll where that is safe, which has the modules
 imported already: `pbem.send_process.spawn`, `_fork_safe`; else ``python -m
-pbem.outbox_process``) that runs the outbox's own code, `pbem.outbox_send.send_due`, on its own
+pbem.outbox_process``) that runs the outbox's own code, `pbem.outbox.send.send_due`, on its own
 database engine (the Settings it gets carry the URL) with a real `SmtpSender`: it claims the
 rows (lease, ``claimed_by`` = the child's own process, ``FOR UPDATE SKIP LOCKED`` on PostgreSQL,
 ``BEGIN IMMEDIATE`` on SQLite), loads their pictures, composes and sends them on one SMTP
@@ -44,19 +44,12 @@ from typing import TYPE_CHECKING, Any
 
 from pbem.config import Settings
 from pbem.mail.smtp import SmtpSender, TemporaryFailure
-from pbem.send_process import (
-    ForkedChild,
-    can_fork,
-    die_with_parent,
-    open_fds,
-    spawn,
-    stop,
-)
+from pbem.send_process import ForkedChild, can_fork, die_with_parent, open_fds, spawn, stop
 
 if TYPE_CHECKING:
     from sqlalchemy.engine import Engine
 
-    from pbem.outbox_send import SendStats
+    from pbem.outbox.send import SendStats
 
 __all__ = ["OutboxProcess"]
 
@@ -70,7 +63,7 @@ class OutboxProcess:
     a child is needed and frees a dead child's claims, the child opens its own."""
 
     def __init__(self, db: Engine, settings: Settings, smtp: SmtpSender) -> None:
-        from pbem.outbox_send import SendStats
+        from pbem.outbox.send import SendStats
 
         self.db = db
         self.settings = settings
@@ -116,8 +109,8 @@ class OutboxProcess:
         self.stats.unreachable = unreachable
 
     def _due(self) -> bool:
-        from pbem.models import utcnow
-        from pbem.outbox_send import outbox_due
+        from pbem.outbox.send import outbox_due
+        from pbem.store.models import utcnow
 
         return outbox_due(self.db, utcnow())
 
@@ -144,8 +137,8 @@ class OutboxProcess:
     def _child_died(self) -> None:
         """The child ended without its totals: what it held is due again at once (it is
         provably dead), and the run says the rest waits for the next one (exit 4)."""
-        from pbem import outbox_send
-        from pbem.models import utcnow
+        from pbem.outbox import send as outbox_send
+        from pbem.store.models import utcnow
 
         print("pbem: the sending process ended unexpectedly", file=sys.stderr)
         outbox_send._free_dead_claims(self.db, utcnow(), force=True)
@@ -185,7 +178,7 @@ class _Orphan:
         meanwhile: Callable[[], None] | None,
     ) -> None:
         """`send`, the next mail composed in ``meanwhile`` while the server queues this one
-        (`pbem.outbox_send.OverlappingSender`): safe here, where the poll's death is told and a
+        (`pbem.outbox.send.OverlappingSender`): safe here, where the poll's death is told and a
         mail whose end of data is written is finished and marked (it waits for the compose)."""
         if not self.orphaned and os.getppid() != self.parent:
             self.orphaned = True
@@ -214,9 +207,9 @@ async def _serve_outbox(conn: Connection, parent: int) -> None:
     settings, smtp = conn.recv()
     guard = _Orphan(smtp, parent)
     asyncio.get_running_loop().add_signal_handler(signal.SIGUSR1, guard.parent_died)
-    from pbem.db import is_transient, make_engine
-    from pbem.models import utcnow
-    from pbem.outbox_send import SendStats, release_mine, send_due
+    from pbem.outbox.send import SendStats, release_mine, send_due
+    from pbem.store.db import is_transient, make_engine
+    from pbem.store.models import utcnow
 
     db = make_engine(settings.database_url)
     stats = SendStats()
@@ -266,7 +259,7 @@ def _fork_safe(db: Engine) -> bool:
     the child's marks be lost). So the pool's idle connections are closed first (the parent
     opens a new one at its next statement, ~0.3 ms), and a connection still in use, or any
     other descriptor of this process on the database's files, means a fresh interpreter."""
-    from pbem.db import is_sqlite
+    from pbem.store.db import is_sqlite
 
     if not is_sqlite(db):
         return True

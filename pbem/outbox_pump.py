@@ -26,8 +26,8 @@ from types import TracebackType
 from sqlalchemy.engine import Engine
 
 from pbem.config import Settings
-from pbem.models import utcnow
-from pbem.outbox_send import Sender, SendStats, send_due, smtp_session
+from pbem.outbox.send import Sender, SendStats, send_due, smtp_session
+from pbem.store.models import utcnow
 
 __all__ = ["OutboxPump"]
 

@@ -6,7 +6,7 @@ transactions (`pbem poll` applying a backlog, each mail in its own) leaves gaps 
 a millisecond between them, so a short writer in another process (the poll's sending process
 marking each mail sent, C2) looks at the wrong moments again and again: in benchmark 2 it
 spent a third of its life there and sent almost nothing until the backlog was applied. The
-threads of one process already take turns (`pbem.db.WriteTurns`); this does the same across
+threads of one process already take turns (`pbem.store.db.WriteTurns`); this does the same across
 processes.
 
 A turn is two POSIX record locks on a small file beside the database (``<database>-turns``):
@@ -45,7 +45,7 @@ except ImportError:  # pragma: no cover - not POSIX: no turns between processes
 class ProcessTurns:
     """The turns of this process at one database file. `acquire` and `release` pair up
     (nested calls count: only the outermost pair takes and gives the turn); callers are the
-    thread holding this process's `pbem.db.WriteTurns` turn, so one thread at a time."""
+    thread holding this process's `pbem.store.db.WriteTurns` turn, so one thread at a time."""
 
     def __init__(self, fd: int) -> None:
         self._fd = fd
@@ -71,7 +71,7 @@ class ProcessTurns:
     def taken_elsewhere(self) -> bool:
         """Whether another process holds the turn or queues for it at this moment: a look that
         keeps nothing (each byte taken without waiting and let go at once). False while this
-        process holds the turn. A writer with something that can wait (`pbem.outbox_send`'s
+        process holds the turn. A writer with something that can wait (`pbem.outbox.send`'s
         marks) asks this first and writes later rather than wait out another's transaction."""
         with self._mutex:  # `acquire` counts itself in first: no thread of ours takes it now
             if self._depth:

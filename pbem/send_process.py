@@ -12,7 +12,7 @@ A pump thread sends each committed mail's reports while the next mail is process
 the interpreter lock from the thread applying the mail. `ProcessSender` does it in a child
 process instead: the pump thread still claims each row and marks it sent in its own commit
 (the outbox's semantics are unchanged, `pbem.service.send_due`), and hands the row's columns
-and its images to the child, which composes the bytes (`pbem.outbox_compose.raw_message`, the same
+and its images to the child, which composes the bytes (`pbem.outbox.compose.raw_message`, the same
 function), sends them on its one SMTP session and answers ok or the failure. The child is
 `python -m pbem.send_process` (started at the first mail to send, so a poll with nothing to
 send pays nothing), with only a socket to the parent: no inherited lock file or database.
@@ -54,8 +54,8 @@ from typing import Any, Generic, TypeVar
 
 from pbem.config import Settings
 from pbem.mail.smtp import PermanentFailure, SmtpSender, TemporaryFailure
-from pbem.mailimages import Part
-from pbem.outbox_compose import RowMail
+from pbem.outbox.compose import RowMail
+from pbem.outbox.parts import Part
 
 __all__ = ["ForkedChild", "ProcessSender", "can_fork", "spawn"]
 
@@ -327,7 +327,7 @@ def _leave_the_parent_alone(keep: int) -> None:
     - Every inherited descriptor but stdout, stderr and ``keep`` (the child's end of the
       socket) becomes /dev/null (stdin too, as for a spawned child): the parent's database and
       IMAP sockets, its end of our socket (else its death would not be our EOF) and the run
-      lock's file (`pbem.lock`): an ``flock`` belongs to the open file description, which the
+      lock's file (`pbem.worker.lock`): an ``flock`` belongs to the open file description, which the
       fork shares, and lasts until its last descriptor is closed, so a child still holding one
       after the parent was killed would lock the next poll out (``LOCK_UN`` here would instead
       unlock it under the living parent: dropping our descriptor is the right release). POSIX
@@ -419,7 +419,7 @@ def die_with_parent(parent: int, sig: int = signal.SIGKILL) -> bool:
 
 
 async def _serve(conn: Connection, parent: int) -> None:
-    from pbem.outbox_compose import composed
+    from pbem.outbox.compose import composed
 
     settings, smtp = conn.recv()
     parts: _Parts[Part] = _Parts()

@@ -2,13 +2,13 @@
 
 This module holds the mail in: `poll_once` processes every mail in the inbox (moving each
 only after its transaction committed), then queues the daily digests that are due
-(`pbem.digest.digest_pass`). The mail out is `pbem.outbox_send` (`drain_outbox`, `send_due`:
+(`pbem.games.digest.digest_pass`). The mail out is `pbem.outbox.send` (`drain_outbox`, `send_due`:
 claims, retry and backoff), re-exported here.
 On PostgreSQL the mail of a game is handed over and applied by any worker holding the
-game's lock (`pbem.handover`, `apply_queued`). It also re-exports the other operations, so callers keep using `pbem.service`:
-`new_game` creates a game and queues the welcome mails (`pbem.game_setup`); `replay`
+game's lock (`pbem.worker.handover`, `apply_queued`). It also re-exports the other operations, so callers keep using `pbem.service`:
+`new_game` creates a game and queues the welcome mails (`pbem.games.setup`); `replay`
 rebuilds a game from its move log and `show`, `games`, `game_log` are operator views
-(`pbem.game_views`); errors are in `pbem.errors`.
+(`pbem.games.views`); errors are in `pbem.errors`.
 """
 
 from __future__ import annotations
@@ -23,62 +23,62 @@ from typing import TYPE_CHECKING, Any, Protocol
 from sqlalchemy.engine import Engine
 
 from pbem.config import Settings
-from pbem.db import is_sqlite, is_transient
 from pbem.errors import GameNotFound as GameNotFound
 from pbem.errors import ServiceError as ServiceError
 from pbem.mail import SmtpSender
-from pbem.models import Seat as Seat  # read as service.Seat (tests)
-from pbem.models import utcnow
-from pbem.outbox_compose import raw_message as raw_message
-from pbem.outbox_compose import sender_for as sender_for
-from pbem.outbox_send import CLAIM_BATCH as CLAIM_BATCH
-from pbem.outbox_send import CLAIM_LEASE as CLAIM_LEASE
-from pbem.outbox_send import MAX_ATTEMPTS as MAX_ATTEMPTS
-from pbem.outbox_send import RowSender as RowSender
-from pbem.outbox_send import Sender as Sender
-from pbem.outbox_send import SendStats as SendStats
-from pbem.outbox_send import backoff as backoff
-from pbem.outbox_send import drain_outbox as drain_outbox
-from pbem.outbox_send import outbox_due as outbox_due
-from pbem.outbox_send import pending_count as pending_count
-from pbem.outbox_send import release_mine as release_mine
-from pbem.outbox_send import send_due as send_due
-from pbem.outbox_send import smtp_session as smtp_session
+from pbem.outbox.compose import raw_message as raw_message
+from pbem.outbox.compose import sender_for as sender_for
+from pbem.outbox.send import CLAIM_BATCH as CLAIM_BATCH
+from pbem.outbox.send import CLAIM_LEASE as CLAIM_LEASE
+from pbem.outbox.send import MAX_ATTEMPTS as MAX_ATTEMPTS
+from pbem.outbox.send import RowSender as RowSender
+from pbem.outbox.send import Sender as Sender
+from pbem.outbox.send import SendStats as SendStats
+from pbem.outbox.send import backoff as backoff
+from pbem.outbox.send import drain_outbox as drain_outbox
+from pbem.outbox.send import outbox_due as outbox_due
+from pbem.outbox.send import pending_count as pending_count
+from pbem.outbox.send import release_mine as release_mine
+from pbem.outbox.send import send_due as send_due
+from pbem.outbox.send import smtp_session as smtp_session
+from pbem.store.db import is_sqlite, is_transient
+from pbem.store.models import Seat as Seat  # read as service.Seat (tests)
+from pbem.store.models import utcnow
 
 if TYPE_CHECKING:
-    from pbem.bot_seats import catch_up as catch_up
-    from pbem.game_setup import EMAIL_RE as EMAIL_RE
-    from pbem.game_setup import new_game as new_game
-    from pbem.game_views import SIDE_CHOICES as SIDE_CHOICES
-    from pbem.game_views import GameRow as GameRow
-    from pbem.game_views import ReplayReport as ReplayReport
-    from pbem.game_views import game_log as game_log
-    from pbem.game_views import games as games
-    from pbem.game_views import replay as replay
-    from pbem.game_views import show as show
-    from pbem.game_views import show_json as show_json
-    from pbem.handover import apply_queued as apply_queued
-    from pbem.handover import hand_over as hand_over
+    from pbem.games.bots import catch_up as catch_up
+    from pbem.games.setup import EMAIL_RE as EMAIL_RE
+    from pbem.games.setup import new_game as new_game
+    from pbem.games.views import SIDE_CHOICES as SIDE_CHOICES
+    from pbem.games.views import GameRow as GameRow
+    from pbem.games.views import ReplayReport as ReplayReport
+    from pbem.games.views import game_log as game_log
+    from pbem.games.views import games as games
+    from pbem.games.views import replay as replay
+    from pbem.games.views import show as show
+    from pbem.games.views import show_json as show_json
     from pbem.mail.imap import Fetched, ImapMailbox
     from pbem.pipeline import Outcome as Outcome
     from pbem.pipeline import process_message as process_message
+    from pbem.worker.handover import apply_queued as apply_queued
+    from pbem.worker.handover import hand_over as hand_over
 
 # Re-exported on first use (PEP 562), not at import: every cron poll imports this module,
 # and an idle one never creates a game, shows one, hands mail over or runs the pipeline.
 _LAZY = {
-    "catch_up": "pbem.bot_seats",
-    "EMAIL_RE": "pbem.game_setup",
-    "new_game": "pbem.game_setup",
-    "SIDE_CHOICES": "pbem.game_views",
-    "GameRow": "pbem.game_views",
-    "ReplayReport": "pbem.game_views",
-    "game_log": "pbem.game_views",
-    "games": "pbem.game_views",
-    "replay": "pbem.game_views",
-    "show": "pbem.game_views",
-    "show_json": "pbem.game_views",
-    "apply_queued": "pbem.handover",
-    "hand_over": "pbem.handover",
+    "catch_up": "pbem.games.bots",
+    "EMAIL_RE": "pbem.games.setup",
+    "new_game": "pbem.games.setup",
+    "SIDE_CHOICES": "pbem.games.views",
+    "GameRow": "pbem.games.views",
+    "ReplayReport": "pbem.games.views",
+    "game_log": "pbem.games.views",
+    "games": "pbem.games.views",
+    "replay": "pbem.games.views",
+    "show": "pbem.games.views",
+    "show_json": "pbem.games.views",
+    "apply_queued": "pbem.worker.handover",
+    "hand_over": "pbem.worker.handover",
     "Fetched": "pbem.mail.imap",  # the sending process never reads mail: no imapclient there
     "ImapMailbox": "pbem.mail.imap",
     "Outcome": "pbem.pipeline",
@@ -185,7 +185,7 @@ def poll_once(
 ) -> PollStats:
     """Process every mail still in the inbox; move each after its commit (C1).
 
-    On PostgreSQL a mail for a game is handed over (`pbem.handover`: queued, committed, then
+    On PostgreSQL a mail for a game is handed over (`pbem.worker.handover`: queued, committed, then
     moved) and applied game by game, by this worker and any other (`apply_queued`); on SQLite
     and for mail that routes to no game, each mail is processed here before it is moved.
     ``after_each`` is called after each mail's transaction (`pbem.outbox_process.OutboxProcess`'s
@@ -194,7 +194,7 @@ def poll_once(
     seen: set[tuple[int, int]] = set()
     hand = not is_sqlite(db)
     if hand:  # SQLite: one worker, nothing is handed over (nor imported for it)
-        from pbem.handover import apply_queued, hand_over
+        from pbem.worker.handover import apply_queued, hand_over
     while True:  # in batches, so a flooded inbox never sits in memory at once
         batch = [
             m for m in inbox.fetch_new(limit=FETCH_BATCH) if (m.uidvalidity, m.uid) not in seen
@@ -244,9 +244,9 @@ def _housekeeping(
 ) -> PollStats:
     """After the mail: invitations expiring, bot seats left to move, the daily digests."""
     now = now or utcnow()
-    from pbem.bot_seats import catch_up
-    from pbem.digest import digest_pass
-    from pbem.fairplay.expiry import expire_invitations
+    from pbem.games.bots import catch_up
+    from pbem.games.digest import digest_pass
+    from pbem.games.fairplay.expiry import expire_invitations
 
     try:
         stats.games.update(expire_invitations(db, settings, now))

@@ -2,7 +2,7 @@
 
 Nothing in it is written by hand: the words come from `engine.vocabulary` (verbs, synonyms,
 server words), the decision steps from the flow's step registry, the card texts from
-``pbem/data/card_text.json``, and what each event asks is found by playing it: every event is
+``pbem/reports/data/card_text.json``, and what each event asks is found by playing it: every event is
 played once, by the card's own side, in a seeded game, and each question it asks is recorded
 as the engine asks it (`engine.decision`) with the commands `engine.legal_commands` offers.
 
@@ -27,7 +27,7 @@ from engine.events.cards import module_of  # noqa: E402
 from engine.events.script import EVENTS  # noqa: E402
 from engine.flow import STEPS, top  # noqa: E402
 from engine.vocabulary import META_WORDS, SYNONYMS, VERBS  # noqa: E402
-from pbem.cardtext import event_text  # noqa: E402
+from pbem.reports.cardtext import event_text  # noqa: E402
 
 OUT = ROOT / "docs" / "COMMANDS.md"
 SEED = 1960  # the seeded game every event is played in

@@ -1,4 +1,4 @@
-"""Prepare pbem/data/card_text.json from the shared card notes (run once by a developer).
+"""Prepare pbem/reports/data/card_text.json from the shared card notes (run once by a developer).
 
     python scripts/make_card_text.py ../shared/data/card_effects.md
 
@@ -14,7 +14,7 @@ import re
 import sys
 from pathlib import Path
 
-OUT = Path(__file__).resolve().parent.parent / "pbem" / "data" / "card_text.json"
+OUT = Path(__file__).resolve().parent.parent / "pbem" / "reports" / "data" / "card_text.json"
 
 
 def rulings(md: str) -> dict[int, str]:

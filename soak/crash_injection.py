@@ -27,7 +27,7 @@ players' mailboxes are read, and the invariants are checked:
 * no mail was quarantined.
 
 A killed worker may hold claimed outbox rows (`outbox_send.CLAIM_LEASE`, 5 minutes); the next
-worker on this machine frees them at once (`pbem.claims`: the claimant is dead). Rows still held
+worker on this machine frees them at once (`pbem.outbox.claims`: the claimant is dead). Rows still held
 after the last kill of a game (e.g. a worker killed during the 30 s between two looks of a
 long-running `serve`) have their lease moved to its end (time travel) before the final polls,
 and are counted.
@@ -77,10 +77,10 @@ from sqlmodel import Session, col, select  # noqa: E402
 import engine  # noqa: E402
 from pbem import keys, service  # noqa: E402
 from pbem.config import Settings  # noqa: E402
-from pbem.db import make_engine, migrate  # noqa: E402
 from pbem.mail import SmtpSender  # noqa: E402
-from pbem.models import Game, InboundMessage, Move, OutboxMessage, Quarantine, Seat, utcnow  # noqa: E402
-from pbem.replies import current_key  # noqa: E402
+from pbem.outbox.queue import current_key  # noqa: E402
+from pbem.store.db import make_engine, migrate  # noqa: E402
+from pbem.store.models import Game, InboundMessage, Move, OutboxMessage, Quarantine, Seat, utcnow  # noqa: E402
 from soak.attribution import (  # noqa: E402
     Duplicate,
     Ledger,
@@ -251,7 +251,7 @@ def run(
             "PBEM_SMTP_HOST": stack.host,
             "PBEM_SMTP_PORT": str(stack.smtp_port),
             "PBEM_SMTP_TLS": "false",
-            "PBEM_LOCK_FILE": str(folder / "pbem.lock"),
+            "PBEM_LOCK_FILE": str(folder / "pbem.worker.lock"),
             "PYTHONPATH": str(ROOT),
         }
         db = make_engine(db_url)
@@ -400,7 +400,7 @@ def _check(
     with Session(db) as s:  # type: ignore[call-overload]
         # The first move each mail made for its own side is its command; the moves after it with
         # the same inbound id are forced, standing or queued commands the server played for
-        # either side (`pbem.orders.settle`: a strategy card, a debate pick).
+        # either side (`pbem.games.orders.settle`: a strategy card, a debate pick).
         firsts: dict[int, tuple[str, str]] = {}
         for m, mail in s.exec(
             select(Move, InboundMessage)

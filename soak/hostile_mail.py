@@ -38,9 +38,9 @@ if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
 from pbem import keys  # noqa: E402
-from pbem.models import Game, OutboxMessage, Seat, utcnow  # noqa: E402
+from pbem.outbox.queue import current_key  # noqa: E402
 from pbem.pipeline import process_message  # noqa: E402
-from pbem.replies import current_key  # noqa: E402
+from pbem.store.models import Game, OutboxMessage, Seat, utcnow  # noqa: E402
 from tests.pbem.harness import EMAILS, Harness  # noqa: E402
 
 CORPUS = ROOT.parent.parent / "shared" / "mail-corpus"

@@ -16,7 +16,7 @@ from pbem.clocks import model
 from pbem.clocks.control import fmt_duration
 
 if TYPE_CHECKING:  # not at run time: the sending process renders mail without the database layer
-    from pbem.models import Game
+    from pbem.store.models import Game
 
 __all__ = ["clock_context", "clock_model", "ending_of"]
 
@@ -119,7 +119,7 @@ def _clock(game: Game, side: str, now: float) -> dict[str, Any] | None:
 
 def clock_context(game: Game, side: str, now: datetime | None = None) -> dict[str, Any]:
     """The render-context keys ``clock`` and ``ending`` for ``side``'s mail."""
-    t = (now or datetime.now(UTC)).timestamp()  # `pbem.models.utcnow`
+    t = (now or datetime.now(UTC)).timestamp()  # `pbem.store.models.utcnow`
     return {"clock": _clock(game, side, t), "ending": ending_of(game)}
 
 

@@ -13,12 +13,12 @@ signature fails.
 from __future__ import annotations
 
 import engine
-from pbem.db import lock_game
 from pbem.mail.authres import verdict
-from pbem.models import HeldMessage
+from pbem.outbox.queue import queue_mail
 from pbem.pipeline.base import Context, StopPipeline, handler
-from pbem.replies import queue_mail
 from pbem.sanitize import bounded
+from pbem.store.db import lock_game
+from pbem.store.models import HeldMessage
 
 __all__ = ["HoldMessage", "hold"]
 

@@ -25,7 +25,7 @@ from engine import GameState
 from pbem.config import Settings
 from pbem.keys import ReplyKey
 from pbem.mail import ParsedMessage
-from pbem.models import Game, Seat
+from pbem.store.models import Game, Seat
 
 __all__ = [
     "HANDLERS",
@@ -75,7 +75,7 @@ class Answered(StopPipeline):
 
 @dataclass
 class InboundRow:
-    """The mail's `pbem.models.InboundMessage` row as the handlers see it: inserted by
+    """The mail's `pbem.store.models.InboundMessage` row as the handlers see it: inserted by
     ``dedupe``, written once more when the mail ends (`pbem.pipeline.rows`). A plain record,
     not an ORM object: setting ``game_id`` or ``outcome`` sends no UPDATE of its own."""
 
@@ -117,8 +117,12 @@ class Context:
     results: list[dict[str, Any]] = field(default_factory=list)
     stage: str = ""
     trace: list[str] = field(default_factory=list)
-    orders: Any = None  # pbem.orders.MailOrders: notify/standing/then/cancel lines of this mail
-    auto: list[Any] = field(default_factory=list)  # pbem.orders.Auto: moves the server applied
+    orders: Any = (
+        None  # pbem.games.orders.MailOrders: notify/standing/then/cancel lines of this mail
+    )
+    auto: list[Any] = field(
+        default_factory=list
+    )  # pbem.games.orders.Auto: moves the server applied
     before_bots: set[str] | None = None  # deciding sides when the bots moved (pbem.clocks)
 
     @property

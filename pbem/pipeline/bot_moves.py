@@ -2,15 +2,15 @@
 
 After a human's move is recorded, every ``bot:`` seat that must decide plays at once (its
 commands logged as moves, like a player's), so the report that follows already shows the
-bot's reply and asks the human for the next decision. See `pbem.bot_seats`.
+bot's reply and asks the human for the next decision. See `pbem.games.bots`.
 """
 
 from __future__ import annotations
 
 import engine
-from pbem.bot_seats import play_bots, store
+from pbem.games.bots import play_bots, store
+from pbem.outbox.queue import seats_of
 from pbem.pipeline.base import Context, handler
-from pbem.replies import seats_of
 
 
 @handler("bot-moves", "let computer-played seats make the moves now due (bot:KIND seats)")

@@ -23,13 +23,13 @@ from sqlmodel import select
 
 import engine
 from pbem import keys
-from pbem.clocks.service import notify, record_event
 from pbem.config import accepted_secrets
-from pbem.db import lock_game
-from pbem.models import GameEvent, OutboxMessage
+from pbem.games.timekeeping.tick import notify, record_event
+from pbem.outbox.queue import seats_of
 from pbem.pipeline.base import Context, IgnoreMessage, handler
-from pbem.replies import seats_of
 from pbem.sanitize import bounded
+from pbem.store.db import lock_game
+from pbem.store.models import GameEvent, OutboxMessage
 
 __all__ = ["Bounced"]
 

@@ -14,14 +14,14 @@ from typing import Any
 
 import engine
 from engine.explain import overspend
-from pbem import cardtext
+from pbem.games.notify import queue_reports
 from pbem.mail.extract import reply_text
-from pbem.notify import queue_reports
-from pbem.outbox_compose import text_of
+from pbem.outbox.compose import text_of
+from pbem.outbox.queue import queue_mail, seats_of
 from pbem.pipeline import rows
 from pbem.pipeline.base import Answered, Context, RejectMessage, handler
 from pbem.pipeline.lines import SentReports, did_you_mean, read_reply, suggest
-from pbem.replies import queue_mail, seats_of
+from pbem.reports import cardtext
 
 META_COMMANDS = tuple(engine.META_WORDS)
 ANSWERED = ("help", "status", "card", "history")  # the server words answered by a mail of their own
@@ -255,7 +255,7 @@ def record(ctx: Context) -> None:
     ctx.inbound.outcome = "applied"
 
 
-@handler("report", "queue reports to the seats that should hear of this mail (pbem.notify)")
+@handler("report", "queue reports to the seats that should hear of this mail (pbem.games.notify)")
 def report(ctx: Context) -> None:
     assert ctx.game is not None and ctx.new_state is not None and ctx.seat is not None
     queue_reports(ctx)

@@ -14,7 +14,7 @@ clean and persistent, new ones keyed by their new id.
 Anything else goes through `Session.flush` unchanged: a deleted object, a mapper with
 relationships, inheritance, a version counter, mapper events or server-side/update defaults,
 a column default the INSERT would have to fill in, a changed primary key, a SQL expression
-as a value, or flush events other than the ones this module knows (`pbem.db`'s).
+as a value, or flush events other than the ones this module knows (`pbem.store.db`'s).
 """
 
 from __future__ import annotations
@@ -31,7 +31,7 @@ from sqlalchemy.orm.state import InstanceState
 from sqlalchemy.sql import ClauseElement
 from sqlmodel import Session
 
-from pbem import db
+from pbem.store import db
 
 __all__ = ["flush"]
 

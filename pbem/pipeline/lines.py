@@ -140,8 +140,8 @@ def _report_keys(text: str) -> tuple[str, ...]:
 _FOLDS = tuple((chr(code), into or "") for code, into in _TRANSLATE.items())
 
 
-# Every mail the server queues to a seat (`pbem.render.KINDS`, and the fair-play notes of
-# `pbem.fairplay.mails`) starts its text with the reply marker (``## Reply above this line …
+# Every mail the server queues to a seat (`pbem.reports.render.KINDS`, and the fair-play notes of
+# `pbem.games.fairplay.mails`) starts its text with the reply marker (``## Reply above this line …
 # ##``) or the game header (``1960: THE MAKING OF THE PRESIDENT — game #12``): the first line
 # (`_report_keys`) of any report holds one of these words, and so did every text template in
 # the project's history. A line without either is never a report's first line, whatever that
@@ -155,7 +155,7 @@ class SentReports:
     """The text of the reports sent to one seat: their lines, and their first lines.
 
     ``unrendered``: reports queued but not sent yet whose text is still to be rendered (each a
-    function returning it, `pbem.outbox_compose.text_of`); ``load``: a function that reads
+    function returning it, `pbem.outbox.compose.text_of`); ``load``: a function that reads
     the seat's reports (their texts and their unrendered ones) when first needed. Both are
     used only when an answer needs them: `is_report_line` (a line below a quote), or
     `starts_history` for a line that could be a report's first line (`FIRST_LINE_WORDS`); a

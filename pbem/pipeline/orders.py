@@ -3,17 +3,17 @@
 ``orders`` (after ``extract``) takes the notify, standing, then and cancel lines out of the
 mail. A mail with game lines stores them only if its game lines apply (all or nothing); a mail
 of settings alone is answered at once with a status mail that confirms them. ``autoplay``
-(after ``apply``) stores the settings, then lets `pbem.orders.settle` apply queued, standing
+(after ``apply``) stores the settings, then lets `pbem.games.orders.settle` apply queued, standing
 and forced commands for either side until someone must be asked.
 """
 
 from __future__ import annotations
 
 import engine
-from pbem import notify, orders
+from pbem.games import notify, orders
+from pbem.outbox.queue import seats_of
 from pbem.pipeline.base import Answered, Context, RejectMessage, handler
 from pbem.pipeline.commands import meta_request
-from pbem.replies import seats_of
 
 META_COMMANDS = tuple(engine.META_WORDS)
 

@@ -10,7 +10,7 @@ autoflush (a Core statement on a table never flushes the session).
 
 The record lives in the mail's `Context` as an `InboundRow` (not an ORM object), so nothing
 but `finish_inbound` writes it after the insert. A game's highest move number is, on SQLite,
-read with its locked row (`pbem.db.GameFacts.last_seq`) and kept here as moves are appended:
+read with its locked row (`pbem.store.db.GameFacts.last_seq`) and kept here as moves are appended:
 no ``SELECT max(seq)`` per applied mail.
 """
 
@@ -24,10 +24,10 @@ from typing import Any
 from sqlalchemy import Table, bindparam, func, insert, select, update
 from sqlmodel import Session
 
-from pbem.db import game_facts, note_game_facts
-from pbem.models import InboundMessage, Move, OutboxMessage
-from pbem.outbox_compose import text_of
+from pbem.outbox.compose import text_of
 from pbem.pipeline.base import InboundRow
+from pbem.store.db import game_facts, note_game_facts
+from pbem.store.models import InboundMessage, Move, OutboxMessage
 
 __all__ = [
     "finish_inbound",
@@ -119,14 +119,14 @@ def finish_inbound(session: Session, row: InboundRow) -> None:
 def report_texts(session: Session, game_id: int, side: str, limit: int = 60) -> list[str]:
     """The text of the latest ``limit`` mails queued to a seat, newest first (those still
     pending in the session flushed first, as the ORM's autoflush would). A deferred row not
-    sent yet is rendered here, once per process (`pbem.outbox_compose.text_of`); a sent one
+    sent yet is rendered here, once per process (`pbem.outbox.compose.text_of`); a sent one
     has its text. (The pipeline reads `report_rows` and renders only what it needs.)"""
     return [text_of(r) for r in report_rows(session, game_id, side, limit)]
 
 
 def report_rows(session: Session, game_id: int, side: str, limit: int = 60) -> list[Any]:
     """`report_texts`' rows (``text``, ``render_input``, ``message_id``), not rendered: a
-    deferred row not sent yet has no ``text`` (`pbem.outbox_compose.text_of` gives it)."""
+    deferred row not sent yet has no ``text`` (`pbem.outbox.compose.text_of` gives it)."""
     if any(isinstance(obj, OutboxMessage) for obj in session.new):
         session.flush()
     found = session.connection().execute(

@@ -22,12 +22,11 @@ from sqlalchemy.engine import Engine
 from sqlmodel import Session, col, select
 
 import engine
-from pbem.clocks import seats as _seats  # noqa: F401  (registers seat-commands, clock)
 from pbem.config import Settings
-from pbem.db import is_transient, lock_game, transaction
-from pbem.fairplay import handlers as _fairplay  # noqa: F401  (registers handlers)
+from pbem.games import seats as _seats  # noqa: F401  (registers seat-commands, clock)
+from pbem.games.fairplay import handlers as _fairplay  # noqa: F401  (registers handlers)
 from pbem.mail.budget import OverBudget
-from pbem.models import InboundMessage, Quarantine, QueuedMail, utcnow
+from pbem.outbox.queue import queue_mail
 from pbem.pipeline import bot_moves as _bot_moves  # noqa: F401  (registers handlers)
 from pbem.pipeline import bounces as _bounces  # noqa: F401  (registers handlers)
 from pbem.pipeline import commands as _commands  # noqa: F401  (registers handlers)
@@ -38,8 +37,9 @@ from pbem.pipeline.auth import HoldMessage, hold
 from pbem.pipeline.base import Context, InboundRow, RejectMessage, StopPipeline, run
 from pbem.pipeline.flush import flush
 from pbem.pipeline.inbound import DuplicateMessage, content_hash, dedupe_key
-from pbem.replies import queue_mail
 from pbem.sanitize import bounded
+from pbem.store.db import is_transient, lock_game, transaction
+from pbem.store.models import InboundMessage, Quarantine, QueuedMail, utcnow
 
 __all__ = ["PIPELINE", "Outcome", "process_message"]
 
@@ -112,7 +112,7 @@ def process_message(
     A transient database error (locked, connection lost, serialization failure) rolls back
     and retries after ``TRANSIENT_RETRIES``; if it persists the mail is *deferred* (left in
     the INBOX, or in its queue), never quarantined. Any other exception quarantines it.
-    ``queued`` is the mail's `QueuedMail` id (`pbem.handover`): that row is deleted in the
+    ``queued`` is the mail's `QueuedMail` id (`pbem.worker.handover`): that row is deleted in the
     transaction that records the mail (its inbound or quarantine row), never apart from it.
     """
     now = now or utcnow()

@@ -1,7 +1,7 @@
 """Handlers for ``undo`` (take back the last mail) and ``say`` (table talk for the opponent).
 
 ``undo`` runs right after ``extract``: the mail's first line asks to take back the player's
-last applied mail. The log is replayed (`pbem.undo.replay_moves`) to the position before that
+last applied mail. The log is replayed (`pbem.games.undo.replay_moves`) to the position before that
 mail; the engine decides whether it may be taken back (`engine.undo.undo_refusal`: nothing drawn,
 no simultaneous reveal), and the server that nobody decided since (the last mail standing is
 this player's alone). If so the mail's other lines apply to the restored position, all or
@@ -18,12 +18,12 @@ from sqlmodel import col, select
 
 import engine
 from engine.undo import undo_refusal
-from pbem import tabletalk
-from pbem.models import Move, Seat
+from pbem.games.undo import replay_moves
+from pbem.outbox import notes as tabletalk
+from pbem.outbox.queue import queue_mail, seats_of
 from pbem.pipeline.base import Answered, Context, RejectMessage, handler
 from pbem.pipeline.commands import meta_request
-from pbem.replies import queue_mail, seats_of
-from pbem.undo import replay_moves
+from pbem.store.models import Move, Seat
 
 
 def _changes_nothing(ctx: Context) -> bool:
@@ -54,7 +54,7 @@ def undo(ctx: Context) -> None:
     moves = ctx.session.exec(
         select(Move).where(Move.game_id == ctx.game.id).order_by(col(Move.seq))
     ).all()
-    from pbem.fairplay.games import engine_seed_of
+    from pbem.games.fairplay.games import engine_seed_of
 
     replayed = replay_moves(ctx.game, moves, seed=engine_seed_of(ctx.session, ctx.game))
     if replayed.error or replayed.state != ctx.state:

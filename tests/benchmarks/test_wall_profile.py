@@ -13,8 +13,8 @@ RAW = "\n".join(
         f"{POLL};thread (10): MainThread;main (x.py:1);poll_once (pbem/service.py:9);"
         "_finish (pbem/outbox_process.py:136);_recv (multiprocessing/connection.py:395) 30",
         f"{POLL};thread (10): MainThread;main (x.py:1);apply (engine/api.py:5) 10",
-        f"{POLL};{CHILD};thread (11): MainThread;_send_rows (pbem/outbox_send.py:1);"
-        "_on_begin (pbem/db.py:156);do_execute (sqlalchemy/engine/default.py:1192) 20",
+        f"{POLL};{CHILD};thread (11): MainThread;_send_rows (pbem/outbox/send.py:1);"
+        "_on_begin (pbem/store/db.py:156);do_execute (sqlalchemy/engine/default.py:1192) 20",
         f"{POLL};{CHILD};thread (12): asyncio_0;_worker (concurrent/futures/thread.py:81) 40",
         "garbage line without a count",
     ]

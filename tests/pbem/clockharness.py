@@ -13,8 +13,8 @@ from sqlmodel import Session, select
 from pbem import service
 from pbem.clocks import model
 from pbem.clocks.control import parse_control
-from pbem.clocks.service import TickReport, load, tick
-from pbem.models import Game, GameEvent
+from pbem.games.timekeeping.tick import TickReport, load, tick
+from pbem.store.models import Game, GameEvent
 from tests.pbem.harness import EMAILS, Harness, player_mail
 
 MONDAY = datetime.fromtimestamp(calendar.timegm((2026, 11, 30, 0, 0, 0)), UTC)

@@ -188,7 +188,7 @@ def empty_postgres(postgres_url: str) -> str:
     from sqlalchemy import text
     from sqlmodel import SQLModel
 
-    from pbem.db import make_engine
+    from pbem.store.db import make_engine
 
     db = make_engine(postgres_url)
     SQLModel.metadata.drop_all(db)

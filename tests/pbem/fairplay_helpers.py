@@ -12,7 +12,7 @@ from sqlmodel import Session
 
 import engine
 from pbem import service
-from pbem.models import Commitment, Game
+from pbem.store.models import Commitment, Game
 from tests.pbem.harness import EMAILS, Harness
 
 

@@ -22,9 +22,9 @@ from sqlmodel import Session, select
 import engine
 from pbem import service
 from pbem.config import Settings
-from pbem.db import make_engine, migrate
 from pbem.mail import MemoryMailbox, MemorySender
-from pbem.models import Game, InboundMessage, OutboxMessage, Seat
+from pbem.store.db import make_engine, migrate
+from pbem.store.models import Game, InboundMessage, OutboxMessage, Seat
 
 EMAILS = {"kennedy": "jack@players.test", "nixon": "dick@players.test"}
 _ids = itertools.count(1)

@@ -16,7 +16,7 @@ from typing import Any
 
 import engine
 from pbem.mail import InlineImage, build_message
-from pbem.render import Rendered, render
+from pbem.reports.render import Rendered, render
 
 
 def position(seed: int, moves: int) -> dict[str, Any]:

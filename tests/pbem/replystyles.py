@@ -4,7 +4,7 @@ Each `Style` reproduces one public client's reply format — its attribution lin
 block in the client's language, its quoting (``>`` or unquoted history), its HTML quote
 containers — as documented by the clients and as collected by reply-parsing projects (talon,
 email_reply_parser, mail-parser-reply). `Report` is a mail the server really renders
-(`pbem.render.render`), so the quoted text is the server's own words. `reply_mail` wraps the
+(`pbem.reports.render.render`), so the quoted text is the server's own words. `reply_mail` wraps the
 result in a MIME message (optionally ``format=flowed``, with ``DelSp``) as the client sends it.
 
 Positions: ``top`` (commands above the quote), ``bottom`` (below it) and ``interleaved``
@@ -23,7 +23,7 @@ from email.message import EmailMessage
 from typing import Any
 
 import engine
-from pbem.render import KINDS, render
+from pbem.reports.render import KINDS, render
 
 GAME = "1960 game <game+kennedy.12.abcdef@example.test>"
 DATE = "Sun, 29 Nov 2026 09:00:00 +0100"

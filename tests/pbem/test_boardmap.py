@@ -1,4 +1,4 @@
-"""The map picture (`pbem.boardmap`): golden render, colours that follow support, no hidden input.
+"""The map picture (`pbem.reports.boardmap`): golden render, colours that follow support, no hidden input.
 
 The golden position is built by hand on a fresh game (support in every shade for both
 sides, media, endorsements, issues, momentum, tokens), drawn and compared pixel by pixel
@@ -20,9 +20,9 @@ from typing import Any
 from PIL import Image
 
 import engine
-from pbem import boardmap
-from pbem.boardmap import draw, layout, raster
-from pbem.render import render
+from pbem.reports import boardmap
+from pbem.reports.boardmap import draw, layout, raster
+from pbem.reports.render import render
 from tests.pbem import mailview
 
 GOLDEN = Path(__file__).parent / "data" / "golden" / "board_map.png"

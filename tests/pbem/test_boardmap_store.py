@@ -1,4 +1,4 @@
-"""The map's rasterised pieces kept between processes (`pbem.boardmap.store`): a new process
+"""The map's rasterised pieces kept between processes (`pbem.reports.boardmap.store`): a new process
 reads what an earlier one drew, and the pictures are the same bytes."""
 
 from __future__ import annotations
@@ -9,9 +9,9 @@ from pathlib import Path
 
 import pytest
 
-from pbem import boardmap
-from pbem.boardmap import raster, store
-from pbem.boardmap.palette import sample_boards
+from pbem.reports import boardmap
+from pbem.reports.boardmap import raster, store
+from pbem.reports.boardmap.palette import sample_boards
 
 
 def _new_process() -> None:

@@ -12,7 +12,7 @@ from sqlmodel import Session, col, select
 import bots
 import engine
 from pbem import service
-from pbem.models import Move
+from pbem.store.models import Move
 from tests.pbem.harness import EMAILS, Harness
 
 

@@ -16,8 +16,8 @@ import pytest
 from sqlmodel import Session, select
 
 from pbem import keys, service
-from pbem.db import make_engine, migrate
-from pbem.models import GameEvent, InboundMessage, OutboxMessage
+from pbem.store.db import make_engine, migrate
+from pbem.store.models import GameEvent, InboundMessage, OutboxMessage
 from tests.pbem.harness import EMAILS, Harness
 from tests.pbem.mailtools import MailServer
 

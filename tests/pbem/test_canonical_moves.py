@@ -10,7 +10,7 @@ from sqlmodel import Session, col, select
 
 import engine
 from pbem import service
-from pbem.models import Move
+from pbem.store.models import Move
 from tests.pbem.harness import Harness
 
 
@@ -42,7 +42,7 @@ def test_the_log_stores_canonical_commands_not_the_line_written(tmp_path: Path) 
 def test_migration_0005_rewrites_raw_lines_as_canonical_commands(tmp_path: Path) -> None:
     from alembic import command
 
-    from pbem.db import alembic_config
+    from pbem.store.db import alembic_config
 
     h = Harness(tmp_path)
     h.new_game(seed=4)
@@ -67,7 +67,7 @@ def test_migration_0005_rewrites_raw_lines_as_canonical_commands(tmp_path: Path)
 def test_migration_0005_leaves_a_log_that_does_not_replay_as_written() -> None:
     import importlib
 
-    mod = importlib.import_module("pbem.migrations.versions.0005_canonical_moves")
+    mod = importlib.import_module("pbem.store.migrations.versions.0005_canonical_moves")
     g = engine.new_game(4)
     snap = engine.to_json(g)
     assert (
@@ -100,7 +100,7 @@ def test_queued_lines_are_logged_as_canonical_commands(tmp_path: Path) -> None:
 def test_migration_0010_rewrites_queued_lines_logged_as_written(tmp_path: Path) -> None:
     from alembic import command
 
-    from pbem.db import alembic_config
+    from pbem.store.db import alembic_config
 
     h = Harness(tmp_path)
     h.new_game(seed=4)
@@ -129,7 +129,7 @@ def test_migration_0010_rewrites_queued_lines_logged_as_written(tmp_path: Path) 
 def test_migration_0010_replays_undo_as_pbem_replay_does() -> None:
     import importlib
 
-    mod = importlib.import_module("pbem.migrations.versions.0010_canonical_queued_moves")
+    mod = importlib.import_module("pbem.store.migrations.versions.0010_canonical_queued_moves")
     g = engine.new_game(4)
     side = sorted(engine.active_sides(g))[0]
     after = engine.apply(g, side, "first jfk")

@@ -11,11 +11,11 @@ from email.message import EmailMessage
 from pathlib import Path
 
 import engine
-from pbem import cardtext
 from pbem.mail import FileAttachment, build_message
 from pbem.pipeline.commands import meta_request
-from pbem.render import HISTORY_INLINE, render
-from pbem.report_model import explained
+from pbem.reports import cardtext
+from pbem.reports.model import explained
+from pbem.reports.render import HISTORY_INLINE, render
 from tests.pbem import mailview
 from tests.pbem.harness import Harness
 

@@ -1,11 +1,11 @@
-"""pbem.cardtext: every card of both editions has an event text, in plain words for players."""
+"""pbem.reports.cardtext: every card of both editions has an event text, in plain words for players."""
 
 from __future__ import annotations
 
 import re
 
 import engine
-from pbem import cardtext
+from pbem.reports import cardtext
 
 # What the Markdown source of the texts (scripts/make_card_text.py) must not leave behind:
 # a horizontal rule, a heading, bold or code marks, a "[?]" source remark.

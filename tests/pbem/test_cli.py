@@ -13,7 +13,7 @@ from click.testing import CliRunner, Result
 
 import engine
 from pbem.cli import EXIT_ATTENTION, EXIT_LOCKED, EXIT_UNREACHABLE, cli
-from pbem.lock import RunLock
+from pbem.worker.lock import RunLock
 from tests.pbem.mailtools import MailServer, free_port, player_mail
 
 
@@ -92,8 +92,8 @@ def test_poll_exits_4_when_imap_is_unreachable(env: dict[str, str]) -> None:
 def test_replay_mismatch_exits_3(env: dict[str, str]) -> None:
     from sqlmodel import Session
 
-    from pbem.db import make_engine
-    from pbem.models import Game
+    from pbem.store.db import make_engine
+    from pbem.store.models import Game
 
     run(env, "new", "--kennedy", "jack@a.test", "--nixon", "dick@b.test", "--seed", "2")
     with Session(make_engine(env["PBEM_DATABASE_URL"])) as s:

@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from pbem.clocks.service import tick
+from pbem.games.timekeeping.tick import tick
 from tests.pbem.clockharness import ClockGame
 from tests.pbem.harness import Harness
 
@@ -25,8 +25,8 @@ SCRIPT = """
 import os, signal, sys
 from datetime import datetime, UTC
 from pbem.config import load_settings
-from pbem.db import make_engine
-from pbem.clocks import service
+from pbem.store.db import make_engine
+from pbem.games.timekeeping import tick as service
 settings = load_settings()
 db = make_engine(settings.database_url)
 now = datetime.fromtimestamp(float(sys.argv[2]), UTC)

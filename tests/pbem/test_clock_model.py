@@ -10,7 +10,6 @@ import pytest
 import bots
 import engine
 from pbem.clocks import model
-from pbem.clocks.autopilot import choose_command, play_for, seed_for
 from pbem.clocks.control import (
     ClockSpecError,
     fmt_duration,
@@ -18,6 +17,7 @@ from pbem.clocks.control import (
     parse_duration,
     parse_reminders,
 )
+from pbem.games.timekeeping.autopilot import choose_command, play_for, seed_for
 
 H = 3600.0
 D = 86400.0

@@ -14,8 +14,8 @@ import bots
 import engine
 from pbem import service
 from pbem.clocks.control import parse_control
-from pbem.clocks.seats import change_seat
-from pbem.models import Move, OutboxMessage
+from pbem.games.seats import change_seat
+from pbem.store.models import Move, OutboxMessage
 from tests.pbem.clockharness import EMAILS, MONDAY, ClockGame, other
 from tests.pbem.harness import Harness
 
@@ -162,7 +162,7 @@ def test_a_new_player_does_not_inherit_the_old_players_orders(tmp_path: Path) ->
     g.reply(waiting, "notify digest")
     assert g.h.inbound()[-1].outcome in ("answered", "applied")
     change_seat(g.h.db, g.h.settings, g.h.game_id, waiting, "sub@players.test", now=g.at)
-    from pbem.models import SeatOrders
+    from pbem.store.models import SeatOrders
 
     with Session(g.h.db) as s:
         row = s.get(SeatOrders, g.h.seat(waiting).id)
@@ -185,7 +185,7 @@ def test_the_autopilot_plays_the_heuristic_bots_move_seeded_by_the_game(tmp_path
         runs.append(played)
         assert played and all(m.source == "autopilot" for m in moves(g))
         state = engine.copy_state(before)  # the bot's choices, replayed with the same seeds
-        from pbem.clocks.autopilot import seed_for
+        from pbem.games.timekeeping.autopilot import seed_for
 
         for i, cmd in enumerate(played):
             assert cmd == bots.choose_command(
@@ -199,7 +199,7 @@ def test_the_autopilot_plays_the_heuristic_bots_move_seeded_by_the_game(tmp_path
 
 
 def test_the_autopilot_seed_is_not_the_games_seed() -> None:
-    from pbem.clocks.autopilot import seed_for
+    from pbem.games.timekeeping.autopilot import seed_for
 
     state = engine.new_game(1234)
     seed = seed_for(1234, 1, state, "kennedy")
@@ -211,7 +211,7 @@ def test_the_autopilot_seed_is_not_the_games_seed() -> None:
 
 
 def tick_without_sending(g: ClockGame):  # type: ignore[no-untyped-def]
-    from pbem.clocks.service import tick
+    from pbem.games.timekeeping.tick import tick
 
     return tick(g.h.db, g.h.settings, now=g.at)
 
@@ -276,7 +276,7 @@ def test_reminders_say_until_when_and_what_to_do_and_the_result_says_who_won(
     result = g.text(other(late))
     assert "RESULT ---" in result and f"The winner: {other(late).title()}, on time." in result
     assert "The game has ended." not in result
-    from pbem.clocks.service import clock_line
+    from pbem.games.timekeeping.tick import clock_line
 
     assert clock_line(g.game(), g.at) == f"{other(late)} won on time"  # `pbem games`
 
@@ -324,7 +324,7 @@ def test_a_player_sees_times_in_their_time_zone(tmp_path: Path) -> None:
 def test_a_move_waiting_in_the_inbox_when_the_clock_runs_out_is_played_not_forfeited(
     tmp_path: Path,
 ) -> None:
-    from pbem.clocks.service import worker_pass
+    from pbem.games.timekeeping.tick import worker_pass
 
     g = ClockGame.create(Harness(tmp_path), "10h", expiry="forfeit", grace="0s")
     mover = g.to_move()
@@ -344,7 +344,7 @@ def test_a_move_waiting_in_the_inbox_when_the_clock_runs_out_is_played_not_forfe
 
 
 def test_after_an_outage_a_worker_pass_reads_the_mail_but_expires_nothing(tmp_path: Path) -> None:
-    from pbem.clocks.service import worker_pass
+    from pbem.games.timekeeping.tick import worker_pass
 
     g = ClockGame.create(Harness(tmp_path), "10h", expiry="forfeit", grace="0s", outage="2h")
     g.tick()

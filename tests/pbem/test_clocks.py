@@ -14,9 +14,9 @@ from sqlmodel import Session, select
 
 import engine
 from pbem import service
-from pbem.clocks.seats import change_seat
-from pbem.clocks.service import tick
-from pbem.models import Game, Move
+from pbem.games.seats import change_seat
+from pbem.games.timekeeping.tick import tick
+from pbem.store.models import Game, Move
 from tests.pbem.clockharness import EMAILS, MONDAY, ClockGame, other
 from tests.pbem.harness import Harness
 
@@ -270,7 +270,7 @@ def test_overlapping_ticks_record_each_reminder_once(tmp_path: Path) -> None:
 def test_games_from_before_clocks_get_the_site_default(tmp_path: Path) -> None:
     from alembic import command
 
-    from pbem.db import alembic_config, make_engine, migrate
+    from pbem.store.db import alembic_config, make_engine, migrate
 
     db = make_engine(f"sqlite:///{tmp_path}/old.db")
     cfg = alembic_config(db)

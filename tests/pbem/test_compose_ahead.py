@@ -1,5 +1,5 @@
 """The outbox composes a row's mail while the SMTP server queues the row before it
-(`pbem.outbox_send._send_row` with an `OverlappingSender`): the same mails, in the same order,
+(`pbem.outbox.send._send_row` with an `OverlappingSender`): the same mails, in the same order,
 each marked after its own reply."""
 
 from __future__ import annotations
@@ -10,8 +10,9 @@ from typing import Any
 
 import pytest
 
-from pbem import outbox_send, service
+from pbem import service
 from pbem.mail import MemorySender
+from pbem.outbox import send as outbox_send
 from tests.pbem.harness import Harness
 from tests.pbem.test_outbox_pump import _queue_moves
 
@@ -82,8 +83,8 @@ def test_only_a_sender_told_of_its_process_death_composes_ahead() -> None:
     # mail, they would leave the delivered one unmarked (a duplicate on the next run) for the
     # compose's time; the poll's sending process is told of the poll's death and finishes it
     from pbem.mail import SmtpSender
+    from pbem.outbox.send import OverlappingSender
     from pbem.outbox_process import _Orphan
-    from pbem.outbox_send import OverlappingSender
 
     smtp = SmtpSender("127.0.0.1", 25)
     assert not isinstance(smtp, OverlappingSender)

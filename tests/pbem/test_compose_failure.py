@@ -12,8 +12,8 @@ from sqlmodel import Session
 
 from pbem import service
 from pbem.mail import SmtpSender
-from pbem.models import OutboxMessage
 from pbem.outbox_process import OutboxProcess
+from pbem.store.models import OutboxMessage
 from tests.pbem.harness import Harness
 from tests.pbem.mailtools import Capture
 from tests.pbem.test_outbox_pump import _queue_moves
@@ -73,7 +73,7 @@ def test_in_pbem_polls_sending_process_the_row_fails_and_the_rest_are_sent(
     "broken_input", [BROKEN, "{not json", '{"kind": "no-such-kind", "ctx": {}}']
 )
 def test_compose_failure_names_the_cause(tmp_path: Path, broken_input: str) -> None:
-    from pbem.outbox_compose import ComposeFailure, composed
+    from pbem.outbox.compose import ComposeFailure, composed
 
     h = Harness(tmp_path)
     h.new_game()

@@ -11,9 +11,9 @@ import pytest
 import engine
 from pbem import keys, service
 from pbem.config import ConfigError, Settings, as_env, load_settings
-from pbem.lock import Locked, RunLock
 from pbem.mail import PermanentFailure, TemporaryFailure
-from pbem.models import utcnow
+from pbem.store.models import utcnow
+from pbem.worker.lock import Locked, RunLock
 from tests.pbem.harness import Harness
 
 # --- config -------------------------------------------------------------------------------------
@@ -96,7 +96,7 @@ def test_init_is_idempotent_and_matches_the_models(tmp_path: Path) -> None:
     from alembic.script import ScriptDirectory
     from sqlmodel import SQLModel
 
-    from pbem.db import alembic_config, make_engine, migrate
+    from pbem.store.db import alembic_config, make_engine, migrate
 
     db = make_engine(f"sqlite:///{tmp_path}/x.db")
     head = ScriptDirectory.from_config(alembic_config(db)).get_current_head()
@@ -112,7 +112,7 @@ def test_migrate_takes_a_database_url_with_a_percent_sign(tmp_path: Path) -> Non
     """A '%' in the URL (a password, a PostgreSQL ``options=-csearch_path%3D...``) broke
     alembic's configparser ("invalid interpolation syntax"): found by the crash soak on
     PostgreSQL, whose per-game schema is such an option."""
-    from pbem.db import make_engine, migrate
+    from pbem.store.db import make_engine, migrate
 
     db = make_engine(f"sqlite:///{tmp_path}/50%done/x.db")
     assert migrate(db)[1] is not None
@@ -168,7 +168,7 @@ def _play(h: Harness, n: int, seed: int = 0) -> None:
 def test_replay_equals_the_snapshot_and_detects_tampering(tmp_path: Path) -> None:
     from sqlmodel import Session
 
-    from pbem.models import Game
+    from pbem.store.models import Game
 
     h = Harness(tmp_path)
     h.new_game(seed=4)

@@ -13,9 +13,9 @@ from sqlmodel import Session, col, select
 
 import engine
 from pbem import service
-from pbem.db import make_engine, migrate
-from pbem.demo import ScriptedPlayer, play_by_email
-from pbem.models import InboundMessage, Move, OutboxMessage
+from pbem.store.db import make_engine, migrate
+from pbem.store.models import InboundMessage, Move, OutboxMessage
+from pbem.worker.demo import ScriptedPlayer, play_by_email
 from tests.pbem.mailtools import MailServer
 from tests.pbem.test_e2e_mail import _settings, _text
 

@@ -17,9 +17,9 @@ from sqlmodel import Session
 
 from pbem import service
 from pbem.clocks.control import parse_control
-from pbem.clocks.service import tick
-from pbem.db import make_engine, migrate
-from pbem.models import Game
+from pbem.games.timekeeping.tick import tick
+from pbem.store.db import make_engine, migrate
+from pbem.store.models import Game
 from tests.pbem.mailtools import MailServer, player_mail
 
 

@@ -21,9 +21,9 @@ from sqlmodel import Session, select
 import engine
 from pbem import service
 from pbem.config import Settings
-from pbem.db import make_engine, migrate
-from pbem.demo import ScriptedPlayer, play_by_email
-from pbem.models import InboundMessage
+from pbem.store.db import make_engine, migrate
+from pbem.store.models import InboundMessage
+from pbem.worker.demo import ScriptedPlayer, play_by_email
 from tests.pbem.mailtools import MailServer
 
 

@@ -14,8 +14,8 @@ from sqlmodel import Session
 
 import engine
 from pbem import service
-from pbem.db import make_engine, migrate
-from pbem.models import Game
+from pbem.store.db import make_engine, migrate
+from pbem.store.models import Game
 from tests.pbem.mailtools import MailServer, player_mail
 
 

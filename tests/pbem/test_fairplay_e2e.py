@@ -21,10 +21,10 @@ from sqlmodel import Session
 
 import engine
 from pbem import service
-from pbem.db import make_engine, migrate
-from pbem.demo import ScriptedPlayer, play_by_email
-from pbem.fairplay.verify import commitment, verify_export
-from pbem.models import Commitment, Game
+from pbem.games.fairplay.verify import commitment, verify_export
+from pbem.store.db import make_engine, migrate
+from pbem.store.models import Commitment, Game
+from pbem.worker.demo import ScriptedPlayer, play_by_email
 from tests.pbem.fairplay_helpers import attachment, whole_text
 from tests.pbem.mailtools import MailServer
 from tests.pbem.test_e2e_mail import _settings

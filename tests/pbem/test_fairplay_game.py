@@ -24,10 +24,10 @@ from sqlmodel import Session, select
 
 import engine
 from pbem.cli import cli
-from pbem.db import transaction
-from pbem.fairplay.observers import add_observer
-from pbem.fairplay.verify import commitment, engine_seed, main, position_hash, verify_export
-from pbem.models import Game, InboundMessage, utcnow
+from pbem.games.fairplay.observers import add_observer
+from pbem.games.fairplay.verify import commitment, engine_seed, main, position_hash, verify_export
+from pbem.store.db import transaction
+from pbem.store.models import Game, InboundMessage, utcnow
 from tests.pbem.fairplay_helpers import attachment, commitment_row, invite, secrets_of, whole_text
 from tests.pbem.harness import Harness
 from tests.pbem.test_no_leak import hidden_names

@@ -1,4 +1,4 @@
-"""Invitations (pbem.fairplay.games): accept with entropy, decline, expiry, double accept, forgeries."""
+"""Invitations (pbem.games.fairplay.games): accept with entropy, decline, expiry, double accept, forgeries."""
 
 from __future__ import annotations
 
@@ -13,8 +13,8 @@ from sqlmodel import Session, select
 import engine
 from pbem import service
 from pbem.cli import cli
-from pbem.fairplay.verify import commitment, engine_seed
-from pbem.models import Invitation, OutboxMessage, utcnow
+from pbem.games.fairplay.verify import commitment, engine_seed
+from pbem.store.models import Invitation, OutboxMessage, utcnow
 from tests.pbem.fairplay_helpers import commitment_row, game_row, invite
 from tests.pbem.harness import EMAILS, Harness
 

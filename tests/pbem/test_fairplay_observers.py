@@ -11,11 +11,11 @@ from sqlmodel import Session, select
 
 import engine
 from pbem.cli import cli
-from pbem.db import transaction
-from pbem.fairplay.export import build_export
-from pbem.fairplay.observers import ObserverError, add_observer
-from pbem.fairplay.verify import verify_export
-from pbem.models import Game, Observer, utcnow
+from pbem.games.fairplay.export import build_export
+from pbem.games.fairplay.observers import ObserverError, add_observer
+from pbem.games.fairplay.verify import verify_export
+from pbem.store.db import transaction
+from pbem.store.models import Game, Observer, utcnow
 from tests.pbem.fairplay_helpers import attachment, play_out, whole_text
 from tests.pbem.harness import EMAILS, Harness, player_mail
 

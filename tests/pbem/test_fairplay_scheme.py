@@ -3,7 +3,12 @@
 from __future__ import annotations
 
 import engine
-from pbem.fairplay.verify import commitment, commitment_preimage, engine_seed, normalise_entropy
+from pbem.games.fairplay.verify import (
+    commitment,
+    commitment_preimage,
+    engine_seed,
+    normalise_entropy,
+)
 
 SEED = "ab" * 32
 WORDS = {"kennedy": "ask not what your country", "nixon": "checkers 1952"}

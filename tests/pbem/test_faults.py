@@ -26,7 +26,7 @@ from pbem.cli import EXIT_UNREACHABLE, cli
 from pbem.config import Settings
 from pbem.mail import MemorySender, SmtpSender, TemporaryFailure
 from pbem.mail.htmltext import html_to_text
-from pbem.models import Move, OutboxMessage, Quarantine
+from pbem.store.models import Move, OutboxMessage, Quarantine
 from tests.pbem.fakeservers import SilentServer, garbage_banner, imap_refusing_logins
 from tests.pbem.harness import EMAILS, Harness
 from tests.pbem.mailtools import free_port
@@ -112,10 +112,10 @@ def test_2_a_nul_in_the_message_id_is_stored_clean(h: Harness) -> None:
 def test_4_a_locked_database_defers_the_mail_and_the_next_run_applies_it(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    import pbem.db
     import pbem.pipeline.runner as runner
+    import pbem.store.db
 
-    monkeypatch.setattr(pbem.db, "BUSY_TIMEOUT_MS", 100)
+    monkeypatch.setattr(pbem.store.db, "BUSY_TIMEOUT_MS", 100)
     monkeypatch.setattr(runner, "TRANSIENT_RETRIES", (0.01, 0.02))
     h = Harness(tmp_path)
     h.new_game()
@@ -405,7 +405,7 @@ def test_11_verdicts_of_other_servers_and_passes_are_not_trusted_or_held(h: Harn
 
 
 def test_11_held_moves_are_listed_released_and_dropped(h: Harness) -> None:
-    from pbem import held
+    from pbem.games import held
 
     _held_setup(h)
     side = _active(h)

@@ -1,12 +1,12 @@
 """Fewer database statements and parses per mail (issue 14, benchmark 2), with the same answers.
 
-- `pbem.db.lock_game` loads a game once per transaction (the `invitation` and `load-game`
+- `pbem.store.db.lock_game` loads a game once per transaction (the `invitation` and `load-game`
   handlers both lock it) and forgets it at commit and rollback;
-- `pbem.orders.book_rows` reads both seats' `SeatOrders` rows in one query;
-- the reply-key lookup uses the game's seats as `pbem.replies.seats_of` holds them;
+- `pbem.games.orders.book_rows` reads both seats' `SeatOrders` rows in one query;
+- the reply-key lookup uses the game's seats as `pbem.outbox.queue.seats_of` holds them;
 - `pbem.mail.parse.POLICY` parses each header value once, and reads mail exactly as
   ``email.policy.default`` does;
-- `pbem.mailimages` finds the image ids of a report without a leading ``\b`` in its patterns
+- `pbem.outbox.parts` finds the image ids of a report without a leading ``\b`` in its patterns
   (which kept the regex engine from skipping ahead) and the same ids as with it;
 - a mail's record is one INSERT (no SELECT, no SAVEPOINT) and one UPDATE at the end; the game
   row is read with whether it has observers and table talk, which are then not asked for
@@ -29,12 +29,13 @@ from sqlalchemy import event
 from sqlmodel import Session, col, select
 
 import engine
-from pbem import orders, service
-from pbem.db import lock_game, transaction
+from pbem import service
+from pbem.games import orders
 from pbem.mail import parse as mail_parse
-from pbem.models import Move, OutboxMessage, SeatOrders, utcnow
+from pbem.outbox.queue import seats_of
 from pbem.pipeline import lines, process_message, rows
-from pbem.replies import seats_of
+from pbem.store.db import lock_game, transaction
+from pbem.store.models import Move, OutboxMessage, SeatOrders, utcnow
 from tests.pbem.harness import Harness
 
 
@@ -122,7 +123,7 @@ def test_the_caching_policy_parses_each_header_value_once() -> None:
 
 
 def test_image_ids_are_found_only_at_a_word_start() -> None:
-    from pbem import mailimages
+    from pbem.outbox import parts as mailimages
 
     html = (
         "<img src='cid:a1'> <img xsrc='cid:no'> _src=\"cid:no\" -src=\"cid:b2\" "
@@ -331,8 +332,8 @@ def test_a_short_claim_is_the_last_of_a_send_round(
     Reports rendered by the sender (deferred) load no picture: the render draws it."""
     import asyncio
 
-    from pbem import replies
-    from pbem.models import utcnow
+    from pbem.outbox import queue as replies
+    from pbem.store.models import utcnow
 
     monkeypatch.setattr(replies, "DEFER_RENDER", defer)
     h = Harness(tmp_path)

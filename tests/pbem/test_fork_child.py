@@ -24,8 +24,8 @@ from pathlib import Path
 import pytest
 
 from pbem import service
-from pbem.lock import Locked, RunLock
 from pbem.send_process import can_fork
+from pbem.worker.lock import Locked, RunLock
 from tests.pbem.harness import Harness
 from tests.pbem.mailtools import Capture, free_port, process_gone, wait_until
 from tests.pbem.test_outbox_process import _message_ids, _Stall
@@ -39,8 +39,8 @@ from pathlib import Path
 from sqlalchemy import text
 from pbem import outbox_process
 from pbem.config import Settings
-from pbem.db import is_sqlite, make_engine
-from pbem.lock import RunLock
+from pbem.store.db import is_sqlite, make_engine
+from pbem.worker.lock import RunLock
 from pbem.mail import SmtpSender
 from pbem.outbox_process import OutboxProcess
 
@@ -171,8 +171,8 @@ KILLED = """
 import sys, time
 from pathlib import Path
 from pbem.config import Settings
-from pbem.db import make_engine
-from pbem.lock import RunLock
+from pbem.store.db import make_engine
+from pbem.worker.lock import RunLock
 from pbem.mail import SmtpSender
 from pbem.outbox_process import OutboxProcess
 

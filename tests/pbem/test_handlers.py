@@ -8,9 +8,9 @@ import pytest
 from sqlmodel import Session
 
 from pbem.mail import parse_message
-from pbem.models import utcnow
 from pbem.pipeline import HANDLERS, PIPELINE, Context, IgnoreMessage, RejectMessage
 from pbem.pipeline.inbound import DuplicateMessage, content_hash, dedupe_key
+from pbem.store.models import utcnow
 from tests.pbem.harness import EMAILS, Harness, player_mail
 
 

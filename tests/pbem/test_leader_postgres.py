@@ -6,8 +6,8 @@ import time
 
 import pytest
 
-from pbem.db import make_engine
-from pbem.leader import ImapLeader
+from pbem.store.db import make_engine
+from pbem.worker.leader import ImapLeader
 
 pytestmark = pytest.mark.postgres  # skipped without PBEM_TEST_POSTGRES_URL (conftest.py)
 

@@ -16,7 +16,7 @@ import random
 import pytest
 
 import engine
-from pbem.render import KINDS, render
+from pbem.reports.render import KINDS, render
 from tests.pbem import mailview
 
 HTML_BUDGET = 100_000

@@ -1,4 +1,4 @@
-"""The sending loop's marks (`pbem.outbox_send._send_rows`): each sent mail is marked before the
+"""The sending loop's marks (`pbem.outbox.send._send_rows`): each sent mail is marked before the
 next is sent, unless another process is writing to the SQLite file (`pbem poll` applying a
 mail); then up to `MARKS_HELD` marks wait and go in one transaction at the first free moment,
 so the sending process sends on instead of waiting out the poll's transaction (issue 14,
@@ -12,8 +12,9 @@ from pathlib import Path
 import pytest
 from sqlalchemy import text
 
-from pbem import outbox_send, service
+from pbem import service
 from pbem.mail import MemorySender, PermanentFailure
+from pbem.outbox import send as outbox_send
 from tests.pbem.harness import Harness
 from tests.pbem.test_outbox_pump import _queue_moves
 

@@ -17,7 +17,7 @@ from typing import Any
 import pytest
 
 import engine
-from pbem import cardtext
+from pbem.reports import cardtext
 from tests.pbem.harness import Harness
 
 OTHER = {"kennedy": "nixon", "nixon": "kennedy"}

@@ -15,8 +15,9 @@ import pytest
 from sqlmodel import Session, col, select
 
 import engine
-from pbem import notify, service
-from pbem.models import Game, Move, SeatOrders
+from pbem import service
+from pbem.games import notify
+from pbem.store.models import Game, Move, SeatOrders
 from tests.engine.builders import action_position, at_step
 from tests.pbem.harness import Harness
 
@@ -328,7 +329,7 @@ def test_should_mail(
 
 def test_a_line_said_several_times_in_a_row_is_summarised_once_with_its_count() -> None:
     """Five points spent in one state read as one line, not five (a bot's move included)."""
-    from pbem.summary import group_log
+    from pbem.reports.summary import group_log
 
     def entry(i: int, text: str, to: str | None = None) -> dict[str, Any]:
         return {"i": i, "turn": 1, "text": text, "to": to}

@@ -1,4 +1,4 @@
-"""Standing orders, queued orders and forced decisions (pbem.orders, engine.forced), on positions.
+"""Standing orders, queued orders and forced decisions (pbem.games.orders, engine.forced), on positions.
 
 Each standing order is shown applied at the moment its question arises (and only then); the
 queue applies in order while legal and is cancelled by the first line that is not; a forced
@@ -14,7 +14,7 @@ import pytest
 
 import engine
 from engine import forced
-from pbem import orders
+from pbem.games import orders
 from tests.engine.builders import action_position, at_step, top
 
 NIXON_HAND = [4, 9, 12, 18, 25, 27]

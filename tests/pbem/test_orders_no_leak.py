@@ -18,7 +18,9 @@ import engine
 from engine import forced
 from engine.data import other
 from engine.phases import momentum
-from pbem import cardtext, notify, service
+from pbem import service
+from pbem.games import notify
+from pbem.reports import cardtext
 from tests.pbem.harness import Harness
 from tests.pbem.test_no_leak import _mail_texts, hidden_names
 

@@ -21,10 +21,12 @@ from typing import Any
 import pytest
 from sqlalchemy import event
 
-from pbem import claims, outbox_send, service
+from pbem import service
 from pbem.mail import MemorySender, SmtpSender, TemporaryFailure
-from pbem.models import utcnow
+from pbem.outbox import claims
+from pbem.outbox import send as outbox_send
 from pbem.outbox_process import OutboxProcess
+from pbem.store.models import utcnow
 from tests.pbem.harness import Harness
 from tests.pbem.mailtools import Capture, free_port, process_gone, wait_until
 from tests.pbem.test_outbox_pump import _queue_moves
@@ -144,7 +146,7 @@ class _Stall(Capture):
 PARENT = """
 import sys, time
 from pbem.config import Settings
-from pbem.db import make_engine
+from pbem.store.db import make_engine
 from pbem.mail import SmtpSender
 from pbem.outbox_process import OutboxProcess
 

@@ -18,7 +18,7 @@ import engine
 from pbem.config import load_settings
 from pbem.mail.budget import OverBudget, cpu_budget
 from pbem.mail.htmltext import html_to_text
-from pbem.models import Quarantine
+from pbem.store.models import Quarantine
 from tests.pbem.harness import Harness
 from tests.pbem.mailtools import player_mail
 

@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 import engine
-from pbem.models import Move
+from pbem.store.models import Move
 from tests.pbem.harness import EMAILS, Harness, player_mail
 
 
@@ -228,7 +228,7 @@ def test_a_crash_is_quarantined_and_the_worker_carries_on(
     assert h.inbox.folder_uids("Quarantine") == [1] and h.inbox.folder_uids("Processed") == [1]
     from sqlmodel import Session, select
 
-    from pbem.models import Quarantine
+    from pbem.store.models import Quarantine
 
     with Session(h.db) as s:
         (q,) = s.exec(select(Quarantine)).all()
@@ -242,7 +242,7 @@ def test_mail_after_the_game_ended_gets_the_final_report(
 ) -> None:
     from sqlmodel import Session
 
-    from pbem.models import Game
+    from pbem.store.models import Game
 
     with Session(h.db) as s:
         game = s.get(Game, h.game_id)

@@ -14,11 +14,11 @@ from sqlalchemy.orm.exc import StaleDataError
 from sqlmodel import Session, col, select
 
 import engine
-from pbem.db import game_facts, lock_game, transaction
-from pbem.models import Game, Move, OutboxMessage, Seat, SeatOrders
+from pbem.outbox.queue import seats_of
 from pbem.pipeline import process_message
 from pbem.pipeline.flush import flush
-from pbem.replies import seats_of
+from pbem.store.db import game_facts, lock_game, transaction
+from pbem.store.models import Game, Move, OutboxMessage, Seat, SeatOrders
 from tests.pbem.harness import Harness
 
 
@@ -127,7 +127,7 @@ def test_flush_sends_the_statements_and_leaves_the_objects_as_the_session_s_flus
     tmp_path: Path, database: str, request: pytest.FixtureRequest
 ) -> None:
     """Same statements and parameters, same new ids, objects clean and persistent, the
-    `pbem.db` flush listener told (a `Move` written by the ORM); on PostgreSQL too (run with
+    `pbem.store.db` flush listener told (a `Move` written by the ORM); on PostgreSQL too (run with
     ``PBEM_TEST_POSTGRES_URL``), where the new rows' ids come back with RETURNING."""
     if database == "sqlite":
         h = Harness(tmp_path)

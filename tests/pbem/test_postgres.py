@@ -16,10 +16,10 @@ from sqlmodel import Session
 
 import engine
 from pbem import service
-from pbem.db import lock_game, transaction
-from pbem.models import utcnow
 from pbem.pipeline import HANDLERS, Context
 from pbem.pipeline.inbound import DuplicateMessage
+from pbem.store.db import lock_game, transaction
+from pbem.store.models import utcnow
 from tests.pbem.harness import Harness
 
 pytestmark = pytest.mark.postgres  # skipped without PBEM_TEST_POSTGRES_URL (conftest.py)
@@ -116,7 +116,7 @@ def test_game_facts_are_read_after_waiting_for_the_game_lock(h: Harness, fact: s
     transaction committed (an observer added, table talk posted): read in one statement with
     the lock, they were those of before the wait (the statement's snapshot), so that mail's
     report skipped the new observer or the waiting table talk."""
-    from pbem.db import game_facts
+    from pbem.store.db import game_facts
 
     facts: list[object] = []
     locked = threading.Event()
@@ -142,7 +142,7 @@ def test_game_facts_are_read_after_waiting_for_the_game_lock(h: Harness, fact: s
                 {"g": h.game_id},
             )
         else:
-            from pbem import tabletalk
+            from pbem.outbox import notes as tabletalk
 
             tabletalk.post(
                 s,

@@ -21,7 +21,7 @@ import pytest
 from sqlalchemy import text
 
 from pbem import process_turns as pt
-from pbem.db import make_engine, transaction
+from pbem.store.db import make_engine, transaction
 
 pytestmark = pytest.mark.skipif(pt.fcntl is None, reason="POSIX record locks only")
 
@@ -30,7 +30,7 @@ ROOT = Path(__file__).resolve().parents[2]
 LONG_WRITER = """
 import sys, time
 from sqlalchemy import text
-from pbem.db import make_engine, transaction
+from pbem.store.db import make_engine, transaction
 db = make_engine(sys.argv[1])
 for n in range(int(sys.argv[2])):
     with transaction(db) as s:

@@ -1,4 +1,4 @@
-"""The public board a seat's next decision mail compares with (`pbem.summary.public_board`).
+"""The public board a seat's next decision mail compares with (`pbem.reports.summary.public_board`).
 
 It is stored (`SeatOrders.decided_board`, JSON) and compared by `board_changes`, so it must be
 what it was when read from `engine.view(state, None)`: the same keys, order and values.
@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 
 import engine
-from pbem import summary
+from pbem.reports import summary
 
 
 def _from_the_view(state: engine.GameState) -> dict[str, Any]:

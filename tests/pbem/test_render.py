@@ -1,4 +1,4 @@
-"""Player mail rendering (`pbem.render`): every kind, both sides, real engine positions.
+"""Player mail rendering (`pbem.reports.render`): every kind, both sides, real engine positions.
 
 Positions come from `engine.new_game` and random legal commands through
 `engine.apply`. The leak test renders every report of a few random games for
@@ -21,10 +21,10 @@ import markupsafe
 import pytest
 
 import engine
-from pbem import cardtext
-from pbem import render as render_mod
-from pbem.render import KINDS, Rendered, render
-from pbem.report_model import examples, group_legal
+from pbem.reports import cardtext
+from pbem.reports import render as render_mod
+from pbem.reports.model import examples, group_legal
+from pbem.reports.render import KINDS, Rendered, render
 from tests.pbem.data.golden.regenerate import stable_html
 
 GOLDEN = Path(__file__).parent / "data" / "golden"
@@ -173,9 +173,9 @@ def test_templates_exist_for_every_kind() -> None:
     for kind in KINDS:
         assert (root / "text" / f"{kind}.txt.j2").is_file()
         assert (root / "html" / f"{kind}.html.j2").is_file()
-    # the installed package carries them as pbem/templates (symlink in the checkout)
+    # the installed package carries them as pbem/reports/templates (symlink in the checkout)
     packaged = Path(render_mod.__file__).parent / "templates"
-    assert packaged.resolve() == (Path(render_mod.__file__).parent.parent / "templates").resolve()
+    assert packaged.resolve() == (Path(render_mod.__file__).parents[2] / "templates").resolve()
 
 
 class TagBalance(HTMLParser):

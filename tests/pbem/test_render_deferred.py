@@ -1,7 +1,7 @@
 """Reports rendered by the sender (``render_input``) are the very mails rendered when queued.
 
-`pbem.replies.queue_mail` keeps what to render (`render_input`: the render context as JSON)
-and the sender renders it right before composing (`pbem.outbox_compose.rendered`), on the
+`pbem.outbox.queue.queue_mail` keeps what to render (`render_input`: the render context as JSON)
+and the sender renders it right before composing (`pbem.outbox.compose.rendered`), on the
 sending process in `pbem poll`. A seeded game played both ways sends the same bytes.
 """
 
@@ -19,11 +19,13 @@ from markupsafe import Markup
 from sqlmodel import Session, select
 
 import engine
-from pbem import game_setup, outbox_compose, replies
 from pbem.clocks.control import parse_control
-from pbem.models import OutboxMessage
-from pbem.outbox_compose import raw_message, rendered, text_of
+from pbem.games import setup as game_setup
+from pbem.outbox import compose as outbox_compose
+from pbem.outbox import queue as replies
+from pbem.outbox.compose import raw_message, rendered, text_of
 from pbem.pipeline import rows
+from pbem.store.models import OutboxMessage
 from tests.pbem import harness
 from tests.pbem.harness import EMAILS, Harness
 from tests.pbem.mailtools import Capture

@@ -1,9 +1,9 @@
 """Less CPU in the ``report`` stage (issue 14, benchmark 2), the same mails.
 
-- compiled templates are kept between processes (`pbem.render.bytecode_cache`), and a
+- compiled templates are kept between processes (`pbem.reports.render.bytecode_cache`), and a
   template loaded from that cache renders what a freshly compiled one does;
 - a region's line of states in the HTML board is rendered once per distinct line
-  (`pbem.render.states_html`);
+  (`pbem.reports.render.states_html`);
 - the report's reads (the key's question, table talk, the picture insert) do not flush the
   pipeline's earlier changes piecemeal: one applied move writes each seat and orders row once.
 
@@ -23,8 +23,8 @@ import pytest
 from sqlalchemy import event
 
 import engine
-from pbem import render as render_mod
 from pbem import service
+from pbem.reports import render as render_mod
 from tests.pbem.harness import Harness
 
 GOLDEN = Path(__file__).parent / "data" / "golden"
@@ -136,8 +136,8 @@ def test_the_picture_is_stored_without_the_orm_and_once(tmp_path: Path) -> None:
     the session's pending rows); a stored id is not inserted again; the row is the picture."""
     from sqlmodel import Session, select
 
-    from pbem import mailimages
-    from pbem.models import MailImage, Seat
+    from pbem.outbox import parts as mailimages
+    from pbem.store.models import MailImage, Seat
 
     h = Harness(tmp_path)
     h.new_game()
@@ -179,8 +179,8 @@ def test_seats_of_adds_no_listeners_to_each_session_and_forgets_at_commit(
     every session (~0.2 ms of CPU per mail); a commit still forgets the answer."""
     from sqlmodel import Session
 
-    from pbem.models import Seat
-    from pbem.replies import seats_of
+    from pbem.outbox.queue import seats_of
+    from pbem.store.models import Seat
 
     h = Harness(tmp_path)
     h.new_game()

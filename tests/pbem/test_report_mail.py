@@ -7,11 +7,11 @@ from pathlib import Path
 import pytest
 from sqlmodel import Session, select
 
-from pbem import replies
-from pbem.mailimages import cids_in
-from pbem.models import MailImage, OutboxMessage
-from pbem.outbox_compose import rendered
+from pbem.outbox import queue as replies
+from pbem.outbox.compose import rendered
+from pbem.outbox.parts import cids_in
 from pbem.service import sender_for
+from pbem.store.models import MailImage, OutboxMessage
 from tests.pbem.harness import Harness
 
 

@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 import engine
-from pbem.render import render
+from pbem.reports.render import render
 from tests.pbem import mailview
 from tests.pbem.browser import Browser, chromium_path
 

@@ -1,4 +1,4 @@
-"""`pbem.replies.seats_of` asks the database once per game and transaction, and is never stale.
+"""`pbem.outbox.queue.seats_of` asks the database once per game and transaction, and is never stale.
 
 A mail's handlers (orders, autoplay, bot moves, report) each ask for the game's seats; the
 answer is kept for the transaction (issue 14: fewer round trips per mail) and forgotten when a
@@ -11,8 +11,8 @@ from pathlib import Path
 
 from sqlmodel import Session
 
-from pbem.models import Seat
-from pbem.replies import seats_of
+from pbem.outbox.queue import seats_of
+from pbem.store.models import Seat
 from tests.pbem.harness import Harness
 
 

@@ -1,6 +1,6 @@
 """`pbem.send_process.ProcessSender`: the outbox composed and sent from a child process.
 
-The child composes the same bytes as `pbem.outbox_compose.raw_message` in the parent, its SMTP
+The child composes the same bytes as `pbem.outbox.compose.raw_message` in the parent, its SMTP
 failures reach the outbox classified as on a thread (4xx temporary, 5xx permanent), a dead child
 is a temporary failure without a code (the rows are due again: the server "unreachable"), the
 child ends when its parent is gone, and a killed parent takes the child with it at once, mail in
@@ -20,11 +20,14 @@ from typing import Any
 import pytest
 from sqlmodel import Session, select
 
-from pbem import mailimages, outbox_send, replies, service
+from pbem import service
 from pbem.mail import PermanentFailure, SmtpSender, TemporaryFailure
-from pbem.models import OutboxMessage
-from pbem.outbox_compose import raw_message
+from pbem.outbox import parts as mailimages
+from pbem.outbox import queue as replies
+from pbem.outbox import send as outbox_send
+from pbem.outbox.compose import raw_message
 from pbem.send_process import ProcessSender
+from pbem.store.models import OutboxMessage
 from tests.pbem.harness import EMAILS, Harness
 from tests.pbem.mailtools import Capture, free_port, process_gone, wait_until
 
@@ -193,7 +196,7 @@ def test_the_child_composes_without_the_database_layer(
     tmp_path: Path, smtp_capture: tuple[Capture, int], monkeypatch: pytest.MonkeyPatch, defer: bool
 ) -> None:
     # SQLAlchemy, SQLModel and pydantic were 0.6 s of CPU of every child's start-up (1.3 s
-    # more when it renders a deferred row, if pbem.render imported pbem.models)
+    # more when it renders a deferred row, if pbem.reports.render imported pbem.store.models)
     monkeypatch.setattr(replies, "DEFER_RENDER", defer)
     capture, port = smtp_capture
     h = Harness(tmp_path)
@@ -225,8 +228,8 @@ def test_composing_a_row_loads_no_database_layer_nor_the_mail_reader() -> None:
         "from types import SimpleNamespace\n"
         "import pbem.send_process\n"
         "from pbem.config import Settings\n"
-        "from pbem.outbox_compose import raw_message\n"
-        "from pbem.mailimages import Part\n"
+        "from pbem.outbox.compose import raw_message\n"
+        "from pbem.outbox.parts import Part\n"
         "html = '<img src=\"cid:board-1@1960.pbem\">'\n"
         "row = SimpleNamespace(extras='', game_id=1, recipient='a@b.test', subject='s',\n"
         "    text='t', html=html, message_id='<m@pbem.test>', in_reply_to='',\n"
@@ -234,7 +237,7 @@ def test_composing_a_row_loads_no_database_layer_nor_the_mail_reader() -> None:
         "parts = {'board-1@1960.pbem': Part('board-1@1960.pbem', 'image/png', 'b.png', b'x')}\n"
         "assert b'Content-ID: <board-1@1960.pbem>' in raw_message(\n"
         "    Settings(address='g@pbem.test'), row, parts)\n"
-        "print(' '.join(m for m in ('sqlalchemy', 'sqlmodel', 'pydantic', 'pbem.models',\n"
+        "print(' '.join(m for m in ('sqlalchemy', 'sqlmodel', 'pydantic', 'pbem.store.models',\n"
         "    'imapclient', 'pbem.mail.imap', 'pbem.mail.parse', 'pbem.mail.extract')\n"
         "    if m in sys.modules))\n"
     )
@@ -254,7 +257,7 @@ def test_each_part_goes_to_the_child_once_and_every_mail_keeps_its_parts(
     from types import SimpleNamespace
 
     from pbem.config import Settings
-    from pbem.mailimages import Part
+    from pbem.outbox.parts import Part
     from pbem.send_process import KEPT_PARTS
 
     capture, port = smtp_capture

@@ -12,8 +12,8 @@ ROOT = Path(__file__).resolve().parents[2]
 # what the child imports before its first mail (pbem/outbox_process.py, `_serve_outbox`)
 CHILD = (
     "import pbem.outbox_process\n"
-    "from pbem.db import is_transient, make_engine\n"
-    "from pbem.models import utcnow\n"
+    "from pbem.store.db import is_transient, make_engine\n"
+    "from pbem.store.models import utcnow\n"
     "from pbem.service import SendStats, release_mine, send_due\n"
 )
 

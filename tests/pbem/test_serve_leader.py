@@ -25,8 +25,8 @@ from sqlmodel import Session, col, select
 import engine
 from pbem import service
 from pbem.config import as_env
-from pbem.db import make_engine, migrate
-from pbem.models import Game, InboundMessage, Move, OutboxMessage
+from pbem.store.db import make_engine, migrate
+from pbem.store.models import Game, InboundMessage, Move, OutboxMessage
 from tests.pbem.mailtools import MailServer, player_mail
 
 pytestmark = [pytest.mark.postgres, pytest.mark.timeout(300)]

@@ -1,4 +1,4 @@
-"""`pbem serve` sends the outbox from a fork of itself (`pbem.serve._send`, as `pbem poll`
+"""`pbem serve` sends the outbox from a fork of itself (`pbem.worker.serve._send`, as `pbem poll`
 does), so a serve killed while the SMTP server holds a mail's reply makes no duplicate: the
 fork finishes that mail, marks it sent and hands the rest back.
 
@@ -25,9 +25,10 @@ linux = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="fork, /
 
 SERVE_SENDS = """
 import os, sys
-from pbem import outbox_send, serve
+from pbem.outbox import send as outbox_send
+from pbem.worker import serve
 from pbem.config import Settings
-from pbem.db import make_engine
+from pbem.store.db import make_engine
 from pbem.mail import SmtpSender
 
 url, port = sys.argv[1], int(sys.argv[2])

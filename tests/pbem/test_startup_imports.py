@@ -10,7 +10,7 @@ import pytest
 from sqlmodel import Session, create_engine, select
 
 import engine
-from pbem.models import Game, Move, Seat
+from pbem.store.models import Game, Move, Seat
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -36,22 +36,22 @@ def test_beautifulsoup_waits_for_the_first_html_body() -> None:
 
 # What an idle cron poll on SQLite never calls: the bots (only a game with a bot seat),
 # game creation and the operator views, the hand-over (PostgreSQL), the mail pipeline,
-# Alembic on a schema that is up to date (`pbem.schema_head`), and the mail it would queue
-# (`pbem.replies`: Jinja2, the map picture, the table talk) — the daily digests, the
+# Alembic on a schema that is up to date (`pbem.store.schema_head`), and the mail it would queue
+# (`pbem.outbox.queue`: Jinja2, the map picture, the table talk) — the daily digests, the
 # invitations' expiry, the bot seats and the clocks import it only when they have mail to
 # queue — and PostgreSQL's dialect.
 NOT_IDLE = (
     "bots",
     "pbem.pipeline",
-    "pbem.handover",
-    "pbem.game_setup",
-    "pbem.game_views",
+    "pbem.worker.handover",
+    "pbem.games.setup",
+    "pbem.games.views",
     "alembic",
-    "pbem.replies",
-    "pbem.render",
-    "pbem.notify",
-    "pbem.tabletalk",
-    "pbem.boardmap",
+    "pbem.outbox.queue",
+    "pbem.reports.render",
+    "pbem.games.notify",
+    "pbem.outbox.notes",
+    "pbem.reports.boardmap",
     "jinja2",
     "sqlalchemy.dialects.postgresql",
 )
@@ -87,19 +87,19 @@ def test_an_idle_poll_loads_nothing_it_never_calls(tmp_path: Path) -> None:
 
 
 def test_a_busy_poll_imports_no_templates_or_picture_code() -> None:
-    # the sending process renders the reports (`pbem.replies.render_input`): the applying
+    # the sending process renders the reports (`pbem.outbox.queue.render_input`): the applying
     # process renders only a mail that cannot be deferred, a fair-play note or an observer's
-    # report, and imports Jinja2, `pbem.render` and the map picture then
+    # report, and imports Jinja2, `pbem.reports.render` and the map picture then
     loaded = _loaded_after(
         "import pbem.cli, pbem.service, pbem.pipeline, pbem.outbox_pump, pbem.send_process",
-        ("pbem.render", "pbem.boardmap", "jinja2", "PIL.Image"),
+        ("pbem.reports.render", "pbem.reports.boardmap", "jinja2", "PIL.Image"),
     )
     assert loaded == []
 
 
 def test_the_mail_layer_loads_no_postgresql_dialect() -> None:
     # `tabletalk._insert_question` imports the INSERT of the dialect in use
-    assert _loaded_after("import pbem.replies", ("sqlalchemy.dialects.postgresql",)) == []
+    assert _loaded_after("import pbem.outbox.queue", ("sqlalchemy.dialects.postgresql",)) == []
 
 
 def test_a_busy_poll_on_sqlite_loads_no_postgresql_dialect(tmp_path: Path) -> None:
@@ -115,7 +115,7 @@ def test_a_busy_poll_on_sqlite_loads_no_postgresql_dialect(tmp_path: Path) -> No
     applied = (
         "from pbem import service\n"
         "from pbem.config import Settings\n"
-        "from pbem.db import make_engine\n"
+        "from pbem.store.db import make_engine\n"
         "from pbem.mail.imap import MemoryMailbox\n"
         f"settings = Settings(database_url={h.settings.database_url!r},"
         f" address={h.settings.address!r}, secret={h.settings.secret!r})\n"
@@ -129,7 +129,10 @@ def test_a_busy_poll_on_sqlite_loads_no_postgresql_dialect(tmp_path: Path) -> No
 
 
 def test_the_lazy_re_exports_are_the_modules_own() -> None:
-    from pbem import game_setup, game_views, handover, pipeline, service
+    from pbem import pipeline, service
+    from pbem.games import setup as game_setup
+    from pbem.games import views as game_views
+    from pbem.worker import handover
 
     for name, module in (
         ("new_game", game_setup),
@@ -148,8 +151,8 @@ def test_the_lazy_re_exports_are_the_modules_own() -> None:
 
 
 def test_the_idle_passes_moved_to_light_modules_are_found_where_they_were() -> None:
-    from pbem import digest, notify
-    from pbem.fairplay import expiry, games
+    from pbem.games import digest, notify
+    from pbem.games.fairplay import expiry, games
 
     assert notify.digest_pass is digest.digest_pass
     assert notify.last_digest_time is digest.last_digest_time
@@ -157,7 +160,8 @@ def test_the_idle_passes_moved_to_light_modules_are_found_where_they_were() -> N
 
 
 def test_show_offers_the_views_of_the_service() -> None:
-    from pbem import cli_games, game_views
+    from pbem.cli import games as cli_games
+    from pbem.games import views as game_views
 
     (as_,) = [p for p in cli_games.show.params if p.name == "as_"]
     assert tuple(as_.type.choices) == game_views.SIDE_CHOICES  # type: ignore[attr-defined]
@@ -193,8 +197,8 @@ def test_the_schema_head_is_alembics_and_only_a_current_schema_skips_migrate(
     from alembic.script import ScriptDirectory
     from sqlalchemy import text
 
-    from pbem.db import alembic_config, make_engine
-    from pbem.schema_head import head, is_current, migrate_if_behind
+    from pbem.store.db import alembic_config, make_engine
+    from pbem.store.schema_head import head, is_current, migrate_if_behind
 
     db = make_engine(f"sqlite:///{tmp_path / 'schema.db'}")
     assert head() == ScriptDirectory.from_config(alembic_config(db)).get_current_head()

@@ -19,12 +19,12 @@ import pytest
 from sqlmodel import Session, select
 
 import engine
-from pbem import render as render_mod
 from pbem import service
 from pbem.mail import parse_message
-from pbem.models import OutboxMessage
 from pbem.pipeline.lines import FIRST_LINE_WORDS, SentReports, _report_keys, read_text
-from pbem.render import KINDS, render
+from pbem.reports import render as render_mod
+from pbem.reports.render import KINDS, render
+from pbem.store.models import OutboxMessage
 from tests.pbem.harness import EMAILS, Harness, player_mail
 from tests.pbem.replystyles import STYLES, Report, reply_mail, reports
 from tests.pbem.test_render import ctx_for, finished, position

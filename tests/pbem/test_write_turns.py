@@ -1,4 +1,4 @@
-"""SQLite write turns (`pbem.db.WriteTurns`): threads of one process write in arrival order.
+"""SQLite write turns (`pbem.store.db.WriteTurns`): threads of one process write in arrival order.
 
 `pbem poll` applies a backlog in back-to-back write transactions while its outbox pump marks
 each sent mail in a short one of its own. SQLite's busy handler retries with growing sleeps,
@@ -14,7 +14,7 @@ from pathlib import Path
 
 from sqlalchemy import text
 
-from pbem.db import WriteTurns, make_engine, transaction
+from pbem.store.db import WriteTurns, make_engine, transaction
 
 
 def _wait_for(condition: object, what: str, limit: float = 30.0) -> None:

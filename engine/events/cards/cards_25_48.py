@@ -1,5 +1,5 @@
 """Card events #25-#48, in card-number order, as the card texts
-say (pbem/data/card_text.json; sources in docs/DATA.md).
+say (pbem/reports/data/card_text.json; sources in docs/DATA.md).
 
 A card that names a candidate ("Nixon places ...") acts for that candidate whoever resolves
 it; "player" is whoever resolves it (played, or triggered by the opponent, R6.7). Rest-of-turn

@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any
 
 import engine
-from pbem.render import render
+from pbem.reports.render import render
 
 HERE = Path(__file__).parent
 

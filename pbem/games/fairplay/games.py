@@ -1,0 +1,420 @@
+"""Committed games and invitations: create, accept (with entropy), decline, expire, start.
+
+A committed game draws a 32-byte secret seed (`secrets`) when it is created and publishes only
+its commitment. With invitations (the default of `pbem new`) the game waits in status
+``invited`` until both players reply ``accept [any words]``; the words (or, without words,
+the acceptance's Message-ID) are that player's entropy. Only then is the engine seed derived
+(HMAC of the seed over both entropies, `pbem.games.fairplay.verify.engine_seed`) and the game set
+up, so neither the server nor one player alone can pick the deal. ``decline`` cancels the
+game and tells the other player; an invitation left unanswered expires
+(``PBEM_INVITATION_HOURS``, default one week).
+"""
+
+from __future__ import annotations
+
+import secrets
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+
+from sqlalchemy.engine import Engine
+from sqlmodel import Session, col, select
+
+import engine
+from pbem import keys
+from pbem.config import Settings
+from pbem.games.fairplay.expiry import (
+    expire_invitations as expire_invitations,  # idle polls' import
+)
+from pbem.games.fairplay.mails import Note, queue_note
+from pbem.games.fairplay.verify import commitment, engine_seed, normalise_entropy
+from pbem.games.notify import start_orders
+from pbem.outbox.queue import current_key, queue_mail, refresh_key, seats_of
+from pbem.store.db import transaction
+from pbem.store.models import Commitment, Game, Invitation, Seat
+
+__all__ = [
+    "InvitationRow",
+    "accept",
+    "decline",
+    "engine_seed_of",
+    "expire_invitations",
+    "invitations",
+    "new_committed_game",
+    "note_to",
+]
+
+OTHER = {"kennedy": "nixon", "nixon": "kennedy"}
+MAX_ENTROPY = 300  # characters of a player's words kept as entropy
+EDITION_NAMES = {"zman": "Z-Man 2nd edition", "gmt": "GMT edition (2017)"}
+
+
+def new_committed_game(
+    db: Engine,
+    settings: Settings,
+    *,
+    emails: dict[str, str],
+    edition: str,
+    options: list[str],
+    invite: bool,
+    now: datetime,
+    expires_in: timedelta | None = None,
+    clock: str | None = None,
+) -> int:
+    """Create a game with a committed seed; invite both players, or start it at once.
+
+    ``clock``: the game's time control as `pbem.games.timekeeping.tick.pending_clock` writes it, so
+    the invitations and the welcome show it and it starts with the game.
+    """
+    server_seed = secrets.token_hex(32)
+    with transaction(db) as s:
+        game = Game(
+            seed=0,
+            edition=edition,
+            options=",".join(options),
+            snapshot="",
+            clock=clock,
+            status="invited" if invite else "active",
+            created_at=now,
+            updated_at=now,
+        )
+        s.add(game)
+        s.flush()
+        assert game.id is not None
+        expiry = expires_in or timedelta(hours=settings.invitation_hours)
+        commit = Commitment(
+            game_id=game.id,
+            server_seed=server_seed,
+            commitment=commitment(game.id, edition, options, server_seed),
+            expires_at=now + expiry if invite else None,
+        )
+        s.add(commit)
+        for side, email in emails.items():
+            s.add(Seat(game_id=game.id, side=side, email=email, key_salt=secrets.token_hex(8)))
+            if invite:
+                s.add(Invitation(game_id=game.id, side=side))
+        s.flush()
+        seats = seats_of(s, game.id)
+        if invite:
+            for seat in seats.values():
+                _queue_invitation(s, settings, game, commit, seat, seats, now)
+        else:
+            _start(s, settings, game, commit, seats, now, in_reply_to={})
+        return game.id
+
+
+def engine_seed_of(session: Session, game: Game) -> int:
+    """The seed `engine.new_game` was given: derived for committed games, else ``Game.seed``."""
+    commit = session.get(Commitment, game.id)
+    if commit is not None and commit.engine_seed:
+        return int(commit.engine_seed)
+    return game.seed
+
+
+def _start(
+    s: Session,
+    settings: Settings,
+    game: Game,
+    commit: Commitment,
+    seats: dict[str, Seat],
+    now: datetime,
+    in_reply_to: dict[str, str],
+) -> None:
+    """Derive the engine seed from the seed and both entropies, set the game up, welcome both."""
+    assert game.id is not None
+    entropy = {"kennedy": commit.entropy_kennedy, "nixon": commit.entropy_nixon}
+    seed = engine_seed(commit.server_seed, game.id, entropy)
+    state = engine.new_game(seed, edition=game.edition, options=game.option_list)
+    commit.engine_seed = str(seed)
+    game.snapshot, game.status, game.updated_at = engine.to_json(state), "active", now
+    from pbem.games.timekeeping.tick import ensure_clock, sync  # the clocks start with the game
+
+    ensure_clock(game, settings, state, now.timestamp())
+    s.add(commit)
+    s.add(game)
+    for seat in seats.values():
+        refresh_key(seat, state)
+    s.flush()
+    from pbem.games.bots import play_bots, store
+
+    if play_bots(s, settings, game, state, seats, now):  # a bot seat to decide first moves now,
+        store(game, state, now)  # so the welcome shows the human its move, not "waiting for Nixon"
+        for seat in seats.values():
+            refresh_key(seat, state)
+    sync(s, game, state, now)  # no clock runs for a bot seat (pbem.clocks)
+    start_orders(
+        s, seats, state
+    )  # notify preferences, summaries from the opening (pbem.games.notify)
+    for side, seat in sorted(seats.items()):
+        queue_mail(
+            s,
+            settings,
+            kind="welcome",
+            game=game,
+            seat=seat,
+            state=state,
+            cause="v0",
+            now=now,
+            seats=seats,
+            in_reply_to=in_reply_to.get(side),
+        )
+
+
+def _facts(game: Game, commit: Commitment, seats: dict[str, Seat]) -> list[tuple[str, str]]:
+    return [
+        ("Game", f"#{game.id}"),
+        (
+            "Rules",
+            EDITION_NAMES.get(game.edition, game.edition)
+            + (f", options: {', '.join(game.option_list)}" if game.option_list else ", no options"),
+        ),
+        ("Kennedy", seats["kennedy"].email),
+        ("Nixon", seats["nixon"].email),
+        *_clock_fact(game),
+        ("Commitment (SHA-256)", commit.commitment),
+    ]
+
+
+def _clock_fact(game: Game) -> list[tuple[str, str]]:
+    """The time control the players accept (pbem.clocks), when the game has one."""
+    import json
+
+    from pbem.clocks.control import TimeControl
+
+    c = json.loads(game.clock) if game.clock else None
+    return [("Time control", TimeControl.from_dict(c["control"]).describe())] if c else []
+
+
+def _queue_invitation(
+    s: Session,
+    settings: Settings,
+    game: Game,
+    commit: Commitment,
+    seat: Seat,
+    seats: dict[str, Seat],
+    now: datetime,
+) -> None:
+    other = seats[OTHER[seat.side]]
+    expires = commit.expires_at or now
+    note = Note(
+        game_id=game.id or 0,
+        subject=f"[1960 #{game.id}] Invitation: play {seat.side.title()} against {other.email}",
+        title="You are invited to a game",
+        paragraphs=[
+            f"You are invited to play {seat.side.title()} in a game of 1960: The Making of the "
+            f"President by email, against {other.email} ({other.side.title()}). The game starts "
+            "when both of you have accepted.",
+            "Fair play: the server has already drawn the game's secret seed and shows you its "
+            "commitment below. When you accept, add any words you like after 'accept': they "
+            "are mixed into the seed together with your opponent's words, so neither the server "
+            "nor either player can choose the deal. At the end you get the seed, both players' "
+            "words and every move, and can recompute every card and cube drawn "
+            "(`pbem verify`, docs/RANDOMNESS.md). Keep this mail to compare the commitment.",
+            f"The invitation expires on {expires:%Y-%m-%d %H:%M} UTC.",
+        ],
+        facts=_facts(game, commit, seats),
+        commands=[
+            (
+                "accept blue suede shoes 1960",
+                "accept; the words after 'accept' are your "
+                "entropy (without words, the Message-ID of your reply is used)",
+            ),
+            ("decline", "decline the invitation: the game is cancelled and your opponent told"),
+        ],
+        footer="Reply to this mail: its Reply-To address carries your key for this game.",
+    )
+    key = current_key(settings, seat)
+    mid = keys.message_id(settings.secret, settings.address, key, "invite")
+    queue_note(
+        s,
+        settings,
+        note,
+        kind="invitation",
+        side=seat.side,
+        recipient=seat.email,
+        message_id=mid,
+        reply_to=keys.reply_address(settings.address, key),
+        now=now,
+    )
+    seat.thread_root = mid
+    s.add(seat)
+
+
+@dataclass(frozen=True)
+class Answer:
+    """What became of an invitation reply (for the pipeline's record)."""
+
+    outcome: str  # accepted | started | declined | repeated | closed
+    detail: str
+
+
+def note_to(
+    s: Session,
+    settings: Settings,
+    game: Game,
+    seat: Seat,
+    *,
+    cause: str,
+    subject: str,
+    title: str,
+    paragraphs: list[str],
+    now: datetime,
+    in_reply_to: str = "",
+    facts: list[tuple[str, str]] | None = None,
+) -> None:
+    key = current_key(settings, seat)
+    note = Note(
+        game_id=game.id or 0,
+        subject=f"[1960 #{game.id}] {subject}",
+        title=title,
+        paragraphs=paragraphs,
+        facts=facts or [],
+    )
+    queue_note(
+        s,
+        settings,
+        note,
+        kind="invitation",
+        side=seat.side,
+        recipient=seat.email,
+        message_id=keys.message_id(settings.secret, settings.address, key, cause),
+        reply_to=keys.reply_address(settings.address, key),
+        now=now,
+        references=[seat.thread_root, in_reply_to],
+    )
+
+
+def accept(
+    s: Session,
+    settings: Settings,
+    game: Game,
+    seat: Seat,
+    words: str,
+    *,
+    message_id: str,
+    cause: str,
+    now: datetime,
+) -> Answer:
+    """Record ``seat``'s acceptance with its entropy; start the game when both have accepted."""
+    assert game.id is not None
+    commit = s.get(Commitment, game.id)
+    invs = {i.side: i for i in s.exec(select(Invitation).where(Invitation.game_id == game.id))}
+    assert commit is not None and seat.side in invs
+    mine, theirs = invs[seat.side], invs[OTHER[seat.side]]
+    seats = seats_of(s, game.id)
+    if mine.status == "accepted":
+        note_to(
+            s,
+            settings,
+            game,
+            seat,
+            cause=cause,
+            subject="You have already accepted",
+            title="Already accepted",
+            paragraphs=[
+                "You accepted this invitation before; your first acceptance and its "
+                "words stand (a second one cannot change the deal).",
+                f"Waiting for {OTHER[seat.side].title()} to accept.",
+            ],
+            now=now,
+            in_reply_to=message_id,
+        )
+        return Answer("repeated", "accept again: the first acceptance stands")
+    entropy = normalise_entropy(words)[:MAX_ENTROPY] or f"message-id:{message_id}"
+    setattr(commit, f"entropy_{seat.side}", entropy)
+    mine.status, mine.answered_at = "accepted", now
+    s.add(commit)
+    s.add(mine)
+    if theirs.status == "accepted":
+        _start(s, settings, game, commit, seats, now, in_reply_to={seat.side: message_id})
+        return Answer("started", "accepted: both players in, the game starts")
+    note_to(
+        s,
+        settings,
+        game,
+        seat,
+        cause=cause,
+        subject="Accepted — waiting for your opponent",
+        title="Accepted",
+        paragraphs=[
+            "Thank you: your acceptance is recorded. Your entropy (revealed to both "
+            "players with the seed at the end of the game):",
+            f"\u201c{entropy}\u201d",
+            f"The game starts as soon as {OTHER[seat.side].title()} "
+            f"({seats[OTHER[seat.side]].email}) accepts; you will get the first report then.",
+        ],
+        facts=[("Commitment (SHA-256)", commit.commitment)],
+        now=now,
+        in_reply_to=message_id,
+    )
+    return Answer("accepted", f"accepted, waiting for {OTHER[seat.side]}")
+
+
+def decline(
+    s: Session,
+    settings: Settings,
+    game: Game,
+    seat: Seat,
+    *,
+    message_id: str,
+    cause: str,
+    now: datetime,
+) -> Answer:
+    """Cancel the game at ``seat``'s request and tell both players."""
+    assert game.id is not None
+    seats = seats_of(s, game.id)
+    for inv in s.exec(select(Invitation).where(Invitation.game_id == game.id)):
+        if inv.side == seat.side:
+            inv.status, inv.answered_at = "declined", now
+        elif inv.status == "pending":
+            inv.status = "cancelled"
+        s.add(inv)
+    game.status, game.updated_at = "declined", now
+    s.add(game)
+    other = seats[OTHER[seat.side]]
+    note_to(
+        s,
+        settings,
+        game,
+        seat,
+        cause=cause,
+        subject="Invitation declined — game cancelled",
+        title="Declined",
+        paragraphs=[
+            f"You declined game #{game.id}; it is cancelled and "
+            f"{other.email} has been told. Nothing more will be sent."
+        ],
+        now=now,
+        in_reply_to=message_id,
+    )
+    note_to(
+        s,
+        settings,
+        game,
+        other,
+        cause=cause,
+        subject="Game cancelled: your opponent declined",
+        title="Game cancelled",
+        paragraphs=[
+            f"{seat.email} ({seat.side.title()}) declined the invitation, so game "
+            f"#{game.id} is cancelled. Nothing more will be sent about it."
+        ],
+        now=now,
+    )
+    return Answer("declined", "declined: game cancelled")
+
+
+@dataclass(frozen=True)
+class InvitationRow:
+    """A pending invitation, for `pbem games`."""
+
+    side: str
+    status: str
+    expires_at: datetime | None
+
+
+def invitations(s: Session, game_id: int) -> list[InvitationRow]:
+    commit = s.get(Commitment, game_id)
+    rows = s.exec(
+        select(Invitation).where(Invitation.game_id == game_id).order_by(col(Invitation.side))
+    )
+    return [InvitationRow(i.side, i.status, commit.expires_at if commit else None) for i in rows]

@@ -1,0 +1,136 @@
+"""Render and queue the fair-play mails: invitations and their answers, observer reports.
+
+These mails exist before a game has a position (invitations) or go to people without a seat
+(observers), so they are rendered here from the shared Jinja environment of `pbem.reports.render`
+(templates ``fair_note`` and ``fair_observer``) and written straight into the outbox, in the
+caller's transaction, with deterministic Message-IDs like every other mail.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any
+
+from sqlmodel import Session
+
+from pbem.config import Settings
+from pbem.store.models import OutboxMessage
+
+__all__ = ["Note", "queue_note", "queue_rendered", "render_fair"]
+
+
+@dataclass
+class Note:
+    """A short mail: a title, paragraphs, optional key/value facts and a closing hint."""
+
+    game_id: int
+    subject: str
+    title: str
+    paragraphs: list[str]
+    facts: list[tuple[str, str]] = field(default_factory=list)
+    commands: list[tuple[str, str]] = field(default_factory=list)  # (example, what it does)
+    footer: str = ""
+
+
+def render_fair(template: str, model: dict[str, Any]) -> tuple[str, str]:
+    """(text, html) of ``fair_<template>`` for ``model``."""
+    # the templates (Jinja2, the map picture) when a mail is rendered: the pipeline imports
+    # this module in every busy poll, whose reports the sending process renders
+    from pbem.reports.render import board_parts, environment, tidy_text
+
+    env = environment()
+    if model.get("board") is not None:
+        model["board"].setdefault("map", None)  # the map picture, when the caller drew one
+        model["board_text"], model["board_html"] = board_parts(model["board"])
+    text = env.get_template(f"text/fair_{template}.txt.j2").render(model)
+    html = env.get_template(f"html/fair_{template}.html.j2").render(model)
+    return tidy_text(text), html
+
+
+def queue_rendered(
+    session: Session,
+    *,
+    game_id: int,
+    side: str | None,
+    kind: str,
+    recipient: str,
+    subject: str,
+    text: str,
+    html: str,
+    message_id: str,
+    reply_to: str,
+    now: datetime,
+    references: Sequence[str] = (),
+    headers: dict[str, str] | None = None,
+    attachments: Sequence[dict[str, str]] = (),
+) -> OutboxMessage:
+    """Add one rendered mail to the outbox (same transaction as the change that caused it)."""
+    refs = [r for r in dict.fromkeys(references) if r]
+    extras: dict[str, Any] = {}
+    if headers:
+        extras["headers"] = headers
+    if attachments:
+        extras["attachments"] = list(attachments)
+    row = OutboxMessage(
+        message_id=message_id,
+        game_id=game_id,
+        side=side,
+        kind=kind[:16],
+        recipient=recipient,
+        reply_to=reply_to,
+        subject=subject,
+        text=text,
+        html=html,
+        in_reply_to=refs[-1] if refs else "",
+        references=" ".join(refs),
+        next_attempt_at=now,
+        created_at=now,
+        extras=json.dumps(extras) if extras else "",
+    )
+    session.add(row)
+    return row
+
+
+def queue_note(
+    session: Session,
+    settings: Settings,
+    note: Note,
+    *,
+    kind: str,
+    side: str | None,
+    recipient: str,
+    message_id: str,
+    reply_to: str,
+    now: datetime,
+    references: Sequence[str] = (),
+    headers: dict[str, str] | None = None,
+) -> OutboxMessage:
+    """Render a `Note` (template ``fair_note``) and queue it."""
+    model = {
+        "game_id": note.game_id,
+        "title": note.title,
+        "paragraphs": note.paragraphs,
+        "facts": note.facts,
+        "commands": note.commands,
+        "footer": note.footer,
+        "reply_to": reply_to,
+    }
+    text, html = render_fair("note", model)
+    return queue_rendered(
+        session,
+        game_id=note.game_id,
+        side=side,
+        kind=kind,
+        recipient=recipient,
+        subject=note.subject,
+        text=text,
+        html=html,
+        message_id=message_id,
+        reply_to=reply_to,
+        now=now,
+        references=references,
+        headers=headers,
+    )

@@ -1,0 +1,462 @@
+"""Standing orders, queued orders and forced decisions: what the server answers for a player.
+
+A player's mail may carry, besides game commands:
+
+- ``notify decisions|every|digest [HOUR]``: when the server mails them (pbem.games.notify);
+- ``standing ...``: standing orders, applied by the server when the question arises
+  (``trigger never|ask|always|icon``, ``preempt never|ask``, ``election N N ...|ask``,
+  ``done auto|ask``, ``swap decline|ask``, ``clear``);
+- ``then``: the lines after it are queued and applied, in order, at the player's next
+  decisions while each is legal; the first that is not legal cancels the rest;
+- ``cancel``: clears the queue.
+
+`read_mail` splits a mail's lines into these; `settle` runs after every applied mail and applies,
+for each side that must decide, its queued order, else a standing order, else a forced command
+(`engine.forced`), until nobody's decision can be taken for them. Every command applied this way
+is a real move (recorded and replayed like any other) and leaves a note for its player.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass, field
+from typing import Any
+
+from sqlalchemy import bindparam
+from sqlmodel import Session, col, select
+
+import engine
+from engine import forced
+from pbem.store.models import Seat, SeatOrders
+
+__all__ = [
+    "NOTIFY_MODES",
+    "Auto",
+    "Book",
+    "MailOrders",
+    "OrdersError",
+    "Standing",
+    "book_row",
+    "book_rows",
+    "read_mail",
+    "settle",
+]
+
+NOTIFY_MODES = ("decisions", "every", "digest")
+TRIGGER_POLICIES = ("ask", "never", "always", "icon")
+DEFAULT_DIGEST_HOUR = 18
+MAX_QUEUE = 40
+MAX_AUTO = 400  # a safety net: settle never loops for ever
+SETTING_WORDS = ("notify", "standing", "cancel")
+FORCED = True  # apply forced decisions (benchmarks switch it off to measure the old behaviour)
+CP_STEPS = {"campaign": ("support", "check"), "advertise": ("media",), "position": ("issue",)}
+
+
+class OrdersError(ValueError):
+    """A notify/standing/then/cancel line that cannot be read; the message says what is legal."""
+
+
+@dataclass
+class Standing:
+    """A player's standing orders (the defaults ask every question)."""
+
+    trigger: str = "ask"  # ask | never | always | icon
+    preempt: str = "ask"  # ask | never
+    election: list[int] = field(default_factory=list)  # preferred Election Day order
+    done: str = "ask"  # ask | auto: end a CP step when no useful point is left
+    swap: str = "ask"  # ask | decline
+
+    @classmethod
+    def from_json(cls, text: str) -> Standing:
+        data = json.loads(text or "{}")
+        known = {k: v for k, v in data.items() if k in cls.__dataclass_fields__}
+        return cls(**known)
+
+    def to_json(self) -> str:
+        # the fields by hand: `asdict` deep-copies, and this runs for every seat of every move
+        fields = {
+            "trigger": self.trigger,
+            "preempt": self.preempt,
+            "election": self.election,
+            "done": self.done,
+            "swap": self.swap,
+        }
+        return json.dumps(fields, sort_keys=True)
+
+    def describe(self) -> list[str]:
+        """One line per order, as the player would write it."""
+        trig = {
+            "ask": "ask me",
+            "never": "never trigger",
+            "always": "trigger whenever I can",
+            "icon": "trigger only cards with my icon, decline the rest",
+        }[self.trigger]
+        elect = (
+            (" ".join(f"#{n}" for n in self.election) + ", then ask") if self.election else "ask me"
+        )
+        return [
+            f"trigger   {self.trigger:8} {trig}",
+            f"preempt   {self.preempt:8} {'never preempt' if self.preempt == 'never' else 'ask me'}",
+            f"election  {'list' if self.election else 'ask':8} {elect}",
+            f"done      {self.done:8} "
+            + (
+                "end campaign/advertise/position when no point is left to place"
+                if self.done == "auto"
+                else "ask me"
+            ),
+            f"swap      {self.swap:8} {'decline issue swaps' if self.swap == 'decline' else 'ask me'}",
+        ]
+
+    def is_default(self) -> bool:
+        return self == Standing()
+
+
+@dataclass
+class Book:
+    """One seat's orders in memory: standing orders, the queue, notes for the next mail."""
+
+    side: str
+    standing: Standing = field(default_factory=Standing)
+    queue: list[str] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
+
+
+def book_row(session: Session, seat: Seat) -> SeatOrders:
+    """The seat's `SeatOrders` row (created with the defaults on first use)."""
+    assert seat.id is not None
+    held: dict[int, SeatOrders] = session.info.setdefault("pbem_books", {})
+    row = held.get(seat.id)
+    if row is not None and row in session:  # asked before in this session: no `get` again
+        return row
+    row = session.get(SeatOrders, seat.id)
+    if row is None:
+        row = SeatOrders(seat_id=seat.id)
+        session.add(row)
+    # held for the session: its identity map holds rows weakly, and a mail's handlers ask for
+    # the same rows again (then answered from here, as `get` would from the identity map)
+    held[seat.id] = row
+    return row
+
+
+def book_rows(session: Session, seats: dict[str, Seat]) -> dict[str, SeatOrders]:
+    """`book_row` of each seat by side, the rows not held yet read in one query."""
+    held: dict[int, SeatOrders] = session.info.setdefault("pbem_books", {})
+    missing = [seat.id for seat in seats.values() if seat.id is not None and seat.id not in held]
+    if len(missing) > 1:
+        found = session.execute(_BOOK_ROWS, {"b_seat_ids": missing}).scalars()
+        held.update({row.seat_id: row for row in found})
+    return {side: book_row(session, seat) for side, seat in seats.items()}
+
+
+# built once: its cache key and compiled form are reused (an expanding IN of the seat ids)
+_BOOK_ROWS = select(SeatOrders).where(
+    col(SeatOrders.seat_id).in_(bindparam("b_seat_ids", expanding=True))
+)
+
+
+def book_of(row: SeatOrders, side: str) -> Book:
+    return Book(
+        side,
+        Standing.from_json(row.standing),
+        list(json.loads(row.queue or "[]")),
+        list(json.loads(row.notes or "[]")),
+    )
+
+
+def store_book(row: SeatOrders, book: Book) -> None:
+    """Write *book* into *row* (only the columns that change: an unchanged value is no UPDATE
+    either way, and setting an ORM attribute costs)."""
+    for name, value in (
+        ("standing", book.standing.to_json()),
+        ("queue", json.dumps(book.queue)),
+        ("notes", json.dumps(book.notes)),
+    ):
+        if getattr(row, name) != value:
+            setattr(row, name, value)
+
+
+# --- reading a mail -------------------------------------------------------------------------------
+
+
+@dataclass
+class MailOrders:
+    """What a mail says besides its game lines; applied only if the mail applies (all or nothing)."""
+
+    now: list[str] = field(default_factory=list)  # game lines to apply now
+    queue: list[str] | None = None  # lines after 'then' (None: no 'then' line)
+    cancel: bool = False
+    notify: tuple[str, int | None] | None = None
+    standing: list[tuple[str, list[str]]] = field(default_factory=list)  # (order, values)
+    answers: list[dict[str, Any]] = field(default_factory=list)  # {"line", "ok", "message"}
+
+    @property
+    def anything(self) -> bool:
+        return bool(self.queue is not None or self.cancel or self.notify or self.standing)
+
+
+def _words(line: str) -> list[str]:
+    return re.sub(r"[,:;]+", " ", line.strip().lower()).split()
+
+
+def read_mail(lines: list[str]) -> MailOrders:
+    """Split a mail's command lines (raises `OrdersError` naming the bad line)."""
+    out = MailOrders()
+    queued: list[str] | None = None
+    for line in lines:
+        words = _words(line)
+        word = words[0] if words else ""
+        if word == "then" and len(words) == 1:
+            queued = [] if queued is None else queued
+            continue
+        if word in SETTING_WORDS:
+            _read_setting(out, line, words)
+        elif queued is not None:
+            _check_queued(line, word)
+            queued.append(line.strip())
+        else:
+            out.now.append(line)
+    if queued is not None:
+        if len(queued) > MAX_QUEUE:
+            raise OrdersError(
+                f"{len(queued)} lines after 'then': at most {MAX_QUEUE} may be queued"
+            )
+        out.queue = queued
+        out.answers.append(
+            {
+                "line": "then",
+                "ok": True,
+                "message": (
+                    f"{len(queued)} line(s) queued for your next decisions"
+                    if queued
+                    else "nothing after 'then': your queue is now empty"
+                ),
+            }
+        )
+    return out
+
+
+def _check_queued(line: str, word: str) -> None:
+    verb = engine.SYNONYMS.get(word, word)
+    if verb not in engine.VERBS:
+        raise OrdersError(
+            f"{line.strip()!r} after 'then': {word!r} is not a game command "
+            f"(commands: {', '.join(sorted(engine.VERBS))})"
+        )
+
+
+def _read_setting(out: MailOrders, line: str, words: list[str]) -> None:
+    word, args = words[0], words[1:]
+    if word == "cancel":
+        if args:
+            raise OrdersError(
+                f"{line.strip()!r}: 'cancel' takes nothing after it (it clears your queue)"
+            )
+        out.cancel = True
+        out.answers.append(
+            {"line": "cancel", "ok": True, "message": "your queued orders are cleared"}
+        )
+    elif word == "notify":
+        out.notify = _read_notify(line, args)
+        mode, hour = out.notify
+        msg = {
+            "decisions": "you are mailed only when you must decide",
+            "every": "you are mailed after every move",
+            "digest": f"one mail a day at {hour if hour is not None else DEFAULT_DIGEST_HOUR:02d}:00 UTC",
+        }[mode]
+        out.answers.append({"line": line.strip(), "ok": True, "message": msg})
+    else:
+        order, values = _read_standing(line, args)
+        out.standing.append((order, values))
+        out.answers.append(
+            {
+                "line": line.strip(),
+                "ok": True,
+                "message": "standing order set"
+                if order not in ("show", "clear")
+                else (
+                    "standing orders cleared"
+                    if order == "clear"
+                    else "your standing orders are below"
+                ),
+            }
+        )
+
+
+def _read_notify(line: str, args: list[str]) -> tuple[str, int | None]:
+    legal = "notify decisions | notify every | notify digest [HOUR 0-23, UTC]"
+    if not args or args[0] not in NOTIFY_MODES:
+        raise OrdersError(f"{line.strip()!r}: expected {legal}")
+    hour: int | None = None
+    if args[0] == "digest" and len(args) > 1:
+        m = re.fullmatch(r"(\d{1,2})(?:[:h.]00)?", args[1])
+        if m is None or not 0 <= int(m.group(1)) <= 23 or len(args) > 2:
+            raise OrdersError(
+                f"{line.strip()!r}: the digest hour is a whole hour 0-23 (UTC), "
+                "e.g. 'notify digest 18'"
+            )
+        hour = int(m.group(1))
+    elif len(args) > 1:
+        raise OrdersError(f"{line.strip()!r}: expected {legal}")
+    return args[0], hour
+
+
+_STANDING_VALUES = {
+    "trigger": TRIGGER_POLICIES,
+    "preempt": ("ask", "never"),
+    "done": ("ask", "auto"),
+    "swap": ("ask", "decline"),
+}
+_STANDING_HELP = (
+    "standing trigger never|ask|always|icon, standing preempt never|ask, "
+    "standing election N N ...|ask, standing done auto|ask, standing swap decline|ask, "
+    "standing clear, or 'standing' alone to see them"
+)
+
+
+def _read_standing(line: str, args: list[str]) -> tuple[str, list[str]]:
+    if not args:
+        return "show", []
+    order, values = args[0], args[1:]
+    if order == "clear" and not values:
+        return "clear", []
+    if order in _STANDING_VALUES:
+        if len(values) != 1 or values[0] not in _STANDING_VALUES[order]:
+            raise OrdersError(
+                f"{line.strip()!r}: expected standing {order} {'|'.join(_STANDING_VALUES[order])}"
+            )
+        return order, values
+    if order == "election":
+        if values == ["ask"]:
+            return order, []
+        cards = [v.lstrip("#") for v in values]
+        if not cards or not all(c.isdigit() and int(c) in engine.CARDS for c in cards):
+            raise OrdersError(
+                f"{line.strip()!r}: expected card numbers in the order to resolve "
+                "them on Election Day (R13.3, R13.4), e.g. 'standing election 7 12', "
+                "or 'standing election ask'"
+            )
+        return order, cards
+    raise OrdersError(f"{line.strip()!r}: unknown standing order; expected {_STANDING_HELP}")
+
+
+def apply_standing(standing: Standing, order: str, values: list[str]) -> Standing:
+    """The standing orders after one ``standing`` line."""
+    if order == "clear":
+        return Standing()
+    if order == "show":
+        return standing
+    if order == "election":
+        standing.election = [int(v) for v in values]
+    else:
+        setattr(standing, order, values[0])
+    return standing
+
+
+# --- applying orders for the players --------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Auto:
+    """A command the server applied for ``side``, and why (``queued``/``standing``/``forced``)."""
+
+    side: str
+    command: str  # as the player wrote it (a queued line) or as the server chose it
+    why: str
+    about: str = ""  # the question it answered: "trigger #19 Old South", "strategy" ...
+    # the canonical commands it stood for, in order: what the move log stores, so a later alias
+    # or parser change cannot break `pbem replay` (``ad 40`` -> ``advertise 40``; a one-line
+    # action -> its card play and each point)
+    applied: tuple[str, ...] = ()
+
+    def note(self) -> str:
+        where = f" ({self.about})" if self.about else ""
+        return {
+            "queued": f"from your queue: {self.command}{where}",
+            "standing": f"by standing order: {self.command}{where}",
+            "forced": f"{self.command}{where}: your only legal choice (it drew nothing itself)",
+        }[self.why]
+
+
+def _about(g: engine.GameState, side: str) -> str:
+    """The question ``side`` faces, in a few words: the step and the card it is about."""
+    step = (forced.deciding_step(g, side) or "").replace("_", " ")
+    card = forced.step_card(g)
+    return f"{step} #{card} {engine.card_info(card)['name']}" if card is not None else step
+
+
+def _standing_command(g: engine.GameState, side: str, st: Standing) -> str | None:
+    step = forced.deciding_step(g, side)
+    legal = engine.legal_commands(g, side)
+    if step == "trigger":
+        card = forced.step_card(g)
+        icon = engine.card_info(card)["icon"] if card is not None else ""
+        want = {
+            "never": "decline",
+            "always": "trigger",
+            "icon": "trigger" if icon in (side, "both") else "decline",
+        }.get(st.trigger)
+        return want if want in legal else None
+    if step == "issue_swap" and st.swap == "decline" and "decline" in legal:
+        return "decline"
+    if step in ("election_card", "election_event") and st.election:
+        for card in st.election:
+            if f"resolve {card}" in legal:
+                return f"resolve {card}"
+        return None
+    if step in CP_STEPS and st.done == "auto" and "done" in legal:
+        useful = CP_STEPS[step]
+        if not any(c.split()[0] in useful for c in legal):
+            return "done"
+    if st.preempt == "never":
+        plain = [c for c in legal if not c.endswith(" preempt")]
+        if len(plain) == 1 and len(legal) > 1 and not forced.reveals(g, side, plain[0]):
+            return plain[0]
+    return None
+
+
+Next = tuple[str, str, engine.GameState, list[str]]  # (command, why, new state, canonical)
+
+
+def _next(g: engine.GameState, book: Book) -> Next | None:
+    """What the server applies for ``book.side`` now, or None."""
+    side = book.side
+    if book.queue:
+        line = book.queue[0]
+        try:
+            after, applied = engine.apply_logged(g, side, line)
+        except engine.CommandError as exc:
+            rest = len(book.queue) - 1
+            book.notes.append(
+                f"your queue stopped at {line!r}: not legal now ({exc})"
+                + (f"; the {rest} line(s) after it were cancelled" if rest else "")
+            )
+            book.queue = []
+        else:
+            book.queue.pop(0)
+            return line, "queued", after, applied
+    cmd = _standing_command(g, side, book.standing)
+    why = "standing"
+    if cmd is None and FORCED:
+        cmd, why = forced.forced_command(g, side), "forced"
+    if cmd is None:
+        return None
+    return (cmd, why, *engine.apply_logged(g, side, cmd))
+
+
+def settle(g: engine.GameState, books: dict[str, Book]) -> list[Auto]:
+    """Apply queued, standing and forced commands in place until every side must be asked."""
+    done: list[Auto] = []
+    while len(done) < MAX_AUTO:
+        for side in sorted(engine.active_sides(g)):
+            found = _next(g, books[side])
+            if found is not None:
+                cmd, why, after, applied = found
+                auto = Auto(side, cmd, why, _about(g, side), tuple(applied))
+                g.update(after)  # the same keys: the state moves on in place
+                books[side].notes.append(auto.note())
+                done.append(auto)
+                break
+        else:
+            return done
+    return done

@@ -1,0 +1,205 @@
+"""Expiry: what happens when a clock and its grace are out — forfeit, claim or autopilot.
+
+`expire` applies the game's expiry policy to the late side; `autopilot` plays the late
+side's decision with the computer player, records the moves, and reports to both.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from sqlmodel import Session, select
+
+import engine
+from pbem.clocks import model
+from pbem.clocks.control import fmt_duration
+from pbem.clocks.model import ClockState, Due
+from pbem.config import Settings
+from pbem.games.timekeeping.autopilot import KIND, play_for
+from pbem.games.timekeeping.moves import bot_sides, end_game
+from pbem.games.timekeeping.records import notify, other, record_event, store
+from pbem.store.models import Game, Move, Seat
+
+__all__ = ["autopilot", "expire"]
+
+SIDES = model.SIDES
+
+
+def expire(
+    s: Session,
+    settings: Settings,
+    game: Game,
+    c: ClockState,
+    d: Due,
+    state: engine.GameState,
+    now: datetime,
+    seats: dict[str, Seat],
+    key: str,
+) -> None:
+    control = model.control_of(c)
+    late, opp = d.side, other(d.side)
+    if control.expiry == "forfeit":
+        end_game(
+            s,
+            settings,
+            game,
+            state,
+            winner=opp,
+            reason="timeout",
+            detail=f"{late.title()} ran out of time; {opp.title()} wins",
+            now=now,
+        )
+        return
+    if control.expiry == "claim":
+        ev = record_event(
+            s,
+            game,
+            late,
+            "claim_offered",
+            f"{late.title()} out of time and grace; {opp.title()} may claim the win",
+            now,
+            key="expire:" + key,
+        )
+        notify(
+            s,
+            settings,
+            game,
+            state,
+            opp,
+            ev,
+            now,
+            seats=seats,
+            subject=f"{late.title()} is out of time: you may claim the win",
+            lines=[
+                f"{late.title()}'s clock and grace have run out. Reply with the line "
+                "'claim' to win the game on time, or do nothing and wait: the claim stays "
+                f"open until {late.title()} moves."
+            ],
+        )
+        notify(
+            s,
+            settings,
+            game,
+            state,
+            late,
+            ev,
+            now,
+            seats=seats,
+            subject="Out of time: your opponent may claim the win",
+            lines=[
+                f"Your clock and grace have run out: {opp.title()} may now claim the win "
+                f"at any moment. Move now to play on: {engine.decision(state, late)}"
+            ],
+        )
+        return
+    autopilot(s, settings, game, c, late, state, now, seats, key)
+
+
+def autopilot(
+    s: Session,
+    settings: Settings,
+    game: Game,
+    c: ClockState,
+    side: str,
+    state: engine.GameState,
+    now: datetime,
+    seats: dict[str, Seat],
+    key: str,
+) -> None:
+    """Play ``side``'s decision with the computer player, record the moves, report to both.
+
+    A computer-played opponent answers at once (`pbem.games.bots.play_bots`), as after a mail.
+    """
+    from sqlalchemy import func
+
+    from pbem.games.bots import play_bots
+    from pbem.games.fairplay.games import engine_seed_of
+    from pbem.outbox.queue import queue_mail, refresh_key  # the mail layer: not for an idle poll
+
+    assert game.id is not None
+    after, played = play_for(state, side, engine_seed_of(s, game), game.id)
+    seq = s.exec(select(func.max(Move.seq)).where(Move.game_id == game.id)).one() or 0
+    for i, cmd in enumerate(played):
+        s.add(
+            Move(
+                game_id=game.id,
+                seq=seq + i + 1,
+                side=side,
+                command=cmd,
+                created_at=now,
+                source="autopilot",
+            )
+        )
+    detail = f"autopilot ({KIND} player) for {side.title()}: " + (
+        "; ".join(played) or "nothing legal"
+    )
+    ev = record_event(s, game, side, "autopilot", detail, now, key="expire:" + key)
+    t = now.timestamp()
+    mid = engine.active_sides(after)
+    s.flush()
+    replies = [m.command for m in play_bots(s, settings, game, after, seats, now)]
+    model.handover(c, engine.active_sides(state), mid, side, t, autopilot=True)
+    model.handover(c, mid, engine.active_sides(after), None, t)
+    game.snapshot = engine.to_json(after)
+    game.version += 1
+    game.updated_at = now
+    if engine.result(after) is not None:
+        game.status = "over"
+        model.stop_all(c, t)
+    else:
+        model.sync(c, bot_sides(seats), engine.active_sides(after), t)
+    store(game, c, t)
+    for seat in seats.values():
+        refresh_key(seat, after)
+    moves = "; ".join(played) or "nothing"
+    grace = (
+        f" and {fmt_duration(model.control_of(c).grace)} of grace"
+        if model.control_of(c).grace
+        else ""
+    )
+    for target in SIDES:
+        mine = target == side
+        if mine:
+            lines = [
+                f"Your clock{grace} ran out, so the server's computer player moved for you "
+                f"(this game's expiry policy is autopilot). It played: {moves}.",
+                "Your next decisions get only the increment of time each, so answer soon: "
+                "any move you send yourself plays on as usual.",
+            ]
+        else:
+            lines = [
+                f"{side.title()}'s clock{grace} ran out, so the server's computer player "
+                f"moved for them (this game's expiry policy is autopilot). It played: {moves}."
+            ]
+        if replies:
+            lines.append("The computer opponent answered: " + "; ".join(replies) + ".")
+        if game.status == "over":
+            queue_mail(
+                s,
+                settings,
+                kind="game_over",
+                game=game,
+                seat=seats[target],
+                state=after,
+                cause=f"ev{ev.id}",
+                now=now,
+                seats=seats,
+            )
+        else:
+            notify(
+                s,
+                settings,
+                game,
+                after,
+                target,
+                ev,
+                now,
+                seats=seats,
+                full=True,
+                subject=(
+                    "Out of time: the computer played for you"
+                    if mine
+                    else f"{side.title()} ran out of time: the computer played for them"
+                ),
+                lines=lines,
+            )

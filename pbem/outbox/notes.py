@@ -1,0 +1,130 @@
+"""Table talk and notices for a player's next mail (``say``, "move taken back"), and the
+question each reply key was issued for (replies to an older report, `KeyQuestion`).
+
+A row is written when the mail that carries it is applied (same transaction) and shown once,
+in the next mail rendered for its recipient (`pbem.outbox.queue.queue_mail` takes the undelivered
+rows and marks them delivered).
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from functools import cache
+from typing import Any
+
+from sqlalchemy import Column, Text
+from sqlmodel import Field, Session, SQLModel, col, select
+
+from pbem.store.db import game_facts, note_game_facts
+from pbem.store.models import utcnow
+
+__all__ = ["KeyQuestion", "TableTalk", "asked_under", "post", "remember_question", "take"]
+
+MAX_TALK_CHARS = 2000  # one mail's table talk, at most
+
+
+class TableTalk(SQLModel, table=True):
+    """One message for a seat's next mail: ``kind`` "say" (from the opponent) or "undo"."""
+
+    id: int | None = Field(default=None, primary_key=True)
+    game_id: int = Field(foreign_key="game.id", index=True)
+    to_side: str = Field(max_length=8)
+    from_side: str = Field(max_length=8)
+    kind: str = Field(max_length=8)
+    text: str = Field(sa_column=Column(Text, nullable=False))
+    created_at: datetime = Field(default_factory=utcnow)
+    delivered_at: datetime | None = None
+
+
+def post(
+    session: Session,
+    game_id: int,
+    *,
+    to_side: str,
+    from_side: str,
+    kind: str,
+    text: str,
+    now: datetime,
+) -> None:
+    """Add a message for *to_side*'s next mail."""
+    note_game_facts(session, game_id, talk=True)
+    session.add(
+        TableTalk(
+            game_id=game_id,
+            to_side=to_side,
+            from_side=from_side,
+            kind=kind,
+            text=text[:MAX_TALK_CHARS],
+            created_at=now,
+        )
+    )
+
+
+def take(session: Session, game_id: int, side: str, now: datetime) -> list[dict[str, str]]:
+    """The undelivered messages for *side*, oldest first, marked delivered now.
+
+    No query when the game's row was locked in this transaction and it had no undelivered
+    message then (`pbem.store.db.game_facts`; `post` says when one is added since).
+    """
+    facts = game_facts(session, game_id)
+    if facts is not None and not facts.talk:
+        return []
+    rows = session.exec(
+        select(TableTalk)
+        .where(
+            TableTalk.game_id == game_id,
+            TableTalk.to_side == side,
+            col(TableTalk.delivered_at).is_(None),
+        )
+        .order_by(col(TableTalk.id))
+    ).all()
+    out = []
+    for row in rows:
+        row.delivered_at = now
+        session.add(row)
+        out.append({"kind": row.kind, "from": row.from_side.title(), "text": row.text})
+    return out
+
+
+class KeyQuestion(SQLModel, table=True):
+    """The question a seat was asked under one reply-key generation (`engine.question`): a
+    reply with an older key is still applied while that question is the one being asked."""
+
+    game_id: int = Field(foreign_key="game.id", primary_key=True)
+    side: str = Field(max_length=8, primary_key=True)
+    key_gen: int = Field(primary_key=True)
+    question: str = Field(max_length=64)
+
+
+def remember_question(
+    session: Session, game_id: int, side: str, key_gen: int, question: str
+) -> None:
+    """Record the question asked under *key_gen* (the first mail with that key asks it).
+
+    One INSERT that does nothing when the row exists (no SELECT first, no ORM object).
+    """
+    conn = session.connection()
+    conn.execute(
+        _insert_question(conn.dialect.name),
+        {"game_id": game_id, "side": side, "key_gen": key_gen, "question": question},
+    )
+
+
+@cache
+def _insert_question(dialect: str) -> Any:
+    # the dialect's own INSERT, imported for the dialect in use (PostgreSQL's costs ~30 ms
+    # of a SQLite process's start-up)
+    table = KeyQuestion.__table__  # type: ignore[attr-defined]
+    keys = ["game_id", "side", "key_gen"]
+    if dialect == "postgresql":
+        from sqlalchemy.dialects.postgresql import insert as pg_insert
+
+        return pg_insert(table).on_conflict_do_nothing(index_elements=keys)
+    from sqlalchemy.dialects.sqlite import insert as sqlite_insert
+
+    return sqlite_insert(table).on_conflict_do_nothing(index_elements=keys)
+
+
+def asked_under(session: Session, game_id: int, side: str, key_gen: int) -> str | None:
+    row = session.get(KeyQuestion, (game_id, side, key_gen))
+    return row.question if row is not None else None

@@ -1,0 +1,376 @@
+"""Render player-facing mail (subject, plain text, HTML) from an engine view.
+
+`render(kind, ctx)` is the only entry point. ``kind`` is one of `KINDS`;
+``ctx`` holds:
+
+- ``game_id`` (int), ``side`` ("kennedy"/"nixon"),
+- ``view``: ``engine.view(state, side)`` — the only game information used
+  (optional for "help" and "key_problem"),
+- ``since`` (log index of the first entry not yet reported),
+- ``results``: ``[{"line", "ok", "message"}]`` for the lines of the player's
+  mail, ``error`` (str or None), ``opponent`` (str), ``reply_to`` (address),
+  ``edition`` and ``options`` (default: the view's),
+- ``picture`` (default True): draw the map picture (`pbem.reports.boardmap`) for mails that show the
+  board; the HTML then refers to it as ``cid:`` and `Rendered.images` carries it.
+
+Templates live in the top-level ``templates/`` folder (``text/*.txt.j2``,
+``html/*.html.j2``); an installed package carries them as ``pbem/reports/templates``.
+HTML templates are autoescaped, text templates are not; undefined names fail
+loudly (StrictUndefined). Plain text is laid out for 72 columns.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import os
+import pickle
+import re
+import textwrap
+from collections.abc import Callable
+from dataclasses import dataclass
+from functools import cache, lru_cache
+from pathlib import Path
+from typing import Any
+
+import jinja2
+from markupsafe import Markup
+
+from pbem.reports import boardmap
+from pbem.reports import model as report_model
+
+KINDS = (
+    "welcome",
+    "report",
+    "rejected",
+    "help",
+    "game_over",
+    "key_problem",
+    "status",
+    "card",
+    "history",
+    "notice",
+    "held",
+)
+NO_VIEW_KINDS = ("help", "key_problem", "card")  # kinds that render without a view
+HISTORY_INLINE = 150  # a longer history goes in an attached file, the mail shows the latest turn
+WIDTH = 72
+SIDE_COLOURS = {"kennedy": ("#1d4ed8", "#dbeafe"), "nixon": ("#b91c1c", "#fee2e2")}
+
+
+@dataclass(frozen=True)
+class Rendered:
+    """One rendered mail: subject line, text/plain body, text/html body, inline pictures.
+
+    ``images`` are what the HTML shows as ``<img src="cid:...">`` (the map picture); the mail
+    layer sends them inside a ``multipart/related`` with the HTML.
+    """
+
+    subject: str
+    text: str
+    html: str
+    images: tuple[boardmap.Picture, ...] = ()
+    attachments: tuple[Attachment, ...] = ()
+
+
+@dataclass(frozen=True)
+class Attachment:
+    """A file sent with a mail (the game log); the HTML names it by `cid`."""
+
+    filename: str
+    data: bytes
+    content_type: str = "text/plain; charset=utf-8"
+
+    @property
+    def cid(self) -> str:
+        return f"file-{hashlib.sha256(self.data).hexdigest()[:24]}@1960.pbem"
+
+
+def render(kind: str, ctx: dict[str, Any], *, text_only: bool = False) -> Rendered:
+    """Render mail ``kind`` (one of `KINDS`) for ``ctx`` (see the module docstring).
+
+    ``text_only``: the subject and text alone (the same as rendered with the rest), no HTML,
+    no picture drawn (the text shows no map)."""
+    if kind not in KINDS:
+        raise ValueError(f"unknown mail kind {kind!r}: expected one of {', '.join(KINDS)}")
+    if kind not in NO_VIEW_KINDS and ctx.get("view") is None:
+        raise ValueError(f"a {kind!r} mail needs ctx['view'] (engine.view for the recipient)")
+    model = report_model.build(kind, ctx)
+    model["reveal"] = ctx.get(
+        "reveal"
+    )  # the fair-play reveal of a final mail (pbem.games.fairplay)
+    env = environment()
+    images: tuple[boardmap.Picture, ...] = ()
+    if model.get("board") is not None:
+        if ctx.get("picture", True) and not text_only:
+            pic = boardmap.picture(ctx["view"])  # public keys of the view only (R17.1)
+            images = (pic,)
+            model["board"]["map"] = {
+                "cid": pic.cid,
+                "alt": pic.alt,
+                "width": pic.width,
+                "height": pic.height,
+            }
+        else:
+            model["board"]["map"] = None
+        model["board_text"], model["board_html"] = board_parts(model["board"])
+    attachments = _attachments(kind, model, env)
+    model["attachments"] = [
+        {"cid": a.cid, "filename": a.filename, "size": len(a.data)} for a in attachments
+    ]
+    text = env.get_template(f"text/{kind}.txt.j2").render(model)
+    if text_only:
+        return Rendered(subject=subject(kind, model), text=tidy_text(text), html="")
+    html = env.get_template(f"html/{kind}.html.j2").render(model)
+    images = tuple(p for p in images if f"cid:{p.cid}" in html)  # only what the HTML shows
+    return Rendered(
+        subject=subject(kind, model),
+        text=tidy_text(text),
+        html=html,
+        images=images,
+        attachments=attachments,
+    )
+
+
+def _attachments(
+    kind: str, model: dict[str, Any], env: jinja2.Environment
+) -> tuple[Attachment, ...]:
+    """The whole log as a text file: with a long ``history``, and at the game's end (when the
+    view shows every line, nothing being secret any more)."""
+    if kind == "history" and model.get("history_entries", 0) > HISTORY_INLINE:
+        log = model["history"]
+    elif kind == "game_over" and model.get("view"):
+        log = model["full_log"]
+    else:
+        return ()
+    text = tidy_text(env.get_template("text/log_file.txt.j2").render({**model, "file_log": log}))
+    name = f"1960-game-{model['game_id']}-{'final-log' if kind == 'game_over' else 'log'}.txt"
+    return (Attachment(filename=name, data=text.encode("utf-8")),)
+
+
+_BOARD_CACHE: dict[bytes, tuple[str, Markup]] = {}
+_BOARD_CACHE_SIZE = 64
+
+
+def board_parts(board: dict[str, Any]) -> tuple[str, Markup]:
+    """The board's text and HTML (``_board`` templates), rendered once per distinct board.
+
+    Both seats' reports of a move usually show the same board (R17.1: it is public), so the
+    second render is a lookup. The templates see only ``board``; the key is all of it, pickled
+    (equal bytes: an equal board; five times cheaper than its repr).
+    """
+    key = pickle.dumps(board, protocol=pickle.HIGHEST_PROTOCOL)
+    hit = _BOARD_CACHE.get(key)
+    if hit is None:
+        env = environment()
+        hit = (
+            env.get_template("text/_board.txt.j2").render(board=board),
+            Markup(env.get_template("html/_board.html.j2").render(board=board)),
+        )
+        if len(_BOARD_CACHE) >= _BOARD_CACHE_SIZE:
+            _BOARD_CACHE.clear()  # only the boards of the latest moves ever hit
+        _BOARD_CACHE[key] = hit
+    return hit
+
+
+_CELL_FIELDS = ("abbr", "name", "ev", "side", "cubes", "sup")
+_STATES_CACHE: dict[tuple[tuple[Any, ...], ...], Markup] = {}
+_STATES_CACHE_SIZE = 4096
+
+
+def states_html(states: list[dict[str, Any]]) -> Markup:
+    """One region's states in the HTML board (``html/_states.html.j2``), rendered once per
+    distinct line: a move changes one or two states, the other regions' lines are lookups.
+    The key holds every field of a cell (`report_model.board`) the template reads."""
+    key = tuple(tuple(c[f] for f in _CELL_FIELDS) for c in states)
+    hit = _STATES_CACHE.get(key)
+    if hit is None:
+        hit = Markup(environment().get_template("html/_states.html.j2").render(states=states))
+        if len(_STATES_CACHE) >= _STATES_CACHE_SIZE:
+            _STATES_CACHE.clear()
+        _STATES_CACHE[key] = hit
+    return hit
+
+
+def subject(kind: str, m: dict[str, Any]) -> str:
+    """``[1960 #12] Turn 3 — your move`` and its variants."""
+    tag = f"[1960 #{m['game_id']}]" if m.get("game_id") is not None else "[1960]"
+    if kind == "help":
+        return f"{tag} Command reference and cards"
+    if kind == "card":
+        card = m.get("card")
+        return f"{tag} Card #{card['number']} {card['name']}" if card else f"{tag} No such card"
+    if kind == "history":
+        return f"{tag} Game log to turn {m['turn']}"
+    if kind == "key_problem":
+        return f"{tag} Reply not accepted — reply key problem"
+    if kind == "notice":
+        return f"{tag} {m['notice']['subject']}"
+    turn = f"Turn {m['turn']}"
+    if kind == "rejected":
+        return f"{tag} {turn} — error in your orders"
+    if kind == "held":
+        return f"{tag} {turn} — your orders are held for a check"
+    if kind == "game_over" or m["over"]:
+        tally, ending = m.get("tally"), m.get("ending")
+        if ending:
+            return f"{tag} {turn} — game over: {ending['winner']} wins ({ending['why']})"
+        return f"{tag} {turn} — game over" + (f": {tally['winner']} wins" if tally else "")
+    state = "your move" if m["my_move"] else f"waiting for {m['waiting_for']}"
+    if kind == "welcome":
+        return f"{tag} {turn} — new game, you are {m['Side']}: {state}"
+    return f"{tag} {turn} — {state}"
+
+
+def tidy_text(text: str) -> str:
+    """Strip trailing blanks, keep at most one blank line in a row, end with a newline."""
+    lines = [line.rstrip() for line in text.splitlines()]
+    out = re.sub(r"\n{3,}", "\n\n", "\n".join(lines)).strip("\n")
+    return out + "\n"
+
+
+def template_dir() -> Path:
+    """The templates folder: inside the installed package, else the source checkout's."""
+    here = Path(__file__).resolve().parent
+    for candidate in (
+        here / "templates",
+        here.parents[1] / "templates",
+        here.parents[2] / "templates",
+    ):
+        if (candidate / "text").is_dir() and (candidate / "html").is_dir():
+            return candidate
+    raise FileNotFoundError(f"no templates/ folder beside {here} or its parent")
+
+
+@cache
+def environment() -> jinja2.Environment:
+    """The shared Jinja2 environment (autoescape for ``.html.j2`` only)."""
+    env = jinja2.Environment(
+        loader=_InliningLoader(str(template_dir())),
+        undefined=jinja2.StrictUndefined,
+        autoescape=jinja2.select_autoescape(
+            enabled_extensions=("html.j2",), default_for_string=False
+        ),
+        trim_blocks=True,
+        lstrip_blocks=True,
+        keep_trailing_newline=True,
+        auto_reload=False,  # compiled once per process: no stat() of every include per render
+        cache_size=-1,
+        bytecode_cache=bytecode_cache(),
+    )
+    env.filters.update(
+        wrap=wrap,
+        ljust=ljust,
+        rjust=rjust,
+        heading=heading,
+        cell=cell,
+        states_html=states_html,
+        fg=lambda side: SIDE_COLOURS.get(side or "", ("#374151", ""))[0],
+        bg=lambda side: SIDE_COLOURS.get(side or "", ("", "#ffffff"))[1],
+    )
+    env.globals.update(WIDTH=WIDTH)
+    return env
+
+
+_INCLUDE_LINE = re.compile(r'^\{% include "([^"]+)" %\}\n', re.MULTILINE)
+# What would act differently inlined (a variable set, whitespace control, blocks): kept an include
+_NOT_INLINED = re.compile(r"\{%-|-%\}|\{\{-|-\}\}|\{%\s*(set|block|extends|with)\b")
+
+
+class _InliningLoader(jinja2.FileSystemLoader):
+    """The templates with each ``{% include "…" %}`` that stands alone on its line replaced by
+    the included template's source (recursively): the same text, as the partials set no
+    variables and use no whitespace control, without a new context copied from the whole
+    model per include (~27 per report, ~7 µs each). An include inside a line, or of a partial
+    that sets a variable, uses whitespace control or blocks (`_NOT_INLINED`), stays one."""
+
+    def get_source(
+        self, environment: jinja2.Environment, template: str
+    ) -> tuple[str, str, Callable[[], bool]]:
+        source, filename, uptodate = super().get_source(environment, template)
+        return self._inline(environment, source, (template,)), filename, uptodate
+
+    def _inline(self, environment: jinja2.Environment, source: str, seen: tuple[str, ...]) -> str:
+        def one(m: re.Match[str]) -> str:
+            name = m.group(1)
+            if name in seen:  # a loop of includes: left to Jinja2 (it would recurse too)
+                return m.group(0)
+            inner = super(_InliningLoader, self).get_source(environment, name)[0]
+            if _NOT_INLINED.search(inner):
+                return m.group(0)
+            return self._inline(environment, inner, (*seen, name))
+
+        return _INCLUDE_LINE.sub(one, source)
+
+
+class _TemplateCache(jinja2.FileSystemBytecodeCache):
+    """Jinja2's file cache that is never an error: a folder that cannot be read or written
+    (removed, full, read-only) means the template is compiled, as without a cache. Jinja2's
+    own raises, and a report's first render would fail with it."""
+
+    def load_bytecode(self, bucket: jinja2.bccache.Bucket) -> None:
+        with contextlib.suppress(OSError):
+            super().load_bytecode(bucket)
+
+    def dump_bytecode(self, bucket: jinja2.bccache.Bucket) -> None:
+        with contextlib.suppress(OSError):
+            super().dump_bytecode(bucket)
+
+
+def bytecode_cache() -> jinja2.BytecodeCache | None:
+    """Compiled templates kept between processes (Jinja2's own file cache, checked against each
+    template's source): a ``pbem poll`` that mails compiled the templates it used each time,
+    about 0.2 s of CPU; loading them is a few ms. ``PBEM_TEMPLATE_CACHE`` names the folder;
+    unset, Jinja2's private one for this user in the temp folder (mode 0700, checked);
+    ``off``, or a folder that cannot be made, compiles in memory as before."""
+    where = os.environ.get("PBEM_TEMPLATE_CACHE", "")
+    if where.lower() == "off":
+        return None
+    try:
+        if where:
+            Path(where).mkdir(mode=0o700, parents=True, exist_ok=True)
+        return _TemplateCache(where or None)
+    except (OSError, RuntimeError):  # no safe temp folder: no cache, the same mail
+        return None
+
+
+def wrap(text: Any, indent: int = 0, hang: int | None = None, width: int = WIDTH) -> str:
+    """Fill ``text`` to ``width`` columns; continuation lines indented by ``hang``."""
+    return _wrap(str(text), indent, hang, width)
+
+
+@lru_cache(maxsize=4096)  # log lines and prompts recur in both sides' reports and later ones
+def _wrap(text: str, indent: int, hang: int | None, width: int) -> str:
+    hang = indent if hang is None else hang
+    return (
+        textwrap.fill(
+            str(text),
+            width=width,
+            initial_indent=" " * indent,
+            subsequent_indent=" " * hang,
+            break_long_words=False,
+            break_on_hyphens=False,
+        )
+        or " " * indent
+    )
+
+
+def ljust(value: Any, n: int) -> str:
+    return str(value).ljust(n)
+
+
+def rjust(value: Any, n: int) -> str:
+    return str(value).rjust(n)
+
+
+def heading(title: str, width: int = WIDTH) -> str:
+    """``-- TITLE -----…`` across the page."""
+    head = f"-- {title.upper()} "
+    return head + "-" * max(3, width - len(head))
+
+
+def cell(c: dict[str, Any] | None) -> str:
+    """One state in the text board: ``NY 45 K3``."""
+    if not c:
+        return ""
+    return f"{c['abbr']} {c['ev']:>2} {c['sup']}"

@@ -1,0 +1,75 @@
+"""`pbem check`: connectivity and configuration checks, each (name, ok, detail)."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Iterator
+
+import aiosmtplib
+from sqlalchemy.engine import Engine
+
+from pbem.config import Settings
+from pbem.service import open_mailbox
+from pbem.store.db import migrate
+
+__all__ = ["run_checks"]
+
+Check = tuple[str, bool, str]
+
+
+def run_checks(db: Engine, settings: Settings) -> Iterator[Check]:
+    yield _settings(settings)
+    yield _database(db)
+    yield _imap(settings)
+    yield _smtp(settings)
+
+
+def _settings(settings: Settings) -> Check:
+    if settings.secret in ("", "change-me"):
+        return ("settings", False, "PBEM_SECRET is not set: reply keys would be forgeable")
+    return ("settings", True, f"address {settings.address}, secret set")
+
+
+def _database(db: Engine) -> Check:
+    try:
+        _, rev = migrate(db)
+    except Exception as exc:
+        return ("database", False, f"{db.url.render_as_string()}: {exc}")
+    return ("database", True, f"{db.url.render_as_string()} at revision {rev}")
+
+
+def _imap(settings: Settings) -> Check:
+    where = f"{settings.imap_user}@{settings.imap_host}:{settings.imap_port}"
+    try:
+        with open_mailbox(settings) as box:
+            box.ensure_folders()
+            waiting = len(box.folder_uids("INBOX"))
+    except Exception as exc:
+        return ("imap", False, f"{where}: {exc}")
+    return ("imap", True, f"{where}: login ok, folders ok, {waiting} mail(s) waiting")
+
+
+def _smtp(settings: Settings) -> Check:
+    where = f"{settings.smtp_host}:{settings.smtp_port}"
+
+    async def probe() -> str:
+        client = aiosmtplib.SMTP(
+            hostname=settings.smtp_host,
+            port=settings.smtp_port,
+            use_tls=settings.smtp_tls,
+            timeout=15,
+            start_tls=None if settings.smtp_user else False,
+        )
+        await client.connect()
+        try:
+            if settings.smtp_user:
+                await client.login(settings.smtp_user, settings.smtp_password)
+            code, _ = await client.noop()
+            return f"{where}: connected{', logged in' if settings.smtp_user else ''} (NOOP {code})"
+        finally:
+            client.close()
+
+    try:
+        return ("smtp", True, asyncio.run(probe()))
+    except Exception as exc:
+        return ("smtp", False, f"{where}: {exc}")
