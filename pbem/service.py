@@ -46,7 +46,7 @@ from pbem.store.models import Seat as Seat  # read as service.Seat (tests)
 from pbem.store.models import utcnow
 
 if TYPE_CHECKING:
-    from pbem.games.bots import catch_up as catch_up
+    from pbem.games.bot_catch_up import catch_up as catch_up
     from pbem.games.setup import EMAIL_RE as EMAIL_RE
     from pbem.games.setup import new_game as new_game
     from pbem.games.views import SIDE_CHOICES as SIDE_CHOICES
@@ -66,7 +66,7 @@ if TYPE_CHECKING:
 # Re-exported on first use (PEP 562), not at import: every cron poll imports this module,
 # and an idle one never creates a game, shows one, hands mail over or runs the pipeline.
 _LAZY = {
-    "catch_up": "pbem.games.bots",
+    "catch_up": "pbem.games.bot_catch_up",
     "EMAIL_RE": "pbem.games.setup",
     "new_game": "pbem.games.setup",
     "SIDE_CHOICES": "pbem.games.views",
@@ -244,7 +244,7 @@ def _housekeeping(
 ) -> PollStats:
     """After the mail: invitations expiring, bot seats left to move, the daily digests."""
     now = now or utcnow()
-    from pbem.games.bots import catch_up
+    from pbem.games.bot_catch_up import catch_up
     from pbem.games.digest import digest_pass
     from pbem.games.fairplay.expiry import expire_invitations
 

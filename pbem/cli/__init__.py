@@ -23,6 +23,7 @@ from pbem.cli.demo import demo, tournament
 from pbem.cli.fairplay import export, observe, verify
 from pbem.cli.games import games, log_, new, replay, seat, show
 from pbem.cli.operator import check, held, init
+from pbem.cli.orders import notify_cmd, standing_cmd
 from pbem.cli.worker import poll, send, serve, tick
 from pbem.config import ConfigError, load_settings
 
@@ -70,8 +71,5 @@ def cli(
 
 for _command in (init, new, poll, tick, seat, send, serve, held, games, show, log_, replay):
     cli.add_command(_command)
-for _command in (check, demo, tournament, export, verify, observe):
+for _command in (check, demo, tournament, export, verify, observe, notify_cmd, standing_cmd):
     cli.add_command(_command)
-
-
-from pbem.cli import orders as _cli_orders  # noqa: E402, F401  (registers `notify`, `standing`)

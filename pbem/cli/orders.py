@@ -8,14 +8,14 @@ from __future__ import annotations
 
 import click
 
-from pbem.cli import App, cli, pass_app
-from pbem.games import orders
+from pbem.cli.app import App, pass_app
+from pbem.games import notify, orders
 from pbem.store.models import utcnow
 
 SIDES = click.Choice(["kennedy", "nixon"])
 
 
-@cli.command("notify")
+@click.command("notify")
 @click.argument("game", type=int)
 @click.argument("side", type=SIDES)
 @click.argument("mode", type=click.Choice(orders.NOTIFY_MODES))
@@ -28,23 +28,19 @@ SIDES = click.Choice(["kennedy", "nixon"])
 @pass_app
 def notify_cmd(app: App, game: int, side: str, mode: str, hour: int | None) -> None:
     """When a seat is mailed: decisions (default), every (after every move) or digest (daily)."""
-    from pbem.games import notify  # the mail layer: not for every command's start-up
-
     try:
         app.say(notify.set_notify(app.db, game, side, mode, hour, now=utcnow()))
     except (ValueError, orders.OrdersError) as exc:
         raise click.ClickException(str(exc)) from None
 
 
-@cli.command("standing")
+@click.command("standing")
 @click.argument("game", type=int)
 @click.argument("side", type=SIDES)
 @click.argument("order", nargs=-1)
 @pass_app
 def standing_cmd(app: App, game: int, side: str, order: tuple[str, ...]) -> None:
     """Set one standing order (e.g. 'trigger never'), 'clear' them, or show them (no ORDER)."""
-    from pbem.games import notify
-
     try:
         lines = notify.set_standing(app.db, game, side, list(order))
     except (ValueError, orders.OrdersError) as exc:

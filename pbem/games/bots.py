@@ -3,8 +3,8 @@
 A seat whose address is ``bot:KIND[:BUDGET]`` is played by `bots.choose_command` from its
 side's view only (R17). Its moves are decided in the same database transaction as the
 human move that made them due (the pipeline's ``bot-moves`` handler) or, for a game
-created with the bot to move, when the game is created; `catch_up` in every poll pass
-settles anything left (a bot error never costs the human's mail: it is logged and retried).
+created with the bot to move, when the game is created; `pbem.games.bot_catch_up` in every worker
+pass settles anything left (a bot error never costs the human's mail: it is logged and retried).
 The bot's commands go into the move log like a player's; it is never mailed.
 """
 
@@ -17,8 +17,7 @@ from datetime import datetime
 from typing import TYPE_CHECKING
 
 from sqlalchemy import func
-from sqlalchemy.engine import Engine
-from sqlmodel import Session, col, select
+from sqlmodel import Session, select
 
 import engine
 from pbem.config import Settings
@@ -30,7 +29,7 @@ if TYPE_CHECKING:
 # `bots` (the search and heuristic players, ~0.1 s of imports) is imported by the functions
 # that play or parse a bot seat: every poll imports this module, few games have a bot
 
-__all__ = ["BOT_PREFIX", "MAX_BOT_MOVES", "catch_up", "is_bot", "parse_bot", "play_bots"]
+__all__ = ["BOT_PREFIX", "MAX_BOT_MOVES", "is_bot", "parse_bot", "play_bots", "store"]
 
 log = logging.getLogger("pbem.bots")
 
@@ -113,59 +112,3 @@ def store(game: Game, state: engine.GameState, now: datetime) -> None:
     game.updated_at = now
     if engine.result(state) is not None:
         game.status = "over"
-
-
-def catch_up(db: Engine, settings: Settings, now: datetime) -> int:
-    """Play bot seats due in any active game (each game in its own transaction); returns moves made."""
-    with Session(db) as s:
-        # a range on the indexed address column ('bot:' <= email < 'bot;'), not a LIKE scan
-        ids = sorted(
-            set(
-                s.exec(
-                    select(Seat.game_id)
-                    .join(Game, col(Game.id) == Seat.game_id)
-                    .where(
-                        col(Seat.email) >= BOT_PREFIX,
-                        col(Seat.email) < BOT_PREFIX[:-1] + ";",
-                        Game.status == "active",
-                    )
-                ).all()
-            )
-        )
-    if not ids:
-        return 0  # an idle poll: none of the mail or clock code is imported
-    from pbem.games.timekeeping import tick as clocks
-    from pbem.outbox.queue import queue_mail, refresh_key, seats_of
-    from pbem.store.db import lock_game, transaction
-
-    made = 0
-    for game_id in ids:
-        with transaction(db) as s:
-            game = lock_game(s, game_id)
-            if game is None or game.status != "active":
-                continue
-            state = engine.from_json(game.snapshot)
-            seats = seats_of(s, game_id)
-            moves = play_bots(s, settings, game, state, seats, now)
-            if not moves:
-                continue
-            made += len(moves)
-            store(game, state, now)
-            clocks.sync(s, game, state, now)  # the human's clock starts now
-            game.version += 1
-            s.add(game)
-            kind = "game_over" if game.status == "over" else "report"
-            for seat in seats.values():
-                refresh_key(seat, state)
-                queue_mail(
-                    s,
-                    settings,
-                    kind=kind,
-                    game=game,
-                    seat=seat,
-                    state=state,
-                    cause=f"v{game.version}",
-                    now=now,
-                    seats=seats,
-                )
-    return made

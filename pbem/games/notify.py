@@ -7,7 +7,7 @@ Each seat has a notify mode (`pbem.store.models.SeatOrders.notify`):
   never after each of the opponent's steps;
 - ``every``: a mail to both seats after every applied mail (the old behaviour);
 - ``digest``: one mail a day at the seat's hour (UTC) with everything since the last one and
-  the decision if any (`digest_pass`, called by the worker every pass with the time), plus
+  the decision if any (`pbem.games.digest.digest_pass`, called by the worker every pass with the time), plus
   the game's end at once.
 
 A seat's mode never delays the other seat's mail: each seat is decided on its own, so an
@@ -27,19 +27,16 @@ from sqlmodel import Session
 import engine
 from pbem.config import Settings
 from pbem.games import orders
-from pbem.games.digest import digest_pass as digest_pass  # its own module: an idle poll imports it
-from pbem.games.digest import last_digest_time as last_digest_time
-from pbem.outbox.queue import queue_mail, refresh_key, seats_of
+from pbem.games.mailing import queue_mail
+from pbem.outbox.queue import refresh_key, seats_of
 from pbem.reports import summary
 from pbem.store.db import transaction
 from pbem.store.models import Game, OutboxMessage, Seat, SeatOrders
 
 __all__ = [
     "apply_mail_orders",
-    "digest_pass",
     "mail_seat",
     "mark_decided",
-    "orders_extra",
     "queue_reports",
     "set_notify",
     "set_standing",
@@ -84,27 +81,6 @@ def extra_for(
         answers=answers or [],
         view=view,
     )
-
-
-def orders_extra(session: Session, seat: Seat) -> dict[str, Any]:
-    """The ``orders`` block alone (notify mode, standing orders, queue) for any other mail."""
-    if seat.id is None:
-        return {}
-    row = session.get(SeatOrders, seat.id)
-    if row is None:
-        return {}
-    book = orders.book_of(row, seat.side)
-    return {
-        "orders": {
-            "notify": row.notify,
-            "notify_text": summary.notify_text(row.notify, row.digest_hour),
-            "standing": book.standing.describe(),
-            "standing_default": book.standing.is_default(),
-            "queue": book.queue,
-            "notes": [],
-            "answers": [],
-        }
-    }
 
 
 def mail_seat(

@@ -28,6 +28,7 @@ from sqlmodel import Session, col, select
 
 import engine
 from engine import forced
+from pbem.reports.summary import notify_text
 from pbem.store.models import Seat, SeatOrders
 
 __all__ = [
@@ -39,6 +40,7 @@ __all__ = [
     "Standing",
     "book_row",
     "book_rows",
+    "orders_extra",
     "read_mail",
     "settle",
 ]
@@ -460,3 +462,24 @@ def settle(g: engine.GameState, books: dict[str, Book]) -> list[Auto]:
         else:
             return done
     return done
+
+
+def orders_extra(session: Session, seat: Seat) -> dict[str, Any]:
+    """The ``orders`` block alone (notify mode, standing orders, queue) for any other mail."""
+    if seat.id is None:
+        return {}
+    row = session.get(SeatOrders, seat.id)
+    if row is None:
+        return {}
+    book = book_of(row, seat.side)
+    return {
+        "orders": {
+            "notify": row.notify,
+            "notify_text": notify_text(row.notify, row.digest_hour),
+            "standing": book.standing.describe(),
+            "standing_default": book.standing.is_default(),
+            "queue": book.queue,
+            "notes": [],
+            "answers": [],
+        }
+    }

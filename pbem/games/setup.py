@@ -18,9 +18,10 @@ from pbem.clocks.control import TimeControl
 from pbem.config import Settings
 from pbem.errors import ServiceError
 from pbem.games.bots import is_bot, parse_bot, play_bots, store
+from pbem.games.mailing import queue_mail
 from pbem.games.notify import start_orders
 from pbem.games.timekeeping import tick as _clocks
-from pbem.outbox.queue import queue_mail, refresh_key, seats_of
+from pbem.outbox.queue import refresh_key, seats_of
 from pbem.store.db import transaction
 from pbem.store.models import Game, Seat, utcnow
 

@@ -178,7 +178,7 @@ class ReplayReport:
 def replay(db: Engine, game_id: int) -> ReplayReport:
     """Rebuild the game from (seed, edition, options) + the move log; compare with the snapshot."""
     with Session(db) as s:
-        from pbem.games.fairplay.games import engine_seed_of
+        from pbem.games.fairplay.export import engine_seed_of
 
         game, snapshot = _load(s, game_id)
         moves = list(s.exec(select(Move).where(Move.game_id == game_id).order_by(col(Move.seq))))

@@ -1,5 +1,5 @@
 """Table talk and notices for a player's next mail (``say``, "move taken back"), and the
-question each reply key was issued for (replies to an older report, `KeyQuestion`).
+question each reply key was issued for (replies to an older report, `KeyQuestion`, its table in `pbem.store.models`).
 
 A row is written when the mail that carries it is applied (same transaction) and shown once,
 in the next mail rendered for its recipient (`pbem.outbox.queue.queue_mail` takes the undelivered
@@ -12,28 +12,14 @@ from datetime import datetime
 from functools import cache
 from typing import Any
 
-from sqlalchemy import Column, Text
-from sqlmodel import Field, Session, SQLModel, col, select
+from sqlmodel import Session, col, select
 
 from pbem.store.db import game_facts, note_game_facts
-from pbem.store.models import utcnow
+from pbem.store.models import KeyQuestion, TableTalk
 
 __all__ = ["KeyQuestion", "TableTalk", "asked_under", "post", "remember_question", "take"]
 
 MAX_TALK_CHARS = 2000  # one mail's table talk, at most
-
-
-class TableTalk(SQLModel, table=True):
-    """One message for a seat's next mail: ``kind`` "say" (from the opponent) or "undo"."""
-
-    id: int | None = Field(default=None, primary_key=True)
-    game_id: int = Field(foreign_key="game.id", index=True)
-    to_side: str = Field(max_length=8)
-    from_side: str = Field(max_length=8)
-    kind: str = Field(max_length=8)
-    text: str = Field(sa_column=Column(Text, nullable=False))
-    created_at: datetime = Field(default_factory=utcnow)
-    delivered_at: datetime | None = None
 
 
 def post(
@@ -84,16 +70,6 @@ def take(session: Session, game_id: int, side: str, now: datetime) -> list[dict[
         session.add(row)
         out.append({"kind": row.kind, "from": row.from_side.title(), "text": row.text})
     return out
-
-
-class KeyQuestion(SQLModel, table=True):
-    """The question a seat was asked under one reply-key generation (`engine.question`): a
-    reply with an older key is still applied while that question is the one being asked."""
-
-    game_id: int = Field(foreign_key="game.id", primary_key=True)
-    side: str = Field(max_length=8, primary_key=True)
-    key_gen: int = Field(primary_key=True)
-    question: str = Field(max_length=64)
 
 
 def remember_question(

@@ -24,7 +24,6 @@ import engine
 from engine.question import question
 from pbem import keys
 from pbem.config import Settings
-from pbem.games.bots import is_bot
 from pbem.outbox import notes as tabletalk
 from pbem.outbox import parts as mailimages
 from pbem.store.models import Game, OutboxMessage, Seat
@@ -197,24 +196,21 @@ def queue_mail(
     extra: dict[str, Any] | None = None,
     context: dict[str, Any] | None = None,
     view: engine.View | None = None,
-) -> OutboxMessage | None:
+    reveal: tuple[dict[str, Any], list[dict[str, str]]] | None = None,
+) -> OutboxMessage:
     """Add ``kind`` for ``seat`` to the outbox (same transaction as the change): what to render
     (`render_input`, rendered by the sender), or the rendered mail when that is not plain JSON.
 
-    A computer-played seat (``bot:…``) is never mailed: None, and its log mark still advances.
+    The caller decides who is mailed and what the mail carries beyond the view (the game's
+    policies do: `pbem.games.mailing.queue_mail`): ``extra`` adds template data (standing
+    orders, `pbem.games.notify`), ``reveal`` a committed game's final facts and attachments.
 
     ``seats`` (the game's seats by side, as `seats_of` returns them) saves a query, and the
     autoflush it would cause, when the caller already holds them. ``since`` (default: the
-    seat's last reported log index) starts the log; ``extra`` adds template data (pbem.games.notify);
-    ``context`` adds to the render context (e.g. ``card`` for a card mail); ``view`` is
+    seat's last reported log index) starts the log; ``context`` adds to the render context (e.g. ``card`` for a card mail); ``view`` is
     ``engine.view(state, seat.side)`` when the caller made it already (`pbem.games.notify.mail_seat`).
     """
     assert game.id is not None
-    if is_bot(seat.email):
-        if advance_log:
-            seat.last_log = len(state["log"])
-            session.add(seat)
-        return None
     if seats is None:
         seats = seats_of(session, game.id)
     others = [s for s in seats.values() if s.side != seat.side]
@@ -231,12 +227,6 @@ def queue_mail(
         now=now,
         view=view,
     )
-    if extra is None:
-        from pbem.games.notify import (
-            orders_extra,  # a late import: pbem.games.notify builds on this module
-        )
-
-        extra = orders_extra(session, seat)
     with _unflushed(session, tabletalk.KeyQuestion):
         tabletalk.remember_question(
             session, game.id, seat.side, seat.key_gen, question(state, seat.side)
@@ -248,13 +238,10 @@ def queue_mail(
             extra = {**(extra or {}), "talk": talk}
     if extra:
         ctx["extra"] = extra
-    attachments: list[dict[str, str]] = []
-    if kind == "game_over":  # a committed game's final mail reveals the seed (pbem.games.fairplay)
-        from pbem.games.fairplay.export import reveal_for
-
-        revealed = reveal_for(session, settings, game, now)
-        if revealed is not None:
-            ctx["reveal"], attachments = revealed
+    if reveal is not None:  # a committed game's final mail reveals the seed (pbem.games.fairplay)
+        ctx["reveal"], attachments = reveal
+    else:
+        attachments = []
     ctx = {**ctx, **(context or {})}
     deferred = render_input(kind, ctx) if DEFER_RENDER else ""
     if deferred:

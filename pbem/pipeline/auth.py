@@ -13,8 +13,8 @@ signature fails.
 from __future__ import annotations
 
 import engine
+from pbem.games.mailing import queue_mail
 from pbem.mail.authres import verdict
-from pbem.outbox.queue import queue_mail
 from pbem.pipeline.base import Context, StopPipeline, handler
 from pbem.sanitize import bounded
 from pbem.store.db import lock_game

@@ -14,10 +14,11 @@ from typing import Any
 
 import engine
 from engine.explain import overspend
+from pbem.games.mailing import queue_mail
 from pbem.games.notify import queue_reports
 from pbem.mail.extract import reply_text
 from pbem.outbox.compose import text_of
-from pbem.outbox.queue import queue_mail, seats_of
+from pbem.outbox.queue import seats_of
 from pbem.pipeline import rows
 from pbem.pipeline.base import Answered, Context, RejectMessage, handler
 from pbem.pipeline.lines import SentReports, did_you_mean, read_reply, suggest

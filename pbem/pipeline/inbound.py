@@ -165,7 +165,7 @@ def check_fresh(ctx: Context) -> None:
     assert ctx.key is not None and ctx.seat is not None and ctx.state is not None
     if ctx.key.gen == ctx.seat.key_gen:
         return
-    from pbem.games.seats import only_seat_words  # vacation/resign/claim/address never move
+    from pbem.pipeline.seat_words import only_seat_words  # vacation/resign/claim/address never move
 
     if only_seat_words(ctx):
         return

@@ -23,15 +23,15 @@ from sqlmodel import Session, col, select
 
 import engine
 from pbem.config import Settings
-from pbem.games import seats as _seats  # noqa: F401  (registers seat-commands, clock)
-from pbem.games.fairplay import handlers as _fairplay  # noqa: F401  (registers handlers)
+from pbem.games.mailing import queue_mail
 from pbem.mail.budget import OverBudget
-from pbem.outbox.queue import queue_mail
 from pbem.pipeline import bot_moves as _bot_moves  # noqa: F401  (registers handlers)
 from pbem.pipeline import bounces as _bounces  # noqa: F401  (registers handlers)
 from pbem.pipeline import commands as _commands  # noqa: F401  (registers handlers)
+from pbem.pipeline import fairplay as _fairplay  # noqa: F401  (registers handlers)
 from pbem.pipeline import orders as _orders  # noqa: F401  (registers handlers)
 from pbem.pipeline import rows
+from pbem.pipeline import seat_words as _seat_words  # noqa: F401  (registers seat-commands, clock)
 from pbem.pipeline import undo as _undo  # noqa: F401  (registers handlers)
 from pbem.pipeline.auth import HoldMessage, hold
 from pbem.pipeline.base import Context, InboundRow, RejectMessage, StopPipeline, run

@@ -339,8 +339,7 @@ def _facts(game_id: Any) -> tuple[Any, Any]:
     """EXISTS columns: the game has active observers; it has undelivered table talk."""
     from sqlalchemy import exists
 
-    from pbem.outbox.notes import TableTalk
-    from pbem.store.models import Observer
+    from pbem.store.models import Observer, TableTalk
 
     observers = exists().where(col(Observer.game_id) == game_id, col(Observer.active).is_(True))
     talk = exists().where(col(TableTalk.game_id) == game_id, col(TableTalk.delivered_at).is_(None))

@@ -304,3 +304,26 @@ class Observer(SQLModel, table=True):
     active: bool = True
     created_at: datetime = Field(default_factory=utcnow)
     unsubscribed_at: datetime | None = None
+
+
+class TableTalk(SQLModel, table=True):
+    """One message for a seat's next mail: ``kind`` "say" (from the opponent) or "undo"."""
+
+    id: int | None = Field(default=None, primary_key=True)
+    game_id: int = Field(foreign_key="game.id", index=True)
+    to_side: str = Field(max_length=8)
+    from_side: str = Field(max_length=8)
+    kind: str = Field(max_length=8)
+    text: str = Field(sa_column=Column(Text, nullable=False))
+    created_at: datetime = Field(default_factory=utcnow)
+    delivered_at: datetime | None = None
+
+
+class KeyQuestion(SQLModel, table=True):
+    """The question a seat was asked under one reply-key generation (`engine.question`): a
+    reply with an older key is still applied while that question is the one being asked."""
+
+    game_id: int = Field(foreign_key="game.id", primary_key=True)
+    side: str = Field(max_length=8, primary_key=True)
+    key_gen: int = Field(primary_key=True)
+    question: str = Field(max_length=64)

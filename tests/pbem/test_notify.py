@@ -17,6 +17,7 @@ from sqlmodel import Session, col, select
 import engine
 from pbem import service
 from pbem.games import notify
+from pbem.games.digest import digest_pass
 from pbem.store.models import Game, Move, SeatOrders
 from tests.engine.builders import action_position, at_step
 from tests.pbem.harness import Harness
@@ -140,7 +141,7 @@ def test_digest_mode_sends_one_mail_a_day_at_the_players_hour(h: Harness) -> Non
     day += timedelta(days=1) if day <= now else timedelta(0)
 
     def tick(at: datetime) -> int:
-        n = notify.digest_pass(h.db, h.settings, at)
+        n = digest_pass(h.db, h.settings, at)
         service.drain_outbox(h.db, h.settings, h.sender, now=at)
         return n
 

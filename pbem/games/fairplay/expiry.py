@@ -1,7 +1,7 @@
 """Invitations left unanswered past their deadline (`pbem.games.fairplay.games`): the game expires.
 
 `expire_invitations` runs in every worker pass, idle or not, so this module imports only the
-database layer; the mail (`pbem.games.fairplay.games.note_to`, `pbem.outbox.queue`: Jinja2, the map
+database layer; the mail (`pbem.games.fairplay.mails.note_to`, `pbem.outbox.queue`: Jinja2, the map
 picture, the rules) is imported when an invitation has expired.
 """
 
@@ -29,7 +29,7 @@ def expire_invitations(db: Engine, settings: Settings, now: datetime) -> list[in
             .where(Game.status == "invited", col(Commitment.expires_at) <= now)
         ).all()
         for game, commit in rows:
-            from pbem.games.fairplay.games import note_to
+            from pbem.games.fairplay.mails import note_to
             from pbem.outbox.queue import seats_of
 
             assert game.id is not None

@@ -24,7 +24,7 @@ from pbem.games.fairplay.verify import EXPORT_FORMAT, replay_records
 from pbem.outbox.queue import seats_of
 from pbem.store.models import Commitment, Game, Move
 
-__all__ = ["build_export", "export_json", "reveal_for"]
+__all__ = ["build_export", "engine_seed_of", "export_json", "reveal_for"]
 
 log = logging.getLogger("pbem.games.fairplay")
 ENDED = ("over",)
@@ -107,3 +107,11 @@ def reveal_for(
     return facts, [
         {"filename": facts["filename"], "content_type": "application/json", "text": commit.export}
     ]
+
+
+def engine_seed_of(session: Session, game: Game) -> int:
+    """The seed `engine.new_game` was given: derived for committed games, else ``Game.seed``."""
+    commit = session.get(Commitment, game.id)
+    if commit is not None and commit.engine_seed:
+        return int(commit.engine_seed)
+    return game.seed

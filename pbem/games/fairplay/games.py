@@ -22,13 +22,11 @@ from sqlmodel import Session, col, select
 import engine
 from pbem import keys
 from pbem.config import Settings
-from pbem.games.fairplay.expiry import (
-    expire_invitations as expire_invitations,  # idle polls' import
-)
-from pbem.games.fairplay.mails import Note, queue_note
+from pbem.games.fairplay.mails import Note, note_to, queue_note
 from pbem.games.fairplay.verify import commitment, engine_seed, normalise_entropy
+from pbem.games.mailing import queue_mail
 from pbem.games.notify import start_orders
-from pbem.outbox.queue import current_key, queue_mail, refresh_key, seats_of
+from pbem.outbox.queue import current_key, refresh_key, seats_of
 from pbem.store.db import transaction
 from pbem.store.models import Commitment, Game, Invitation, Seat
 
@@ -36,11 +34,8 @@ __all__ = [
     "InvitationRow",
     "accept",
     "decline",
-    "engine_seed_of",
-    "expire_invitations",
     "invitations",
     "new_committed_game",
-    "note_to",
 ]
 
 OTHER = {"kennedy": "nixon", "nixon": "kennedy"}
@@ -100,14 +95,6 @@ def new_committed_game(
         else:
             _start(s, settings, game, commit, seats, now, in_reply_to={})
         return game.id
-
-
-def engine_seed_of(session: Session, game: Game) -> int:
-    """The seed `engine.new_game` was given: derived for committed games, else ``Game.seed``."""
-    commit = session.get(Commitment, game.id)
-    if commit is not None and commit.engine_seed:
-        return int(commit.engine_seed)
-    return game.seed
 
 
 def _start(
@@ -245,42 +232,6 @@ class Answer:
 
     outcome: str  # accepted | started | declined | repeated | closed
     detail: str
-
-
-def note_to(
-    s: Session,
-    settings: Settings,
-    game: Game,
-    seat: Seat,
-    *,
-    cause: str,
-    subject: str,
-    title: str,
-    paragraphs: list[str],
-    now: datetime,
-    in_reply_to: str = "",
-    facts: list[tuple[str, str]] | None = None,
-) -> None:
-    key = current_key(settings, seat)
-    note = Note(
-        game_id=game.id or 0,
-        subject=f"[1960 #{game.id}] {subject}",
-        title=title,
-        paragraphs=paragraphs,
-        facts=facts or [],
-    )
-    queue_note(
-        s,
-        settings,
-        note,
-        kind="invitation",
-        side=seat.side,
-        recipient=seat.email,
-        message_id=keys.message_id(settings.secret, settings.address, key, cause),
-        reply_to=keys.reply_address(settings.address, key),
-        now=now,
-        references=[seat.thread_root, in_reply_to],
-    )
 
 
 def accept(

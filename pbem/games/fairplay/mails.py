@@ -16,10 +16,12 @@ from typing import Any
 
 from sqlmodel import Session
 
+from pbem import keys
 from pbem.config import Settings
-from pbem.store.models import OutboxMessage
+from pbem.outbox.queue import current_key
+from pbem.store.models import Game, OutboxMessage, Seat
 
-__all__ = ["Note", "queue_note", "queue_rendered", "render_fair"]
+__all__ = ["Note", "note_to", "queue_note", "queue_rendered", "render_fair"]
 
 
 @dataclass
@@ -133,4 +135,41 @@ def queue_note(
         now=now,
         references=references,
         headers=headers,
+    )
+
+
+def note_to(
+    s: Session,
+    settings: Settings,
+    game: Game,
+    seat: Seat,
+    *,
+    cause: str,
+    subject: str,
+    title: str,
+    paragraphs: list[str],
+    now: datetime,
+    in_reply_to: str = "",
+    facts: list[tuple[str, str]] | None = None,
+) -> None:
+    """Queue a fair-play note (`Note`) for ``seat``, answered with its current reply key."""
+    key = current_key(settings, seat)
+    note = Note(
+        game_id=game.id or 0,
+        subject=f"[1960 #{game.id}] {subject}",
+        title=title,
+        paragraphs=paragraphs,
+        facts=facts or [],
+    )
+    queue_note(
+        s,
+        settings,
+        note,
+        kind="invitation",
+        side=seat.side,
+        recipient=seat.email,
+        message_id=keys.message_id(settings.secret, settings.address, key, cause),
+        reply_to=keys.reply_address(settings.address, key),
+        now=now,
+        references=[seat.thread_root, in_reply_to],
     )

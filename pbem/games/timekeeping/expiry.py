@@ -113,8 +113,9 @@ def autopilot(
     from sqlalchemy import func
 
     from pbem.games.bots import play_bots
-    from pbem.games.fairplay.games import engine_seed_of
-    from pbem.outbox.queue import queue_mail, refresh_key  # the mail layer: not for an idle poll
+    from pbem.games.fairplay.export import engine_seed_of
+    from pbem.games.mailing import queue_mail  # the mail layer: not for an idle poll
+    from pbem.outbox.queue import refresh_key
 
     assert game.id is not None
     after, played = play_for(state, side, engine_seed_of(s, game), game.id)

@@ -31,7 +31,7 @@ def sync(s: Session, game: Game, state: engine.GameState, now: datetime) -> None
     """Bring a running clock in line with the seats and who decides in ``state``.
 
     For moves the clock did not see (a computer player's, when the game was created or by
-    `pbem.games.bots.catch_up`) and after a seat change: a bot's clock stops, a human who
+    `pbem.games.bot_catch_up`) and after a seat change: a bot's clock stops, a human who
     must decide and whose clock is stopped starts a new period.
     """
     c = load(game)
@@ -120,7 +120,8 @@ def end_game(
     now: datetime,
 ) -> None:
     """End the game outside the rules (timeout or resignation) and mail both the result."""
-    from pbem.outbox.queue import queue_mail, seats_of
+    from pbem.games.mailing import queue_mail
+    from pbem.outbox.queue import seats_of
 
     game.status, game.ended, game.winner = "over", reason, winner
     game.updated_at = now

@@ -116,7 +116,8 @@ def notify(
     """Queue a ``notice`` mail for ``side`` about ``event``."""
     # the mail layer (Jinja2, the map picture): imported when a mail is queued, not by an
     # idle poll
-    from pbem.outbox.queue import queue_mail, seats_of
+    from pbem.games.mailing import queue_mail
+    from pbem.outbox.queue import seats_of
 
     assert game.id is not None
     seats = seats if seats is not None else seats_of(s, game.id)

@@ -15,6 +15,7 @@ import re
 from typing import NoReturn
 
 from pbem.games.fairplay import games as fair_games
+from pbem.games.fairplay.mails import note_to
 from pbem.games.fairplay.observers import ObserverError, add_observer, find_observer, unsubscribe
 from pbem.mail.extract import reply_text
 from pbem.pipeline.base import Answered, Context, IgnoreMessage, handler
@@ -138,7 +139,7 @@ def _invitation_closed(ctx: Context, game: Game) -> NoReturn:
 def _note(ctx: Context, title: str, paragraphs: list[str]) -> None:
     assert ctx.game is not None and ctx.seat is not None and ctx.inbound is not None
     assert ctx.parsed is not None
-    fair_games.note_to(
+    note_to(
         ctx.session,
         ctx.settings,
         ctx.game,

@@ -1,0 +1,78 @@
+"""A player's mail from the game's side: who is mailed, and what a mail carries beyond the view.
+
+Every report, notice and answer the game's policies and the pipeline send goes through
+`queue_mail`: a computer-played seat (``bot:…``) is never mailed (its log mark still
+advances); every mail shows the seat's standing orders (`pbem.games.orders.orders_extra`)
+unless the caller gives its own ``extra``; a committed game's final mail reveals the seed and
+carries the game's export (`pbem.games.fairplay.export.reveal_for`). The rendering and the
+outbox row are `pbem.outbox.queue`'s.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from datetime import datetime
+from typing import Any
+
+from sqlmodel import Session
+
+import engine
+from pbem.config import Settings
+from pbem.games.bots import is_bot
+from pbem.games.fairplay.export import reveal_for
+from pbem.games.orders import orders_extra
+from pbem.outbox import queue
+from pbem.store.models import Game, OutboxMessage, Seat
+
+__all__ = ["queue_mail"]
+
+
+def queue_mail(
+    session: Session,
+    settings: Settings,
+    *,
+    kind: str,
+    game: Game,
+    seat: Seat,
+    state: engine.GameState,
+    cause: str,
+    now: datetime,
+    results: Sequence[dict[str, Any]] = (),
+    error: str | None = None,
+    in_reply_to: str | None = None,
+    advance_log: bool = True,
+    ignored: Sequence[str] = (),
+    seats: dict[str, Seat] | None = None,
+    since: int | None = None,
+    extra: dict[str, Any] | None = None,
+    context: dict[str, Any] | None = None,
+    view: engine.View | None = None,
+) -> OutboxMessage | None:
+    """Queue ``kind`` for ``seat`` (`pbem.outbox.queue.queue_mail`, the same arguments), or
+    None for a computer-played seat, which is never mailed."""
+    if is_bot(seat.email):
+        if advance_log:
+            seat.last_log = len(state["log"])
+            session.add(seat)
+        return None
+    return queue.queue_mail(
+        session,
+        settings,
+        kind=kind,
+        game=game,
+        seat=seat,
+        state=state,
+        cause=cause,
+        now=now,
+        results=results,
+        error=error,
+        in_reply_to=in_reply_to,
+        advance_log=advance_log,
+        ignored=ignored,
+        seats=seats,
+        since=since,
+        extra=orders_extra(session, seat) if extra is None else extra,
+        context=context,
+        view=view,
+        reveal=reveal_for(session, settings, game, now) if kind == "game_over" else None,
+    )
