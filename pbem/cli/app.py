@@ -15,6 +15,7 @@ from sqlalchemy.engine import Engine
 
 import engine
 from pbem.config import Settings, identity_problem
+from pbem.mail import dkimcheck
 from pbem.store.db import make_engine
 
 EDITION_CHOICE = click.Choice(list(engine.EDITIONS))  # the engine's editions, one home
@@ -46,7 +47,6 @@ class App:
         problem = identity_problem(self.settings)
         if problem:
             raise click.ClickException(f"refusing to run: {problem}")
-        from pbem.mail import dkimcheck
 
         if self.settings.dkim_verify and not dkimcheck.available():
             raise click.ClickException(

@@ -8,10 +8,13 @@ from __future__ import annotations
 
 import json
 import sys
+import time
+from dataclasses import asdict
 
 import click
 
 from pbem.cli.app import EDITION_CHOICE, EXIT_ATTENTION, App, pass_app
+from pbem.worker.demo import run_demo
 
 
 @click.command()
@@ -44,7 +47,6 @@ def demo(
     app: App, seed: int, edition: str, folder: str | None, max_moves: int, keep_running: bool
 ) -> None:
     """Play a whole game by email on embedded local mail servers, with two scripted players."""
-    from pbem.worker.demo import run_demo
 
     result = run_demo(
         seed=seed, edition=edition, folder=folder, max_moves=max_moves, keep_running=keep_running
@@ -107,8 +109,6 @@ def tournament(
     Prints wins per player and side with 95% intervals, mean electoral votes and decision
     times. Example: pbem tournament --games 100 search:0.5 heuristic
     """
-    import time
-    from dataclasses import asdict
 
     from bots import tournament as t
 

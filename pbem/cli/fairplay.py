@@ -15,6 +15,9 @@ from typing import TYPE_CHECKING
 import click
 from sqlmodel import Session
 
+from pbem.games.fairplay.export import build_export, export_json
+from pbem.games.fairplay.observers import ObserverError, add_observer
+from pbem.games.fairplay.verify import verify_export
 from pbem.store.db import migrate, transaction
 from pbem.store.models import Game, utcnow
 
@@ -31,7 +34,6 @@ def _app() -> App:
 @click.argument("game", type=int)
 def export(game: int) -> None:
     """Print a game's export as JSON (the seed and draws only once the game has ended)."""
-    from pbem.games.fairplay.export import build_export, export_json
 
     app = _app()
     with Session(app.db) as s:
@@ -58,7 +60,6 @@ def verify(export_file: str) -> None:
     except (OSError, ValueError) as exc:
         click.echo(f"cannot read {export_file}: {exc}", err=True)
         sys.exit(2)
-    from pbem.games.fairplay.verify import verify_export
 
     verdict = verify_export(data)
     if verdict.ok:
@@ -73,7 +74,6 @@ def verify(export_file: str) -> None:
 @click.argument("address")
 def observe(game: int, address: str) -> None:
     """Let ADDRESS follow GAME's public board by mail (queued; send with `pbem send`)."""
-    from pbem.games.fairplay.observers import ObserverError, add_observer
 
     app = _app()
     migrate(app.db)

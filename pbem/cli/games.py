@@ -14,6 +14,9 @@ import click
 import engine
 from pbem import service
 from pbem.cli.app import EDITION_CHOICE, EXIT_ATTENTION, App, pass_app
+from pbem.clocks.control import ClockSpecError, parse_control
+from pbem.games.seats import change_seat
+from pbem.games.timekeeping.tick import events_of
 from pbem.store.db import migrate
 
 
@@ -116,7 +119,6 @@ def new(
     (--clock and friends, default the site's) starts with the game.
     """
     app.require_identity()
-    from pbem.clocks.control import ClockSpecError, parse_control
 
     s = app.settings
     try:
@@ -172,7 +174,6 @@ def _user(fn: Any) -> Any:
 @pass_app
 def seat(app: App, game: int, side: str, address: str) -> None:
     """Give a side's seat to ADDRESS with a fresh reply key; both players are mailed."""
-    from pbem.games.seats import change_seat
 
     migrate(app.db)
     app.say(_user(lambda: change_seat(app.db, app.settings, game, side, address)))
@@ -226,7 +227,6 @@ def show(app: App, game: int, as_: str, as_json: bool) -> None:
 @pass_app
 def log_(app: App, game: int) -> None:
     """Print a game's move log (sequence, side, command)."""
-    from pbem.games.timekeeping.tick import events_of
 
     for m in _user(lambda: service.game_log(app.db, game)):
         app.say(

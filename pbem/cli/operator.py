@@ -11,7 +11,9 @@ import sys
 import click
 
 from pbem.cli.app import EXIT_ATTENTION, App, pass_app
+from pbem.games.held import HeldNotFound, drop, list_held, release
 from pbem.store.db import migrate
+from pbem.worker.checks import run_checks
 
 
 @click.command()
@@ -31,7 +33,6 @@ def held(ctx: click.Context) -> None:
     """Moves held because the sender failed DMARC/DKIM (list; `release ID`, `drop ID`)."""
     if ctx.invoked_subcommand is not None:
         return
-    from pbem.games.held import list_held
 
     app = ctx.find_object(App)
     assert app is not None
@@ -51,7 +52,6 @@ def held(ctx: click.Context) -> None:
 @pass_app
 def held_release(app: App, held_id: int) -> None:
     """Apply a held move now (you vouch for its sender); the reports go out on the next send."""
-    from pbem.games.held import HeldNotFound, release
 
     try:
         out = release(app.db, app.settings, held_id)
@@ -65,7 +65,6 @@ def held_release(app: App, held_id: int) -> None:
 @pass_app
 def held_drop(app: App, held_id: int) -> None:
     """Discard a held move (its record stays in the inbound table as `dropped`)."""
-    from pbem.games.held import HeldNotFound, drop
 
     try:
         drop(app.db, held_id)
@@ -78,7 +77,6 @@ def held_drop(app: App, held_id: int) -> None:
 @pass_app
 def check(app: App) -> None:
     """Check the configuration: database, IMAP login and folders, SMTP."""
-    from pbem.worker.checks import run_checks
 
     failed = 0
     for name, ok, detail in run_checks(app.db, app.settings):

@@ -25,7 +25,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any, Required, TypedDict
-from zoneinfo import ZoneInfo
+from zoneinfo import ZoneInfo, available_timezones
 
 from pbem.clocks.control import TimeControl, fmt_duration
 
@@ -351,8 +351,6 @@ def tz_of(c: ClockState, side: str) -> str | None:
 def valid_zone(name: str) -> str | None:
     """The IANA zone name as the system spells it (``europe/berlin`` -> ``Europe/Berlin``)."""
     try:
-        from zoneinfo import available_timezones
-
         spelled = {z.lower(): z for z in available_timezones()}.get(name.lower())
         if spelled is None:
             return None

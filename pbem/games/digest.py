@@ -12,7 +12,10 @@ from datetime import UTC, datetime, timedelta
 from sqlalchemy.engine import Engine
 from sqlmodel import select
 
+import engine
 from pbem.config import Settings
+from pbem.games.notify import mail_seat
+from pbem.outbox.queue import refresh_key, seats_of
 from pbem.store.db import transaction
 from pbem.store.models import Game, Seat, SeatOrders
 
@@ -45,9 +48,6 @@ def digest_pass(db: Engine, settings: Settings, now: datetime) -> int:
             due = last_digest_time(now, row.digest_hour)
             if row.digest_at is not None and _naive(row.digest_at) >= due:
                 continue
-            import engine
-            from pbem.games.notify import mail_seat
-            from pbem.outbox.queue import refresh_key, seats_of
 
             row.digest_at = now
             s.add(row)

@@ -18,6 +18,7 @@ from pbem.clocks.control import TimeControl
 from pbem.config import Settings
 from pbem.errors import ServiceError
 from pbem.games.bots import is_bot, parse_bot, play_bots, store
+from pbem.games.fairplay.games import new_committed_game
 from pbem.games.mailing import queue_mail
 from pbem.games.notify import start_orders
 from pbem.games.timekeeping import tick as _clocks
@@ -90,8 +91,6 @@ def new_game(
     except ValueError as exc:
         raise ServiceError(str(exc)) from None
     if seed is None:
-        from pbem.games.fairplay.games import new_committed_game
-
         game_id = new_committed_game(
             db,
             settings,

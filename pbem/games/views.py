@@ -14,6 +14,8 @@ from sqlmodel import Session, col, select
 import engine
 from pbem.config import Settings
 from pbem.errors import GameNotFound, ServiceError
+from pbem.games.fairplay.export import engine_seed_of
+from pbem.games.fairplay.games import invitations
 from pbem.games.timekeeping import tick as _clocks
 from pbem.games.undo import replay_moves
 from pbem.outbox.queue import render_context, seats_of
@@ -136,7 +138,6 @@ def games(db: Engine) -> list[GameRow]:
 
 
 def _unstarted_row(s: Session, game: Game, seats: dict[str, Seat]) -> GameRow:
-    from pbem.games.fairplay.games import invitations
 
     rows = invitations(s, game.id or 0)
     pending = [r.side for r in rows if r.status == "pending"]
@@ -178,8 +179,6 @@ class ReplayReport:
 def replay(db: Engine, game_id: int) -> ReplayReport:
     """Rebuild the game from (seed, edition, options) + the move log; compare with the snapshot."""
     with Session(db) as s:
-        from pbem.games.fairplay.export import engine_seed_of
-
         game, snapshot = _load(s, game_id)
         moves = list(s.exec(select(Move).where(Move.game_id == game_id).order_by(col(Move.seq))))
         seed = engine_seed_of(s, game)

@@ -27,6 +27,8 @@ from typing import Any
 
 from aiosmtpd.smtp import SMTP, AuthResult, Envelope, Session
 
+from pbem.mail.embedded_imap import start_imap
+
 START_TIMEOUT = 15.0
 # aiosmtpd 1.4 sets its own deprecated Session.login_data on every successful AUTH.
 warnings.filterwarnings("ignore", message="Session.login_data is deprecated")
@@ -115,7 +117,6 @@ class EmbeddedMailServers:
             self._ready.set()
 
     async def _main(self) -> None:
-        from pbem.mail.embedded_imap import start_imap  # pymap is only needed here
 
         self._loop = asyncio.get_running_loop()
         self._stop = asyncio.Event()

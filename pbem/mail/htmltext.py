@@ -19,6 +19,9 @@ import re
 from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING, Literal
 
+from bs4 import BeautifulSoup
+from bs4.element import NavigableString, PageElement, PreformattedString, Tag
+
 from pbem.mail import budget, htmlquote
 
 if TYPE_CHECKING:  # beautifulsoup4 (≈ 0.1 s to import) is loaded at the first HTML body, not by
@@ -69,7 +72,6 @@ def default_quote_rule(tag: Tag) -> Literal["quote", "rest"] | None:
 
 def html_to_text(html: str, *, quote_rule: QuoteRule = default_quote_rule) -> str:
     """Return the visible text of *html*, one block per line, quoted history as ``> `` lines."""
-    from bs4 import BeautifulSoup
 
     soup = BeautifulSoup(html, "html.parser")
     lines: list[str] = []
@@ -103,7 +105,6 @@ _END = object()  # marks the end of an element on the walk's stack
 
 def _pieces(soup: BeautifulSoup, quote_rule: QuoteRule) -> Iterator[tuple[str, bool]]:
     """(text, quoted) pieces in document order; ``"\\n"`` pieces are block breaks."""
-    from bs4.element import NavigableString, PageElement, PreformattedString, Tag
 
     stack: list[tuple[object, bool, bool]] = [(c, False, False) for c in reversed(soup.contents)]
     rest_quoted = False

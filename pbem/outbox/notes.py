@@ -12,6 +12,8 @@ from datetime import datetime
 from functools import cache
 from typing import Any
 
+from sqlalchemy.dialects.postgresql import insert as pg_insert
+from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlmodel import Session, col, select
 
 from pbem.store.db import game_facts, note_game_facts
@@ -93,10 +95,7 @@ def _insert_question(dialect: str) -> Any:
     table = KeyQuestion.__table__  # type: ignore[attr-defined]
     keys = ["game_id", "side", "key_gen"]
     if dialect == "postgresql":
-        from sqlalchemy.dialects.postgresql import insert as pg_insert
-
         return pg_insert(table).on_conflict_do_nothing(index_elements=keys)
-    from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 
     return sqlite_insert(table).on_conflict_do_nothing(index_elements=keys)
 

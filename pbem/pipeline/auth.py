@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import engine
 from pbem.games.mailing import queue_mail
+from pbem.mail import dkimcheck
 from pbem.mail.authres import verdict
 from pbem.pipeline.base import Context, StopPipeline, handler
 from pbem.sanitize import bounded
@@ -37,8 +38,6 @@ def check_auth(ctx: Context) -> None:
     if reason is not None:
         raise HoldMessage(f"held: {ctx.settings.authserv_id} reports {reason}")
     if ctx.settings.dkim_verify:  # our own check, for a receiving server that writes no A-R
-        from pbem.mail import dkimcheck
-
         found = dkimcheck.verdict(ctx.raw, domain, dnsfunc=dkimcheck.DNS)
         if found is not None:
             raise HoldMessage(f"held: DKIM verification on arrival: {found}")

@@ -16,7 +16,13 @@ from typing import NoReturn
 
 from pbem.games.fairplay import games as fair_games
 from pbem.games.fairplay.mails import note_to
-from pbem.games.fairplay.observers import ObserverError, add_observer, find_observer, unsubscribe
+from pbem.games.fairplay.observers import (
+    ObserverError,
+    add_observer,
+    find_observer,
+    notify_observers,
+    unsubscribe,
+)
 from pbem.mail.extract import reply_text
 from pbem.pipeline.base import Answered, Context, IgnoreMessage, handler
 from pbem.pipeline.inbound import key_sources
@@ -202,7 +208,6 @@ def _observe(ctx: Context, address: str) -> str:
 
 @handler("observers", "queue the public report to the game's observers")
 def observers(ctx: Context) -> None:
-    from pbem.games.fairplay.observers import notify_observers
 
     assert ctx.game is not None and ctx.new_state is not None and ctx.state is not None
     notify_observers(

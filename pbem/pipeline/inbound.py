@@ -17,12 +17,14 @@ import engine
 from engine.question import question
 from pbem import keys
 from pbem.config import Settings, accepted_secrets
+from pbem.games.seats import accepts_sender
 from pbem.mail import MalformedMessage, ParsedMessage, parse_message
 from pbem.mail.budget import cpu_budget
 from pbem.outbox import notes as tabletalk
 from pbem.outbox.queue import seats_of
 from pbem.pipeline import rows
 from pbem.pipeline.base import Context, IgnoreMessage, InboundRow, RejectMessage, handler
+from pbem.pipeline.seat_words import only_seat_words
 from pbem.sanitize import bounded
 from pbem.store.db import lock_game
 from pbem.store.models import Game, Seat
@@ -137,7 +139,6 @@ def identify_seat(ctx: Context) -> None:
 @handler("check-sender", "From must be the seat's registered address; a forgery gets no reply")
 def check_sender(ctx: Context) -> None:
     assert ctx.parsed is not None and ctx.seat is not None
-    from pbem.games.seats import accepts_sender  # confirmed extra addresses (pbem.clocks)
 
     sender = ctx.parsed.from_addr.lower()
     if sender != ctx.seat.email.lower() and not accepts_sender(ctx.seat, sender):
@@ -165,7 +166,6 @@ def check_fresh(ctx: Context) -> None:
     assert ctx.key is not None and ctx.seat is not None and ctx.state is not None
     if ctx.key.gen == ctx.seat.key_gen:
         return
-    from pbem.pipeline.seat_words import only_seat_words  # vacation/resign/claim/address never move
 
     if only_seat_words(ctx):
         return

@@ -18,6 +18,7 @@ from sqlmodel import col, select
 
 import engine
 from engine.undo import undo_refusal
+from pbem.games.fairplay.export import engine_seed_of
 from pbem.games.mailing import queue_mail
 from pbem.games.undo import replay_moves
 from pbem.outbox import notes as tabletalk
@@ -55,7 +56,6 @@ def undo(ctx: Context) -> None:
     moves = ctx.session.exec(
         select(Move).where(Move.game_id == ctx.game.id).order_by(col(Move.seq))
     ).all()
-    from pbem.games.fairplay.export import engine_seed_of
 
     replayed = replay_moves(ctx.game, moves, seed=engine_seed_of(ctx.session, ctx.game))
     if replayed.error or replayed.state != ctx.state:

@@ -13,6 +13,8 @@ from sqlalchemy.engine import Engine
 from sqlmodel import col, select
 
 from pbem.config import Settings
+from pbem.games.fairplay.mails import note_to
+from pbem.outbox.queue import seats_of
 from pbem.store.db import transaction
 from pbem.store.models import Commitment, Game, Invitation
 
@@ -29,9 +31,6 @@ def expire_invitations(db: Engine, settings: Settings, now: datetime) -> list[in
             .where(Game.status == "invited", col(Commitment.expires_at) <= now)
         ).all()
         for game, commit in rows:
-            from pbem.games.fairplay.mails import note_to
-            from pbem.outbox.queue import seats_of
-
             assert game.id is not None
             seats = seats_of(s, game.id)
             invs = {

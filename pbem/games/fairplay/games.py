@@ -12,6 +12,7 @@ game and tells the other player; an invitation left unanswered expires
 
 from __future__ import annotations
 
+import json
 import secrets
 from dataclasses import dataclass
 from datetime import datetime, timedelta
@@ -21,11 +22,14 @@ from sqlmodel import Session, col, select
 
 import engine
 from pbem import keys
+from pbem.clocks.control import TimeControl
 from pbem.config import Settings
+from pbem.games.bots import play_bots, store
 from pbem.games.fairplay.mails import Note, note_to, queue_note
 from pbem.games.fairplay.verify import commitment, engine_seed, normalise_entropy
 from pbem.games.mailing import queue_mail
 from pbem.games.notify import start_orders
+from pbem.games.timekeeping.tick import ensure_clock, sync
 from pbem.outbox.queue import current_key, refresh_key, seats_of
 from pbem.store.db import transaction
 from pbem.store.models import Commitment, Game, Invitation, Seat
@@ -113,7 +117,6 @@ def _start(
     state = engine.new_game(seed, edition=game.edition, options=game.option_list)
     commit.engine_seed = str(seed)
     game.snapshot, game.status, game.updated_at = engine.to_json(state), "active", now
-    from pbem.games.timekeeping.tick import ensure_clock, sync  # the clocks start with the game
 
     ensure_clock(game, settings, state, now.timestamp())
     s.add(commit)
@@ -121,7 +124,6 @@ def _start(
     for seat in seats.values():
         refresh_key(seat, state)
     s.flush()
-    from pbem.games.bots import play_bots, store
 
     if play_bots(s, settings, game, state, seats, now):  # a bot seat to decide first moves now,
         store(game, state, now)  # so the welcome shows the human its move, not "waiting for Nixon"
@@ -163,9 +165,6 @@ def _facts(game: Game, commit: Commitment, seats: dict[str, Seat]) -> list[tuple
 
 def _clock_fact(game: Game) -> list[tuple[str, str]]:
     """The time control the players accept (pbem.clocks), when the game has one."""
-    import json
-
-    from pbem.clocks.control import TimeControl
 
     c = json.loads(game.clock) if game.clock else None
     return [("Time control", TimeControl.from_dict(c["control"]).describe())] if c else []

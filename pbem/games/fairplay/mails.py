@@ -19,6 +19,7 @@ from sqlmodel import Session
 from pbem import keys
 from pbem.config import Settings
 from pbem.outbox.queue import current_key
+from pbem.reports.render import board_parts, environment, tidy_text
 from pbem.store.models import Game, OutboxMessage, Seat
 
 __all__ = ["Note", "note_to", "queue_note", "queue_rendered", "render_fair"]
@@ -39,9 +40,6 @@ class Note:
 
 def render_fair(template: str, model: dict[str, Any]) -> tuple[str, str]:
     """(text, html) of ``fair_<template>`` for ``model``."""
-    # the templates (Jinja2, the map picture) when a mail is rendered: the pipeline imports
-    # this module in every busy poll, whose reports the sending process renders
-    from pbem.reports.render import board_parts, environment, tidy_text
 
     env = environment()
     if model.get("board") is not None:

@@ -27,6 +27,8 @@ from pbem.config import Settings
 from pbem.games.fairplay.export import reveal_for
 from pbem.games.fairplay.mails import Note, queue_note, queue_rendered, render_fair
 from pbem.outbox import parts as mailimages
+from pbem.outbox.queue import seats_of
+from pbem.reports import boardmap
 from pbem.reports import model as report_model
 from pbem.store.db import game_facts, note_game_facts
 from pbem.store.models import Commitment, Game, Observer
@@ -81,7 +83,6 @@ def add_observer(
     email = email.strip().strip("<>").lower()
     if not EMAIL_RE.match(email):
         raise ObserverError(f"{email!r} is not an email address")
-    from pbem.outbox.queue import seats_of
 
     if email in {seat.email for seat in seats_of(session, game.id).values()}:
         raise ObserverError(f"{email} plays in game #{game.id}: players get their own reports")
@@ -265,9 +266,6 @@ def _queue_report(
         "reveal": revealed[0] if revealed else None,
         "unsubscribe": unsubscribe_address(settings, obs),
     }
-    from pbem.reports import (
-        boardmap,  # the picture's code (Pillow, resvg): for games with observers
-    )
 
     pic = boardmap.picture(v)  # the same public map picture as the players' reports
     model["board"]["map"] = {

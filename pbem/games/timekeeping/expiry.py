@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from datetime import datetime
 
+from sqlalchemy import func
 from sqlmodel import Session, select
 
 import engine
@@ -15,9 +16,13 @@ from pbem.clocks import model
 from pbem.clocks.control import fmt_duration
 from pbem.clocks.model import ClockState, Due
 from pbem.config import Settings
+from pbem.games.bots import play_bots
+from pbem.games.fairplay.export import engine_seed_of
+from pbem.games.mailing import queue_mail
 from pbem.games.timekeeping.autopilot import KIND, play_for
 from pbem.games.timekeeping.moves import bot_sides, end_game
 from pbem.games.timekeeping.records import notify, other, record_event, store
+from pbem.outbox.queue import refresh_key
 from pbem.store.models import Game, Move, Seat
 
 __all__ = ["autopilot", "expire"]
@@ -110,12 +115,6 @@ def autopilot(
 
     A computer-played opponent answers at once (`pbem.games.bots.play_bots`), as after a mail.
     """
-    from sqlalchemy import func
-
-    from pbem.games.bots import play_bots
-    from pbem.games.fairplay.export import engine_seed_of
-    from pbem.games.mailing import queue_mail  # the mail layer: not for an idle poll
-    from pbem.outbox.queue import refresh_key
 
     assert game.id is not None
     after, played = play_for(state, side, engine_seed_of(s, game), game.id)

@@ -16,7 +16,9 @@ from pbem.clocks import model
 from pbem.clocks.control import fmt_duration
 from pbem.config import Settings
 from pbem.games.bots import is_bot
+from pbem.games.mailing import queue_mail
 from pbem.games.timekeeping.records import ensure_clock, load, other, record_event, store
+from pbem.outbox.queue import seats_of
 from pbem.store.models import Game, Seat
 
 __all__ = ["after_move", "bot_sides", "end_game", "sync"]
@@ -37,8 +39,6 @@ def sync(s: Session, game: Game, state: engine.GameState, now: datetime) -> None
     c = load(game)
     if c is None or game.status != "active":
         return
-    # the mail layer (Jinja2, the map picture): not imported by an idle poll
-    from pbem.outbox.queue import seats_of
 
     assert game.id is not None
     t = now.timestamp()
@@ -66,7 +66,6 @@ def after_move(
     hand the move straight back. A player's own move ends their vacation early (the unused
     days go back).
     """
-    from pbem.outbox.queue import seats_of
 
     t = now.timestamp()
     c = ensure_clock(game, settings, before, t)
@@ -120,8 +119,6 @@ def end_game(
     now: datetime,
 ) -> None:
     """End the game outside the rules (timeout or resignation) and mail both the result."""
-    from pbem.games.mailing import queue_mail
-    from pbem.outbox.queue import seats_of
 
     game.status, game.ended, game.winner = "over", reason, winner
     game.updated_at = now

@@ -17,6 +17,8 @@ from pbem.clocks import model
 from pbem.clocks.control import TimeControl, parse_control
 from pbem.clocks.model import ClockState
 from pbem.config import Settings
+from pbem.games.mailing import queue_mail
+from pbem.outbox.queue import seats_of
 from pbem.store.models import Game, GameEvent, Seat
 
 __all__ = [
@@ -114,10 +116,6 @@ def notify(
     seats: dict[str, Seat] | None = None,
 ) -> None:
     """Queue a ``notice`` mail for ``side`` about ``event``."""
-    # the mail layer (Jinja2, the map picture): imported when a mail is queued, not by an
-    # idle poll
-    from pbem.games.mailing import queue_mail
-    from pbem.outbox.queue import seats_of
 
     assert game.id is not None
     seats = seats if seats is not None else seats_of(s, game.id)

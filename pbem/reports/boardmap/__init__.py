@@ -29,6 +29,9 @@ from functools import lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+import resvg_py
+from PIL import Image
+
 from pbem.reports.boardmap import raster, store
 from pbem.reports.boardmap.draw import WIDTH, Piece, document, height, layers, svg
 from pbem.reports.boardmap.model import PUBLIC_KEYS, MapBoard, from_view
@@ -140,7 +143,6 @@ def _draw_pieces(missing: list[Piece]) -> None:
 def _load(piece: Piece) -> bool:
     """``piece``'s indices from the disk (`store`) into `_indexed`, if an earlier process kept
     them (named by the document the piece is drawn from alone: its pixels are the same)."""
-    from PIL import Image
 
     w, h = piece.box[2], piece.box[3]
     data = store.get(store.key(_salt(), document(piece.markup, piece.box)), w * h)
@@ -167,7 +169,6 @@ _canvas = raster.Canvas()
 
 @lru_cache(maxsize=2)
 def _constant_indices(markup: str) -> Image.Image:
-    from PIL import Image
 
     name = store.key(_salt(), document(markup))
     size = (WIDTH, height())
@@ -228,8 +229,6 @@ def _constant(markup: str) -> Image.Image:
 
 def _rasterise(doc: str) -> Image.Image:
     """RGB pixels of an SVG document (resvg, the bundled fonts only)."""
-    import resvg_py
-    from PIL import Image
 
     data = resvg_py.svg_to_bytes(
         svg_string=doc,
@@ -251,7 +250,6 @@ def _encode(canvas: Image.Image) -> bytes:
     zlib level 3: ~2 ms instead of ~4 at the default 6, for ~15 % more bytes. The bytes are
     those Pillow writes (`encode_pillow`; `raster.png_bytes` skips its row filter pass).
     """
-    from PIL import Image
 
     w, h = canvas.size
     rows = Image.new("L", (w + 1, h), 0)
@@ -261,7 +259,6 @@ def _encode(canvas: Image.Image) -> bytes:
 
 def encode_pillow(canvas: Image.Image) -> bytes:
     """`_encode` by Pillow's PNG encoder (how it was done before; the tests' reference)."""
-    from PIL import Image
 
     q = canvas.quantize(palette=_palette(), dither=Image.Dither.NONE)
     out = io.BytesIO()
@@ -272,7 +269,6 @@ def encode_pillow(canvas: Image.Image) -> bytes:
 @lru_cache(maxsize=1)
 def _palette() -> Image.Image:
     """The shipped palette (``palette.bin``, made by `make_palette`) as a Pillow palette image."""
-    from PIL import Image
 
     im = Image.new("P", (1, 1))
     im.putpalette(PALETTE_FILE.read_bytes())
@@ -283,7 +279,6 @@ def make_palette() -> bytes:
     """``palette.bin``: every colour the SVG names, exactly (flat areas keep their colour),
     then octree colours of the sample boards drawn one below the other (the anti-aliased
     edges between them), 256 in all."""
-    from PIL import Image
 
     boards = sample_boards()
     named = sorted({c.lower() for b in boards for c in re.findall(r"#[0-9a-fA-F]{6}", svg(b))})

@@ -21,6 +21,8 @@ from collections import OrderedDict
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
+from PIL import Image
+
 from pbem.reports.boardmap.draw import Piece
 
 if TYPE_CHECKING:
@@ -55,7 +57,6 @@ def png_bytes(rows: bytes, width: int, height: int, palette: bytes) -> bytes:
 
 def indices(rgb: Image.Image, palette: Image.Image) -> Image.Image:
     """``rgb`` mapped to ``palette`` (nearest colour, no dithering) as an "L" image of indices."""
-    from PIL import Image
 
     q = rgb.quantize(palette=palette, dither=Image.Dither.NONE)
     return Image.frombytes("L", q.size, q.tobytes())
@@ -136,7 +137,6 @@ class Canvas:
     ) -> bytes:
         """The raw PNG rows of ``base`` (the constant layer's indices) with ``pieces`` pasted
         on; ``key`` names the base and the boxes (another key starts from the base again)."""
-        from PIL import Image
 
         if self.image is None or key != self.key:
             w, h = base.size
@@ -151,7 +151,6 @@ class Canvas:
 
 
 def decode(png: bytes) -> Image.Image:
-    from PIL import Image
 
     with Image.open(io.BytesIO(png)) as im:
         return im.convert("RGB")

@@ -29,6 +29,9 @@ from collections.abc import Sequence
 from functools import cache
 from pathlib import Path
 
+import PIL
+import resvg_py
+
 __all__ = ["KEPT", "folder", "get", "key", "put"]
 
 FORMAT = b"pbem map pieces 1\n"
@@ -70,8 +73,6 @@ def salt(fonts: Sequence[str], palette: bytes, zoom: float, code: Sequence[str])
     """What a piece's indices depend on besides its SVG document: the fonts, the palette, the
     zoom, resvg's and Pillow's versions, and the source of the ``code`` that rasterises and
     maps the pixels (a change there is a new cache, as a changed template is recompiled)."""
-    import PIL
-    import resvg_py
 
     h = hashlib.sha256(FORMAT)
     for name in (*fonts, *code):
