@@ -34,7 +34,6 @@ def _app() -> App:
 @click.argument("game", type=int)
 def export(game: int) -> None:
     """Print a game's export as JSON (the seed and draws only once the game has ended)."""
-
     app = _app()
     with Session(app.db) as s:
         row = s.get(Game, game)
@@ -74,7 +73,6 @@ def verify(export_file: str) -> None:
 @click.argument("address")
 def observe(game: int, address: str) -> None:
     """Let ADDRESS follow GAME's public board by mail (queued; send with `pbem send`)."""
-
     app = _app()
     migrate(app.db)
     with transaction(app.db) as s:

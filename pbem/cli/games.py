@@ -174,7 +174,6 @@ def _user(fn: Any) -> Any:
 @pass_app
 def seat(app: App, game: int, side: str, address: str) -> None:
     """Give a side's seat to ADDRESS with a fresh reply key; both players are mailed."""
-
     migrate(app.db)
     app.say(_user(lambda: change_seat(app.db, app.settings, game, side, address)))
     app.say("mails queued (send with `pbem send`)")
@@ -227,7 +226,6 @@ def show(app: App, game: int, as_: str, as_json: bool) -> None:
 @pass_app
 def log_(app: App, game: int) -> None:
     """Print a game's move log (sequence, side, command)."""
-
     for m in _user(lambda: service.game_log(app.db, game)):
         app.say(
             f"{m.seq:5} {m.created_at:%Y-%m-%d %H:%M} {m.side:8} {m.command}"

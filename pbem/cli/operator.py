@@ -52,7 +52,6 @@ def held(ctx: click.Context) -> None:
 @pass_app
 def held_release(app: App, held_id: int) -> None:
     """Apply a held move now (you vouch for its sender); the reports go out on the next send."""
-
     try:
         out = release(app.db, app.settings, held_id)
     except HeldNotFound as exc:
@@ -65,7 +64,6 @@ def held_release(app: App, held_id: int) -> None:
 @pass_app
 def held_drop(app: App, held_id: int) -> None:
     """Discard a held move (its record stays in the inbound table as `dropped`)."""
-
     try:
         drop(app.db, held_id)
     except HeldNotFound as exc:
@@ -77,7 +75,6 @@ def held_drop(app: App, held_id: int) -> None:
 @pass_app
 def check(app: App) -> None:
     """Check the configuration: database, IMAP login and folders, SMTP."""
-
     failed = 0
     for name, ok, detail in run_checks(app.db, app.settings):
         app.say(f"{'ok  ' if ok else 'FAIL'} {name}: {detail}")

@@ -72,7 +72,6 @@ def default_quote_rule(tag: Tag) -> Literal["quote", "rest"] | None:
 
 def html_to_text(html: str, *, quote_rule: QuoteRule = default_quote_rule) -> str:
     """Return the visible text of *html*, one block per line, quoted history as ``> `` lines."""
-
     soup = BeautifulSoup(html, "html.parser")
     lines: list[str] = []
     current: list[str] = []
@@ -105,7 +104,6 @@ _END = object()  # marks the end of an element on the walk's stack
 
 def _pieces(soup: BeautifulSoup, quote_rule: QuoteRule) -> Iterator[tuple[str, bool]]:
     """(text, quoted) pieces in document order; ``"\\n"`` pieces are block breaks."""
-
     stack: list[tuple[object, bool, bool]] = [(c, False, False) for c in reversed(soup.contents)]
     rest_quoted = False
     elements = 0

@@ -165,7 +165,6 @@ def _facts(game: Game, commit: Commitment, seats: dict[str, Seat]) -> list[tuple
 
 def _clock_fact(game: Game) -> list[tuple[str, str]]:
     """The time control the players accept (pbem.clocks), when the game has one."""
-
     c = json.loads(game.clock) if game.clock else None
     return [("Time control", TimeControl.from_dict(c["control"]).describe())] if c else []
 

@@ -40,7 +40,6 @@ class Note:
 
 def render_fair(template: str, model: dict[str, Any]) -> tuple[str, str]:
     """(text, html) of ``fair_<template>`` for ``model``."""
-
     env = environment()
     if model.get("board") is not None:
         model["board"].setdefault("map", None)  # the map picture, when the caller drew one

@@ -115,7 +115,6 @@ def autopilot(
 
     A computer-played opponent answers at once (`pbem.games.bots.play_bots`), as after a mail.
     """
-
     assert game.id is not None
     after, played = play_for(state, side, engine_seed_of(s, game), game.id)
     seq = s.exec(select(func.max(Move.seq)).where(Move.game_id == game.id)).one() or 0

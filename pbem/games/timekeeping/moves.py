@@ -66,7 +66,6 @@ def after_move(
     hand the move straight back. A player's own move ends their vacation early (the unused
     days go back).
     """
-
     t = now.timestamp()
     c = ensure_clock(game, settings, before, t)
     assert game.id is not None
@@ -119,7 +118,6 @@ def end_game(
     now: datetime,
 ) -> None:
     """End the game outside the rules (timeout or resignation) and mail both the result."""
-
     game.status, game.ended, game.winner = "over", reason, winner
     game.updated_at = now
     c = load(game)

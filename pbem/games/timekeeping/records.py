@@ -116,7 +116,6 @@ def notify(
     seats: dict[str, Seat] | None = None,
 ) -> None:
     """Queue a ``notice`` mail for ``side`` about ``event``."""
-
     assert game.id is not None
     seats = seats if seats is not None else seats_of(s, game.id)
     queue_mail(

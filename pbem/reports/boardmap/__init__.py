@@ -143,7 +143,6 @@ def _draw_pieces(missing: list[Piece]) -> None:
 def _load(piece: Piece) -> bool:
     """``piece``'s indices from the disk (`store`) into `_indexed`, if an earlier process kept
     them (named by the document the piece is drawn from alone: its pixels are the same)."""
-
     w, h = piece.box[2], piece.box[3]
     data = store.get(store.key(_salt(), document(piece.markup, piece.box)), w * h)
     if data is None:
@@ -229,7 +228,6 @@ def _constant(markup: str) -> Image.Image:
 
 def _rasterise(doc: str) -> Image.Image:
     """RGB pixels of an SVG document (resvg, the bundled fonts only)."""
-
     data = resvg_py.svg_to_bytes(
         svg_string=doc,
         skip_system_fonts=True,
@@ -250,7 +248,6 @@ def _encode(canvas: Image.Image) -> bytes:
     zlib level 3: ~2 ms instead of ~4 at the default 6, for ~15 % more bytes. The bytes are
     those Pillow writes (`encode_pillow`; `raster.png_bytes` skips its row filter pass).
     """
-
     w, h = canvas.size
     rows = Image.new("L", (w + 1, h), 0)
     rows.paste(raster.indices(canvas, _palette()), (1, 0))
@@ -259,7 +256,6 @@ def _encode(canvas: Image.Image) -> bytes:
 
 def encode_pillow(canvas: Image.Image) -> bytes:
     """`_encode` by Pillow's PNG encoder (how it was done before; the tests' reference)."""
-
     q = canvas.quantize(palette=_palette(), dither=Image.Dither.NONE)
     out = io.BytesIO()
     q.save(out, "PNG", compress_level=raster.LEVEL)
@@ -269,7 +265,6 @@ def encode_pillow(canvas: Image.Image) -> bytes:
 @lru_cache(maxsize=1)
 def _palette() -> Image.Image:
     """The shipped palette (``palette.bin``, made by `make_palette`) as a Pillow palette image."""
-
     im = Image.new("P", (1, 1))
     im.putpalette(PALETTE_FILE.read_bytes())
     return im
@@ -279,7 +274,6 @@ def make_palette() -> bytes:
     """``palette.bin``: every colour the SVG names, exactly (flat areas keep their colour),
     then octree colours of the sample boards drawn one below the other (the anti-aliased
     edges between them), 256 in all."""
-
     boards = sample_boards()
     named = sorted({c.lower() for b in boards for c in re.findall(r"#[0-9a-fA-F]{6}", svg(b))})
     exact = [bytes.fromhex(c[1:]) for c in named]

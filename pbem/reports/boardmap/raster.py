@@ -57,7 +57,6 @@ def png_bytes(rows: bytes, width: int, height: int, palette: bytes) -> bytes:
 
 def indices(rgb: Image.Image, palette: Image.Image) -> Image.Image:
     """``rgb`` mapped to ``palette`` (nearest colour, no dithering) as an "L" image of indices."""
-
     q = rgb.quantize(palette=palette, dither=Image.Dither.NONE)
     return Image.frombytes("L", q.size, q.tobytes())
 
@@ -137,7 +136,6 @@ class Canvas:
     ) -> bytes:
         """The raw PNG rows of ``base`` (the constant layer's indices) with ``pieces`` pasted
         on; ``key`` names the base and the boxes (another key starts from the base again)."""
-
         if self.image is None or key != self.key:
             w, h = base.size
             self.image = Image.new("L", (w + 1, h), 0)

@@ -73,7 +73,6 @@ def salt(fonts: Sequence[str], palette: bytes, zoom: float, code: Sequence[str])
     """What a piece's indices depend on besides its SVG document: the fonts, the palette, the
     zoom, resvg's and Pillow's versions, and the source of the ``code`` that rasterises and
     maps the pixels (a change there is a new cache, as a changed template is recompiled)."""
-
     h = hashlib.sha256(FORMAT)
     for name in (*fonts, *code):
         h.update(Path(name).read_bytes())
