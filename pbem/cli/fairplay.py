@@ -10,23 +10,20 @@ from __future__ import annotations
 
 import json
 import sys
-from typing import TYPE_CHECKING
 
 import click
 from sqlmodel import Session
 
+from pbem.cli.app import App
 from pbem.games.fairplay.export import build_export, export_json
 from pbem.games.fairplay.observers import ObserverError, add_observer
 from pbem.games.fairplay.verify import verify_export
 from pbem.store.db import migrate, transaction
 from pbem.store.models import Game, utcnow
 
-if TYPE_CHECKING:
-    from pbem.cli import App
-
 
 def _app() -> App:
-    app: App = click.get_current_context().obj  # the group's `pbem.cli.App`
+    app: App = click.get_current_context().obj  # the group's `pbem.cli.app.App`
     return app
 
 

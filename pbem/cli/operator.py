@@ -11,7 +11,7 @@ import sys
 import click
 
 from pbem.cli.app import EXIT_ATTENTION, App, pass_app
-from pbem.games.held import HeldNotFound, drop, list_held, release
+from pbem.pipeline.held import HeldNotFound, drop, list_held, release
 from pbem.store.db import migrate
 from pbem.worker.checks import run_checks
 

@@ -405,7 +405,7 @@ def test_11_verdicts_of_other_servers_and_passes_are_not_trusted_or_held(h: Harn
 
 
 def test_11_held_moves_are_listed_released_and_dropped(h: Harness) -> None:
-    from pbem.games import held
+    from pbem.pipeline import held
 
     _held_setup(h)
     side = _active(h)
