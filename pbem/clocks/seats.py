@@ -1,4 +1,5 @@
-"""Seats and clock words by mail: vacation, resign, claim, address; the operator's seat change.
+"""Seats and clock words by mail (`SEAT_WORDS`: vacation, resign, address, claim, timezone);
+the operator's seat change.
 
 Two pipeline handlers live here. ``seat-commands`` (after ``extract``) takes
 the lines starting with a clock or seat word out of the mail and answers them;
@@ -29,10 +30,11 @@ from pbem.mail.extract import reply_text
 from pbem.models import Game, OutboxMessage, Seat, SeatOrders, utcnow
 from pbem.pipeline.base import Answered, Context, IgnoreMessage, RejectMessage, handler
 from pbem.replies import queue_mail, refresh_key, seats_of
+from pbem.server_words import words_of
 
 __all__ = ["SEAT_WORDS", "accepts_sender", "change_seat", "confirm_code"]
 
-SEAT_WORDS = ("vacation", "resign", "address", "claim", "timezone")
+SEAT_WORDS = words_of("seat")
 EMAIL_CHARS = set("abcdefghijklmnopqrstuvwxyz0123456789.!#$%&'*+-/=?^_`{|}~@")
 
 
@@ -78,9 +80,7 @@ def _valid_email(text: str) -> bool:
 # --- the pipeline handlers -----------------------------------------------------------------------
 
 
-@handler(
-    "seat-commands", "answer vacation, resign, claim and address lines (never sent to the engine)"
-)
+@handler("seat-commands", f"answer {', '.join(SEAT_WORDS)} lines (never sent to the engine)")
 def seat_commands(ctx: Context) -> None:
     assert ctx.parsed is not None and ctx.seat is not None and ctx.game is not None
     sender = ctx.parsed.from_addr.lower()
