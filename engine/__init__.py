@@ -30,13 +30,12 @@ from engine.events.cards import unimplemented_events
 from engine.schema import CardNo, Side, StateCode
 from engine.state import SCHEMA_VERSION, GameState, copy_state, from_json, new_game, to_json
 from engine.view import PublicBoard, View, card_info, public_board, view
-from engine.vocabulary import META_WORDS, SYNONYMS, VERBS, command_words
+from engine.vocabulary import SYNONYMS, VERBS, command_words
 
 __all__ = [
     "CARDS",
     "EDITIONS",
     "ISSUES",
-    "META_WORDS",
     "OPTIONS",
     "REGIONS",
     "SCHEMA_VERSION",

@@ -1,9 +1,10 @@
-"""The command vocabulary: the one home of every word a player may write.
+"""The command vocabulary: the one home of the game's words, those the rules engine parses.
 
-Game verbs (with their argument kinds, help text and example), their synonyms, and the
-server's meta words (``help``, ``status`` …) are defined here and nowhere else. The parser
-(`engine.commands`), the mail pipeline's line classifier, help mails and reports all derive
-from these tables. Rule numbers (R1-R17) refer to the rules reference.
+Game verbs (with their argument kinds, help text and example) and their synonyms are defined
+here and nowhere else. The parser (`engine.commands`), the mail server's line classifier, help
+mails and reports derive from these tables. The words a server answers itself (``help``,
+``vacation`` …) are no part of the game: they live in the server. Rule numbers (R1-R17) refer
+to the rules reference.
 """
 
 from __future__ import annotations
@@ -156,108 +157,11 @@ verb(
 )
 
 
-@dataclass(frozen=True)
-class MetaWord:
-    """A server word: answered by the server, never sent to the rules engine."""
-
-    name: str
-    args: str
-    help: str
-    example: str
-
-
-META_WORDS: dict[str, MetaWord] = {}
-
-
-def meta(name: str, args: str, help_text: str, example: str) -> None:
-    """Register a server (meta) word."""
-    META_WORDS[name] = MetaWord(name, args, help_text, example)
-
-
-meta(
-    "help",
-    "?card",
-    "mail back the command reference and every card; with a card, that card",
-    "help",
-)
-meta("status", "", "mail back the current report", "status")
-meta(
-    "accept",
-    "?words",
-    "accept an invitation to a game; any words after it are your entropy, "
-    "mixed into the committed seed",
-    "accept blue suede shoes 1960",
-)
-meta(
-    "observe",
-    "address",
-    "let someone follow the game's public board by mail (no hands)",
-    "observe friend@example.org",
-)
-meta(
-    "undo",
-    "",
-    "as the first line of a mail: take back your last mail's move, while nothing "
-    "was revealed since (no card or cube drawn, no opponent decision)",
-    "undo",
-)
-meta(
-    "say",
-    "text",
-    "table talk: the text (and the lines after it, up to the next command) is "
-    "passed to your opponent in their next mail",
-    "say Good luck!",
-)
-meta("card", "card", "mail back one card: what is printed on it and its event", "card 17")
-meta("history", "", "mail back the whole game log so far (as a file when it is long)", "history")
-meta(
-    "notify",
-    "decisions|every|digest [HOUR]",
-    "when the server mails you: only when you must decide (default), after every move, or one "
-    "digest a day at HOUR (UTC)",
-    "notify digest 18",
-)
-meta(
-    "standing",
-    "ORDER",
-    "a standing order the server applies for you: trigger never|ask|always|icon, preempt "
-    "never|ask, election CARD CARD ...|ask, done auto|ask, swap decline|ask, clear",
-    "standing trigger never",
-)
-meta(
-    "then", "", "the lines after it are kept and applied, in order, at your next decisions", "then"
-)
-meta("cancel", "", "clear your queued orders (the lines you sent after 'then')", "cancel")
-# clocks and seats (pbem.clocks): answered by the server, never sent to the rules engine
-meta(
-    "vacation",
-    "DAYS|DATE|end",
-    "pause the game clocks: for N days or until a date (UTC); your next game command ends it early",
-    "vacation 5d",
-)
-meta("resign", "?CODE", "resign the game; the server mails a code to confirm with", "resign")
-meta(
-    "address",
-    "add|use|remove ADDRESS | confirm CODE",
-    "add another address you may send "
-    "from (confirmed from that address), or make one your mailing address",
-    "address add me@example.org",
-)
-meta("claim", "", "claim the win when your opponent is out of time and grace", "claim")
-meta(
-    "timezone",
-    "ZONE",
-    "show the times in your mails (deadlines, vacations) in your time zone; "
-    "dates you write are read in it too",
-    "timezone Europe/Berlin",
-)
-
-
 def command_words() -> frozenset[str]:
-    """Every word that may start a command line: verbs, synonyms and meta words."""
-    return frozenset(VERBS) | frozenset(SYNONYMS) | frozenset(META_WORDS)
+    """Every word that may start a game command: the verbs and their synonyms."""
+    return frozenset(VERBS) | frozenset(SYNONYMS)
 
 
 def canonical_word(word: str) -> str:
-    """The verb or meta word that *word* (lower case) stands for, or *word* itself."""
+    """The verb that *word* (lower case) stands for, or *word* itself."""
     return SYNONYMS.get(word, word)

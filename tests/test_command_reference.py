@@ -1,4 +1,5 @@
-"""docs/COMMANDS.md is generated from the engine (scripts/gen_command_reference.py), never stale."""
+"""docs/COMMANDS.md is generated from the engine and the server's words
+(scripts/gen_command_reference.py), never stale."""
 
 from __future__ import annotations
 
@@ -13,6 +14,7 @@ import pytest
 
 import engine
 from engine.events.script import EVENTS
+from pbem.server_words import SERVER_WORDS
 
 ROOT = Path(__file__).resolve().parent.parent
 SCRIPT = ROOT / "scripts" / "gen_command_reference.py"
@@ -50,7 +52,7 @@ def test_the_check_fails_on_a_stale_file(tmp_path: Path, monkeypatch: pytest.Mon
 
 def test_every_word_and_every_card_is_in_it() -> None:
     text = (ROOT / "docs" / "COMMANDS.md").read_text(encoding="utf-8")
-    for word in (*engine.VERBS, *engine.META_WORDS, *engine.SYNONYMS):
+    for word in (*engine.VERBS, *SERVER_WORDS, *engine.SYNONYMS):
         assert f"`{word}`" in text, word
     cards = [int(n) for n in re.findall(r"^### #(\d+) ", text, re.M)]
     assert cards == sorted(engine.CARDS)

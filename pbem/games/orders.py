@@ -29,6 +29,7 @@ from sqlmodel import Session, col, select
 import engine
 from engine import forced
 from pbem.reports.summary import notify_text
+from pbem.server_words import words_of
 from pbem.store.models import Seat, SeatOrders
 
 __all__ = [
@@ -50,7 +51,8 @@ TRIGGER_POLICIES = ("ask", "never", "always", "icon")
 DEFAULT_DIGEST_HOUR = 18
 MAX_QUEUE = 40
 MAX_AUTO = 400  # a safety net: settle never loops for ever
-SETTING_WORDS = ("notify", "standing", "cancel")
+# the order words read as settings; 'then' alone on its line starts the queue instead
+SETTING_WORDS = tuple(w for w in words_of("orders") if w != "then")
 FORCED = True  # apply forced decisions (benchmarks switch it off to measure the old behaviour)
 CP_STEPS = {"campaign": ("support", "check"), "advertise": ("media",), "position": ("issue",)}
 

@@ -23,9 +23,11 @@ from pbem.pipeline import rows
 from pbem.pipeline.base import Answered, Context, RejectMessage, handler
 from pbem.pipeline.lines import SentReports, did_you_mean, read_reply, suggest
 from pbem.reports import cardtext
+from pbem.server_words import SERVER_WORDS, words_of
 
-META_COMMANDS = tuple(engine.META_WORDS)
-ANSWERED = ("help", "status", "card", "history")  # the server words answered by a mail of their own
+ANSWERED = words_of("answered")  # the server words answered by a mail of their own
+# those of them that may name a card ('help 17', 'card 17'): one card's mail
+ASK_CARD = tuple(w for w in ANSWERED if SERVER_WORDS[w].args.lstrip("?") == "card")
 SENT_REPORTS_READ = 60  # the latest reports to a seat whose lines are never read back as orders
 
 
@@ -93,7 +95,7 @@ def extract(ctx: Context) -> None:
 
 @handler(
     "meta-commands",
-    "answer 'help', 'status', 'card N' and 'history' lines; they never change the game",
+    "answer " + ", ".join(f"'{w}'" for w in ANSWERED) + " lines; they never change the game",
 )
 def meta_commands(ctx: Context) -> None:
     game_lines = []
@@ -117,9 +119,9 @@ def meta_request(line: str) -> str:
     """
     word, _, arg = line.strip().partition(" ")
     word, arg = word.lower().rstrip(":"), arg.strip()
-    if word not in ANSWERED or (arg and word not in ("help", "card")):
+    if word not in ANSWERED or (arg and word not in ASK_CARD):
         return ""
-    if word in ("help", "card") and arg:
+    if word in ASK_CARD and arg:
         return f"card {arg}"
     return word
 

@@ -1,11 +1,12 @@
-"""Which lines of a reply are commands: the one place the mail meets the engine's vocabulary.
+"""Which lines of a reply are commands: the one place the mail meets the words players write.
 
 `pbem.mail.extract.reply_text` gives the writer's own lines (quotes, attributions, headers and
 signatures removed). Here each line is either a **command attempt** or **prose**:
 
-* a command attempt starts with a word of the vocabulary (`engine.vocabulary`: verbs, synonyms,
-  meta words), or is a card number or card name, or a state (``OH 2``, ``Ohio``), or starts
-  with a word within a small edit distance of a verb (``suport``, ``campain``, ``evnt``);
+* a command attempt starts with a command word (the game's verbs and synonyms,
+  `engine.vocabulary`, and the server's words, `pbem.server_words`), or is a card number or
+  card name, or a state (``OH 2``, ``Ohio``), or starts with a word within a small edit
+  distance of a command word (``suport``, ``campain``, ``evnt``, ``vacaton``);
 * everything else is prose: ignored, and listed back to the player.
 
 A command attempt that cannot be read (a misspelt verb, a bare card or state) is *unreadable*:
@@ -30,15 +31,9 @@ from dataclasses import dataclass, field
 from functools import cache, lru_cache
 
 import engine
-from engine.vocabulary import (
-    AHEAD_VERBS,
-    META_WORDS,
-    SYNONYMS,
-    VERBS,
-    canonical_word,
-    command_words,
-)
+from engine.vocabulary import AHEAD_VERBS, VERBS, canonical_word, command_words
 from pbem.mail.extract import _TRANSLATE, ReplyText, normalise_line, reply_text
+from pbem.server_words import SERVER_WORDS
 
 __all__ = [
     "MARKER",
@@ -211,12 +206,13 @@ class SentReports:
 
 @cache
 def _vocabulary() -> frozenset[str]:
-    return command_words()
+    """Every word that starts a command line: the game's and the server's."""
+    return command_words() | frozenset(SERVER_WORDS)
 
 
 @cache
 def _verb_words() -> tuple[str, ...]:
-    return tuple(sorted(set(VERBS) | set(META_WORDS) | set(SYNONYMS)))
+    return tuple(sorted(_vocabulary()))
 
 
 @cache
@@ -249,7 +245,7 @@ def _fold(text: str) -> str:
 
 
 def classify_word(word: str) -> str:
-    """``command`` (a vocabulary word), ``typo`` (close to a verb) or ``prose``."""
+    """``command`` (a command word), ``typo`` (close to one) or ``prose``."""
     w = word.lower().rstrip(":,.!")
     if w in _vocabulary():
         return "command"
@@ -417,10 +413,10 @@ def _kind(line: str, words: list[str], report_line: bool) -> str:
 
 def _takes_nothing(word: str) -> bool:
     verb = VERBS.get(word)
-    meta_word = META_WORDS.get(word)
+    server_word = SERVER_WORDS.get(word)
     if verb is not None:
         return not verb.args
-    return meta_word is not None and not meta_word.args
+    return server_word is not None and not server_word.args
 
 
 def _unreadable(line: str, words: list[str]) -> Unreadable:
@@ -509,8 +505,8 @@ def sendable(text: str) -> bool:
     except engine.CommandError:
         pass
     word, _, arg = text.partition(" ")
-    meta_word = META_WORDS.get(word.lower())
-    return meta_word is not None and (bool(meta_word.args) or not arg.strip())
+    server_word = SERVER_WORDS.get(word.lower())
+    return server_word is not None and (bool(server_word.args) or not arg.strip())
 
 
 def _combinations(options: list[list[str]], limit: int = 16) -> list[list[str]]:

@@ -14,11 +14,10 @@ from pbem.games import notify, orders
 from pbem.outbox.queue import seats_of
 from pbem.pipeline.base import Answered, Context, RejectMessage, handler
 from pbem.pipeline.commands import meta_request
+from pbem.server_words import SERVER_WORDS, words_of
 
-META_COMMANDS = tuple(engine.META_WORDS)
 
-
-@handler("orders", "take notify / standing / then / cancel lines (preferences and the queue)")
+@handler("orders", f"take {' / '.join(words_of('orders'))} lines (preferences and the queue)")
 def read_orders(ctx: Context) -> None:
     assert ctx.state is not None
     try:
@@ -29,7 +28,7 @@ def read_orders(ctx: Context) -> None:
         return
     ctx.orders, ctx.lines = mail, mail.now
     if any(
-        line.strip().lower() not in META_COMMANDS and not meta_request(line) for line in ctx.lines
+        line.strip().lower() not in SERVER_WORDS and not meta_request(line) for line in ctx.lines
     ):
         return  # stored with the moves, in `autoplay`
     if mail.queue and ctx.side in engine.active_sides(ctx.state):

@@ -18,10 +18,11 @@ from pbem.mail.extract import reply_text
 from pbem.outbox.queue import seats_of
 from pbem.pipeline.base import Answered, Context, IgnoreMessage, RejectMessage, handler
 from pbem.pipeline.lines import read_reply
+from pbem.server_words import words_of
 
 __all__ = ["SEAT_WORDS", "clock", "only_seat_words", "seat_commands"]
 
-SEAT_WORDS = ("vacation", "resign", "address", "claim", "timezone")
+SEAT_WORDS = words_of("seat")
 
 
 def only_seat_words(ctx: Context) -> bool:
@@ -37,9 +38,7 @@ def only_seat_words(ctx: Context) -> bool:
     )
 
 
-@handler(
-    "seat-commands", "answer vacation, resign, claim and address lines (never sent to the engine)"
-)
+@handler("seat-commands", f"answer {', '.join(SEAT_WORDS)} lines (never sent to the engine)")
 def seat_commands(ctx: Context) -> None:
     assert ctx.parsed is not None and ctx.seat is not None and ctx.game is not None
     sender = ctx.parsed.from_addr.lower()

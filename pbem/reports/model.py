@@ -16,6 +16,7 @@ from typing import Any
 import engine
 from pbem.clocks.report import clock_model
 from pbem.reports import cardtext
+from pbem.server_words import SERVER_WORDS, words_of
 
 SIDE_LETTER = {"kennedy": "K", "nixon": "N"}
 ICON_NAME = {"kennedy": "Kennedy", "nixon": "Nixon", "both": "both"}
@@ -377,12 +378,13 @@ def final_tally(result: Mapping[str, Any] | None) -> dict[str, Any] | None:
 
 
 def help_entries() -> list[dict[str, str]]:
-    """The command reference, straight from the registry (`engine.VERBS`)."""
+    """The game's command reference, straight from the registry (`engine.VERBS`)."""
     return [dict(e) for e in _help_entries()]
 
 
 @cache
 def _meta_entries() -> tuple[dict[str, str], ...]:
+    """The server's words (`pbem.server_words`), in their table's order."""
     return tuple(
         {
             "name": w.name,
@@ -390,7 +392,7 @@ def _meta_entries() -> tuple[dict[str, str], ...]:
             "help": w.help,
             "example": w.example,
         }
-        for w in engine.META_WORDS.values()
+        for w in SERVER_WORDS.values()
     )
 
 
@@ -434,6 +436,8 @@ def build(kind: str, ctx: dict[str, Any]) -> dict[str, Any]:
         "ignored": [str(x) for x in (ctx.get("ignored") or [])],
         "verbs": help_entries(),
         "meta_words": [dict(e) for e in _meta_entries()],
+        # the examples of the words answered by a mail of their own ('help', 'card 17' …)
+        "answered_examples": [SERVER_WORDS[w].example for w in words_of("answered")],
         "log_title": "So far" if kind == "welcome" else "Since your last report",
         "view": None,
     }
