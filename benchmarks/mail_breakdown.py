@@ -68,17 +68,18 @@ def instrument() -> None:
     import pbem.outbox.parts
     import pbem.outbox.queue
     import pbem.outbox_process
-    import pbem.pipeline.base as base
-    import pbem.pipeline.commands
     import pbem.pipeline.rows
+    import pbem.pipeline.runner as runner
+    import pbem.pipeline.stages.extract
     import pbem.reports.boardmap
     import pbem.send_process
     import pbem.service
 
     wrap(pbem.service, "poll_once", "poll_once (fetch, pipeline, IMAP moves)")
     wrap(pbem.service, "process_message", "  process_message (one transaction per mail)")
-    for name, h in list(base.HANDLERS.items()):
-        label = f"    stage {name}"
+    timed = []
+    for h in runner.STAGES:
+        label = f"    stage {h.name}"
 
         def stage(ctx: Any, fn: Callable[[Any], None] = h.process, label: str = label) -> None:
             t = time.perf_counter()
@@ -88,10 +89,19 @@ def instrument() -> None:
                 spent[label] += time.perf_counter() - t
                 calls[label] += 1
 
-        base.HANDLERS[name] = dataclasses.replace(h, process=stage)
+        timed.append(dataclasses.replace(h, process=stage))
+    by_name = {h.name: h for h in timed}
+    run = runner.run  # the stages each mail runs (all, or all but check-auth): timed
+
+    def run_timed(ctx: Any, stages: tuple[Any, ...]) -> None:
+        run(ctx, tuple(by_name[h.name] for h in stages))
+
+    runner.run = run_timed  # type: ignore[assignment]
     wrap(pbem.outbox.queue, "render", "      render (Jinja2, text + HTML, map picture)")
     wrap(pbem.outbox.queue, "render_input", "      render input for the sender (check + JSON)")
-    wrap(pbem.pipeline.commands, "text_of", "      an unsent report's text rendered (extract)")
+    wrap(
+        pbem.pipeline.stages.extract, "text_of", "      an unsent report's text rendered (extract)"
+    )
     wrap(pbem.reports.boardmap, "picture", "        map picture (cached per board)")
     wrap(pbem.reports.boardmap, "draw_png", "          map picture drawn (SVG -> PNG, palette)")
     wrap(pbem.outbox.parts, "store", "      store map picture (once per board)")

@@ -7,7 +7,7 @@ Benchmark 2's workload (bench_mail.py: G games, N move mails answering the serve
 reports, random legal commands, seeded) is made on a scratch SQLite database with fixed
 Message-IDs and times, then each run copies the pristine database and feeds every mail to
 `pbem.pipeline.runner.process_message` in this process. Timed with `time.process_time`: the
-``report`` stage (`pbem.pipeline.commands.report`: rendering, the map picture, the outbox rows)
+``report`` stage (`pbem.pipeline.stages.report`: rendering, the map picture, the outbox rows)
 and the whole of `process_message`, per move; medians over the runs. Nothing is sent: a
 report rendered by the sender (``render_input``) is then still unsent when its seat's next mail
 is read, and the pipeline renders its text (once per process); ``--sent`` marks each mail's
@@ -21,6 +21,7 @@ two versions of the code and compare the files to prove the reports are byte for
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import hashlib
 import pickle
 import random
@@ -43,8 +44,7 @@ import engine
 from pbem import service
 from pbem.config import Settings
 from pbem.mail import MemorySender
-from pbem.pipeline import base
-from pbem.pipeline.runner import process_message
+from pbem.pipeline.runner import STAGES, process_message
 from pbem.store.db import make_engine, migrate
 from pbem.store.models import Game
 
@@ -136,7 +136,7 @@ def one_run(
     rsettings = settings.with_(database_url=f"sqlite:///{run_db}")
     db = make_engine(rsettings.database_url)
     spent = [0.0]
-    h = base.HANDLERS["report"]
+    (h,) = [stage for stage in STAGES if stage.name == "report"]
 
     def timed(ctx: Any) -> None:
         t = time.process_time()
@@ -145,27 +145,25 @@ def one_run(
         finally:
             spent[0] += time.process_time() - t
 
-    base.HANDLERS["report"] = base.Handler(h.name, h.description, timed)
+    stages = tuple(dataclasses.replace(s, process=timed) if s is h else s for s in STAGES)
     total = 0.0
-    try:
-        for i, raw in enumerate(mails):
-            t = time.process_time()
-            out = process_message(
-                db,
-                rsettings,
-                raw,
-                mailbox="INBOX",
-                uidvalidity=1,
-                uid=i + 1,
-                now=T0 + timedelta(seconds=i),
-            )
-            total += time.process_time() - t
-            if out.outcome != "applied":
-                raise RuntimeError(f"mail {i} not applied: {out}")
-            if sent:
-                mark_sent(db)
-    finally:
-        base.HANDLERS["report"] = h
+    for i, raw in enumerate(mails):
+        t = time.process_time()
+        out = process_message(
+            db,
+            rsettings,
+            raw,
+            mailbox="INBOX",
+            uidvalidity=1,
+            uid=i + 1,
+            now=T0 + timedelta(seconds=i),
+            pipeline=stages,
+        )
+        total += time.process_time() - t
+        if out.outcome != "applied":
+            raise RuntimeError(f"mail {i} not applied: {out}")
+        if sent:
+            mark_sent(db)
     return {"report": spent[0] / len(mails), "total": total / len(mails), "db": db}
 
 

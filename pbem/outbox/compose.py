@@ -84,7 +84,7 @@ def text_of(row: Any) -> str:
     """The text of outbox ``row`` (its ``text``, ``render_input`` and ``message_id``): as
     stored, or — a deferred row not sent yet — rendered without its HTML and picture, once per
     process (kept by Message-ID: a row's input never changes). The pipeline reads the text of
-    a seat's latest mails with every mail (`pbem.pipeline.commands.sent_reports`), an unsent
+    a seat's latest mails with every mail (`pbem.pipeline.stages.extract.sent_reports`), an unsent
     one only when reading the reply needs it (`pbem.pipeline.lines.SentReports`); while the
     sending lags (an SMTP outage) each is rendered at most once, not with every mail."""
     if row.text or not row.render_input:
