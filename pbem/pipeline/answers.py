@@ -37,6 +37,7 @@ def meta_request(line: str) -> str:
 
 
 def queue_meta(ctx: Context) -> None:
+    """Queue one answer per request of the mail (``ctx.meta``), one mail per card asked for."""
     assert ctx.game is not None and ctx.seat is not None and ctx.state is not None
     assert ctx.inbound is not None and ctx.parsed is not None
     for n, request in enumerate(dict.fromkeys(ctx.meta)):

@@ -22,6 +22,7 @@ def own_lines(text: str, words: tuple[str, ...]) -> tuple[list[str], list[str]]:
 
 
 def first_word(lines: list[str]) -> tuple[str, str]:
+    """The first line's first word, lower-cased, and the rest of that line."""
     if not lines:
         return "", ""
     word, _, rest = lines[0].strip().partition(" ")
@@ -29,6 +30,7 @@ def first_word(lines: list[str]) -> tuple[str, str]:
 
 
 def note(ctx: Context, title: str, paragraphs: list[str]) -> None:
+    """Answer the seat with a short note (in reply to its mail)."""
     assert ctx.game is not None and ctx.seat is not None and ctx.inbound is not None
     assert ctx.parsed is not None
     note_to(

@@ -11,6 +11,7 @@ from pbem.pipeline.base import Context
 
 
 def store_orders(ctx: Context) -> None:
+    """Store the mail's orders (``ctx.orders``) in the seat's order book."""
     assert ctx.seat is not None and ctx.orders is not None
     row = orders.book_row(ctx.session, ctx.seat)
     book = orders.book_of(row, ctx.side)

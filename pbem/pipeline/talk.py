@@ -16,6 +16,7 @@ def opponent(side: str) -> str:
 
 
 def post_talk(ctx: Context) -> None:
+    """Pass the mail's ``say`` lines (``ctx.talk``) on to the opponent."""
     assert ctx.game is not None
     tabletalk.post(
         ctx.session,
