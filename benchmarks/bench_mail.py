@@ -66,11 +66,12 @@ import engine
 from benchmarks.common import Row, print_table
 from benchmarks.cpu import machine_busy, stack_cpu
 from benchmarks.mailenv import NoMailStack, mail_stack, state_dir
-from pbem import keys, mailimages, service
+from pbem import keys, service
 from pbem.config import Settings
 from pbem.db import make_engine, migrate
 from pbem.mail import MemorySender
 from pbem.models import Game, InboundMessage, OutboxMessage, Seat
+from pbem.outbox import parts as mailimages
 from pbem.pipeline import process_message
 from pbem.replies import current_key
 from tests.pbem.mailtools import MailServer, player_mail

@@ -12,7 +12,7 @@ imapclient fetch of the N mails + aiosmtplib sending the same reports on one ses
 
 What it shows is the design (docs/OPERATING.md, "Several workers on one PostgreSQL"): one
 worker at a time leads the IMAP fetch (advisory lock) and hands each mail over in the database
-(`pbem.handover`); every worker applies the queued mail game by game under a per-game advisory
+(`pbem.worker.handover`); every worker applies the queued mail game by game under a per-game advisory
 lock, and sends claimed outbox rows (FOR UPDATE SKIP LOCKED). Needs the mail stack (MAILSTACK_*
 or root) and PostgreSQL (PBEM_TEST_POSTGRES_URL or root); says "skipped" without them.
 """
@@ -43,10 +43,11 @@ from benchmarks.common import Row, print_table
 from benchmarks.cpu import machine_busy
 from benchmarks.mailenv import NoMailStack, mail_stack
 from benchmarks.pgenv import NoPostgres, create_database, drop_database, fresh_database, postgres
-from pbem import mailimages, service
+from pbem import service
 from pbem.db import make_engine, migrate
 from pbem.mail import MemorySender
 from pbem.models import Game, InboundMessage, OutboxMessage, Quarantine
+from pbem.outbox import parts as mailimages
 from pbem.pipeline import process_message
 from tests.pbem.mailtools import MailServer
 

@@ -60,19 +60,20 @@ def wrap(owner: Any, name: str, label: str) -> None:
 
 
 def instrument() -> None:
+    import pbem.outbox_process
+    import pbem.send_process
+
     import engine
     import pbem.boardmap
     import pbem.cli_worker
     import pbem.mail.imap
     import pbem.mail.smtp
-    import pbem.mailimages
-    import pbem.outbox_compose
-    import pbem.outbox_process
+    import pbem.outbox.compose
+    import pbem.outbox.parts
     import pbem.pipeline.base as base
     import pbem.pipeline.commands
     import pbem.pipeline.rows
     import pbem.replies
-    import pbem.send_process
     import pbem.service
 
     wrap(pbem.service, "poll_once", "poll_once (fetch, pipeline, IMAP moves)")
@@ -94,11 +95,11 @@ def instrument() -> None:
     wrap(pbem.pipeline.commands, "text_of", "      an unsent report's text rendered (extract)")
     wrap(pbem.boardmap, "picture", "        map picture (cached per board)")
     wrap(pbem.boardmap, "draw_png", "          map picture drawn (SVG -> PNG, palette)")
-    wrap(pbem.mailimages, "store", "      store map picture (once per board)")
+    wrap(pbem.outbox.parts, "store", "      store map picture (once per board)")
     wrap(pbem.mail.imap.ImapMailbox, "fetch_new", "  IMAP fetch")
     wrap(pbem.mail.imap.ImapMailbox, "move_many", "  IMAP move (per batch)")
     wrap(pbem.service, "drain_outbox", "drain_outbox (send every report)")
-    wrap(pbem.outbox_compose, "build_message", "  compose (build_message, not in poll)")
+    wrap(pbem.outbox.compose, "build_message", "  compose (build_message, not in poll)")
     wrap(pbem.mail.smtp.SmtpSender, "send", "  SMTP send (not in poll)")
     wrap(pbem.send_process.ProcessSender, "_ask", "  sending process: compose + SMTP, waited for")
     wrap(pbem.outbox_process.OutboxProcess, "nudge", "  nudge the sending process (per mail)")

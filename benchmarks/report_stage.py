@@ -171,8 +171,8 @@ def one_run(
 
 def mark_sent(db: Any) -> None:
     """Store the subject and text of every deferred row not sent yet, as the mark of a sent
-    row does (`pbem.outbox_send._marked`); nothing to do for code that renders when queueing."""
-    from pbem.outbox_compose import rendered
+    row does (`pbem.outbox.send._marked`); nothing to do for code that renders when queueing."""
+    from pbem.outbox.compose import rendered
 
     with db.begin() as c:
         if "render_input" not in {
@@ -190,9 +190,9 @@ def mark_sent(db: Any) -> None:
 
 def digest(db: Any) -> list[str]:
     """A hash per outbox row of the mail it sends and per picture; a row rendered by the sender
-    (``render_input``) is rendered here (`pbem.outbox_compose.rendered`) and its picture
+    (``render_input``) is rendered here (`pbem.outbox.compose.rendered`) and its picture
     counted as if stored, so the lines equal those of code that rendered it when queued."""
-    from pbem.outbox_compose import rendered
+    from pbem.outbox.compose import rendered
 
     out = []
     pictures: dict[str, tuple[Any, ...]] = {}

@@ -147,12 +147,8 @@ class OutboxMessage(SQLModel, table=True):
     sent_at: datetime | None = None
     # JSON {"headers": {name: value}, "attachments": [{"filename", "content_type", "text"}]} or ""
     extras: str = Field(default="", sa_column=Column(Text, nullable=False, default=""))
-    # the worker holding the claim (`pbem.claims.claimant`); a dead one's claim is freed at once
+    # the worker holding the claim (`pbem.outbox.claims.claimant`); a dead one's claim is freed at once
     claimed_by: str | None = Field(default=None, max_length=300)
-    # JSON {"kind", "ctx"}: what `pbem.render.render` makes this mail from, when it is rendered
-    # by the sender (`pbem.outbox_compose.rendered`) instead of in the change's transaction;
-    # subject/text/html are then "" until the row is sent. "" for a row rendered when queued.
-    render_input: str = Field(default="", sa_column=Column(Text, nullable=False, default=""))
 
 
 class Quarantine(SQLModel, table=True):
@@ -171,7 +167,7 @@ class Quarantine(SQLModel, table=True):
 
 
 class QueuedMail(SQLModel, table=True):
-    """A fetched mail handed over for its game (PostgreSQL, `pbem.handover`): any worker that
+    """A fetched mail handed over for its game (PostgreSQL, `pbem.worker.handover`): any worker that
     holds the game's lock applies it, in ``id`` order; the row is deleted in the transaction
     that records the mail (its `InboundMessage` or `Quarantine` row)."""
 

@@ -13,7 +13,7 @@ it was drawn from), and after each round (`Watch.after_round`) it
    servers (the CI smoke) deliver before they answer the end of data: nothing to wait for;
 2. reads the Message-IDs of the mails new in each player's INBOX since the last read (IMAP
    UIDs only grow): every delivered copy gets the round after which it was first seen;
-3. reads the outbox rows left ``pending`` with a claimant (``claimed_by``, `pbem.claims`: host,
+3. reads the outbox rows left ``pending`` with a claimant (``claimed_by``, `pbem.outbox.claims`: host,
    process id and start time) not seen after an earlier round: the round's worker (or the
    poll's sending process) claimed them and did not mark them sent. That is the only way a
    row is sent twice, so these rounds are the candidates for every copy but the last.

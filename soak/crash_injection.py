@@ -27,7 +27,7 @@ players' mailboxes are read, and the invariants are checked:
 * no mail was quarantined.
 
 A killed worker may hold claimed outbox rows (`outbox_send.CLAIM_LEASE`, 5 minutes); the next
-worker on this machine frees them at once (`pbem.claims`: the claimant is dead). Rows still held
+worker on this machine frees them at once (`pbem.outbox.claims`: the claimant is dead). Rows still held
 after the last kill of a game (e.g. a worker killed during the 30 s between two looks of a
 long-running `serve`) have their lease moved to its end (time travel) before the final polls,
 and are counted.
@@ -251,7 +251,7 @@ def run(
             "PBEM_SMTP_HOST": stack.host,
             "PBEM_SMTP_PORT": str(stack.smtp_port),
             "PBEM_SMTP_TLS": "false",
-            "PBEM_LOCK_FILE": str(folder / "pbem.lock"),
+            "PBEM_LOCK_FILE": str(folder / "pbem.worker.lock"),
             "PYTHONPATH": str(ROOT),
         }
         db = make_engine(db_url)

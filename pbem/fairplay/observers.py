@@ -22,12 +22,13 @@ from typing import Any
 from sqlmodel import Session, col, select
 
 import engine
-from pbem import keys, mailimages, report_model
+from pbem import keys, report_model
 from pbem.config import Settings
 from pbem.db import game_facts, note_game_facts
 from pbem.fairplay.export import reveal_for
 from pbem.fairplay.mails import Note, queue_note, queue_rendered, render_fair
 from pbem.models import Commitment, Game, Observer
+from pbem.outbox import parts as mailimages
 
 __all__ = ["OBSERVER_RE", "add_observer", "find_observer", "notify_observers", "unsubscribe"]
 

@@ -36,7 +36,6 @@ from pbem.pipeline import rows
 from pbem.pipeline import undo as _undo  # noqa: F401  (registers handlers)
 from pbem.pipeline.auth import HoldMessage, hold
 from pbem.pipeline.base import Context, InboundRow, RejectMessage, StopPipeline, run
-from pbem.pipeline.flush import flush
 from pbem.pipeline.inbound import DuplicateMessage, content_hash, dedupe_key
 from pbem.replies import queue_mail
 from pbem.sanitize import bounded
@@ -112,7 +111,7 @@ def process_message(
     A transient database error (locked, connection lost, serialization failure) rolls back
     and retries after ``TRANSIENT_RETRIES``; if it persists the mail is *deferred* (left in
     the INBOX, or in its queue), never quarantined. Any other exception quarantines it.
-    ``queued`` is the mail's `QueuedMail` id (`pbem.handover`): that row is deleted in the
+    ``queued`` is the mail's `QueuedMail` id (`pbem.worker.handover`): that row is deleted in the
     transaction that records the mail (its inbound or quarantine row), never apart from it.
     """
     now = now or utcnow()
@@ -177,7 +176,6 @@ def _attempt(
             except StopPipeline as stop:
                 out = _stopped(ctx, stop)
             _dequeue(session, where)  # in the same transaction as the mail's record
-            flush(session)  # the ORM's changes, before the commit (which then has none)
             return out
     except Exception as exc:
         raise _Crash(exc, ctx.stage if ctx is not None else "") from exc

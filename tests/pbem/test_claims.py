@@ -1,4 +1,4 @@
-"""A killed worker's outbox claims (`pbem.claims`): freed at once when provably dead, else kept.
+"""A killed worker's outbox claims (`pbem.outbox.claims`): freed at once when provably dead, else kept.
 
 A worker claims rows before sending them (a lease, `outbox_send.CLAIM_LEASE`). The claim names its
 claimant (machine, pid, process start time); the next `send_due` on the same machine sends the
@@ -17,9 +17,11 @@ from pathlib import Path
 import pytest
 from sqlmodel import Session, select
 
-from pbem import claims, outbox_send, service
+from pbem import service
 from pbem.mail import MemorySender
 from pbem.models import OutboxMessage, utcnow
+from pbem.outbox import claims
+from pbem.outbox import send as outbox_send
 from tests.pbem.harness import Harness
 
 pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc")

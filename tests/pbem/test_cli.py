@@ -13,7 +13,7 @@ from click.testing import CliRunner, Result
 
 import engine
 from pbem.cli import EXIT_ATTENTION, EXIT_LOCKED, EXIT_UNREACHABLE, cli
-from pbem.lock import RunLock
+from pbem.worker.lock import RunLock
 from tests.pbem.mailtools import MailServer, free_port, player_mail
 
 

@@ -11,9 +11,9 @@ import pytest
 import engine
 from pbem import keys, service
 from pbem.config import ConfigError, Settings, as_env, load_settings
-from pbem.lock import Locked, RunLock
 from pbem.mail import PermanentFailure, TemporaryFailure
 from pbem.models import utcnow
+from pbem.worker.lock import Locked, RunLock
 from tests.pbem.harness import Harness
 
 # --- config -------------------------------------------------------------------------------------

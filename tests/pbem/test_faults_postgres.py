@@ -15,9 +15,10 @@ import pytest
 from sqlmodel import Session, select
 
 import engine
-from pbem import outbox_send, service
+from pbem import service
 from pbem.mail import MemorySender
 from pbem.models import OutboxMessage, Quarantine
+from pbem.outbox import send as outbox_send
 from tests.pbem.harness import Harness
 
 pytestmark = pytest.mark.postgres  # skipped without PBEM_TEST_POSTGRES_URL (conftest.py)

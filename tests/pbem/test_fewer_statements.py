@@ -6,7 +6,7 @@
 - the reply-key lookup uses the game's seats as `pbem.replies.seats_of` holds them;
 - `pbem.mail.parse.POLICY` parses each header value once, and reads mail exactly as
   ``email.policy.default`` does;
-- `pbem.mailimages` finds the image ids of a report without a leading ``\b`` in its patterns
+- `pbem.outbox.parts` finds the image ids of a report without a leading ``\b`` in its patterns
   (which kept the regex engine from skipping ahead) and the same ids as with it;
 - a mail's record is one INSERT (no SELECT, no SAVEPOINT) and one UPDATE at the end; the game
   row is read with whether it has observers and table talk, which are then not asked for
@@ -122,7 +122,7 @@ def test_the_caching_policy_parses_each_header_value_once() -> None:
 
 
 def test_image_ids_are_found_only_at_a_word_start() -> None:
-    from pbem import mailimages
+    from pbem.outbox import parts as mailimages
 
     html = (
         "<img src='cid:a1'> <img xsrc='cid:no'> _src=\"cid:no\" -src=\"cid:b2\" "
@@ -319,58 +319,6 @@ def test_a_move_reads_the_game_s_last_move_number_with_its_row(tmp_path: Path) -
         s.flush()  # written by the ORM apart from `last_move_seq`
         assert rows.last_move_seq(s, h.game_id) == last + 4
         s.rollback()
-
-
-@pytest.mark.parametrize("defer", [False, True])
-def test_a_short_claim_is_the_last_of_a_send_round(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, defer: bool
-) -> None:
-    """The pump's round for a move's reports: one claim (it got fewer rows than a batch, so
-    nothing else was due), one picture load, one mark per row; no empty claim after it. The
-    claimed rows are plain values (no ORM object per row) and every row is sent once.
-    Reports rendered by the sender (deferred) load no picture: the render draws it."""
-    import asyncio
-
-    from pbem import replies
-    from pbem.models import utcnow
-
-    monkeypatch.setattr(replies, "DEFER_RENDER", defer)
-    h = Harness(tmp_path)
-    h.new_game()
-    with Session(h.db) as s:  # its two welcome mails (the picture of the board) due again
-        for row in s.exec(select(OutboxMessage)):
-            row.status = "pending"
-            s.add(row)
-        s.commit()
-    outbox = h.selects_from("outboxmessage")
-    steps: list[str] = []
-    event.listen(h.db, "before_cursor_execute", lambda *a: steps.append(" ".join(a[2].split())))
-    event.listen(h.db, "commit", lambda *a: steps.append("COMMIT"))
-    sent: list[Any] = []
-
-    class Rows:
-        async def send(self, raw: bytes, sender: str, recipients: list[str]) -> None:
-            raise AssertionError("rows are handed over whole")
-
-        async def send_row(self, settings: Any, row: Any, images: Any) -> None:
-            assert not isinstance(row, OutboxMessage)
-            sent.append((row.message_id, sorted(images)))
-
-    stats = service.SendStats()
-    assert asyncio.run(service.send_due(h.db, h.settings, Rows(), utcnow(), stats))
-    assert stats.sent == 2 and len(sent) == 2
-    assert len({m for m, _ in sent}) == 2 and all(bool(images) != defer for _, images in sent)
-    claims = [q for q in outbox if "LIMIT" in q.upper()]
-    assert len(claims) == 1, outbox
-    assert {r.status for r in h.outbox()} == {"sent"}
-    # the pictures are read in the claim's transaction (no second connection and BEGIN)
-    claim = next(i for i, q in enumerate(steps) if "LIMIT" in q and "FROM outboxmessage" in q)
-    end = steps.index("COMMIT", claim)
-    assert steps[claim - 1] == "BEGIN IMMEDIATE"
-    loads = [] if defer else ["SELECT"]
-    assert [q.split()[0] for q in steps[claim:end]] == ["SELECT", "UPDATE", *loads]
-    assert ("FROM mailimage" in steps[end - 1]) != defer
-    assert not any("FROM mailimage" in q for q in steps[end:])
 
 
 def test_a_plain_address_header_is_read_without_the_address_parser(monkeypatch: Any) -> None:

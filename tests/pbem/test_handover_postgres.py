@@ -1,4 +1,4 @@
-"""Applying partitioned by game on PostgreSQL (issue 14, `pbem.handover`), with real workers.
+"""Applying partitioned by game on PostgreSQL (issue 14, `pbem.worker.handover`), with real workers.
 
 Real `pbem poll` processes (each with its own lock file, as on separate machines) share one
 PostgreSQL database and the game mailbox of a real mail server. Two games have three move mails
@@ -36,7 +36,6 @@ from benchmarks.pgenv import fresh_database
 from pbem import service
 from pbem.config import Settings, as_env
 from pbem.db import make_engine, migrate, transaction
-from pbem.handover import GAME_LOCKS, hand_over
 from pbem.mail import Fetched, InlineImage
 from pbem.models import (
     InboundMessage,
@@ -47,6 +46,7 @@ from pbem.models import (
     QueuedMail,
 )
 from pbem.pipeline import Outcome, process_message
+from pbem.worker.handover import GAME_LOCKS, hand_over
 from tests.pbem.harness import Harness, player_mail
 from tests.pbem.mailtools import MailServer
 
@@ -98,7 +98,7 @@ class Backlog:
             return int(c.execute(text(query), params).scalar() or 0)
 
     def holds_game(self, game: str) -> bool:
-        """Some session holds the game's advisory lock (`pbem.handover.GameLock`)."""
+        """Some session holds the game's advisory lock (`pbem.worker.handover.GameLock`)."""
         return bool(
             self.sql(
                 "SELECT count(*) FROM pg_locks WHERE locktype = 'advisory' AND granted "
@@ -194,7 +194,7 @@ def test_a_database_outage_while_applying_defers_the_queue(
 ) -> None:
     from sqlalchemy.exc import OperationalError
 
-    import pbem.handover as handover
+    import pbem.worker.handover as handover
 
     h = postgres_harness
     assert hand_over(h.db, h.settings, Fetched(4, 1, h.reply_bytes("kennedy", "help")), "INBOX")
@@ -220,7 +220,7 @@ def test_two_games_storing_the_same_picture_at_once_both_commit(postgres_harness
     """Found by benchmark 7 once games were applied in parallel: two games at the same stage
     draw the same board picture (content-addressed Content-ID); the second insert waited for
     the first transaction and then failed on the primary key, and its move was quarantined."""
-    from pbem import mailimages
+    from pbem.outbox import parts as mailimages
 
     h = postgres_harness
     part = InlineImage("board-same@1960.pbem", b"\x89PNG same picture", "image/png", "board.png")

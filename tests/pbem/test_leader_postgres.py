@@ -7,7 +7,7 @@ import time
 import pytest
 
 from pbem.db import make_engine
-from pbem.leader import ImapLeader
+from pbem.worker.leader import ImapLeader
 
 pytestmark = pytest.mark.postgres  # skipped without PBEM_TEST_POSTGRES_URL (conftest.py)
 

@@ -136,8 +136,8 @@ def test_the_picture_is_stored_without_the_orm_and_once(tmp_path: Path) -> None:
     the session's pending rows); a stored id is not inserted again; the row is the picture."""
     from sqlmodel import Session, select
 
-    from pbem import mailimages
     from pbem.models import MailImage, Seat
+    from pbem.outbox import parts as mailimages
 
     h = Harness(tmp_path)
     h.new_game()

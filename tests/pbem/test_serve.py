@@ -10,7 +10,7 @@ import threading
 import time
 from pathlib import Path
 
-from pbem.serve import Stopper, serve
+from pbem.worker.serve import Stopper, serve
 from tests.pbem.harness import Harness
 from tests.pbem.mailtools import free_port, port_open
 
