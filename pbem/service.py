@@ -1,37 +1,45 @@
 """The server's operations; the CLI only parses options and prints what these return.
 
 This module holds the mail in: `poll_once` processes every mail in the inbox (moving each
-only after its transaction committed), then queues the daily digests that are due
-(`pbem.games.digest.digest_pass`). The mail out is `pbem.outbox.send` (`drain_outbox`, `send_due`:
-claims, retry and backoff), re-exported here.
-On PostgreSQL the mail of a game is handed over and applied by any worker holding the
-game's lock (`pbem.worker.handover`, `apply_queued`). It also re-exports the other operations, so callers keep using `pbem.service`:
-`new_game` creates a game and queues the welcome mails (`pbem.games.setup`); `replay`
-rebuilds a game from its move log and `show`, `games`, `game_log` are operator views
-(`pbem.games.views`); errors are in `pbem.errors`.
+only after its transaction committed); on PostgreSQL the mail of a game is handed over and
+applied by any worker holding the game's lock (`pbem.worker.handover`, `apply_queued`). The
+mail out is `pbem.outbox.send` (`drain_outbox`, `send_due`: claims, retry and backoff). It
+also re-exports the other operations, so callers keep using `pbem.service`: `new_game`
+creates a game and queues the welcome mails (`pbem.games.setup`); `replay` rebuilds a game from
+its move log and `show`, `games`, `game_log` are operator views (`pbem.games.views`); errors
+are in `pbem.errors`. The whole worker pass is `pbem.worker.worker_pass`.
 """
 
 from __future__ import annotations
 
-import importlib
 from collections import Counter
-from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import Protocol
 
 from sqlalchemy.engine import Engine
 
 from pbem.config import Settings
 from pbem.errors import GameNotFound as GameNotFound
 from pbem.errors import ServiceError as ServiceError
+from pbem.games.bot_catch_up import catch_up as catch_up
+from pbem.games.setup import EMAIL_RE as EMAIL_RE
+from pbem.games.setup import new_game as new_game
+from pbem.games.views import SIDE_CHOICES as SIDE_CHOICES
+from pbem.games.views import GameRow as GameRow
+from pbem.games.views import ReplayReport as ReplayReport
+from pbem.games.views import game_log as game_log
+from pbem.games.views import games as games
+from pbem.games.views import replay as replay
+from pbem.games.views import show as show
+from pbem.games.views import show_json as show_json
 from pbem.mail import SmtpSender
+from pbem.mail.imap import Fetched, ImapMailbox
 from pbem.outbox.compose import raw_message as raw_message
 from pbem.outbox.compose import sender_for as sender_for
 from pbem.outbox.send import CLAIM_BATCH as CLAIM_BATCH
 from pbem.outbox.send import CLAIM_LEASE as CLAIM_LEASE
 from pbem.outbox.send import MAX_ATTEMPTS as MAX_ATTEMPTS
-from pbem.outbox.send import RowSender as RowSender
 from pbem.outbox.send import Sender as Sender
 from pbem.outbox.send import SendStats as SendStats
 from pbem.outbox.send import backoff as backoff
@@ -41,59 +49,12 @@ from pbem.outbox.send import pending_count as pending_count
 from pbem.outbox.send import release_mine as release_mine
 from pbem.outbox.send import send_due as send_due
 from pbem.outbox.send import smtp_session as smtp_session
-from pbem.store.db import is_sqlite, is_transient
+from pbem.pipeline import Outcome as Outcome
+from pbem.pipeline import process_message as process_message
+from pbem.store.db import is_sqlite
 from pbem.store.models import Seat as Seat  # read as service.Seat (tests)
-from pbem.store.models import utcnow
-
-if TYPE_CHECKING:
-    from pbem.games.bot_catch_up import catch_up as catch_up
-    from pbem.games.setup import EMAIL_RE as EMAIL_RE
-    from pbem.games.setup import new_game as new_game
-    from pbem.games.views import SIDE_CHOICES as SIDE_CHOICES
-    from pbem.games.views import GameRow as GameRow
-    from pbem.games.views import ReplayReport as ReplayReport
-    from pbem.games.views import game_log as game_log
-    from pbem.games.views import games as games
-    from pbem.games.views import replay as replay
-    from pbem.games.views import show as show
-    from pbem.games.views import show_json as show_json
-    from pbem.mail.imap import Fetched, ImapMailbox
-    from pbem.pipeline import Outcome as Outcome
-    from pbem.pipeline import process_message as process_message
-    from pbem.worker.handover import apply_queued as apply_queued
-    from pbem.worker.handover import hand_over as hand_over
-
-# Re-exported on first use (PEP 562), not at import: every cron poll imports this module,
-# and an idle one never creates a game, shows one, hands mail over or runs the pipeline.
-_LAZY = {
-    "catch_up": "pbem.games.bot_catch_up",
-    "EMAIL_RE": "pbem.games.setup",
-    "new_game": "pbem.games.setup",
-    "SIDE_CHOICES": "pbem.games.views",
-    "GameRow": "pbem.games.views",
-    "ReplayReport": "pbem.games.views",
-    "game_log": "pbem.games.views",
-    "games": "pbem.games.views",
-    "replay": "pbem.games.views",
-    "show": "pbem.games.views",
-    "show_json": "pbem.games.views",
-    "apply_queued": "pbem.worker.handover",
-    "hand_over": "pbem.worker.handover",
-    "Fetched": "pbem.mail.imap",  # the sending process never reads mail: no imapclient there
-    "ImapMailbox": "pbem.mail.imap",
-    "Outcome": "pbem.pipeline",
-    "process_message": "pbem.pipeline",
-}
-
-
-def __getattr__(name: str) -> Any:
-    module = _LAZY.get(name)
-    if module is None:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    value = getattr(importlib.import_module(module), name)
-    globals()[name] = value
-    return value
-
+from pbem.worker.handover import apply_queued as apply_queued
+from pbem.worker.handover import hand_over as hand_over
 
 __all__ = [
     "GameNotFound",
@@ -123,10 +84,6 @@ class Inbox(Protocol):
 
 
 def open_mailbox(settings: Settings) -> ImapMailbox:
-    # imported here: the sending process (`pbem.outbox_process`) imports this module for
-    # `send_due` and never reads mail (imapclient and imaplib: ~20 ms of its start-up)
-    from pbem.mail.imap import ImapMailbox
-
     return ImapMailbox(
         settings.imap_host,
         settings.imap_port,
@@ -181,20 +138,15 @@ def poll_once(
     *,
     mailbox: str = "INBOX",
     now: datetime | None = None,
-    after_each: Callable[[], None] | None = None,
 ) -> PollStats:
     """Process every mail still in the inbox; move each after its commit (C1).
 
     On PostgreSQL a mail for a game is handed over (`pbem.worker.handover`: queued, committed, then
     moved) and applied game by game, by this worker and any other (`apply_queued`); on SQLite
-    and for mail that routes to no game, each mail is processed here before it is moved.
-    ``after_each`` is called after each mail's transaction (`pbem.outbox_process.OutboxProcess`'s
-    ``nudge``: its reports are sent while the next mail is processed)."""
+    and for mail that routes to no game, each mail is processed here before it is moved."""
     stats = PollStats()
     seen: set[tuple[int, int]] = set()
-    hand = not is_sqlite(db)
-    if hand:  # SQLite: one worker, nothing is handed over (nor imported for it)
-        from pbem.worker.handover import apply_queued, hand_over
+    hand = not is_sqlite(db)  # SQLite: one worker, nothing is handed over
     while True:  # in batches, so a flooded inbox never sits in memory at once
         batch = [
             m for m in inbox.fetch_new(limit=FETCH_BATCH) if (m.uidvalidity, m.uid) not in seen
@@ -206,8 +158,6 @@ def poll_once(
                 out = hand_over(db, settings, item, mailbox) if hand else None
                 if out is None:
                     out = _process(db, settings, item, mailbox, now)
-                    if after_each is not None:
-                        after_each()
                 if out.folder is not None:  # a deferred mail stays in the INBOX
                     done.setdefault(out.folder, []).append(item.uid)
                 if out.outcome == "queued":
@@ -218,16 +168,14 @@ def poll_once(
             _move(inbox, done)  # each only after its commit (C1); a crash before: dedupe skips it
         if len(batch) < FETCH_BATCH:
             break
-    for out in apply_queued(db, settings, now=now, after_each=after_each) if hand else ():
+    for out in apply_queued(db, settings, now=now) if hand else ():
         stats.add(out)
-    return _housekeeping(db, settings, now, stats)
+    return stats
 
 
 def _process(
     db: Engine, settings: Settings, item: Fetched, mailbox: str, now: datetime | None
 ) -> Outcome:
-    from pbem.pipeline import process_message
-
     return process_message(
         db,
         settings,
@@ -237,30 +185,6 @@ def _process(
         uid=item.uid,
         now=now,
     )
-
-
-def _housekeeping(
-    db: Engine, settings: Settings, now: datetime | None, stats: PollStats
-) -> PollStats:
-    """After the mail: invitations expiring, bot seats left to move, the daily digests."""
-    now = now or utcnow()
-    from pbem.games.bot_catch_up import catch_up
-    from pbem.games.digest import digest_pass
-    from pbem.games.fairplay.expiry import expire_invitations
-
-    try:
-        stats.games.update(expire_invitations(db, settings, now))
-        made = catch_up(db, settings, now)  # bot seats left to move (after an error, say)
-        digests = digest_pass(db, settings, now)  # the daily digests now due
-    except Exception as exc:
-        if not is_transient(exc):
-            raise
-        made = digests = 0  # the database is busy: the next run does them
-    if made:
-        stats.outcomes["bot moves"] += made
-    if digests:
-        stats.outcomes["digest"] += digests
-    return stats
 
 
 def _move(inbox: Inbox, done: dict[str, list[int]]) -> None:

@@ -35,7 +35,6 @@ from pbem.pipeline import seat_words as _seat_words  # noqa: F401  (registers se
 from pbem.pipeline import undo as _undo  # noqa: F401  (registers handlers)
 from pbem.pipeline.auth import HoldMessage, hold
 from pbem.pipeline.base import Context, InboundRow, RejectMessage, StopPipeline, run
-from pbem.pipeline.flush import flush
 from pbem.pipeline.inbound import DuplicateMessage, content_hash, dedupe_key
 from pbem.sanitize import bounded
 from pbem.store.db import is_transient, lock_game, transaction
@@ -177,7 +176,6 @@ def _attempt(
             except StopPipeline as stop:
                 out = _stopped(ctx, stop)
             _dequeue(session, where)  # in the same transaction as the mail's record
-            flush(session)  # the ORM's changes, before the commit (which then has none)
             return out
     except Exception as exc:
         raise _Crash(exc, ctx.stage if ctx is not None else "") from exc

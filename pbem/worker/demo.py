@@ -35,6 +35,7 @@ from pbem.config import Settings
 from pbem.mail import ImapMailbox, SmtpSender
 from pbem.store.db import make_engine, migrate
 from pbem.store.models import InboundMessage, OutboxMessage
+from pbem.worker.worker_pass import worker_pass
 
 __all__ = ["DemoResult", "ScriptedPlayer", "play_by_email", "run_demo"]
 
@@ -269,7 +270,7 @@ def _poll_until(db: Any, settings: Settings, inbox: Any, expected: int, timeout:
     """Poll until ``expected`` player mails have been processed (delivery may lag)."""
     deadline = time.monotonic() + timeout
     while True:
-        service.poll_once(db, settings, inbox)
+        worker_pass(db, settings, inbox=inbox)
         if _inbound_count(db) >= expected:
             return
         if time.monotonic() > deadline:

@@ -15,6 +15,7 @@ from pbem.clocks import model
 from pbem.clocks.control import parse_control
 from pbem.games.timekeeping.tick import TickReport, load, tick
 from pbem.store.models import Game, GameEvent
+from pbem.worker.worker_pass import housekeeping
 from tests.pbem.harness import EMAILS, Harness, player_mail
 
 MONDAY = datetime.fromtimestamp(calendar.timegm((2026, 11, 30, 0, 0, 0)), UTC)
@@ -48,6 +49,7 @@ class ClockGame:
     def deliver(self, raw: bytes) -> service.PollStats:
         self.h.inbox.deliver(raw)
         stats = service.poll_once(self.h.db, self.h.settings, self.h.inbox, now=self.at)
+        housekeeping(self.h.db, self.h.settings, self.at, stats)
         self.send()
         return stats
 

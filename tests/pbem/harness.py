@@ -25,6 +25,7 @@ from pbem.config import Settings
 from pbem.mail import MemoryMailbox, MemorySender
 from pbem.store.db import make_engine, migrate
 from pbem.store.models import Game, InboundMessage, OutboxMessage, Seat
+from pbem.worker.worker_pass import housekeeping
 
 EMAILS = {"kennedy": "jack@players.test", "nixon": "dick@players.test"}
 _ids = itertools.count(1)
@@ -98,6 +99,7 @@ class Harness:
 
     def poll(self) -> service.PollStats:
         stats = service.poll_once(self.db, self.settings, self.inbox)
+        housekeeping(self.db, self.settings, None, stats)
         self.send()
         return stats
 

@@ -15,6 +15,7 @@ from pbem import service
 from pbem.cli import cli
 from pbem.games.fairplay.verify import commitment, engine_seed
 from pbem.store.models import Invitation, OutboxMessage, utcnow
+from pbem.worker.worker_pass import worker_pass
 from tests.pbem.fairplay_helpers import commitment_row, game_row, invite
 from tests.pbem.harness import EMAILS, Harness
 
@@ -123,17 +124,17 @@ def test_an_unanswered_invitation_expires(h: Harness) -> None:
     start = utcnow()
     invite(h, now=start, expires_in=timedelta(hours=48))
     h.reply("kennedy", "accept")
-    service.poll_once(h.db, h.settings, h.inbox, now=start + timedelta(hours=47))
+    worker_pass(h.db, h.settings, inbox=h.inbox, now=start + timedelta(hours=47))
     assert game_row(h).status == "invited"
     later = start + timedelta(hours=49)
-    service.poll_once(h.db, h.settings, h.inbox, now=later)
+    worker_pass(h.db, h.settings, inbox=h.inbox, now=later)
     service.drain_outbox(h.db, h.settings, h.sender, now=later)
     assert game_row(h).status == "expired"
     assert statuses(h) == {"kennedy": "accepted", "nixon": "expired"}
     for side in engine.SIDES:
         mail = h.last_mail(side)
         assert "expired" in str(mail["Subject"]) and EMAILS["nixon"] in h.text_of(mail)
-    service.poll_once(h.db, h.settings, h.inbox, now=start + timedelta(hours=99))  # only once
+    worker_pass(h.db, h.settings, inbox=h.inbox, now=start + timedelta(hours=99))  # only once
     with Session(h.db) as s:
         assert (
             len(

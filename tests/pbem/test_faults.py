@@ -140,9 +140,10 @@ def test_4_poll_exits_4_when_mail_was_deferred(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     from pbem import cli as cli_module
+    from pbem.worker import worker_pass
 
     monkeypatch.setattr(
-        cli_module.service,
+        worker_pass,
         "poll_once",
         lambda *a, **k: service.PollStats(outcomes=__import__("collections").Counter(deferred=1)),
     )
