@@ -23,6 +23,7 @@ from sqlmodel import Session, select
 import engine
 from engine.question import question
 from pbem import keys
+from pbem.clocks.report import clock_context
 from pbem.config import Settings
 from pbem.outbox import notes as tabletalk
 from pbem.outbox import parts as mailimages
@@ -125,7 +126,6 @@ def render_context(
 ) -> dict[str, Any]:
     """The ``ctx`` dict `pbem.reports.render.render` takes (``view``: ``engine.view(state, seat.side)``
     if the caller holds it)."""
-    from pbem.clocks.report import clock_context
 
     return {
         **clock_context(game, seat.side, now),  # "clock", "ending" (pbem.clocks)

@@ -22,6 +22,8 @@ from functools import cache
 from typing import Any
 
 from sqlalchemy import Table, bindparam, func, insert, select, update
+from sqlalchemy.dialects.postgresql import insert as pg_insert
+from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlmodel import Session
 
 from pbem.pipeline.base import InboundRow
@@ -48,10 +50,7 @@ def _insert_inbound(dialect: str) -> Any:
     The dialect's own INSERT is imported for the dialect in use: PostgreSQL's module costs
     ~40 ms of a SQLite process's start-up."""
     if dialect == "postgresql":
-        from sqlalchemy.dialects.postgresql import insert as pg_insert
-
         return pg_insert(INBOUND).on_conflict_do_nothing().returning(INBOUND.c.id)
-    from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 
     # (RETURNING needs SQLite 3.35: the new row's id is the cursor's lastrowid)
     return sqlite_insert(INBOUND).on_conflict_do_nothing()

@@ -17,11 +17,14 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-from sqlalchemy import event
+from sqlalchemy import bindparam, event, exists, func
 from sqlalchemy import inspect as sa_inspect
 from sqlalchemy.engine import Engine
+from sqlalchemy.exc import DBAPIError, OperationalError
 from sqlalchemy.orm import Session as OrmSession
 from sqlmodel import Session, col, create_engine, select
+
+from pbem.store.models import Game, Move, Observer, TableTalk
 
 __all__ = [
     "GameFacts",
@@ -45,7 +48,6 @@ def is_sqlite(engine: Engine) -> bool:
 def is_transient(exc: BaseException) -> bool:
     """A database error worth retrying: locked/busy SQLite, a dropped or refused connection,
     a PostgreSQL serialization failure or deadlock. Such an error never quarantines a mail."""
-    from sqlalchemy.exc import DBAPIError, OperationalError
 
     if isinstance(exc, DBAPIError) and exc.connection_invalidated:
         return True
@@ -192,9 +194,6 @@ def note_game_facts(session: Session, game_id: int, **facts: Any) -> None:
 def _lock_statement(postgres: bool) -> Any:
     """The game row by id (built once: its cache key is then reused): on SQLite with its
     `GameFacts`, on PostgreSQL locked ``FOR UPDATE`` alone (`_facts_statement` after it)."""
-    from sqlalchemy import bindparam, func
-
-    from pbem.store.models import Game, Move
 
     game_id = col(Game.id)
     if postgres:
@@ -209,16 +208,12 @@ def _lock_statement(postgres: bool) -> Any:
 @cache
 def _facts_statement() -> Any:
     """The `GameFacts` of the game ``b_game_id`` (PostgreSQL: read after its row lock)."""
-    from sqlalchemy import bindparam
 
     return select(*_facts(bindparam("b_game_id")))
 
 
 def _facts(game_id: Any) -> tuple[Any, Any]:
     """EXISTS columns: the game has active observers; it has undelivered table talk."""
-    from sqlalchemy import exists
-
-    from pbem.store.models import Observer, TableTalk
 
     observers = exists().where(col(Observer.game_id) == game_id, col(Observer.active).is_(True))
     talk = exists().where(col(TableTalk.game_id) == game_id, col(TableTalk.delivered_at).is_(None))
@@ -256,7 +251,6 @@ def _moves_flushed(session: Any, _context: Any) -> None:
     memo: _Locked | None = session.info.get("pbem_locked_games")
     if memo is None or not any(f.last_seq is not None for f in memo.facts.values()):
         return
-    from pbem.store.models import Move
 
     if any(isinstance(obj, Move) for obj in session.new):  # still the flushed ones here
         for game_id, known in memo.facts.items():

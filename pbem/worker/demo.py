@@ -33,6 +33,7 @@ import engine
 from pbem import keys, service
 from pbem.config import Settings
 from pbem.mail import ImapMailbox, SmtpSender
+from pbem.mail.embedded import EmbeddedMailServers
 from pbem.store.db import make_engine, migrate
 from pbem.store.models import InboundMessage, OutboxMessage
 from pbem.worker.worker_pass import worker_pass
@@ -172,7 +173,6 @@ def run_demo(
     console: Console | None = None,
 ) -> DemoResult:
     """Start the embedded servers, play one game by email, report where the mail is."""
-    from pbem.mail.embedded import EmbeddedMailServers
 
     console = console or Console()
     where = Path(folder or tempfile.mkdtemp(prefix="pbem-demo-"))

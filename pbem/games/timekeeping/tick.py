@@ -48,6 +48,7 @@ from pbem.games.timekeeping.records import (
 from pbem.games.timekeeping.records import notify as notify
 from pbem.games.timekeeping.records import other as other
 from pbem.games.timekeeping.records import pending_control as pending_control
+from pbem.outbox.queue import seats_of
 from pbem.store.db import lock_game, transaction
 from pbem.store.models import Game, utcnow
 
@@ -130,7 +131,6 @@ def _game_due(
     c = load(game)
     if c is None:
         return
-    from pbem.outbox.queue import seats_of  # the mail layer: not for an idle poll (no game due)
 
     if game.snapshot:  # a bot's clock never runs, whatever moved without the clock seeing it
         model.sync(
@@ -161,7 +161,6 @@ def _act(
     now: datetime,
     report: TickReport,
 ) -> None:
-    from pbem.outbox.queue import seats_of
 
     state = engine.from_json(game.snapshot)
     sc = c["sides"][d.side]
