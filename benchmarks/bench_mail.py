@@ -66,10 +66,13 @@ import engine
 from benchmarks.common import Row, print_table
 from benchmarks.cpu import machine_busy, stack_cpu
 from benchmarks.mailenv import NoMailStack, mail_stack, state_dir
-from pbem import keys, service
+from pbem import keys
 from pbem.config import Settings
+from pbem.games import setup as game_setup
 from pbem.mail import MemorySender
+from pbem.outbox import compose
 from pbem.outbox import parts as mailimages
+from pbem.outbox import send as outbox
 from pbem.outbox.queue import current_key
 from pbem.pipeline import process_message
 from pbem.store.db import make_engine, migrate
@@ -96,7 +99,7 @@ def make_workload(server: MailServer, folder: Path, moves: int, games: int) -> W
     db = make_engine(settings.database_url)
     migrate(db)
     for i in range(games):
-        service.new_game(
+        game_setup.new_game(
             db,
             settings,
             kennedy=server.fresh_address(f"k{i}"),
@@ -104,7 +107,7 @@ def make_workload(server: MailServer, folder: Path, moves: int, games: int) -> W
             edition=engine.EDITIONS[i % 2],
             seed=1000 + i,
         )
-    service.drain_outbox(
+    outbox.drain_outbox(
         db, settings, MemorySender(), limit=10 * games
     )  # the welcome mails are gone
     db.dispose()
@@ -134,7 +137,7 @@ def make_workload(server: MailServer, folder: Path, moves: int, games: int) -> W
             .order_by(col(OutboxMessage.id))
         ).all()
         images = mailimages.load(s.connection(), (r.html for r in rows))  # the map pictures
-        replies = [(r.recipient, service.raw_message(ssettings, r, images)) for r in rows]
+        replies = [(r.recipient, compose.raw_message(ssettings, r, images)) for r in rows]
     sdb.dispose()
     return Workload(pristine, settings, mails, replies)
 

@@ -36,9 +36,10 @@ from sqlalchemy import text
 from sqlmodel import Session, col, select
 
 import engine
-from pbem import service
 from pbem.config import Settings
+from pbem.games import setup as game_setup
 from pbem.mail import MemorySender
+from pbem.outbox import send as outbox
 from pbem.pipeline import base
 from pbem.pipeline.runner import process_message
 from pbem.store.db import make_engine, migrate
@@ -66,7 +67,7 @@ def make(folder: Path, moves: int, games: int) -> tuple[Path, Settings, list[byt
     db = make_engine(settings.database_url)
     migrate(db)
     for i in range(games):
-        service.new_game(
+        game_setup.new_game(
             db,
             settings,
             kennedy=f"k{i}@players.test",
@@ -74,7 +75,7 @@ def make(folder: Path, moves: int, games: int) -> tuple[Path, Settings, list[byt
             edition=engine.EDITIONS[i % 2],
             seed=1000 + i,
         )
-    service.drain_outbox(db, settings, MemorySender(), limit=10 * games)
+    outbox.drain_outbox(db, settings, MemorySender(), limit=10 * games)
     db.dispose()
     scratch = folder / "scratch.db"
     shutil.copy(pristine, scratch)

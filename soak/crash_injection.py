@@ -75,8 +75,9 @@ from sqlalchemy import text, update  # noqa: E402
 from sqlmodel import Session, col, select  # noqa: E402
 
 import engine  # noqa: E402
-from pbem import keys, service  # noqa: E402
+from pbem import keys  # noqa: E402
 from pbem.config import Settings  # noqa: E402
+from pbem.games import setup as game_setup  # noqa: E402
 from pbem.mail import SmtpSender  # noqa: E402
 from pbem.outbox.queue import current_key  # noqa: E402
 from pbem.store.db import make_engine, migrate  # noqa: E402
@@ -256,7 +257,7 @@ def run(
         }
         db = make_engine(db_url)
         migrate(db)
-        game_id = service.new_game(db, settings, seed=seed, **players)
+        game_id = game_setup.new_game(db, settings, seed=seed, **players)
         mailed: list[tuple[str, str]] = []
         clean_spans: list[float] = []
         submit = SmtpSender(stack.host, stack.smtp_port, timeout=30)

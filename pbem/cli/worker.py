@@ -12,12 +12,13 @@ from contextlib import contextmanager
 
 import click
 
-from pbem import service
 from pbem.cli.app import EXIT_ATTENTION, EXIT_LOCKED, EXIT_UNREACHABLE, App, pass_app
 from pbem.mail.embedded import EmbeddedMailServers
+from pbem.outbox import send as outbox
 from pbem.outbox.send import SendStats
 from pbem.store.db import migrate
 from pbem.store.schema_head import migrate_if_behind
+from pbem.worker import intake
 from pbem.worker.lock import Locked, RunLock
 from pbem.worker.serve import Stopper
 from pbem.worker.serve import serve as run_serve
@@ -35,8 +36,8 @@ def poll(app: App, no_send: bool) -> None:
         report = worker_pass(
             app.db,
             app.settings,
-            open_inbox=lambda: service.open_mailbox(app.settings),
-            sender=None if no_send else service.make_sender(app.settings),
+            open_inbox=lambda: intake.open_mailbox(app.settings),
+            sender=None if no_send else outbox.make_sender(app.settings),
         )
         code = _report(app, report)
     sys.exit(code)
@@ -54,7 +55,7 @@ def tick(app: App, no_send: bool) -> None:
     """
     with _locked(app):
         migrate_if_behind(app.db)
-        sender = None if no_send else service.make_sender(app.settings)
+        sender = None if no_send else outbox.make_sender(app.settings)
         code = _report(app, worker_pass(app.db, app.settings, sender=sender))
     sys.exit(code)
 
@@ -66,7 +67,7 @@ def send(app: App) -> None:
     app.require_identity()
     with _locked(app):
         migrate_if_behind(app.db)
-        sent = service.drain_outbox(app.db, app.settings, service.make_sender(app.settings))
+        sent = outbox.drain_outbox(app.db, app.settings, outbox.make_sender(app.settings))
         code = _sent_code(app, sent)
     sys.exit(code)
 
@@ -174,8 +175,8 @@ def serve(
                 run_serve(
                     app.db,
                     app.settings,
-                    lambda: service.open_mailbox(app.settings),
-                    service.make_sender(app.settings),
+                    lambda: intake.open_mailbox(app.settings),
+                    outbox.make_sender(app.settings),
                     stopper=stopper,
                     idle_timeout=idle_timeout,
                     standby_interval=standby_interval,
@@ -208,8 +209,8 @@ def _serve_embedded(
         run_serve(
             app.db,
             settings,
-            lambda: service.open_mailbox(settings),
-            service.make_sender(settings),
+            lambda: intake.open_mailbox(settings),
+            outbox.make_sender(settings),
             stopper=stopper,
             idle_timeout=idle_timeout,
             on_pass=app.note,

@@ -29,7 +29,7 @@ from sqlalchemy.engine import Engine
 from sqlmodel import Session, select
 
 from pbem.config import Settings
-from pbem.mail import PermanentFailure, SendFailure, TemporaryFailure
+from pbem.mail import PermanentFailure, SendFailure, SmtpSender, TemporaryFailure
 from pbem.outbox import claims
 from pbem.outbox import parts as mailimages
 from pbem.outbox.compose import raw_message
@@ -44,6 +44,7 @@ __all__ = [
     "Sender",
     "backoff",
     "drain_outbox",
+    "make_sender",
     "outbox_due",
     "pending_count",
     "release_mine",
@@ -305,3 +306,14 @@ def _mark(
 def pending_count(db: Engine) -> int:
     with Session(db) as s:
         return len(s.exec(select(OutboxMessage.id).where(OutboxMessage.status == "pending")).all())
+
+
+def make_sender(settings: Settings) -> SmtpSender:
+    """The SMTP sender the settings describe (`PBEM_SMTP_*`)."""
+    return SmtpSender(
+        settings.smtp_host,
+        settings.smtp_port,
+        settings.smtp_user or None,
+        settings.smtp_password or None,
+        tls=settings.smtp_tls,
+    )

@@ -14,7 +14,7 @@ one transaction of `process_message` that also deletes its queue row. Games held
 worker are skipped: different games are applied in parallel, one game by one worker at a time,
 in order. A worker killed while it holds a game loses its session and with it the lock; its
 open transaction rolls back, the row stays queued, and the next worker applies it, once.
-SQLite (one worker) never hands over: `pbem.service.poll_once` processes each mail directly.
+SQLite (one worker) never hands over: `pbem.worker.intake.poll_once` processes each mail directly.
 """
 
 from __future__ import annotations

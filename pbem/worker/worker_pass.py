@@ -8,7 +8,7 @@ the run lock (`pbem.worker.lock`) and turns the `PassReport` into output and an 
    before any move is read; after an outage nothing expires in this pass.
 2. **Fetch and apply**: when this worker leads the IMAP fetch (`pbem.worker.leader`, always on
    SQLite), every mail in the inbox is applied in its own transaction and then moved
-   (`pbem.service.poll_once`); on PostgreSQL mail for a game is handed over and applied by
+   (`pbem.worker.intake.poll_once`); on PostgreSQL mail for a game is handed over and applied by
    whichever worker holds the game (`pbem.worker.handover.apply_queued`), so a worker that
    does not lead still applies what was handed over.
 3. **Housekeeping**: the clocks' reminders and expiries (after the mail: a move waiting in the
@@ -36,10 +36,10 @@ from pbem.games.fairplay.expiry import expire_invitations
 from pbem.games.timekeeping.outage import TickReport
 from pbem.games.timekeeping.tick import tick
 from pbem.outbox.send import Sender, SendStats, drain_outbox
-from pbem.service import Inbox, PollStats, apply_queued, poll_once
 from pbem.store.db import is_sqlite, is_transient
 from pbem.store.models import utcnow
-from pbem.worker.handover import queued_count
+from pbem.worker.handover import apply_queued, queued_count
+from pbem.worker.intake import Inbox, PollStats, poll_once
 from pbem.worker.leader import ImapLeader, mailbox_of
 
 __all__ = ["PassReport", "housekeeping", "worker_pass"]

@@ -17,9 +17,9 @@ from pathlib import Path
 import pytest
 from sqlmodel import Session, select
 
-from pbem import service
 from pbem.mail import MemorySender
 from pbem.outbox import claims
+from pbem.outbox import send as outbox
 from pbem.outbox import send as outbox_send
 from pbem.store.models import OutboxMessage, utcnow
 from tests.pbem.harness import Harness
@@ -52,7 +52,7 @@ def _claimed_by(h: Harness, token: str) -> int:
         rows = list(s.exec(select(OutboxMessage)))
         for row in rows:
             row.status, row.claimed_by = "pending", token
-            row.next_attempt_at = utcnow() + service.CLAIM_LEASE
+            row.next_attempt_at = utcnow() + outbox.CLAIM_LEASE
             s.add(row)
         s.commit()
     outbox_send._dead_claims_seen.clear()  # a new worker process
@@ -61,7 +61,7 @@ def _claimed_by(h: Harness, token: str) -> int:
 
 def _sent_now(h: Harness) -> int:
     sender = MemorySender()
-    service.drain_outbox(h.db, h.settings, sender)
+    outbox.drain_outbox(h.db, h.settings, sender)
     return len(sender.sent)
 
 

@@ -12,8 +12,8 @@ from sqlmodel import Session, col, select
 
 import bots
 import engine
-from pbem import service
 from pbem.clocks.control import parse_control
+from pbem.games import setup as game_setup
 from pbem.games.seats import change_seat
 from pbem.store.models import Move, OutboxMessage
 from pbem.worker.worker_pass import worker_pass
@@ -29,7 +29,7 @@ def bot_clock_game(
     h = Harness(tmp_path)
     h.settings = h.settings.with_(outage_threshold="1000d")
     seats = {"kennedy": EMAILS["kennedy"], "nixon": EMAILS["nixon"], bot_side: "bot:heuristic"}
-    h.game_id = service.new_game(
+    h.game_id = game_setup.new_game(
         h.db, h.settings, seed=seed, now=MONDAY, clock=parse_control(spec, **control), **seats
     )  # type: ignore[arg-type]
     h.send()
@@ -236,7 +236,7 @@ def test_the_first_mails_of_a_committed_game_show_its_own_time_control(
     tmp_path: Path, invite: bool
 ) -> None:
     h = Harness(tmp_path)
-    h.game_id = service.new_game(
+    h.game_id = game_setup.new_game(
         h.db,
         h.settings,
         kennedy=EMAILS["kennedy"],

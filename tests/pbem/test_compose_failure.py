@@ -10,10 +10,11 @@ import pytest
 from sqlmodel import Session
 
 import engine
-from pbem import service
 from pbem.mail import SmtpSender
+from pbem.outbox import send as outbox
 from pbem.outbox.compose import ComposeFailure, raw_message
 from pbem.store.models import OutboxMessage
+from pbem.worker import intake
 from tests.pbem.harness import Harness
 from tests.pbem.mailtools import Capture
 
@@ -33,7 +34,7 @@ def _queue_moves(h: Harness, n: int) -> None:
 def _break_pending(h: Harness, which: int = 0) -> tuple[int, set[int]]:
     """Queue reports, make pending row ``which`` uncomposable; its id and the others'."""
     _queue_moves(h, 3)
-    service.poll_once(h.db, h.settings, h.inbox)
+    intake.poll_once(h.db, h.settings, h.inbox)
     pending = [r for r in h.outbox() if r.status == "pending"]
     assert len(pending) >= 2 + which, pending
     with Session(h.db) as s:
@@ -46,7 +47,7 @@ def _break_pending(h: Harness, which: int = 0) -> tuple[int, set[int]]:
     return bad.id or 0, {r.id or 0 for r in pending}
 
 
-def _check(h: Harness, broken: tuple[int, set[int]], stats: service.SendStats) -> None:
+def _check(h: Harness, broken: tuple[int, set[int]], stats: outbox.SendStats) -> None:
     rows = {r.id: r for r in h.outbox() if r.id in broken[1] or r.id == broken[0]}
     bad = rows.pop(broken[0])
     assert bad.status == "failed" and bad.attempts == 1, bad
@@ -70,7 +71,7 @@ def test_over_smtp_the_row_fails_and_the_rest_are_sent(
     h = Harness(tmp_path)
     h.new_game()
     broken = _break_pending(h)
-    stats = service.drain_outbox(h.db, h.settings, SmtpSender("127.0.0.1", port))
+    stats = outbox.drain_outbox(h.db, h.settings, SmtpSender("127.0.0.1", port))
     _check(h, broken, stats)
     assert len(capture.messages) == stats.sent
 

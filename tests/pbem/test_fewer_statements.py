@@ -29,8 +29,8 @@ from sqlalchemy import event
 from sqlmodel import Session, col, select
 
 import engine
-from pbem import service
 from pbem.games import orders
+from pbem.games import views as game_views
 from pbem.mail import parse as mail_parse
 from pbem.outbox.queue import seats_of
 from pbem.pipeline import lines, process_message, rows
@@ -228,7 +228,7 @@ def test_moves_are_numbered_after_the_game_s_last_one(tmp_path: Path) -> None:
         moves = list(s.exec(select(Move).where(Move.game_id == h.game_id).order_by(col(Move.seq))))
     assert [m.seq for m in moves] == list(range(1, len(moves) + 1)) and len(moves) >= 4
     assert all(m.source == "mail" and m.inbound_id is not None for m in moves)
-    assert service.replay(h.db, h.game_id).ok
+    assert game_views.replay(h.db, h.game_id).ok
 
 
 def test_report_keys_fold_the_whole_text_as_each_line() -> None:

@@ -15,7 +15,7 @@ from sqlalchemy import text
 from sqlmodel import Session
 
 import engine
-from pbem import service
+from pbem.games import views as game_views
 from pbem.pipeline import HANDLERS, Context
 from pbem.pipeline.inbound import DuplicateMessage
 from pbem.store.db import lock_game, transaction
@@ -39,7 +39,7 @@ def test_migrations_and_a_played_game_replay_on_postgres(h: Harness) -> None:
         assert h.reply(side, rnd.choice(engine.legal_commands(state, side))).outcomes == {
             "applied": 1
         }
-    assert service.replay(h.db, h.game_id).ok
+    assert game_views.replay(h.db, h.game_id).ok
 
 
 def test_duplicate_delivery_on_postgres(h: Harness) -> None:

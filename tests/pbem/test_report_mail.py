@@ -6,8 +6,8 @@ from pathlib import Path
 
 from sqlmodel import Session, select
 
+from pbem.outbox.compose import sender_for
 from pbem.outbox.parts import cids_in
-from pbem.service import sender_for
 from pbem.store.models import MailImage, OutboxMessage
 from tests.pbem.harness import Harness
 

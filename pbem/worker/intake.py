@@ -1,13 +1,10 @@
-"""The server's operations; the CLI only parses options and prints what these return.
+"""Mail in: every mail in the inbox applied in its own transaction, then moved (C1).
 
-This module holds the mail in: `poll_once` processes every mail in the inbox (moving each
-only after its transaction committed); on PostgreSQL the mail of a game is handed over and
-applied by any worker holding the game's lock (`pbem.worker.handover`, `apply_queued`). The
-mail out is `pbem.outbox.send` (`drain_outbox`, `send_due`: claims, retry and backoff). It
-also re-exports the other operations, so callers keep using `pbem.service`: `new_game`
-creates a game and queues the welcome mails (`pbem.games.setup`); `replay` rebuilds a game from
-its move log and `show`, `games`, `game_log` are operator views (`pbem.games.views`); errors
-are in `pbem.errors`. The whole worker pass is `pbem.worker.worker_pass`.
+`poll_once` reads the inbox in batches; on SQLite each mail runs through the pipeline
+(`pbem.pipeline.process_message`) here and is moved to its folder only after its transaction
+committed, so a crash before the move leaves it to the next pass, whose dedupe skips it. On
+PostgreSQL a mail for a game is handed over (`pbem.worker.handover`) and applied game by game
+by whichever worker holds that game.
 """
 
 from __future__ import annotations
@@ -20,57 +17,12 @@ from typing import Protocol
 from sqlalchemy.engine import Engine
 
 from pbem.config import Settings
-from pbem.errors import GameNotFound as GameNotFound
-from pbem.errors import ServiceError as ServiceError
-from pbem.games.bot_catch_up import catch_up as catch_up
-from pbem.games.setup import EMAIL_RE as EMAIL_RE
-from pbem.games.setup import new_game as new_game
-from pbem.games.views import SIDE_CHOICES as SIDE_CHOICES
-from pbem.games.views import GameRow as GameRow
-from pbem.games.views import ReplayReport as ReplayReport
-from pbem.games.views import game_log as game_log
-from pbem.games.views import games as games
-from pbem.games.views import replay as replay
-from pbem.games.views import show as show
-from pbem.games.views import show_json as show_json
-from pbem.mail import SmtpSender
 from pbem.mail.imap import Fetched, ImapMailbox
-from pbem.outbox.compose import raw_message as raw_message
-from pbem.outbox.compose import sender_for as sender_for
-from pbem.outbox.send import CLAIM_BATCH as CLAIM_BATCH
-from pbem.outbox.send import CLAIM_LEASE as CLAIM_LEASE
-from pbem.outbox.send import MAX_ATTEMPTS as MAX_ATTEMPTS
-from pbem.outbox.send import Sender as Sender
-from pbem.outbox.send import SendStats as SendStats
-from pbem.outbox.send import backoff as backoff
-from pbem.outbox.send import drain_outbox as drain_outbox
-from pbem.outbox.send import outbox_due as outbox_due
-from pbem.outbox.send import pending_count as pending_count
-from pbem.outbox.send import release_mine as release_mine
-from pbem.outbox.send import send_due as send_due
-from pbem.outbox.send import smtp_session as smtp_session
-from pbem.pipeline import Outcome as Outcome
-from pbem.pipeline import process_message as process_message
+from pbem.pipeline import Outcome, process_message
 from pbem.store.db import is_sqlite
-from pbem.store.models import Seat as Seat  # read as service.Seat (tests)
-from pbem.worker.handover import apply_queued as apply_queued
-from pbem.worker.handover import hand_over as hand_over
+from pbem.worker.handover import apply_queued, hand_over
 
-__all__ = [
-    "GameNotFound",
-    "PollStats",
-    "SendStats",
-    "ServiceError",
-    "apply_queued",
-    "drain_outbox",
-    "game_log",
-    "games",
-    "new_game",
-    "poll_once",
-    "replay",
-    "show",
-    "show_json",
-]
+__all__ = ["FETCH_BATCH", "Inbox", "PollStats", "open_mailbox", "poll_once"]
 
 FETCH_BATCH = 50
 
@@ -91,19 +43,6 @@ def open_mailbox(settings: Settings) -> ImapMailbox:
         settings.imap_password,
         ssl=settings.imap_ssl,
     )
-
-
-def make_sender(settings: Settings) -> SmtpSender:
-    return SmtpSender(
-        settings.smtp_host,
-        settings.smtp_port,
-        settings.smtp_user or None,
-        settings.smtp_password or None,
-        tls=settings.smtp_tls,
-    )
-
-
-# --- mail in and out ---------------------------------------------------------------------------
 
 
 @dataclass
