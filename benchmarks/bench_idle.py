@@ -31,9 +31,10 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 import engine
 from benchmarks.common import Row, print_table
 from benchmarks.mailenv import NoMailStack, mail_stack
-from pbem import service
 from pbem.config import Settings
+from pbem.games import setup as game_setup
 from pbem.mail import MemorySender
+from pbem.outbox import send as outbox
 from pbem.store.db import make_engine, migrate
 from tests.pbem.mailtools import MailServer
 
@@ -45,8 +46,10 @@ def template_db(path: Path, settings: Settings) -> None:
     """One real game (server-made), played 20 moves in, welcome mails sent."""
     db = make_engine(f"sqlite:///{path}")
     migrate(db)
-    gid = service.new_game(db, settings, kennedy="k@example.test", nixon="n@example.test", seed=1)
-    service.drain_outbox(db, settings, MemorySender())
+    gid = game_setup.new_game(
+        db, settings, kennedy="k@example.test", nixon="n@example.test", seed=1
+    )
+    outbox.drain_outbox(db, settings, MemorySender())
     db.dispose()
     g = engine.new_game(1)
     rnd = random.Random(1)

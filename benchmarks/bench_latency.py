@@ -36,9 +36,11 @@ from sqlmodel import Session, select
 import engine
 from benchmarks.common import Row, print_table
 from benchmarks.mailenv import NoMailStack, mail_stack
-from pbem import keys, service
+from pbem import keys
+from pbem.games import setup as game_setup
 from pbem.games.notify import set_notify
 from pbem.mail import MemorySender, SmtpSender
+from pbem.outbox import send as outbox
 from pbem.outbox.queue import current_key
 from pbem.store.db import make_engine, migrate
 from pbem.store.models import Game, Seat, utcnow
@@ -123,7 +125,7 @@ def bench(server: MailServer, folder: Path, moves: int, games: int) -> None:
     migrate(db)
     ids = []
     for i in range(games):
-        gid = service.new_game(
+        gid = game_setup.new_game(
             db,
             settings,
             kennedy=server.fresh_address(f"k{i}"),
@@ -134,7 +136,7 @@ def bench(server: MailServer, folder: Path, moves: int, games: int) -> None:
         for side in engine.SIDES:
             set_notify(db, gid, side, "every", now=utcnow())
         ids.append(gid)
-    service.drain_outbox(db, settings, MemorySender())  # the welcome mails are not timed
+    outbox.drain_outbox(db, settings, MemorySender())  # the welcome mails are not timed
     env = {
         **os.environ,
         "PBEM_DATABASE_URL": url,

@@ -8,12 +8,12 @@ and sending every report. Baseline in the same run, the *wire limit*: a bare scr
 the same N messages with imapclient and sends the same number of replies, byte for byte the
 server's reports, with aiosmtplib over one connection, doing nothing else. Reported: moves/s,
 server ÷ wire (throughput), and the engine's share of the server's time (benchmarks/probe.py
-times every engine call inside the poll). `pbem poll` sends each mail's reports while the next
-mail is processed (`pbem.outbox_pump`); a second baseline in the same run does the same work
-serially, `pbem poll --no-send` then `pbem send` (how `poll` worked before), timed in process.
+times every engine call inside the poll). `pbem poll` sends the reports after the mails are
+applied; a second figure in the same run does the same work as two commands, `pbem poll
+--no-send` then `pbem send`, timed in process.
 
 Last, where the CPU goes per move (`benchmarks/cpu.py`, /proc): the poll process (start-up and
-the command), its sending process, Dovecot + Postfix during the poll and during the wire run, and
+the command), Dovecot + Postfix during the poll and during the wire run, and
 the wire client; and the poll's *floor* on this machine, ``max(own process, all CPU / cores)``:
 the poll applies mail on one thread of work, so it cannot be faster than its own process, nor
 than all the CPU it and the mail servers spend spread over every core. ``wire ÷ floor`` is the
@@ -25,7 +25,7 @@ would have sent, with its reply key), then the pristine copy is what the timed p
 in place before the timed runs (``python -m compileall``), as in an installed server (pip
 compiles at install; a checkout run without ``PYTHONDONTWRITEBYTECODE`` writes it at the first
 run). Without it, under ``PYTHONDONTWRITEBYTECODE=1`` on a tree without ``__pycache__`` (a `git
-archive`), every process — the poll and its sending process — compiles every project module it
+archive`), every process compiles every project module it
 imports anew (~0.3 s each; `bench_startup.py --bytecode` shows it). The header says which.
 
 Needs the mail stack: a running one (MAILSTACK_* from `scripts/mailstack.sh start`) or root.
@@ -66,10 +66,13 @@ import engine
 from benchmarks.common import Row, print_table
 from benchmarks.cpu import machine_busy, stack_cpu
 from benchmarks.mailenv import NoMailStack, mail_stack, state_dir
-from pbem import keys, service
+from pbem import keys
 from pbem.config import Settings
+from pbem.games import setup as game_setup
 from pbem.mail import MemorySender
+from pbem.outbox import compose
 from pbem.outbox import parts as mailimages
+from pbem.outbox import send as outbox
 from pbem.outbox.queue import current_key
 from pbem.pipeline import process_message
 from pbem.store.db import make_engine, migrate
@@ -96,7 +99,7 @@ def make_workload(server: MailServer, folder: Path, moves: int, games: int) -> W
     db = make_engine(settings.database_url)
     migrate(db)
     for i in range(games):
-        service.new_game(
+        game_setup.new_game(
             db,
             settings,
             kennedy=server.fresh_address(f"k{i}"),
@@ -104,7 +107,7 @@ def make_workload(server: MailServer, folder: Path, moves: int, games: int) -> W
             edition=engine.EDITIONS[i % 2],
             seed=1000 + i,
         )
-    service.drain_outbox(
+    outbox.drain_outbox(
         db, settings, MemorySender(), limit=10 * games
     )  # the welcome mails are gone
     db.dispose()
@@ -134,7 +137,7 @@ def make_workload(server: MailServer, folder: Path, moves: int, games: int) -> W
             .order_by(col(OutboxMessage.id))
         ).all()
         images = mailimages.load(s.connection(), (r.html for r in rows))  # the map pictures
-        replies = [(r.recipient, service.raw_message(ssettings, r, images)) for r in rows]
+        replies = [(r.recipient, compose.raw_message(ssettings, r, images)) for r in rows]
     sdb.dispose()
     return Workload(pristine, settings, mails, replies)
 

@@ -21,7 +21,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from benchmarks.common import Row, print_table
-from pbem import service
+from pbem import pipeline
 from pbem.config import Settings
 from pbem.mail import parse_message
 from pbem.store.db import make_engine, migrate
@@ -101,7 +101,7 @@ def main(argv: list[str] | None = None) -> int:
         for i in range(runs):
             raw = slow_mail(big, i)
             t = time.process_time()
-            out = service.process_message(db, settings, raw)
+            out = pipeline.process_message(db, settings, raw)
             samples.append(time.process_time() - t)
             outcomes.add(out.outcome)
         rows.append(

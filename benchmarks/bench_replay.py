@@ -3,7 +3,7 @@
     python benchmarks/bench_replay.py [--games 10] [--runs 5] [--smoke]
 
 For finished random games (both editions): the engine alone (``new_game`` + ``apply_in_place``
-over the moves vs ``from_json`` of the snapshot), and the server (`pbem.service.replay`, which
+over the moves vs ``from_json`` of the snapshot), and the server (`pbem.worker.intake.replay`, which
 reads the move rows and rebuilds and compares, vs reading the game row and ``from_json``) on a
 SQLite database holding those games. Reported: the medians and replay ÷ snapshot load.
 Target (issue 6): replay <= 2 × snapshot load for a full game.
@@ -24,8 +24,9 @@ from sqlmodel import Session
 
 import engine
 from benchmarks.common import Row, print_table, random_game
-from pbem import service
 from pbem.config import Settings
+from pbem.games import setup as game_setup
+from pbem.games import views as game_views
 from pbem.store.db import make_engine, migrate, transaction
 from pbem.store.models import Game, Move
 
@@ -73,7 +74,7 @@ def server_rows(folder: Path, games: int, runs: int) -> list[Row]:
     ids = []
     for seed in range(games):
         g, moves = random_game(seed, "zman")
-        gid = service.new_game(
+        gid = game_setup.new_game(
             db, settings, kennedy=f"k{seed}@example.test", nixon=f"n{seed}@example.test", seed=seed
         )
         with transaction(db) as s:
@@ -90,7 +91,7 @@ def server_rows(folder: Path, games: int, runs: int) -> list[Row]:
     for _ in range(runs):
         for gid in ids:
             t0 = time.perf_counter()
-            report = service.replay(db, gid)
+            report = game_views.replay(db, gid)
             t1 = time.perf_counter()
             with Session(db) as s:
                 game = s.get(Game, gid)

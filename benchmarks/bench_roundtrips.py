@@ -58,12 +58,14 @@ import engine
 from engine import forced
 from engine.data import other
 from engine.phases import momentum
-from pbem import service
 from pbem.config import Settings
 from pbem.games import orders
+from pbem.games import setup as game_setup
 from pbem.mail import MemoryMailbox, MemorySender
+from pbem.outbox import send as outbox
 from pbem.store.db import make_engine, migrate
 from pbem.store.models import Game
+from pbem.worker import intake
 
 MODES = ("today", "undeclared", "defaults")
 EMAILS = {"kennedy": "jack@players.test", "nixon": "dick@players.test"}
@@ -204,13 +206,13 @@ def play(seed: int, mode: str, folder: Path) -> dict[str, Tally]:
     inbox, sender = MemoryMailbox(), MemorySender()
     inbox.ensure_folders()
     orders.FORCED = mode != "today"
-    game_id = service.new_game(
+    game_id = game_setup.new_game(
         db, settings, kennedy=EMAILS["kennedy"], nixon=EMAILS["nixon"], seed=seed
     )
     if mode == "today":
         for side in EMAILS:
             service_notify(db, game_id, side, "every")
-    service.drain_outbox(db, settings, sender)
+    outbox.drain_outbox(db, settings, sender)
     players = {s: Player(s, random.Random(f"{seed}-{s}")) for s in EMAILS}
     tally = {s: Tally() for s in EMAILS}
     seen = 0
@@ -256,8 +258,8 @@ def play(seed: int, mode: str, folder: Path) -> dict[str, Tally]:
                 f"seed {seed} {mode}: stalled, {sorted(engine.active_sides(state))} "
                 "must decide but have no unanswered decision mail"
             )
-        service.poll_once(db, settings, inbox)
-        service.drain_outbox(db, settings, sender)
+        intake.poll_once(db, settings, inbox)
+        outbox.drain_outbox(db, settings, sender)
     raise RuntimeError(f"seed {seed} {mode}: more than {MAX_MAILS} rounds")
 
 

@@ -43,9 +43,11 @@ from benchmarks.common import Row, print_table
 from benchmarks.cpu import machine_busy
 from benchmarks.mailenv import NoMailStack, mail_stack
 from benchmarks.pgenv import NoPostgres, create_database, drop_database, fresh_database, postgres
-from pbem import service
+from pbem.games import setup as game_setup
 from pbem.mail import MemorySender
+from pbem.outbox import compose
 from pbem.outbox import parts as mailimages
+from pbem.outbox import send as outbox
 from pbem.pipeline import process_message
 from pbem.store.db import make_engine, migrate
 from pbem.store.models import Game, InboundMessage, OutboxMessage, Quarantine
@@ -64,7 +66,7 @@ class Backlog:
         db = make_engine(self.pristine)
         migrate(db)
         for i in range(games):
-            service.new_game(
+            game_setup.new_game(
                 db,
                 self.settings,
                 kennedy=server.fresh_address(f"k{i}"),
@@ -72,7 +74,7 @@ class Backlog:
                 edition=engine.EDITIONS[i % 2],
                 seed=2000 + i,
             )
-        service.drain_outbox(db, self.settings, MemorySender(), limit=10 * games)
+        outbox.drain_outbox(db, self.settings, MemorySender(), limit=10 * games)
         db.dispose()
         with fresh_database(pg, self.pristine) as scratch:
             sdb = make_engine(scratch)
@@ -103,7 +105,7 @@ class Backlog:
                 ).all()
                 images = mailimages.load(s.connection(), (r.html for r in rows))
                 self.replies = [
-                    (r.recipient, service.raw_message(ssettings, r, images)) for r in rows
+                    (r.recipient, compose.raw_message(ssettings, r, images)) for r in rows
                 ]
             sdb.dispose()
 

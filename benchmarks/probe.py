@@ -6,11 +6,10 @@ The settings come from the environment (PBEM_*), as for the real command. Every 
 function the server calls is wrapped with a timer (only the outermost engine call counts), so
 the JSON says how much of the command's time the engine took: ``rules_s`` (apply, legal commands,
 views, decisions, new games) and ``json_s`` (``to_json``/``from_json``, the state's storage).
-It starts and ends as the `pbem` program does (`pbem.entry`: the imports with the collector
-paused, the exit without the interpreter's teardown). Also ``seconds`` (the command, in process, after imports), ``maxrss_kb`` (peak memory,
+Also ``seconds`` (the command, in process, after imports), ``maxrss_kb`` (peak memory,
 `resource.getrusage`), ``exit``, and CPU time (user + system, `resource.getrusage`):
 ``startup_cpu_s`` (interpreter and imports), ``cpu_s`` (the command after them, this process,
-all its threads) and ``children_cpu_s`` (its child processes, e.g. poll's sending process).
+all its threads) and ``children_cpu_s`` (its child processes).
 """
 
 from __future__ import annotations
@@ -78,9 +77,7 @@ def _cpu(who: int) -> float:
 def main() -> None:
     out, args = Path(sys.argv[1]), sys.argv[2:]
     install()
-    from pbem.entry import finish, start
-
-    cli = start()
+    from pbem.cli import cli  # after `install`: the server sees the wrapped engine functions
 
     startup_cpu = _cpu(resource.RUSAGE_SELF)
     t = time.perf_counter()
@@ -101,7 +98,7 @@ def main() -> None:
             {"seconds": seconds, "maxrss_kb": peak, "exit": code, **spent, **cpu, "calls": calls}
         )
     )
-    finish(code)
+    sys.exit(code)
 
 
 if __name__ == "__main__":

@@ -1,17 +1,13 @@
 """The CPU of the pipeline's ``report`` stage per move, in process, without the mail stack.
 
     python benchmarks/report_stage.py [--moves 200] [--games 40] [--runs 3] [--digest FILE]
-        [--sent]
 
 Benchmark 2's workload (bench_mail.py: G games, N move mails answering the server's own
 reports, random legal commands, seeded) is made on a scratch SQLite database with fixed
 Message-IDs and times, then each run copies the pristine database and feeds every mail to
 `pbem.pipeline.runner.process_message` in this process. Timed with `time.process_time`: the
 ``report`` stage (`pbem.pipeline.stages.report`: rendering, the map picture, the outbox rows)
-and the whole of `process_message`, per move; medians over the runs. Nothing is sent: a
-report rendered by the sender (``render_input``) is then still unsent when its seat's next mail
-is read, and the pipeline renders its text (once per process); ``--sent`` marks each mail's
-reports sent after it (untimed), as `pbem poll`'s sending process does meanwhile.
+and the whole of `process_message`, per move; medians over the runs. Nothing is sent.
 
 ``--digest FILE`` writes, for every outbox row and stored picture of the last run, a SHA-256 of
 every column a player's mail is built from (subject, text, HTML, headers, pictures): run it with
@@ -41,9 +37,10 @@ from sqlalchemy import text
 from sqlmodel import Session, col, select
 
 import engine
-from pbem import service
 from pbem.config import Settings
+from pbem.games import setup as game_setup
 from pbem.mail import MemorySender
+from pbem.outbox import send as outbox
 from pbem.pipeline.runner import STAGES, process_message
 from pbem.store.db import make_engine, migrate
 from pbem.store.models import Game
@@ -70,7 +67,7 @@ def make(folder: Path, moves: int, games: int) -> tuple[Path, Settings, list[byt
     db = make_engine(settings.database_url)
     migrate(db)
     for i in range(games):
-        service.new_game(
+        game_setup.new_game(
             db,
             settings,
             kennedy=f"k{i}@players.test",
@@ -78,7 +75,7 @@ def make(folder: Path, moves: int, games: int) -> tuple[Path, Settings, list[byt
             edition=engine.EDITIONS[i % 2],
             seed=1000 + i,
         )
-    service.drain_outbox(db, settings, MemorySender(), limit=10 * games)
+    outbox.drain_outbox(db, settings, MemorySender(), limit=10 * games)
     db.dispose()
     scratch = folder / "scratch.db"
     shutil.copy(pristine, scratch)
@@ -122,15 +119,8 @@ def load_or_make(folder: Path, moves: int, games: int) -> tuple[Path, Settings, 
     return pristine, settings, mails
 
 
-def one_run(
-    folder: Path, pristine: Path, settings: Settings, mails: list[bytes], *, sent: bool = False
-) -> dict[str, Any]:
-    """Every mail through `process_message`; ``sent``: after each (untimed), its reports are
-    marked as the sending process would once they are sent (a deferred row's subject and text
-    stored), else none is sent and the pipeline reads unsent reports (an SMTP outage)."""
-    from pbem.outbox import compose as outbox_compose
-
-    getattr(outbox_compose, "_TEXTS", {}).clear()  # texts rendered by an earlier run: not kept
+def one_run(folder: Path, pristine: Path, settings: Settings, mails: list[bytes]) -> dict[str, Any]:
+    """Every mail through `process_message`."""
     run_db = folder / "run.db"
     shutil.copy(pristine, run_db)
     rsettings = settings.with_(database_url=f"sqlite:///{run_db}")
@@ -162,46 +152,18 @@ def one_run(
         total += time.process_time() - t
         if out.outcome != "applied":
             raise RuntimeError(f"mail {i} not applied: {out}")
-        if sent:
-            mark_sent(db)
     return {"report": spent[0] / len(mails), "total": total / len(mails), "db": db}
 
 
-def mark_sent(db: Any) -> None:
-    """Store the subject and text of every deferred row not sent yet, as the mark of a sent
-    row does (`pbem.outbox.send._marked`); nothing to do for code that renders when queueing."""
-    from pbem.outbox.compose import rendered
-
-    with db.begin() as c:
-        if "render_input" not in {
-            r[1] for r in c.execute(text("PRAGMA table_info(outboxmessage)"))
-        }:
-            return
-        query = "SELECT * FROM outboxmessage WHERE render_input != '' AND text = ''"
-        for row in list(c.execute(text(query))):
-            mail = rendered(row)
-            c.execute(
-                text("UPDATE outboxmessage SET subject = :s, text = :t WHERE id = :id"),
-                {"s": mail.subject, "t": mail.text, "id": row.id},
-            )
-
-
 def digest(db: Any) -> list[str]:
-    """A hash per outbox row of the mail it sends and per picture; a row rendered by the sender
-    (``render_input``) is rendered here (`pbem.outbox.compose.rendered`) and its picture
-    counted as if stored, so the lines equal those of code that rendered it when queued."""
-    from pbem.outbox.compose import rendered
-
+    """A hash per outbox row of the mail it sends and per stored picture."""
     out = []
     pictures: dict[str, tuple[Any, ...]] = {}
     with db.connect() as c:
-        query = f"SELECT {OUTBOX_COLUMNS}, render_input FROM outboxmessage ORDER BY id"
+        query = f"SELECT {OUTBOX_COLUMNS} FROM outboxmessage ORDER BY id"
         for row in c.execute(text(query)):
-            mail = rendered(row)
-            values = (*row[:6], mail.subject, mail.text, mail.html, *row[9:12])
+            values = tuple(row[:12])
             out.append(hashlib.sha256(repr(values).encode()).hexdigest() + f" {row[0]}")
-            for p in mail.parts.values():
-                pictures[p.cid] = (p.cid, p.content_type, p.filename, p.data)
         query = "SELECT cid, content_type, filename, data FROM mailimage"
         for row in c.execute(text(query)):  # not created_at: the wall clock
             pictures[row[0]] = tuple(row)
@@ -227,12 +189,6 @@ def main(argv: list[str] | None = None) -> None:
     )
     ap.add_argument("--digest", type=Path, help="write the outbox digest of the last run here")
     ap.add_argument(
-        "--sent",
-        action="store_true",
-        help="after each mail (untimed) mark its reports sent, as `pbem poll`'s sending process"
-        " does meanwhile; without it none is sent (the pipeline then reads unsent reports)",
-    )
-    ap.add_argument(
         "--workload",
         type=Path,
         help="keep the workload in this folder (made if empty, else reused: seat keys are random,"
@@ -244,9 +200,9 @@ def main(argv: list[str] | None = None) -> None:
         pristine, settings, mails = load_or_make(a.workload or folder, a.moves, a.games)
         report, total = [], []
         for _ in range(a.warmup):
-            one_run(folder, pristine, settings, mails, sent=a.sent)["db"].dispose()
+            one_run(folder, pristine, settings, mails)["db"].dispose()
         for _ in range(a.runs):
-            r = one_run(folder, pristine, settings, mails, sent=a.sent)
+            r = one_run(folder, pristine, settings, mails)
             report.append(r["report"])
             total.append(r["total"])
             if a.digest is not None:

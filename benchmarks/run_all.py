@@ -27,7 +27,6 @@ BENCHMARKS = (
     "bench_parse_budget.py",
     "bench_scaleout.py",
     "bench_latency.py",
-    "bench_sendproc.py",
     "bench_startup.py",
 )
 

@@ -1,6 +1,6 @@
-"""`python -m pbem` runs the `pbem` command (`pbem.entry`)."""
+"""`python -m pbem` runs the `pbem` command (`pbem.cli`)."""
 
-from pbem.entry import main
+from pbem.cli import cli
 
 if __name__ == "__main__":
-    main()
+    cli(prog_name="pbem")

@@ -1,4 +1,4 @@
-"""The user-level errors of the server's operations (`pbem.service`): the CLI shows their message."""
+"""The user-level errors of the server's operations: the CLI shows their message."""
 
 from __future__ import annotations
 

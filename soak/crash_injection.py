@@ -26,7 +26,7 @@ players' mailboxes are read, and the invariants are checked:
   only ever repeats the same Message-ID), and the number of duplicates is printed;
 * no mail was quarantined.
 
-A killed worker may hold claimed outbox rows (`outbox_send.CLAIM_LEASE`, 5 minutes); the next
+A killed worker may hold claimed outbox rows (`pbem.outbox.send.CLAIM_LEASE`, 5 minutes); the next
 worker on this machine frees them at once (`pbem.outbox.claims`: the claimant is dead). Rows still held
 after the last kill of a game (e.g. a worker killed during the 30 s between two looks of a
 long-running `serve`) have their lease moved to its end (time travel) before the final polls,
@@ -75,8 +75,9 @@ from sqlalchemy import text, update  # noqa: E402
 from sqlmodel import Session, col, select  # noqa: E402
 
 import engine  # noqa: E402
-from pbem import keys, service  # noqa: E402
+from pbem import keys  # noqa: E402
 from pbem.config import Settings  # noqa: E402
+from pbem.games import setup as game_setup  # noqa: E402
 from pbem.mail import SmtpSender  # noqa: E402
 from pbem.outbox.queue import current_key  # noqa: E402
 from pbem.store.db import make_engine, migrate  # noqa: E402
@@ -256,7 +257,7 @@ def run(
         }
         db = make_engine(db_url)
         migrate(db)
-        game_id = service.new_game(db, settings, seed=seed, **players)
+        game_id = game_setup.new_game(db, settings, seed=seed, **players)
         mailed: list[tuple[str, str]] = []
         clean_spans: list[float] = []
         submit = SmtpSender(stack.host, stack.smtp_port, timeout=30)
@@ -360,7 +361,7 @@ def run(
 
 
 def _expire_leases(db: Any) -> int:
-    """Time-travel past the claim lease (`outbox_send.CLAIM_LEASE`, minutes): rows a killed worker
+    """Time-travel past the claim lease (`pbem.outbox.send.CLAIM_LEASE`, minutes): rows a killed worker
     had claimed are due again, as they are once the lease runs out. Returns how many."""
     table = OutboxMessage.__table__  # type: ignore[attr-defined]
     now = utcnow()

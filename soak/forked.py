@@ -3,12 +3,16 @@ done its imports already: the child spends its time in the command, not in start
 
 from __future__ import annotations
 
+import contextlib
 import os
+import signal
+import subprocess
 import sys
+import time
 from pathlib import Path
 from typing import Protocol
 
-from pbem.send_process import ForkedChild
+from pbem.cli import cli
 
 
 class Child(Protocol):
@@ -18,15 +22,60 @@ class Child(Protocol):
     def kill(self) -> None: ...
 
 
+class ForkedChild:
+    """A forked child used as a `subprocess.Popen`: ``pid``, ``returncode``, `poll`, `wait`
+    (reaps it), `send_signal` and `kill`."""
+
+    def __init__(self, pid: int) -> None:
+        self.pid = pid
+        self.returncode: int | None = None
+
+    def poll(self) -> int | None:
+        if self.returncode is None:
+            try:
+                pid, status = os.waitpid(self.pid, os.WNOHANG)
+            except ChildProcessError:  # reaped elsewhere (SIGCHLD ignored): as Popen says
+                self.returncode = 0
+            else:
+                if pid:
+                    self.returncode = os.waitstatus_to_exitcode(status)
+        return self.returncode
+
+    def wait(self, timeout: float | None = None) -> int:
+        if timeout is None:
+            while self.returncode is None:
+                try:
+                    _, status = os.waitpid(self.pid, 0)
+                except ChildProcessError:
+                    self.returncode = 0
+                else:
+                    self.returncode = os.waitstatus_to_exitcode(status)
+            return self.returncode
+        deadline = time.monotonic() + timeout
+        pause = 0.0005
+        while (code := self.poll()) is None:
+            left = deadline - time.monotonic()
+            if left <= 0:
+                raise subprocess.TimeoutExpired(f"pid {self.pid}", timeout)
+            time.sleep(min(pause, left))
+            pause = min(pause * 2, 0.02)
+        return code
+
+    def send_signal(self, sig: int) -> None:
+        if self.poll() is None:  # not reaped: the id is still the child's
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(self.pid, sig)
+
+    def kill(self) -> None:
+        self.send_signal(signal.SIGKILL)
+
+
 class Forked(ForkedChild):
     """`pbem ARGS` in a child forked from this process (its imports are done already, so the
     child spends its time in the command itself, not in starting Python): the same code as
-    ``python -m pbem``, entered through `pbem.cli.cli` with the worker's environment. Waited
-    for and signalled as the poll's own forked sending process is (`ForkedChild`)."""
+    ``python -m pbem``, entered through `pbem.cli.cli` with the worker's environment."""
 
     def __init__(self, args: list[str], env: dict[str, str], cwd: Path) -> None:
-        from pbem.cli import cli
-
         sys.stdout.flush()
         sys.stderr.flush()
         pid = os.fork()

@@ -1,4 +1,4 @@
-"""The `pbem` command: a thin click shell over `pbem.service` (every option has an envvar).
+"""The `pbem` command: a thin click shell over the wings' operations (every option has an envvar).
 
 Exit status: 0 done (or nothing to do), 1 usage or user error, 3 something
 needs an operator (a mail was quarantined, an outbox mail failed for good or bounced, a
@@ -17,7 +17,6 @@ import logging
 
 import click
 
-from pbem import service
 from pbem.cli.app import EXIT_ATTENTION, EXIT_LOCKED, EXIT_UNREACHABLE, App, pass_app
 from pbem.cli.demo import demo, tournament
 from pbem.cli.fairplay import export, observe, verify

@@ -12,9 +12,11 @@ from typing import Any
 import click
 
 import engine
-from pbem import service
+from pbem import errors
 from pbem.cli.app import EDITION_CHOICE, EXIT_ATTENTION, App, pass_app
 from pbem.clocks.control import ClockSpecError, parse_control
+from pbem.games import setup as game_setup
+from pbem.games import views as game_views
 from pbem.games.seats import change_seat
 from pbem.games.timekeeping.tick import events_of
 from pbem.store.db import migrate
@@ -136,7 +138,7 @@ def new(
     migrate(app.db)
     invite = not start and seed is None
     game_id = _user(
-        lambda: service.new_game(
+        lambda: game_setup.new_game(
             app.db,
             app.settings,
             kennedy=kennedy,
@@ -158,7 +160,7 @@ def new(
 def _user(fn: Any) -> Any:
     try:
         return fn()
-    except service.ServiceError as exc:
+    except errors.ServiceError as exc:
         raise click.ClickException(str(exc)) from None
 
 
@@ -183,7 +185,7 @@ def seat(app: App, game: int, side: str, address: str) -> None:
 @pass_app
 def games(app: App) -> None:
     """List the games."""
-    rows = service.games(app.db)
+    rows = game_views.games(app.db)
     if not rows:
         app.say("no games")
     for r in rows:
@@ -199,7 +201,7 @@ def games(app: App) -> None:
 @click.option(
     "--as",
     "as_",
-    type=click.Choice([*engine.SIDES, "public"]),  # = service.SIDE_CHOICES, not imported
+    type=click.Choice([*engine.SIDES, "public"]),  # = game_views.SIDE_CHOICES, not imported
     default="public",
     show_default=True,
     envvar="PBEM_AS",
@@ -216,9 +218,9 @@ def games(app: App) -> None:
 def show(app: App, game: int, as_: str, as_json: bool) -> None:
     """Show a game as one side's report shows it (or the public board)."""
     if as_json:
-        app.say(json.dumps(_user(lambda: service.show_json(app.db, game, as_)), indent=2))
+        app.say(json.dumps(_user(lambda: game_views.show_json(app.db, game, as_)), indent=2))
     else:
-        app.say(_user(lambda: service.show(app.db, app.settings, game, as_)))
+        app.say(_user(lambda: game_views.show(app.db, app.settings, game, as_)))
 
 
 @click.command("log")
@@ -226,7 +228,7 @@ def show(app: App, game: int, as_: str, as_json: bool) -> None:
 @pass_app
 def log_(app: App, game: int) -> None:
     """Print a game's move log (sequence, side, command)."""
-    for m in _user(lambda: service.game_log(app.db, game)):
+    for m in _user(lambda: game_views.game_log(app.db, game)):
         app.say(
             f"{m.seq:5} {m.created_at:%Y-%m-%d %H:%M} {m.side:8} {m.command}"
             + ("   (autopilot)" if m.source == "autopilot" else "")
@@ -243,7 +245,7 @@ def log_(app: App, game: int) -> None:
 @pass_app
 def replay(app: App, game: int) -> None:
     """Rebuild a game from its move log and compare it with the stored snapshot."""
-    report = _user(lambda: service.replay(app.db, game))
+    report = _user(lambda: game_views.replay(app.db, game))
     if report.ok:
         app.say(f"game #{game}: {report.moves} moves replayed, snapshot matches")
         return

@@ -6,18 +6,23 @@ lock; the exit code says what an operator should know (see `pbem.cli.app`).
 
 from __future__ import annotations
 
-import imaplib
 import sys
-from collections.abc import Callable
-from typing import Any
+from collections.abc import Iterator
+from contextlib import contextmanager
 
 import click
 
-from pbem import service
 from pbem.cli.app import EXIT_ATTENTION, EXIT_LOCKED, EXIT_UNREACHABLE, App, pass_app
+from pbem.mail.embedded import EmbeddedMailServers
+from pbem.outbox import send as outbox
+from pbem.outbox.send import SendStats
 from pbem.store.db import migrate
 from pbem.store.schema_head import migrate_if_behind
+from pbem.worker import intake
 from pbem.worker.lock import Locked, RunLock
+from pbem.worker.serve import Stopper
+from pbem.worker.serve import serve as run_serve
+from pbem.worker.worker_pass import PassReport, worker_pass
 
 
 @click.command()
@@ -26,110 +31,16 @@ from pbem.worker.lock import Locked, RunLock
 def poll(app: App, no_send: bool) -> None:
     """One pass for cron: fetch and process new mail, send the outbox, exit."""
     app.require_identity()
-    try:
-        with RunLock(app.settings.lock_path):
-            code = _poll(app, no_send)
-    except Locked as exc:
-        app.note(str(exc))
-        sys.exit(EXIT_LOCKED)
-    sys.exit(code)
-
-
-def _poll(app: App, no_send: bool) -> int:
-    migrate_if_behind(app.db)  # Alembic only when there is something to migrate
-    # the outage guard before any move is read; reminders and expiries after the mail
-    # (a move waiting in the inbox is played, not forfeited): pbem.games.timekeeping.tick.worker_pass
-    if no_send:
-        return _with_clocks(app, lambda: _fetch(app, None))
-    from pbem.outbox_process import OutboxProcess  # the outbox's work off this process
-
-    with OutboxProcess(app.db, app.settings, service.make_sender(app.settings)) as pump:
-        code = _with_clocks(app, lambda: _fetch(app, pump.nudge))  # reports sent during the next
-    return max(code, _sent_code(app, pump.stats))
-
-
-def _with_clocks(app: App, fetch: Callable[[], int]) -> int:
-    from pbem.games.timekeeping.tick import worker_pass
-
-    report, code = worker_pass(app.db, app.settings, fetch)
-    return max(code, _tick_code(app, report))
-
-
-def _fetch(app: App, after_each: Any) -> int:
-    """Read and process the inbox (when this worker leads the IMAP fetch); the exit code."""
-    from pbem.worker.leader import ImapLeader, mailbox_of
-
-    st = app.settings
-    try:
-        with ImapLeader(app.db, mailbox_of(st)) as lead:
-            if not lead.is_leader:  # PostgreSQL: another worker reads the mailbox now
-                app.note("another worker leads the IMAP fetch; applying what it handed over")
-                stats = service.PollStats()
-                for out in service.apply_queued(app.db, st, after_each=after_each):
-                    stats.add(out)
-            else:
-                with service.open_mailbox(st) as inbox:
-                    inbox.ensure_folders()
-                    stats = service.poll_once(app.db, st, inbox, after_each=after_each)
-    except (OSError, imaplib.IMAP4.error) as exc:  # refused, timed out, login refused, garbage
-        click.echo(
-            f"IMAP {app.settings.imap_host}:{app.settings.imap_port}: {type(exc).__name__}: {exc}",
-            err=True,
+    with _locked(app):
+        migrate_if_behind(app.db)  # Alembic only when there is something to migrate
+        report = worker_pass(
+            app.db,
+            app.settings,
+            open_inbox=lambda: intake.open_mailbox(app.settings),
+            sender=None if no_send else outbox.make_sender(app.settings),
         )
-        return EXIT_UNREACHABLE
-    if stats.total or stats.handed_over:
-        app.say("in: " + stats.summary())
-    _note_queue(app)
-    code = 0
-    if stats.outcomes["quarantined"] or stats.outcomes["bounced"]:  # an operator should look
-        code = EXIT_ATTENTION
-    if stats.outcomes["deferred"]:  # the database was busy or unreachable: the next run retries
-        code = max(code, EXIT_UNREACHABLE)
-    return code
-
-
-def _note_queue(app: App) -> None:
-    """PostgreSQL: say (with -v) how much handed-over mail other workers still hold."""
-    from pbem.store.db import is_sqlite
-
-    if is_sqlite(app.db):
-        return
-    from pbem.worker.handover import (
-        queued_count,  # imports the pipeline: not for SQLite's idle poll
-    )
-
-    try:
-        n = queued_count(app.db)
-    except Exception:  # only a note: a busy database must not fail the run here
-        return
-    if n:
-        app.note(f"{n} handed-over mails wait in games other workers hold")
-
-
-def _send(app: App) -> int:
-    return _sent_code(
-        app, service.drain_outbox(app.db, app.settings, service.make_sender(app.settings))
-    )
-
-
-def _sent_code(app: App, sent: service.SendStats) -> int:
-    if sent.sent or sent.retrying or sent.failed:
-        app.say("out: " + sent.summary())
-    if sent.failed:
-        return EXIT_ATTENTION
-    return EXIT_UNREACHABLE if sent.unreachable or (sent.retrying and not sent.sent) else 0
-
-
-def _tick(app: App) -> int:
-    from pbem.games.timekeeping.tick import tick as run_tick
-
-    return _tick_code(app, run_tick(app.db, app.settings))
-
-
-def _tick_code(app: App, report: Any) -> int:
-    if report.summary() != "nothing due":
-        app.say("clocks: " + report.summary())
-    return EXIT_ATTENTION if report.outage or report.failed else 0
+        code = _report(app, report)
+    sys.exit(code)
 
 
 @click.command()
@@ -142,15 +53,10 @@ def tick(app: App, no_send: bool) -> None:
     `pbem poll` and `pbem serve` do the same work on every pass. Exit 3 after an outage
     (the gap was credited to every clock) or when a game failed.
     """
-    try:
-        with RunLock(app.settings.lock_path):
-            migrate_if_behind(app.db)
-            code = _tick(app)
-            if not no_send:
-                code = max(code, _send(app))
-    except Locked as exc:
-        app.note(str(exc))
-        sys.exit(EXIT_LOCKED)
+    with _locked(app):
+        migrate_if_behind(app.db)
+        sender = None if no_send else outbox.make_sender(app.settings)
+        code = _report(app, worker_pass(app.db, app.settings, sender=sender))
     sys.exit(code)
 
 
@@ -159,14 +65,58 @@ def tick(app: App, no_send: bool) -> None:
 def send(app: App) -> None:
     """Send the outbox only (retrying earlier temporary failures that are due)."""
     app.require_identity()
+    with _locked(app):
+        migrate_if_behind(app.db)
+        sent = outbox.drain_outbox(app.db, app.settings, outbox.make_sender(app.settings))
+        code = _sent_code(app, sent)
+    sys.exit(code)
+
+
+@contextmanager
+def _locked(app: App) -> Iterator[None]:
+    """The run lock around a one-pass command; exit 75 when another run holds it."""
     try:
         with RunLock(app.settings.lock_path):
-            migrate_if_behind(app.db)
-            code = _send(app)
+            yield
     except Locked as exc:
         app.note(str(exc))
         sys.exit(EXIT_LOCKED)
-    sys.exit(code)
+
+
+def _report(app: App, report: PassReport) -> int:
+    """Say what the pass did; the exit code (the worst of its parts, `pbem.cli.app`)."""
+    code = 0
+    st = app.settings
+    if report.standby:
+        app.note("another worker leads the IMAP fetch; applying what it handed over")
+    if report.imap_error is not None:
+        click.echo(f"IMAP {st.imap_host}:{st.imap_port}: {report.imap_error}", err=True)
+        code = EXIT_UNREACHABLE
+    mail = report.mail
+    if mail.total or mail.handed_over:
+        app.say("in: " + mail.summary())
+    if report.waiting:
+        app.note(f"{report.waiting} handed-over mails wait in games other workers hold")
+    if mail.outcomes["quarantined"] or mail.outcomes["bounced"]:  # an operator should look
+        code = max(code, EXIT_ATTENTION)
+    if mail.outcomes["deferred"]:  # the database was busy or unreachable: the next run retries
+        code = max(code, EXIT_UNREACHABLE)
+    clocks = report.clocks
+    if clocks.summary() != "nothing due":
+        app.say("clocks: " + clocks.summary())
+    if clocks.outage or clocks.failed:
+        code = max(code, EXIT_ATTENTION)
+    if report.sent is not None:
+        code = max(code, _sent_code(app, report.sent))
+    return code
+
+
+def _sent_code(app: App, sent: SendStats) -> int:
+    if sent.sent or sent.retrying or sent.failed:
+        app.say("out: " + sent.summary())
+    if sent.failed:
+        return EXIT_ATTENTION
+    return EXIT_UNREACHABLE if sent.unreachable or (sent.retrying and not sent.sent) else 0
 
 
 @click.command()
@@ -213,9 +163,6 @@ def serve(
     On PostgreSQL several workers (on several machines) may serve one mailbox: one leads the
     IMAP fetch, the others stand by (sending, ticking clocks) and take over when it dies.
     """
-    from pbem.worker.serve import Stopper
-    from pbem.worker.serve import serve as run_serve
-
     app.require_identity()
     stopper = Stopper()
     stopper.install()
@@ -228,8 +175,8 @@ def serve(
                 run_serve(
                     app.db,
                     app.settings,
-                    lambda: service.open_mailbox(app.settings),
-                    service.make_sender(app.settings),
+                    lambda: intake.open_mailbox(app.settings),
+                    outbox.make_sender(app.settings),
                     stopper=stopper,
                     idle_timeout=idle_timeout,
                     standby_interval=standby_interval,
@@ -242,11 +189,8 @@ def serve(
 
 
 def _serve_embedded(
-    app: App, stopper: Any, idle_timeout: float, smtp_port: int, imap_port: int
+    app: App, stopper: Stopper, idle_timeout: float, smtp_port: int, imap_port: int
 ) -> None:
-    from pbem.mail.embedded import EmbeddedMailServers
-    from pbem.worker.serve import serve as run_serve
-
     domain = app.settings.address_domain
     with EmbeddedMailServers(smtp_port=smtp_port, imap_port=imap_port, domain=domain) as mail:
         settings = app.settings.with_(
@@ -265,8 +209,8 @@ def _serve_embedded(
         run_serve(
             app.db,
             settings,
-            lambda: service.open_mailbox(settings),
-            service.make_sender(settings),
+            lambda: intake.open_mailbox(settings),
+            outbox.make_sender(settings),
             stopper=stopper,
             idle_timeout=idle_timeout,
             on_pass=app.note,

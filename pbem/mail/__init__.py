@@ -14,51 +14,18 @@ Public interface (other packages code against these names):
 
 from __future__ import annotations
 
-import importlib
-from typing import TYPE_CHECKING, Any
-
-if TYPE_CHECKING:
-    from pbem.mail.compose import FileAttachment, InlineImage, build_message, make_message_id
-    from pbem.mail.extract import ReplyText, reply_text
-    from pbem.mail.imap import Fetched, ImapMailbox, Mailbox, MemoryMailbox
-    from pbem.mail.parse import MalformedMessage, ParsedMessage, parse_message
-    from pbem.mail.smtp import (
-        MailSender,
-        MemorySender,
-        PermanentFailure,
-        SendFailure,
-        SmtpSender,
-        TemporaryFailure,
-    )
-
-# Each name is imported from its module when first asked for (PEP 562): the sending process
-# (`pbem.send_process`) uses compose and smtp only, and imapclient, the parser and the
-# extractor were a third of its start-up.
-_MODULES = {
-    "compose": ("FileAttachment", "InlineImage", "build_message", "make_message_id"),
-    "extract": ("ReplyText", "reply_text"),
-    "imap": ("Fetched", "ImapMailbox", "Mailbox", "MemoryMailbox"),
-    "parse": ("MalformedMessage", "ParsedMessage", "parse_message"),
-    "smtp": (
-        "MailSender",
-        "MemorySender",
-        "PermanentFailure",
-        "SendFailure",
-        "SmtpSender",
-        "TemporaryFailure",
-    ),
-}
-_HOME = {name: module for module, names in _MODULES.items() for name in names}
-
-
-def __getattr__(name: str) -> Any:
-    module = _HOME.get(name)
-    if module is None:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    value = getattr(importlib.import_module(f"{__name__}.{module}"), name)
-    globals()[name] = value
-    return value
-
+from pbem.mail.compose import FileAttachment, InlineImage, build_message, make_message_id
+from pbem.mail.extract import ReplyText, reply_text
+from pbem.mail.imap import Fetched, ImapMailbox, Mailbox, MemoryMailbox
+from pbem.mail.parse import MalformedMessage, ParsedMessage, parse_message
+from pbem.mail.smtp import (
+    MailSender,
+    MemorySender,
+    PermanentFailure,
+    SendFailure,
+    SmtpSender,
+    TemporaryFailure,
+)
 
 __all__ = [
     "Fetched",

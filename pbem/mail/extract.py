@@ -33,8 +33,8 @@ import re
 import unicodedata
 from collections.abc import Callable
 from dataclasses import dataclass
-from functools import cache
-from typing import Any
+
+from mailparser_reply.parser import EmailMessage
 
 __all__ = ["MAX_INPUT_CHARS", "ReplyText", "normalise_line", "reply_text"]
 
@@ -363,40 +363,15 @@ def header_block_at(lines: list[str], i: int) -> bool:
     return after_blank and i + 1 < len(lines) and _header_key(lines[i + 1]) is not None
 
 
-@cache
-def _mailparser_patterns(message_class: type) -> dict[str, Any]:
-    """mail-parser-reply's three patterns for our languages, built once per process: each
-    message builds them again from its languages (~2,000 characters of pattern joined, then
-    looked up in `re`'s cache, which returns these very objects: ~0.2 ms of CPU per mail);
-    given to the message, its properties return them as they are."""
-    first = message_class(text="", languages=list(LANGUAGES), keep_hyphen_lists=True)
-    return {
-        "_header_regex": first.HEADER_REGEX,
-        "_disclaimers_regex": first.DISCLAIMERS_REGEX,
-        "_signature_regex": first.SIGNATURE_REGEX,
-    }
-
-
 def _second_opinion(reply: ReplyText) -> ReplyText:
     """Run mail-parser-reply over what we kept; where it cuts, we cut (positionally)."""
     lines = reply.lines
     if not any(lines):
         return reply
     try:
-        from mailparser_reply.parser import EmailMessage
-    except ImportError:  # pragma: no cover - a declared dependency
-        return reply
-    try:
-        text, languages = "\n".join(lines), list(LANGUAGES)
-        try:
-            message = EmailMessage(
-                text=text,
-                languages=languages,
-                keep_hyphen_lists=True,
-                **_mailparser_patterns(EmailMessage),
-            )
-        except TypeError:  # a release without these fields: it builds its patterns itself
-            message = EmailMessage(text=text, languages=languages, keep_hyphen_lists=True)
+        message = EmailMessage(
+            text="\n".join(lines), languages=list(LANGUAGES), keep_hyphen_lists=True
+        )
         replies = message.read().replies
         body = replies[0].body.split("\n") if replies else lines
     except Exception:  # a helper must never sink the extraction

@@ -79,9 +79,8 @@ class ImapMailbox:
         client = IMAPClient(
             self.host, port=self.port, ssl=self.ssl, ssl_context=context, timeout=self.timeout
         )
-        sock = getattr(client._imap, "sock", None)
-        if sock is not None:  # imaplib writes literal and CRLF separately: avoid Nagle stalls
-            sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+        # imaplib writes literal and CRLF separately: avoid Nagle stalls
+        client.socket().setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
         client.login(self.user, self.password)
         self._client = client
         self._select()

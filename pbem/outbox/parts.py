@@ -7,10 +7,6 @@ derived from the bytes. The sender finds the IDs an outbox row's HTML names (`ci
 `attachment_ids_in`) and loads the bytes (`load`), so a resend after a crash carries the very
 same parts. Both players' reports of one move show the same picture (the public board,
 R17.1): one row serves both.
-
-Composing (`for_html`, `attachments_for`, `cids_in`) needs no database: the sending process
-(`pbem.send_process`) imports this module without SQLAlchemy, SQLModel or `pbem.store.models`,
-which `store` and `load` import when first called (0.6 s of CPU of every child's start-up).
 """
 
 from __future__ import annotations
@@ -19,12 +15,15 @@ import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import cache
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import Any, Protocol
+
+from sqlalchemy import bindparam, select
+from sqlalchemy.dialects.postgresql import insert as pg_insert
+from sqlalchemy.dialects.sqlite import insert as sqlite_insert
+from sqlmodel import Session
 
 from pbem.mail.compose import FileAttachment, InlineImage
-
-if TYPE_CHECKING:
-    from sqlmodel import Session
+from pbem.store.models import MailImage, utcnow
 
 __all__ = [
     "Part",
@@ -58,8 +57,7 @@ class StoredPart(Protocol):
 
 @dataclass(frozen=True)
 class Part:
-    """A stored part as `load` reads it: plain data (no ORM object to build, picklable for the
-    sending process)."""
+    """A stored part as `load` reads it: plain data (no ORM object to build)."""
 
     cid: str
     content_type: str
@@ -101,8 +99,6 @@ def store(session: Session, parts: Sequence[StoredPart]) -> None:
     new = [p for p in parts if p.cid not in known]
     if not new:
         return
-    from pbem.store.models import utcnow
-
     conn = session.connection()
     stmt = _insert_new(conn.dialect.name)
     for part in new:
@@ -125,11 +121,6 @@ def store(session: Session, parts: Sequence[StoredPart]) -> None:
 def _insert_new(dialect: str) -> Any:
     """INSERT … ON CONFLICT DO NOTHING: a worker applying another game at the same moment may
     store the same picture (same bytes, same id); its row serves this mail as well."""
-    from sqlalchemy.dialects.postgresql import insert as pg_insert
-    from sqlalchemy.dialects.sqlite import insert as sqlite_insert
-
-    from pbem.store.models import MailImage
-
     insert = sqlite_insert if dialect == "sqlite" else pg_insert
     table = MailImage.__table__  # type: ignore[attr-defined]
     return insert(table).on_conflict_do_nothing(index_elements=["cid"])
@@ -149,10 +140,6 @@ _built: list[Any] = []  # `load`'s SELECT, built once (a Core statement per call
 
 def _load_statement() -> Any:
     if not _built:
-        from sqlalchemy import bindparam, select
-
-        from pbem.store.models import MailImage
-
         table = MailImage.__table__  # type: ignore[attr-defined]
         _built.append(
             select(table.c.cid, table.c.content_type, table.c.filename, table.c.data).where(

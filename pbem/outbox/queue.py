@@ -23,9 +23,11 @@ from sqlmodel import Session, select
 import engine
 from engine.question import question
 from pbem import keys
+from pbem.clocks.report import clock_context
 from pbem.config import Settings
 from pbem.outbox import notes as tabletalk
 from pbem.outbox import parts as mailimages
+from pbem.reports.render import render
 from pbem.store.models import Game, OutboxMessage, Seat
 
 __all__ = [
@@ -33,7 +35,6 @@ __all__ = [
     "decision_sig",
     "queue_mail",
     "refresh_key",
-    "render_input",
     "seats_of",
 ]
 
@@ -125,7 +126,6 @@ def render_context(
 ) -> dict[str, Any]:
     """The ``ctx`` dict `pbem.reports.render.render` takes (``view``: ``engine.view(state, seat.side)``
     if the caller holds it)."""
-    from pbem.clocks.report import clock_context
 
     return {
         **clock_context(game, seat.side, now),  # "clock", "ending" (pbem.clocks)
@@ -141,39 +141,6 @@ def render_context(
         "edition": game.edition,
         "options": game.option_list,
     }
-
-
-DEFER_RENDER = True  # False: every mail rendered in its transaction, as before (tests compare)
-_ATOMS = frozenset((str, int, float, bool, type(None)))
-
-
-def render_input(kind: str, ctx: dict[str, Any]) -> str:
-    """The JSON a deferred outbox row keeps (``{"kind", "ctx"}``, `pbem.outbox.compose.rendered`),
-    or "" when ``ctx`` would not come back from JSON exactly as it is (a tuple, a non-string
-    key, a date, a str subclass such as Markup...): that mail is rendered now, as before.
-
-    Rendering (templates and the map picture, ~4-6 ms of CPU per report) is then done by the
-    sending process, on the other core, instead of inside the transaction of the mail that
-    caused it; checking and writing the input costs ~0.2 ms."""
-    if not _plain(ctx):
-        return ""
-    return json.dumps({"kind": kind, "ctx": ctx}, ensure_ascii=False, separators=(",", ":"))
-
-
-def _plain(x: Any) -> bool:
-    """Whether ``x`` is made of dicts with string keys, lists, str, int, float, bool and None
-    only (exact types: what `json.loads` gives back equal and of the same type)."""
-    t = type(x)
-    if t in _ATOMS:
-        return True
-    if t is dict:
-        for k, v in x.items():
-            if type(k) is not str or (type(v) not in _ATOMS and not _plain(v)):
-                return False
-        return True
-    if t is list:
-        return all(type(v) in _ATOMS or _plain(v) for v in x)
-    return False
 
 
 def queue_mail(
@@ -198,8 +165,8 @@ def queue_mail(
     view: engine.View | None = None,
     reveal: tuple[dict[str, Any], list[dict[str, str]]] | None = None,
 ) -> OutboxMessage:
-    """Add ``kind`` for ``seat`` to the outbox (same transaction as the change): what to render
-    (`render_input`, rendered by the sender), or the rendered mail when that is not plain JSON.
+    """Add ``kind`` for ``seat`` to the outbox, rendered, in the same transaction as the change
+    (its pictures and files stored beside it, `pbem.outbox.parts`).
 
     The caller decides who is mailed and what the mail carries beyond the view (the game's
     policies do: `pbem.games.mailing.queue_mail`): ``extra`` adds template data (standing
@@ -243,16 +210,9 @@ def queue_mail(
     else:
         attachments = []
     ctx = {**ctx, **(context or {})}
-    deferred = render_input(kind, ctx) if DEFER_RENDER else ""
-    if deferred:
-        subject = text = html = ""  # rendered by the sender (`pbem.outbox.compose.rendered`)
-    else:
-        from pbem.reports.render import render
-
-        mail = render(kind, ctx)
-        with session.no_autoflush:  # an INSERT … ON CONFLICT DO NOTHING: no ORM row read
-            mailimages.store(session, [*mail.images, *mail.attachments])
-        subject, text, html = mail.subject, mail.text, mail.html
+    mail = render(kind, ctx)
+    with session.no_autoflush:  # an INSERT … ON CONFLICT DO NOTHING: no ORM row read
+        mailimages.store(session, [*mail.images, *mail.attachments])
     key = current_key(settings, seat)
     message_id = keys.message_id(settings.secret, settings.address, key, f"{cause}.{kind}")
     refs = [r for r in (seat.thread_root, in_reply_to) if r]
@@ -267,10 +227,9 @@ def queue_mail(
         kind=kind,
         recipient=seat.email,
         reply_to=ctx["reply_to"],
-        subject=subject,
-        text=text,
-        html=html,
-        render_input=deferred,
+        subject=mail.subject,
+        text=mail.text,
+        html=mail.html,
         in_reply_to=(in_reply_to or seat.thread_root) if refs else "",
         references=" ".join(dict.fromkeys(refs)),
         next_attempt_at=now,

@@ -143,30 +143,21 @@ _FOLDS = tuple((chr(code), into or "") for code, into in _TRANSLATE.items())
 # report says (tests/pbem/test_unsent_report_texts.py renders every kind to check it).
 FIRST_LINE_WORDS = ("reply above this line", "the making of the president")
 
-Load = Callable[[], tuple[Iterable[str], Iterable[Callable[[], str]]]]
-
 
 class SentReports:
     """The text of the reports sent to one seat: their lines, and their first lines.
 
-    ``unrendered``: reports queued but not sent yet whose text is still to be rendered (each a
-    function returning it, `pbem.outbox.compose.text_of`); ``load``: a function that reads
-    the seat's reports (their texts and their unrendered ones) when first needed. Both are
-    used only when an answer needs them: `is_report_line` (a line below a quote), or
-    `starts_history` for a line that could be a report's first line (`FIRST_LINE_WORDS`); a
-    reply with no quote whose lines are commands and a signature never reads them. The
-    answers are the same as with every text given."""
+    ``load``: a function that reads the seat's reports when first needed: only when an answer
+    needs them, `is_report_line` (a line below a quote), or `starts_history` for a line that
+    could be a report's first line (`FIRST_LINE_WORDS`); a reply with no quote whose lines are
+    commands and a signature never reads them. The answers are the same as with every text
+    given."""
 
     def __init__(
-        self,
-        texts: Iterable[str] = (),
-        unrendered: Iterable[Callable[[], str]] = (),
-        *,
-        load: Load | None = None,
+        self, texts: Iterable[str] = (), *, load: Callable[[], Iterable[str]] | None = None
     ) -> None:
         self.lines: set[str] = set()
         self.first_lines: set[str] = set()
-        self._unrendered = list(unrendered)
         self._load = load
         self._add(texts)
 
@@ -177,15 +168,10 @@ class SentReports:
             if rows:
                 self.first_lines.add(rows[0])
 
-    def _render(self) -> None:
+    def _read(self) -> None:
         if self._load is not None:
             load, self._load = self._load, None
-            texts, unrendered = load()
-            self._add(texts)
-            self._unrendered.extend(unrendered)
-        if self._unrendered:
-            unrendered, self._unrendered = self._unrendered, []
-            self._add(text() for text in unrendered)
+            self._add(load())
 
     def starts_history(self, line: str) -> bool:
         """The marker line, or the first line of a sent report: the quoted history starts."""
@@ -194,13 +180,13 @@ class SentReports:
         key = _key(line.lstrip("> "))
         if key in self.first_lines:
             return True
-        if (self._unrendered or self._load) and any(word in key for word in FIRST_LINE_WORDS):
-            self._render()
+        if self._load is not None and any(word in key for word in FIRST_LINE_WORDS):
+            self._read()
             return key in self.first_lines
         return False
 
     def is_report_line(self, line: str) -> bool:
-        self._render()
+        self._read()
         return _key(line) in self.lines
 
 

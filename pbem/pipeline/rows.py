@@ -22,9 +22,10 @@ from functools import cache
 from typing import Any
 
 from sqlalchemy import Table, bindparam, func, insert, select, update
+from sqlalchemy.dialects.postgresql import insert as pg_insert
+from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlmodel import Session
 
-from pbem.outbox.compose import text_of
 from pbem.pipeline.base import InboundRow
 from pbem.store.db import game_facts, note_game_facts
 from pbem.store.models import InboundMessage, Move, OutboxMessage
@@ -34,7 +35,6 @@ __all__ = [
     "insert_inbound",
     "insert_moves",
     "last_move_seq",
-    "report_rows",
     "report_texts",
 ]
 
@@ -50,10 +50,7 @@ def _insert_inbound(dialect: str) -> Any:
     The dialect's own INSERT is imported for the dialect in use: PostgreSQL's module costs
     ~40 ms of a SQLite process's start-up."""
     if dialect == "postgresql":
-        from sqlalchemy.dialects.postgresql import insert as pg_insert
-
         return pg_insert(INBOUND).on_conflict_do_nothing().returning(INBOUND.c.id)
-    from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 
     # (RETURNING needs SQLite 3.35: the new row's id is the cursor's lastrowid)
     return sqlite_insert(INBOUND).on_conflict_do_nothing()
@@ -70,7 +67,7 @@ _FINISH = (
     )
 )
 _REPORT_TEXTS = (
-    select(OUTBOX.c.text, OUTBOX.c.render_input, OUTBOX.c.message_id)
+    select(OUTBOX.c.text)
     .where(OUTBOX.c.game_id == bindparam("b_game_id"), OUTBOX.c.side == bindparam("b_side"))
     .order_by(OUTBOX.c.id.desc())
     .limit(bindparam("b_limit"))
@@ -118,21 +115,13 @@ def finish_inbound(session: Session, row: InboundRow) -> None:
 
 def report_texts(session: Session, game_id: int, side: str, limit: int = 60) -> list[str]:
     """The text of the latest ``limit`` mails queued to a seat, newest first (those still
-    pending in the session flushed first, as the ORM's autoflush would). A deferred row not
-    sent yet is rendered here, once per process (`pbem.outbox.compose.text_of`); a sent one
-    has its text. (The pipeline reads `report_rows` and renders only what it needs.)"""
-    return [text_of(r) for r in report_rows(session, game_id, side, limit)]
-
-
-def report_rows(session: Session, game_id: int, side: str, limit: int = 60) -> list[Any]:
-    """`report_texts`' rows (``text``, ``render_input``, ``message_id``), not rendered: a
-    deferred row not sent yet has no ``text`` (`pbem.outbox.compose.text_of` gives it)."""
+    pending in the session flushed first, as the ORM's autoflush would)."""
     if any(isinstance(obj, OutboxMessage) for obj in session.new):
         session.flush()
     found = session.connection().execute(
         _REPORT_TEXTS, {"b_game_id": game_id, "b_side": side, "b_limit": limit}
     )
-    return list(found)
+    return [str(text) for text in found.scalars()]
 
 
 def last_move_seq(session: Session, game_id: int) -> int:

@@ -27,7 +27,6 @@ from pbem.games.mailing import queue_mail
 from pbem.mail.budget import OverBudget
 from pbem.pipeline import rows
 from pbem.pipeline.base import Context, InboundRow, RejectMessage, Stage, StopPipeline, run
-from pbem.pipeline.flush import flush
 from pbem.pipeline.stages import (
     apply,
     autoplay,
@@ -198,7 +197,6 @@ def _attempt(
             except StopPipeline as stop:
                 out = _stopped(ctx, stop)
             _dequeue(session, where)  # in the same transaction as the mail's record
-            flush(session)  # the ORM's changes, before the commit (which then has none)
             return out
     except Exception as exc:
         raise _Crash(exc, ctx.stage if ctx is not None else "") from exc

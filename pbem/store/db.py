@@ -2,21 +2,14 @@
 
 SQLite (the default) runs in WAL mode with a busy timeout, and every write
 transaction (`transaction`) starts with ``BEGIN IMMEDIATE`` so the single
-writer is decided up front instead of failing at the first write. Threads of one process
-take their write turns in order (`WriteTurns`): SQLite's busy handler polls with growing
-sleeps, so a short writer (the outbox pump marking a mail sent) could otherwise wait out many
-back-to-back transactions of a long one (`pbem poll` applying a backlog); processes do the
-same with each other (`pbem.process_turns`: the poll and its sending process). PostgreSQL works
+writer is decided up front instead of failing at the first write. PostgreSQL works
 unchanged; there `lock_game` takes a row lock so two mails for one game apply one after the
 other.
 """
 
 from __future__ import annotations
 
-import os
-import threading
 import weakref
-from collections import deque
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
@@ -24,18 +17,17 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-from sqlalchemy import event
+from sqlalchemy import bindparam, event, exists, func
 from sqlalchemy import inspect as sa_inspect
 from sqlalchemy.engine import Engine
+from sqlalchemy.exc import DBAPIError, OperationalError
 from sqlalchemy.orm import Session as OrmSession
 from sqlmodel import Session, col, create_engine, select
 
-from pbem.process_turns import ProcessTurns, process_turns
+from pbem.store.models import Game, Move, Observer, TableTalk
 
 __all__ = [
     "GameFacts",
-    "WriteTurns",
-    "dispose_engines",
     "game_facts",
     "is_sqlite",
     "is_transient",
@@ -44,7 +36,6 @@ __all__ = [
     "migrate",
     "note_game_facts",
     "transaction",
-    "write_turn_taken",
 ]
 
 BUSY_TIMEOUT_MS = 15_000
@@ -57,7 +48,6 @@ def is_sqlite(engine: Engine) -> bool:
 def is_transient(exc: BaseException) -> bool:
     """A database error worth retrying: locked/busy SQLite, a dropped or refused connection,
     a PostgreSQL serialization failure or deadlock. Such an error never quarantines a mail."""
-    from sqlalchemy.exc import DBAPIError, OperationalError
 
     if isinstance(exc, DBAPIError) and exc.connection_invalidated:
         return True
@@ -84,83 +74,11 @@ def make_engine(url: str, *, echo: bool = False) -> Engine:
     engine = create_engine(url, **kwargs)
     if is_sqlite(engine):
         _sqlite_setup(engine)
-    _made[engine] = os.getpid()
     return engine
 
 
-_made: weakref.WeakKeyDictionary[Engine, int] = weakref.WeakKeyDictionary()  # -> maker's pid
-
-
-def dispose_engines() -> None:
-    """Close the pooled connections of every engine this process made and still holds (as
-    the interpreter's teardown would; `pbem.entry.finish` skips that teardown). An engine a
-    forked process inherited is left to its maker: closing would end the maker's sessions."""
-    for engine, pid in list(_made.items()):
-        if pid == os.getpid():
-            engine.dispose()
-
-
-def write_turn_taken(engine: Engine) -> bool:
-    """Whether another process is writing to ``engine``'s SQLite file or waits to (its write
-    turn, `pbem.process_turns`), at this moment; False on PostgreSQL, whose writers lock rows,
-    not the database, and where the file's turns are not kept."""
-    if not is_sqlite(engine):
-        return False
-    turns = process_turns(engine.url.database)
-    return turns is not None and turns.taken_elsewhere()
-
-
-class WriteTurns:
-    """First come, first served turns at SQLite's one write lock, for the threads of a process.
-
-    `acquire` waits for the threads ahead (at most ``timeout`` seconds; then it goes on and
-    SQLite's own locking decides, as without turns); a thread already holding a turn gets it
-    again at once (a nested write). `release` hands the turn to the longest waiter.
-    """
-
-    def __init__(self) -> None:
-        self._mutex = threading.Lock()
-        self._owner: int | None = None
-        self._depth = 0
-        self._waiting: deque[tuple[int, threading.Lock]] = deque()
-
-    def acquire(self, timeout: float) -> bool:
-        me = threading.get_ident()
-        with self._mutex:
-            if self._owner is None:
-                self._owner, self._depth = me, 1
-                return True
-            if self._owner == me:
-                self._depth += 1
-                return True
-            gate = threading.Lock()
-            gate.acquire()
-            self._waiting.append((me, gate))
-        if gate.acquire(timeout=timeout):  # `release` made us the owner, then opened the gate
-            return True
-        with self._mutex:
-            if (me, gate) in self._waiting:
-                self._waiting.remove((me, gate))
-                return False
-        gate.acquire()  # handed over while timing out: the gate is open, the turn is ours
-        return True
-
-    def release(self) -> None:
-        with self._mutex:  # (any thread may end a turn: a connection is returned where it is)
-            self._depth -= 1
-            if self._depth:
-                return
-            if self._waiting:
-                self._owner, gate = self._waiting.popleft()
-                self._depth = 1
-                gate.release()
-            else:
-                self._owner = None
-
-
 def _sqlite_setup(engine: Engine) -> None:
-    """WAL, busy timeout, foreign keys; and take over BEGIN so it can be IMMEDIATE (in turn)."""
-    turns = WriteTurns()
+    """WAL, busy timeout, foreign keys; and take over BEGIN so a write can be IMMEDIATE."""
 
     @event.listens_for(engine, "connect")
     def _on_connect(dbapi_conn: Any, _record: Any) -> None:
@@ -172,49 +90,10 @@ def _sqlite_setup(engine: Engine) -> None:
         cur.execute("PRAGMA synchronous=NORMAL")
         cur.close()
 
-    holding: dict[int, ProcessTurns | None] = {}  # DBAPI connection (by id) whose thread
-    # holds a turn -> the process's turn it holds too (None: none)
-    database = engine.url.database
-
     @event.listens_for(engine, "begin")
     def _on_begin(conn: Any) -> None:
-        if not conn.get_execution_options().get("pbem_write", False):
-            conn.exec_driver_sql("BEGIN")
-            return
-        raw = conn.connection.dbapi_connection
-        if turns.acquire(BUSY_TIMEOUT_MS / 1000):
-            others = process_turns(database)  # then the other processes' turns
-            if others is not None and not others.acquire(BUSY_TIMEOUT_MS / 1000):
-                others = None
-            holding[id(raw)] = others
-        try:
-            conn.exec_driver_sql("BEGIN IMMEDIATE")
-        except BaseException:
-            _end_turn(raw)
-            raise
-
-    def _end_turn(conn: Any) -> None:
-        raw = getattr(conn, "dbapi_connection", conn)  # the pool's proxy or the DBAPI connection
-        if id(raw) in holding:
-            others = holding.pop(id(raw))
-            if others is not None:
-                others.release()
-            turns.release()
-
-    def _after(step: Any) -> Any:
-        def run(raw: Any) -> None:
-            try:
-                step(raw)
-            finally:  # after the COMMIT/ROLLBACK itself: the next writer finds the lock free
-                _end_turn(raw)
-
-        return run
-
-    engine.dialect.do_commit = _after(engine.dialect.do_commit)  # type: ignore[method-assign]
-    engine.dialect.do_rollback = _after(engine.dialect.do_rollback)  # type: ignore[method-assign]
-    # a connection dropped or returned mid-transaction ends its turn too
-    event.listen(engine.pool, "checkin", lambda raw, _record: _end_turn(raw))
-    event.listen(engine.pool, "invalidate", lambda raw, _record, _exc: _end_turn(raw))
+        write = conn.get_execution_options().get("pbem_write", False)
+        conn.exec_driver_sql("BEGIN IMMEDIATE" if write else "BEGIN")
 
 
 @contextmanager
@@ -233,12 +112,14 @@ def transaction(engine: Engine) -> Iterator[Session]:
             raise
 
 
+_writers: weakref.WeakKeyDictionary[Engine, Engine] = weakref.WeakKeyDictionary()
+
+
 def _write_engine(engine: Engine) -> Engine:
     """``engine`` with the ``pbem_write`` option, made once per engine (not per transaction)."""
-    found: Engine | None = engine.__dict__.get("_pbem_write_engine")
+    found = _writers.get(engine)
     if found is None:
-        found = engine.execution_options(pbem_write=True)
-        engine.__dict__["_pbem_write_engine"] = found
+        found = _writers[engine] = engine.execution_options(pbem_write=True)
     return found
 
 
@@ -313,9 +194,6 @@ def note_game_facts(session: Session, game_id: int, **facts: Any) -> None:
 def _lock_statement(postgres: bool) -> Any:
     """The game row by id (built once: its cache key is then reused): on SQLite with its
     `GameFacts`, on PostgreSQL locked ``FOR UPDATE`` alone (`_facts_statement` after it)."""
-    from sqlalchemy import bindparam, func
-
-    from pbem.store.models import Game, Move
 
     game_id = col(Game.id)
     if postgres:
@@ -330,16 +208,12 @@ def _lock_statement(postgres: bool) -> Any:
 @cache
 def _facts_statement() -> Any:
     """The `GameFacts` of the game ``b_game_id`` (PostgreSQL: read after its row lock)."""
-    from sqlalchemy import bindparam
 
     return select(*_facts(bindparam("b_game_id")))
 
 
 def _facts(game_id: Any) -> tuple[Any, Any]:
     """EXISTS columns: the game has active observers; it has undelivered table talk."""
-    from sqlalchemy import exists
-
-    from pbem.store.models import Observer, TableTalk
 
     observers = exists().where(col(Observer.game_id) == game_id, col(Observer.active).is_(True))
     talk = exists().where(col(TableTalk.game_id) == game_id, col(TableTalk.delivered_at).is_(None))
@@ -377,7 +251,6 @@ def _moves_flushed(session: Any, _context: Any) -> None:
     memo: _Locked | None = session.info.get("pbem_locked_games")
     if memo is None or not any(f.last_seq is not None for f in memo.facts.values()):
         return
-    from pbem.store.models import Move
 
     if any(isinstance(obj, Move) for obj in session.new):  # still the flushed ones here
         for game_id, known in memo.facts.items():

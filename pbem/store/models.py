@@ -149,10 +149,6 @@ class OutboxMessage(SQLModel, table=True):
     extras: str = Field(default="", sa_column=Column(Text, nullable=False, default=""))
     # the worker holding the claim (`pbem.outbox.claims.claimant`); a dead one's claim is freed at once
     claimed_by: str | None = Field(default=None, max_length=300)
-    # JSON {"kind", "ctx"}: what `pbem.reports.render.render` makes this mail from, when it is rendered
-    # by the sender (`pbem.outbox.compose.rendered`) instead of in the change's transaction;
-    # subject/text/html are then "" until the row is sent. "" for a row rendered when queued.
-    render_input: str = Field(default="", sa_column=Column(Text, nullable=False, default=""))
 
 
 class Quarantine(SQLModel, table=True):

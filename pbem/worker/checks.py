@@ -9,8 +9,8 @@ import aiosmtplib
 from sqlalchemy.engine import Engine
 
 from pbem.config import Settings
-from pbem.service import open_mailbox
 from pbem.store.db import migrate
+from pbem.worker.intake import open_mailbox
 
 __all__ = ["run_checks"]
 

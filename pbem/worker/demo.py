@@ -30,11 +30,17 @@ from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
 from sqlmodel import Session, func, select
 
 import engine
-from pbem import keys, service
+from pbem import keys
 from pbem.config import Settings
+from pbem.games import setup as game_setup
+from pbem.games import views as game_views
 from pbem.mail import ImapMailbox, SmtpSender
+from pbem.mail.embedded import EmbeddedMailServers
+from pbem.outbox import send as outbox
 from pbem.store.db import make_engine, migrate
 from pbem.store.models import InboundMessage, OutboxMessage
+from pbem.worker import intake
+from pbem.worker.worker_pass import worker_pass
 
 __all__ = ["DemoResult", "ScriptedPlayer", "play_by_email", "run_demo"]
 
@@ -171,7 +177,6 @@ def run_demo(
     console: Console | None = None,
 ) -> DemoResult:
     """Start the embedded servers, play one game by email, report where the mail is."""
-    from pbem.mail.embedded import EmbeddedMailServers
 
     console = console or Console()
     where = Path(folder or tempfile.mkdtemp(prefix="pbem-demo-"))
@@ -193,7 +198,7 @@ def _play(
     db = make_engine(settings.database_url)
     migrate(db)
     addresses = {side: f"{side}@{DOMAIN}" for side in engine.SIDES}
-    game_id = service.new_game(
+    game_id = game_setup.new_game(
         db,
         settings,
         kennedy=addresses["kennedy"],
@@ -241,18 +246,18 @@ def play_by_email(
     on_progress: Callable[[engine.View, int], None] = lambda v, n: None,
 ) -> tuple[int, engine.View]:
     """The worker and the scripted players take turns until the game ends; (moves, view)."""
-    sender = service.make_sender(settings)
+    sender = outbox.make_sender(settings)
     moves = 0
     base = _inbound_count(db)  # mails processed before (e.g. the invitation replies)
-    with service.open_mailbox(settings) as inbox:
+    with intake.open_mailbox(settings) as inbox:
         inbox.ensure_folders()
         for p in players.values():
             p.open()
         try:
             while True:
                 _poll_until(db, settings, inbox, base + moves, timeout)
-                service.drain_outbox(db, settings, sender)
-                view = service.show_json(db, game_id, "public")
+                outbox.drain_outbox(db, settings, sender)
+                view = game_views.show_json(db, game_id, "public")
                 on_progress(view, moves)
                 if view["result"] is not None or moves >= max_moves:
                     break
@@ -269,7 +274,7 @@ def _poll_until(db: Any, settings: Settings, inbox: Any, expected: int, timeout:
     """Poll until ``expected`` player mails have been processed (delivery may lag)."""
     deadline = time.monotonic() + timeout
     while True:
-        service.poll_once(db, settings, inbox)
+        worker_pass(db, settings, inbox=inbox)
         if _inbound_count(db) >= expected:
             return
         if time.monotonic() > deadline:
@@ -300,7 +305,7 @@ def _turn(
     for side in active:
         player = players[side]
         player.wait_for(_sent_to(db, player.address), timeout)
-        legal = service.show_json(db, game_id, side)["legal"]
+        legal = game_views.show_json(db, game_id, side)["legal"]
         if legal and player.latest is not None:
             player.move(legal)
             sent += 1

@@ -14,13 +14,12 @@ one transaction of `process_message` that also deletes its queue row. Games held
 worker are skipped: different games are applied in parallel, one game by one worker at a time,
 in order. A worker killed while it holds a game loses its session and with it the lock; its
 open transaction rolls back, the row stays queued, and the next worker applies it, once.
-SQLite (one worker) never hands over: `pbem.service.poll_once` processes each mail directly.
+SQLite (one worker) never hands over: `pbem.worker.intake.poll_once` processes each mail directly.
 """
 
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable
 from contextlib import suppress
 from dataclasses import dataclass
 from datetime import datetime
@@ -180,7 +179,6 @@ def apply_queued(
     settings: Settings,
     *,
     now: datetime | None = None,
-    after_each: Callable[[], None] | None = None,
 ) -> list[Outcome]:
     """Apply the queued mail of every game this worker can lock, until none is left that it
     can (another worker holds the rest, or only deferred mail is left); the outcomes."""
@@ -194,7 +192,7 @@ def apply_queued(
             for game_id in _waiting_games(db):
                 with GameLock(db, game_id) as held:
                     if held:
-                        progress |= _apply_game(db, settings, game_id, now, after_each, done, tried)
+                        progress |= _apply_game(db, settings, game_id, now, done, tried)
             if not progress:
                 return done
     except Exception as exc:
@@ -209,7 +207,6 @@ def _apply_game(
     settings: Settings,
     game_id: int,
     now: datetime | None,
-    after_each: Callable[[], None] | None,
     done: list[Outcome],
     tried: set[int],
 ) -> bool:
@@ -231,8 +228,6 @@ def _apply_game(
         if out.outcome == "deferred":  # the database is busy: left queued for the next pass
             break
         applied = True
-        if after_each is not None:
-            after_each()
     return applied
 
 

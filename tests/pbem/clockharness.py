@@ -10,11 +10,13 @@ from typing import Any
 
 from sqlmodel import Session, select
 
-from pbem import service
 from pbem.clocks import model
 from pbem.clocks.control import parse_control
 from pbem.games.timekeeping.tick import TickReport, load, tick
+from pbem.outbox import send as outbox
 from pbem.store.models import Game, GameEvent
+from pbem.worker import intake
+from pbem.worker.worker_pass import housekeeping
 from tests.pbem.harness import EMAILS, Harness, player_mail
 
 MONDAY = datetime.fromtimestamp(calendar.timegm((2026, 11, 30, 0, 0, 0)), UTC)
@@ -43,20 +45,21 @@ class ClockGame:
         return report
 
     def send(self) -> None:
-        service.drain_outbox(self.h.db, self.h.settings, self.h.sender, now=self.at)
+        outbox.drain_outbox(self.h.db, self.h.settings, self.h.sender, now=self.at)
 
-    def deliver(self, raw: bytes) -> service.PollStats:
+    def deliver(self, raw: bytes) -> intake.PollStats:
         self.h.inbox.deliver(raw)
-        stats = service.poll_once(self.h.db, self.h.settings, self.h.inbox, now=self.at)
+        stats = intake.poll_once(self.h.db, self.h.settings, self.h.inbox, now=self.at)
+        housekeeping(self.h.db, self.h.settings, self.at, stats)
         self.send()
         return stats
 
     def reply(
         self, side: str, body: str, *, to_mail: EmailMessage | None = None, frm: str | None = None
-    ) -> service.PollStats:
+    ) -> intake.PollStats:
         return self.deliver(self.h.reply_bytes(side, body, to_mail=to_mail, frm=frm))
 
-    def mail_from(self, frm: str, to_mail: EmailMessage, body: str) -> service.PollStats:
+    def mail_from(self, frm: str, to_mail: EmailMessage, body: str) -> intake.PollStats:
         return self.deliver(
             player_mail(frm, str(to_mail["Reply-To"]), body, in_reply_to=str(to_mail["Message-ID"]))
         )

@@ -11,14 +11,14 @@ from typing import Any
 from sqlmodel import Session
 
 import engine
-from pbem import service
+from pbem.games import setup as game_setup
 from pbem.store.models import Commitment, Game
 from tests.pbem.harness import EMAILS, Harness
 
 
 def invite(h: Harness, **kw: Any) -> int:
     """A game with invitations (the harness's own `new_game` starts seeded games at once)."""
-    h.game_id = service.new_game(
+    h.game_id = game_setup.new_game(
         h.db, h.settings, kennedy=EMAILS["kennedy"], nixon=EMAILS["nixon"], invite=True, **kw
     )
     h.send()

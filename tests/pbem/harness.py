@@ -20,11 +20,14 @@ from sqlalchemy.engine import Engine
 from sqlmodel import Session, select
 
 import engine
-from pbem import service
 from pbem.config import Settings
+from pbem.games import setup as game_setup
 from pbem.mail import MemoryMailbox, MemorySender
+from pbem.outbox import send as outbox
 from pbem.store.db import make_engine, migrate
 from pbem.store.models import Game, InboundMessage, OutboxMessage, Seat
+from pbem.worker import intake
+from pbem.worker.worker_pass import housekeeping
 
 EMAILS = {"kennedy": "jack@players.test", "nixon": "dick@players.test"}
 _ids = itertools.count(1)
@@ -82,7 +85,7 @@ class Harness:
         self.inbox.ensure_folders()
 
     def new_game(self, seed: int = 7, **kw: Any) -> int:
-        self.game_id = service.new_game(
+        self.game_id = game_setup.new_game(
             self.db,
             self.settings,
             kennedy=EMAILS["kennedy"],
@@ -93,11 +96,12 @@ class Harness:
         self.send()
         return self.game_id
 
-    def send(self) -> service.SendStats:
-        return service.drain_outbox(self.db, self.settings, self.sender)
+    def send(self) -> outbox.SendStats:
+        return outbox.drain_outbox(self.db, self.settings, self.sender)
 
-    def poll(self) -> service.PollStats:
-        stats = service.poll_once(self.db, self.settings, self.inbox)
+    def poll(self) -> intake.PollStats:
+        stats = intake.poll_once(self.db, self.settings, self.inbox)
+        housekeeping(self.db, self.settings, None, stats)
         self.send()
         return stats
 
@@ -126,7 +130,7 @@ class Harness:
         to_mail: EmailMessage | None = None,
         frm: str | None = None,
         **kw: Any,
-    ) -> service.PollStats:
+    ) -> intake.PollStats:
         raw = self.reply_bytes(side, body, to_mail=to_mail, frm=frm, **kw)
         self.inbox.deliver(raw)
         return self.poll()

@@ -11,7 +11,9 @@ from sqlmodel import Session, col, select
 
 import bots
 import engine
-from pbem import service
+from pbem import errors
+from pbem.games import setup as game_setup
+from pbem.games import views as game_views
 from pbem.store.models import Move
 from tests.pbem.harness import EMAILS, Harness
 
@@ -26,7 +28,7 @@ def bot_game(
     h = Harness(tmp_path)
     seats = {"kennedy": EMAILS["kennedy"], "nixon": EMAILS["nixon"]}
     seats["nixon" if human == "kennedy" else "kennedy"] = bot
-    h.game_id = service.new_game(h.db, h.settings, seed=seed, **seats, **kw)  # type: ignore[arg-type]
+    h.game_id = game_setup.new_game(h.db, h.settings, seed=seed, **seats, **kw)  # type: ignore[arg-type]
     h.send()
     return h
 
@@ -59,7 +61,7 @@ def test_a_whole_game_against_the_heuristic_bot(tmp_path: Path) -> None:
     assert {r.recipient for r in h.outbox()} == {EMAILS[human]}
     assert mails < len(h.mails_to(human)) <= mails + 1
     assert "game over" in str(h.last_mail(human)["Subject"]).lower()
-    assert service.replay(h.db, h.game_id).ok
+    assert game_views.replay(h.db, h.game_id).ok
     assert h.seat(bot).email == "bot:heuristic"
 
 
@@ -73,7 +75,7 @@ def test_the_bot_moves_at_once_when_it_must_decide_first(tmp_path: Path) -> None
     assert all(m.side == "nixon" for m in moves(h))
     assert engine.active_sides(h.state()) == {"kennedy"}
     assert len(h.mails_to("kennedy")) == 1 and not [r for r in h.outbox() if r.side == "nixon"]
-    assert service.replay(h.db, h.game_id).ok
+    assert game_views.replay(h.db, h.game_id).ok
 
 
 def test_with_a_committed_seed_the_bot_also_moves_before_the_welcome(tmp_path: Path) -> None:
@@ -88,7 +90,7 @@ def test_with_a_committed_seed_the_bot_also_moves_before_the_welcome(tmp_path: P
     assert engine.active_sides(h.state()) == {"kennedy"}
     (welcome,) = h.mails_to("kennedy")
     assert "your move" in str(welcome["Subject"]).lower(), welcome["Subject"]
-    assert service.replay(h.db, h.game_id).ok
+    assert game_views.replay(h.db, h.game_id).ok
 
 
 def test_a_search_bot_with_a_small_budget(tmp_path: Path) -> None:
@@ -111,8 +113,8 @@ def test_a_search_bot_with_a_small_budget(tmp_path: Path) -> None:
 )
 def test_bad_bot_seats_are_refused(tmp_path: Path, kennedy: str, nixon: str, error: str) -> None:
     h = Harness(tmp_path)
-    with pytest.raises(service.ServiceError, match=error):
-        service.new_game(h.db, h.settings, kennedy=kennedy, nixon=nixon, seed=1)
+    with pytest.raises(errors.ServiceError, match=error):
+        game_setup.new_game(h.db, h.settings, kennedy=kennedy, nixon=nixon, seed=1)
 
 
 def test_a_failing_bot_keeps_the_human_move_and_catches_up_later(
@@ -141,4 +143,4 @@ def test_a_failing_bot_keeps_the_human_move_and_catches_up_later(
     assert stats.outcomes["bot moves"] >= 1
     assert engine.active_sides(h.state()) == {"kennedy"}
     assert len(h.mails_to("kennedy")) == before + 1
-    assert service.replay(h.db, h.game_id).ok
+    assert game_views.replay(h.db, h.game_id).ok

@@ -15,9 +15,12 @@ from pathlib import Path
 import pytest
 from sqlmodel import Session, select
 
-from pbem import keys, service
+from pbem import keys
+from pbem.games import setup as game_setup
+from pbem.outbox import send as outbox
 from pbem.store.db import make_engine, migrate
 from pbem.store.models import GameEvent, InboundMessage, OutboxMessage
+from pbem.worker import intake
 from tests.pbem.harness import EMAILS, Harness
 from tests.pbem.mailtools import MailServer
 
@@ -37,13 +40,13 @@ def test_a_report_to_a_dead_address_bounces_is_recorded_and_never_answered(
     settings = server.game_settings(f"sqlite:///{tmp_path}/b.db", "bounce-test", game)
     db = make_engine(settings.database_url)
     migrate(db)
-    game_id = service.new_game(db, settings, kennedy=kennedy, nixon=dead, seed=2)
-    assert service.drain_outbox(db, settings, service.make_sender(settings)).sent == 2  # accepted
+    game_id = game_setup.new_game(db, settings, kennedy=kennedy, nixon=dead, seed=2)
+    assert outbox.drain_outbox(db, settings, outbox.make_sender(settings)).sent == 2  # accepted
     (dsn,) = _wait_for(server, game, 1)  # Postfix's own bounce of the welcome to gone-player
     assert b"multipart/report" in dsn and b"delivery-status" in dsn
 
-    with service.open_mailbox(settings) as inbox:
-        stats = service.poll_once(db, settings, inbox)
+    with intake.open_mailbox(settings) as inbox:
+        stats = intake.poll_once(db, settings, inbox)
     assert dict(stats.outcomes) == {"bounced": 1}
     with Session(db) as s:
         (inbound,) = s.exec(select(InboundMessage)).all()
@@ -55,7 +58,7 @@ def test_a_report_to_a_dead_address_bounces_is_recorded_and_never_answered(
     queued = [r for r in rows.values() if r.status == "pending"]
     assert [(r.recipient, r.kind) for r in queued] == [(kennedy, "notice")]  # no reply to the DSN
 
-    assert service.drain_outbox(db, settings, service.make_sender(settings)).sent == 1
+    assert outbox.drain_outbox(db, settings, outbox.make_sender(settings)).sent == 1
     mails = [
         email.message_from_bytes(raw, policy=email.policy.default)
         for raw in _wait_for(server, kennedy, 2)
@@ -63,10 +66,10 @@ def test_a_report_to_a_dead_address_bounces_is_recorded_and_never_answered(
     notice = mails[-1].get_body(("plain",)).get_content()  # type: ignore[union-attr]
     assert dead in notice and "could not be delivered" in notice
 
-    with service.open_mailbox(settings) as inbox:  # nothing more arrives: no loop
-        assert service.poll_once(db, settings, inbox).total == 0
+    with intake.open_mailbox(settings) as inbox:  # nothing more arrives: no loop
+        assert intake.poll_once(db, settings, inbox).total == 0
         assert len(inbox.folder_uids("Processed")) == 1
-    assert service.drain_outbox(db, settings, service.make_sender(settings)).sent == 0
+    assert outbox.drain_outbox(db, settings, outbox.make_sender(settings)).sent == 0
 
 
 # --- the same DSN (captured from Postfix: tests/pbem/data/postfix-dsn.eml) on the fakes --------

@@ -9,7 +9,7 @@ from pathlib import Path
 from sqlmodel import Session, col, select
 
 import engine
-from pbem import service
+from pbem.games import views as game_views
 from pbem.store.models import Move
 from tests.pbem.harness import Harness
 
@@ -36,7 +36,7 @@ def test_the_log_stores_canonical_commands_not_the_line_written(tmp_path: Path) 
     h.new_game(seed=4)
     side = _play_first(h)
     assert _log(h)[-1] == (side, "first kennedy")
-    assert service.replay(h.db, h.game_id).ok
+    assert game_views.replay(h.db, h.game_id).ok
 
 
 def test_migration_0005_rewrites_raw_lines_as_canonical_commands(tmp_path: Path) -> None:
@@ -61,7 +61,7 @@ def test_migration_0005_rewrites_raw_lines_as_canonical_commands(tmp_path: Path)
         command.upgrade(cfg, "0005")
         command.stamp(cfg, "head")
     assert _log(h) == [(side, "first kennedy")]
-    assert service.replay(h.db, h.game_id).ok
+    assert game_views.replay(h.db, h.game_id).ok
 
 
 def test_migration_0005_leaves_a_log_that_does_not_replay_as_written() -> None:
@@ -94,7 +94,7 @@ def test_queued_lines_are_logged_as_canonical_commands(tmp_path: Path) -> None:
     log = _log(h)
     assert log[1:3] == [("kennedy", play), ("kennedy", "done")]
     assert all(cmd != "finish" for _, cmd in log)
-    assert service.replay(h.db, h.game_id).ok
+    assert game_views.replay(h.db, h.game_id).ok
 
 
 def test_migration_0010_rewrites_queued_lines_logged_as_written(tmp_path: Path) -> None:
@@ -123,7 +123,7 @@ def test_migration_0010_rewrites_queued_lines_logged_as_written(tmp_path: Path) 
         command.upgrade(cfg, "0010")
         command.stamp(cfg, "head")
     assert _log(h) == canonical
-    assert service.replay(h.db, h.game_id).ok
+    assert game_views.replay(h.db, h.game_id).ok
 
 
 def test_migration_0010_replays_undo_as_pbem_replay_does() -> None:

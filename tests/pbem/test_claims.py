@@ -1,6 +1,6 @@
 """A killed worker's outbox claims (`pbem.outbox.claims`): freed at once when provably dead, else kept.
 
-A worker claims rows before sending them (a lease, `outbox_send.CLAIM_LEASE`). The claim names its
+A worker claims rows before sending them (a lease, `pbem.outbox.send.CLAIM_LEASE`). The claim names its
 claimant (machine, pid, process start time); the next `send_due` on the same machine sends the
 rows of a claimant that is gone (or whose pid now belongs to a later process) at once, and
 leaves those of a live worker or of another machine to their lease.
@@ -17,9 +17,9 @@ from pathlib import Path
 import pytest
 from sqlmodel import Session, select
 
-from pbem import service
 from pbem.mail import MemorySender
 from pbem.outbox import claims
+from pbem.outbox import send as outbox
 from pbem.outbox import send as outbox_send
 from pbem.store.models import OutboxMessage, utcnow
 from tests.pbem.harness import Harness
@@ -52,7 +52,7 @@ def _claimed_by(h: Harness, token: str) -> int:
         rows = list(s.exec(select(OutboxMessage)))
         for row in rows:
             row.status, row.claimed_by = "pending", token
-            row.next_attempt_at = utcnow() + service.CLAIM_LEASE
+            row.next_attempt_at = utcnow() + outbox.CLAIM_LEASE
             s.add(row)
         s.commit()
     outbox_send._dead_claims_seen.clear()  # a new worker process
@@ -61,7 +61,7 @@ def _claimed_by(h: Harness, token: str) -> int:
 
 def _sent_now(h: Harness) -> int:
     sender = MemorySender()
-    service.drain_outbox(h.db, h.settings, sender)
+    outbox.drain_outbox(h.db, h.settings, sender)
     return len(sender.sent)
 
 

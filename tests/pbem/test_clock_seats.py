@@ -12,10 +12,11 @@ from sqlmodel import Session, col, select
 
 import bots
 import engine
-from pbem import service
 from pbem.clocks.control import parse_control
+from pbem.games import setup as game_setup
 from pbem.games.seats import change_seat
 from pbem.store.models import Move, OutboxMessage
+from pbem.worker.worker_pass import worker_pass
 from tests.pbem.clockharness import EMAILS, MONDAY, ClockGame, other
 from tests.pbem.harness import Harness
 
@@ -28,7 +29,7 @@ def bot_clock_game(
     h = Harness(tmp_path)
     h.settings = h.settings.with_(outage_threshold="1000d")
     seats = {"kennedy": EMAILS["kennedy"], "nixon": EMAILS["nixon"], bot_side: "bot:heuristic"}
-    h.game_id = service.new_game(
+    h.game_id = game_setup.new_game(
         h.db, h.settings, seed=seed, now=MONDAY, clock=parse_control(spec, **control), **seats
     )  # type: ignore[arg-type]
     h.send()
@@ -235,7 +236,7 @@ def test_the_first_mails_of_a_committed_game_show_its_own_time_control(
     tmp_path: Path, invite: bool
 ) -> None:
     h = Harness(tmp_path)
-    h.game_id = service.new_game(
+    h.game_id = game_setup.new_game(
         h.db,
         h.settings,
         kennedy=EMAILS["kennedy"],
@@ -324,8 +325,6 @@ def test_a_player_sees_times_in_their_time_zone(tmp_path: Path) -> None:
 def test_a_move_waiting_in_the_inbox_when_the_clock_runs_out_is_played_not_forfeited(
     tmp_path: Path,
 ) -> None:
-    from pbem.games.timekeeping.tick import worker_pass
-
     g = ClockGame.create(Harness(tmp_path), "10h", expiry="forfeit", grace="0s")
     mover = g.to_move()
     g.advance(hours=9, minutes=59)
@@ -333,22 +332,15 @@ def test_a_move_waiting_in_the_inbox_when_the_clock_runs_out_is_played_not_forfe
     move = engine.legal_commands(g.h.state(), mover)[0]
     g.h.inbox.deliver(g.h.reply_bytes(mover, move))  # sent in time; the worker runs at 10:05
     g.advance(minutes=6)
-    report, stats = worker_pass(
-        g.h.db,
-        g.h.settings,
-        lambda: service.poll_once(g.h.db, g.h.settings, g.h.inbox, now=g.at),
-        now=g.at,
-    )
-    assert stats.outcomes["applied"] == 1 and report.expired == {}
+    report = worker_pass(g.h.db, g.h.settings, inbox=g.h.inbox, now=g.at)
+    assert report.mail.outcomes["applied"] == 1 and report.clocks.expired == {}
     assert g.game().status == "active" and not g.game().ended
 
 
 def test_after_an_outage_a_worker_pass_reads_the_mail_but_expires_nothing(tmp_path: Path) -> None:
-    from pbem.games.timekeeping.tick import worker_pass
-
     g = ClockGame.create(Harness(tmp_path), "10h", expiry="forfeit", grace="0s", outage="2h")
     g.tick()
     g.advance(hours=30)  # the worker was down
-    report, _ = worker_pass(g.h.db, g.h.settings, lambda: None, now=g.at)
+    report = worker_pass(g.h.db, g.h.settings, now=g.at).clocks
     assert report.outage is not None and report.expired == {}
     assert g.game().status == "active"

@@ -13,9 +13,10 @@ from sqlalchemy import text
 from sqlmodel import Session, select
 
 import engine
-from pbem import service
+from pbem.games import views as game_views
 from pbem.games.seats import change_seat
 from pbem.games.timekeeping.tick import tick
+from pbem.store import models
 from pbem.store.models import Game, Move
 from tests.pbem.clockharness import EMAILS, MONDAY, ClockGame, other
 from tests.pbem.harness import Harness
@@ -65,7 +66,7 @@ def test_reports_show_both_clocks_the_time_control_and_vacation_left(tmp_path: P
     g.reply(mover, "first kennedy")
     body = g.text(other(mover))  # the opponent's report (the mover may get none: notify modes)
     assert f"Clock {mover.title()}: 4 d 2 h left, stopped" in body  # 62 h + 36 h
-    rows = service.games(g.h.db)
+    rows = game_views.games(g.h.db)
     assert "kennedy on the move" in rows[0].clocks
 
 
@@ -102,7 +103,7 @@ def test_autopilot_plays_a_legal_default_and_the_log_says_so(tmp_path: Path) -> 
     with Session(g.h.db) as s:
         moves = list(s.exec(select(Move).where(Move.game_id == g.h.game_id)))
     assert moves and all(m.source == "autopilot" and m.side == late for m in moves)
-    assert service.replay(g.h.db, g.h.game_id).ok
+    assert game_views.replay(g.h.db, g.h.game_id).ok
     assert any(
         "ran out of time: the computer played for them" in s for s in g.subjects(other(late))
     )
@@ -199,7 +200,7 @@ def test_address_add_is_confirmed_from_the_new_address(tmp_path: Path) -> None:
     assert g.h.inbound()[-1].outcome == "applied"
     g.reply(mover, f"address use {new}", to_mail=g.h.mails_to(mover)[0])  # a stale key is fine here
     with Session(g.h.db) as s:
-        seat = s.exec(select(service.Seat).where(service.Seat.side == mover)).one()  # type: ignore[attr-defined]
+        seat = s.exec(select(models.Seat).where(models.Seat.side == mover)).one()  # type: ignore[attr-defined]
     assert seat.email == new and EMAILS[mover] in seat.aliases
 
 

@@ -9,9 +9,12 @@ from pathlib import Path
 import pytest
 
 import engine
-from pbem import keys, service
+from pbem import errors, keys
 from pbem.config import ConfigError, Settings, as_env, load_settings
+from pbem.games import setup as game_setup
+from pbem.games import views as game_views
 from pbem.mail import PermanentFailure, TemporaryFailure
+from pbem.outbox import send as outbox
 from pbem.store.models import utcnow
 from pbem.worker.lock import Locked, RunLock
 from tests.pbem.harness import Harness
@@ -134,7 +137,7 @@ def test_outbox_retries_temporary_failures_with_backoff_and_the_same_message_id(
     assert rows[0].next_attempt_at > utcnow()
     assert h.send().sent == 0  # not due yet
     later = utcnow() + timedelta(hours=1)
-    stats = service.drain_outbox(h.db, h.settings, h.sender, now=later)
+    stats = outbox.drain_outbox(h.db, h.settings, h.sender, now=later)
     assert stats.sent == 2
     assert [r.status for r in h.outbox()] == ["sent", "sent"]
     sent_ids = [h.mails_to(s)[0]["Message-ID"] for s in ("kennedy", "nixon")]
@@ -173,7 +176,7 @@ def test_replay_equals_the_snapshot_and_detects_tampering(tmp_path: Path) -> Non
     h = Harness(tmp_path)
     h.new_game(seed=4)
     _play(h, 25)
-    report = service.replay(h.db, h.game_id)
+    report = game_views.replay(h.db, h.game_id)
     assert report.ok and report.moves == 25
     with Session(h.db) as s:
         game = s.get(Game, h.game_id)
@@ -183,26 +186,26 @@ def test_replay_equals_the_snapshot_and_detects_tampering(tmp_path: Path) -> Non
         game.snapshot = engine.to_json(state)
         s.add(game)
         s.commit()
-    bad = service.replay(h.db, h.game_id)
+    bad = game_views.replay(h.db, h.game_id)
     assert not bad.ok and "momentum" in bad.problem
 
 
 def test_show_json_is_the_sides_view(tmp_path: Path) -> None:
     h = Harness(tmp_path)
     h.new_game(seed=2)
-    v = service.show_json(h.db, h.game_id, "kennedy")
+    v = game_views.show_json(h.db, h.game_id, "kennedy")
     assert v == json.loads(json.dumps(engine.view(h.state(), "kennedy")))
-    assert "hand" not in service.show_json(h.db, h.game_id, "public")
-    with pytest.raises(service.GameNotFound):
-        service.show_json(h.db, 99, "kennedy")
+    assert "hand" not in game_views.show_json(h.db, h.game_id, "public")
+    with pytest.raises(errors.GameNotFound):
+        game_views.show_json(h.db, 99, "kennedy")
 
 
 def test_new_game_refuses_bad_addresses(tmp_path: Path) -> None:
     h = Harness(tmp_path)
-    with pytest.raises(service.ServiceError, match="kennedy"):
-        service.new_game(h.db, h.settings, kennedy="nope", nixon="n@x.test")
-    with pytest.raises(service.ServiceError, match="different"):
-        service.new_game(h.db, h.settings, kennedy="a@x.test", nixon="A@x.test")
+    with pytest.raises(errors.ServiceError, match="kennedy"):
+        game_setup.new_game(h.db, h.settings, kennedy="nope", nixon="n@x.test")
+    with pytest.raises(errors.ServiceError, match="different"):
+        game_setup.new_game(h.db, h.settings, kennedy="a@x.test", nixon="A@x.test")
 
 
 # --- lock ---------------------------------------------------------------------------------------

@@ -12,7 +12,8 @@ import pytest
 from sqlmodel import Session, col, select
 
 import engine
-from pbem import service
+from pbem.games import setup as game_setup
+from pbem.games import views as game_views
 from pbem.store.db import make_engine, migrate
 from pbem.store.models import InboundMessage, Move, OutboxMessage
 from pbem.worker.demo import ScriptedPlayer, play_by_email
@@ -28,7 +29,7 @@ def test_a_complete_game_against_the_heuristic_bot_by_email(
     db = make_engine(settings.database_url)
     migrate(db)
     human = mail_server.fresh_address("kennedy")
-    game_id = service.new_game(db, settings, kennedy=human, nixon="bot:heuristic", seed=11)
+    game_id = game_setup.new_game(db, settings, kennedy=human, nixon="bot:heuristic", seed=11)
     player = ScriptedPlayer(
         "kennedy", human, settings, random.Random(11), tmp_path, password=mail_server.password
     )
@@ -39,7 +40,7 @@ def test_a_complete_game_against_the_heuristic_bot_by_email(
     seconds = time.perf_counter() - started
     print(f"\n[{mail_server.kind}] {sent} human mails against bot:heuristic in {seconds:.1f} s")
     assert view["result"] is not None and view["result"]["winner"] in engine.SIDES
-    assert service.replay(db, game_id).ok
+    assert game_views.replay(db, game_id).ok
     with Session(db) as s:
         assert {r.outcome for r in s.exec(select(InboundMessage))} == {"applied"}
         log = list(s.exec(select(Move).where(Move.game_id == game_id).order_by(col(Move.seq))))

@@ -15,11 +15,13 @@ from pathlib import Path
 import pytest
 from sqlmodel import Session
 
-from pbem import service
 from pbem.clocks.control import parse_control
+from pbem.games import setup as game_setup
 from pbem.games.timekeeping.tick import tick
+from pbem.outbox import send as outbox
 from pbem.store.db import make_engine, migrate
 from pbem.store.models import Game
+from pbem.worker import intake
 from tests.pbem.mailtools import MailServer, player_mail
 
 
@@ -43,18 +45,18 @@ def test_a_silent_player_is_reminded_and_loses_by_the_chosen_policy(
     migrate(db)
     addr = {side: mail_server.fresh_address(side) for side in ("kennedy", "nixon")}
     control = parse_control("20s", expiry=policy, grace="6s", reminders="50%,80%")
-    game_id = service.new_game(
+    game_id = game_setup.new_game(
         db, settings, kennedy=addr["kennedy"], nixon=addr["nixon"], seed=7, clock=control
     )
-    sender = service.make_sender(settings)
+    sender = outbox.make_sender(settings)
 
     def worker_pass() -> None:  # as `pbem serve` does it (the poll only when mail is expected)
         tick(db, settings)
         if policy == "claim":
-            with service.open_mailbox(settings) as inbox:
+            with intake.open_mailbox(settings) as inbox:
                 inbox.ensure_folders()
-                service.poll_once(db, settings, inbox)
-        service.drain_outbox(db, settings, sender)
+                intake.poll_once(db, settings, inbox)
+        outbox.drain_outbox(db, settings, sender)
 
     worker_pass()  # the welcome mails; Nixon (who won the initiative) stays silent
     deadline = time.monotonic() + 60

@@ -19,8 +19,9 @@ import pytest
 from sqlmodel import Session, select
 
 import engine
-from pbem import service
 from pbem.config import Settings
+from pbem.games import setup as game_setup
+from pbem.games import views as game_views
 from pbem.store.db import make_engine, migrate
 from pbem.store.models import InboundMessage
 from pbem.worker.demo import ScriptedPlayer, play_by_email
@@ -37,7 +38,9 @@ def test_a_complete_game_by_email(mail_server: MailServer, tmp_path: Path) -> No
     db = make_engine(settings.database_url)
     migrate(db)
     addr = {side: mail_server.fresh_address(side) for side in engine.SIDES}
-    game_id = service.new_game(db, settings, kennedy=addr["kennedy"], nixon=addr["nixon"], seed=5)
+    game_id = game_setup.new_game(
+        db, settings, kennedy=addr["kennedy"], nixon=addr["nixon"], seed=5
+    )
     rng = random.Random(5)
     players = {
         side: ScriptedPlayer(
@@ -53,7 +56,7 @@ def test_a_complete_game_by_email(mail_server: MailServer, tmp_path: Path) -> No
         f"{moves / seconds:.1f} moves/s, {sum(p.received for p in players.values())} reports"
     )
     assert view["result"] is not None and view["result"]["winner"] in engine.SIDES
-    assert service.replay(db, game_id).ok
+    assert game_views.replay(db, game_id).ok
     with Session(db) as s:
         outcomes = {r.outcome for r in s.exec(select(InboundMessage))}
     assert outcomes == {"applied"}

@@ -13,9 +13,12 @@ import pytest
 from sqlmodel import Session
 
 import engine
-from pbem import service
+from pbem.games import setup as game_setup
+from pbem.games import views as game_views
+from pbem.outbox import send as outbox
 from pbem.store.db import make_engine, migrate
 from pbem.store.models import Game
+from pbem.worker import intake
 from tests.pbem.mailtools import MailServer, player_mail
 
 
@@ -71,14 +74,14 @@ def test_typo_quoted_reply_undo_and_table_talk_by_real_mail(
     migrate(db)
     kim = Player(mail_server, mail_server.fresh_address("kennedy"), game_address)
     dick = Player(mail_server, mail_server.fresh_address("nixon"), game_address)
-    game_id = service.new_game(db, settings, kennedy=kim.address, nixon=dick.address, seed=2)
+    game_id = game_setup.new_game(db, settings, kennedy=kim.address, nixon=dick.address, seed=2)
 
     def turn() -> None:
-        service.drain_outbox(db, settings, mail_server.sender())
+        outbox.drain_outbox(db, settings, mail_server.sender())
         with mail_server.mailbox(game_address) as box:
             box.ensure_folders()
-            service.poll_once(db, settings, box)
-        service.drain_outbox(db, settings, mail_server.sender())
+            intake.poll_once(db, settings, box)
+        outbox.drain_outbox(db, settings, mail_server.sender())
 
     def state() -> dict:
         with Session(db) as s:
@@ -109,4 +112,4 @@ def test_typo_quoted_reply_undo_and_table_talk_by_real_mail(
     assert "your last mail was taken back" in _flat(kim.next_mail())
     told = dick.next_mail()
     assert "Kennedy took back their last move" in _flat(told)
-    assert service.replay(db, game_id).ok
+    assert game_views.replay(db, game_id).ok

@@ -20,10 +20,12 @@ import pytest
 from sqlmodel import Session
 
 import engine
-from pbem import service
+from pbem.games import setup as game_setup
 from pbem.games.fairplay.verify import commitment, verify_export
+from pbem.outbox import send as outbox
 from pbem.store.db import make_engine, migrate
 from pbem.store.models import Commitment, Game
+from pbem.worker import intake
 from pbem.worker.demo import ScriptedPlayer, play_by_email
 from tests.pbem.fairplay_helpers import attachment, whole_text
 from tests.pbem.mailtools import MailServer
@@ -42,11 +44,11 @@ def test_invite_accept_play_reveal_verify(mail_server: MailServer, tmp_path: Pat
     db = make_engine(settings.database_url)
     migrate(db)
     addr = {side: mail_server.fresh_address(side) for side in engine.SIDES}
-    game_id = service.new_game(
+    game_id = game_setup.new_game(
         db, settings, kennedy=addr["kennedy"], nixon=addr["nixon"], invite=True
     )
-    sender = service.make_sender(settings)
-    service.drain_outbox(db, settings, sender)
+    sender = outbox.make_sender(settings)
+    outbox.drain_outbox(db, settings, sender)
     rng = random.Random(15)
     players = {
         side: ScriptedPlayer(
@@ -54,7 +56,7 @@ def test_invite_accept_play_reveal_verify(mail_server: MailServer, tmp_path: Pat
         )
         for side in engine.SIDES
     }
-    with service.open_mailbox(settings) as inbox:
+    with intake.open_mailbox(settings) as inbox:
         inbox.ensure_folders()
         for side, p in players.items():
             p.open()
@@ -63,7 +65,7 @@ def test_invite_accept_play_reveal_verify(mail_server: MailServer, tmp_path: Pat
             p.move([f"accept {WORDS[side]}"])  # replies to the invitation, as a mail client does
         deadline = time.monotonic() + 30
         while _status(db, game_id) == "invited" and time.monotonic() < deadline:
-            service.poll_once(db, settings, inbox)
+            intake.poll_once(db, settings, inbox)
             time.sleep(0.05)
         for p in players.values():
             p.close()

@@ -11,10 +11,13 @@ from click.testing import CliRunner
 from sqlmodel import Session, select
 
 import engine
-from pbem import service
+from pbem import errors
 from pbem.cli import cli
+from pbem.games import views as game_views
 from pbem.games.fairplay.verify import commitment, engine_seed
+from pbem.outbox import send as outbox
 from pbem.store.models import Invitation, OutboxMessage, utcnow
+from pbem.worker.worker_pass import worker_pass
 from tests.pbem.fairplay_helpers import commitment_row, game_row, invite
 from tests.pbem.harness import EMAILS, Harness
 
@@ -43,9 +46,9 @@ def test_new_game_invites_both_players_with_the_commitment(h: Harness) -> None:
         assert "Invitation" in str(mail["Subject"]) and c.commitment in text.replace("\n    ", "")
         assert "accept" in text and "decline" in text
         assert c.server_seed not in text
-    with pytest.raises(service.ServiceError, match="has not started"):
-        service.show(h.db, h.settings, h.game_id)
-    (row,) = service.games(h.db)
+    with pytest.raises(errors.ServiceError, match="has not started"):
+        game_views.show(h.db, h.settings, h.game_id)
+    (row,) = game_views.games(h.db)
     assert row.status == "invited" and "accept: kennedy, nixon" in row.waiting_for
 
 
@@ -72,7 +75,7 @@ def test_both_accept_then_the_game_starts_with_their_entropy(h: Harness) -> None
     for side in engine.SIDES:
         welcome = h.last_mail(side)
         assert "new game, you are" in str(welcome["Subject"])
-    assert service.replay(h.db, h.game_id).ok
+    assert game_views.replay(h.db, h.game_id).ok
 
 
 def test_accept_from_a_wrong_address_changes_nothing_and_gets_no_answer(h: Harness) -> None:
@@ -123,17 +126,17 @@ def test_an_unanswered_invitation_expires(h: Harness) -> None:
     start = utcnow()
     invite(h, now=start, expires_in=timedelta(hours=48))
     h.reply("kennedy", "accept")
-    service.poll_once(h.db, h.settings, h.inbox, now=start + timedelta(hours=47))
+    worker_pass(h.db, h.settings, inbox=h.inbox, now=start + timedelta(hours=47))
     assert game_row(h).status == "invited"
     later = start + timedelta(hours=49)
-    service.poll_once(h.db, h.settings, h.inbox, now=later)
-    service.drain_outbox(h.db, h.settings, h.sender, now=later)
+    worker_pass(h.db, h.settings, inbox=h.inbox, now=later)
+    outbox.drain_outbox(h.db, h.settings, h.sender, now=later)
     assert game_row(h).status == "expired"
     assert statuses(h) == {"kennedy": "accepted", "nixon": "expired"}
     for side in engine.SIDES:
         mail = h.last_mail(side)
         assert "expired" in str(mail["Subject"]) and EMAILS["nixon"] in h.text_of(mail)
-    service.poll_once(h.db, h.settings, h.inbox, now=start + timedelta(hours=99))  # only once
+    worker_pass(h.db, h.settings, inbox=h.inbox, now=start + timedelta(hours=99))  # only once
     with Session(h.db) as s:
         assert (
             len(

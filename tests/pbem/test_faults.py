@@ -21,12 +21,15 @@ from click.testing import CliRunner, Result
 from sqlmodel import Session, select
 
 import engine
-from pbem import service
+from pbem import pipeline
 from pbem.cli import EXIT_UNREACHABLE, cli
 from pbem.config import Settings
+from pbem.games import setup as game_setup
 from pbem.mail import MemorySender, SmtpSender, TemporaryFailure
 from pbem.mail.htmltext import html_to_text
+from pbem.outbox import send as outbox
 from pbem.store.models import Move, OutboxMessage, Quarantine
+from pbem.worker import intake
 from tests.pbem.fakeservers import SilentServer, garbage_banner, imap_refusing_logins
 from tests.pbem.harness import EMAILS, Harness
 from tests.pbem.mailtools import free_port
@@ -54,7 +57,7 @@ def _active(h: Harness) -> str:
 def test_1_a_raw_utf8_from_address_plays(tmp_path: Path) -> None:
     h = Harness(tmp_path)
     emails = {"kennedy": "jürgen@spieler.test", "nixon": "łukasz@gracze.test"}
-    h.game_id = service.new_game(h.db, h.settings, seed=7, **emails)
+    h.game_id = game_setup.new_game(h.db, h.settings, seed=7, **emails)
     h.send()
     side = _active(h)
     welcome = email.message_from_bytes(
@@ -92,7 +95,7 @@ def test_2_a_crash_whose_quarantine_write_fails_too_never_blocks_the_inbox(
     monkeypatch.setattr(runner, "Quarantine", BrokenQuarantine)
     h.inbox.deliver(h.reply_bytes("kennedy", "first kennedy"))
     h.inbox.deliver(h.reply_bytes("nixon", "help"))
-    stats = service.poll_once(h.db, h.settings, h.inbox)  # must not raise
+    stats = intake.poll_once(h.db, h.settings, h.inbox)  # must not raise
     assert stats.outcomes == {"quarantined": 2}
     assert h.inbox.fetch_new() == [] and len(h.inbox.folder_uids("Quarantine")) == 2
 
@@ -124,7 +127,7 @@ def test_4_a_locked_database_defers_the_mail_and_the_next_run_applies_it(
     blocker = sqlite3.connect(tmp_path / "pbem.db", isolation_level=None)
     blocker.execute("BEGIN IMMEDIATE")
     try:
-        stats = service.poll_once(h.db, h.settings, h.inbox)
+        stats = intake.poll_once(h.db, h.settings, h.inbox)
     finally:
         blocker.execute("ROLLBACK")
         blocker.close()
@@ -140,11 +143,12 @@ def test_4_poll_exits_4_when_mail_was_deferred(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     from pbem import cli as cli_module
+    from pbem.worker import worker_pass
 
     monkeypatch.setattr(
-        cli_module.service,
+        worker_pass,
         "poll_once",
-        lambda *a, **k: service.PollStats(outcomes=__import__("collections").Counter(deferred=1)),
+        lambda *a, **k: intake.PollStats(outcomes=__import__("collections").Counter(deferred=1)),
     )
     monkeypatch.setattr(cli_module.service, "open_mailbox", lambda s: _NullBox())
     out = _cli(_env(tmp_path), "poll", "--no-send")
@@ -183,16 +187,16 @@ def test_5_two_overlapping_polls_apply_each_mail_once_and_send_each_report_once(
     h.inbox.deliver(h.reply_bytes(side, h.legal(side)[0]))
     batch = h.inbox.fetch_new()
     # worker B fetched the same batch before worker A moved it
-    a = service.poll_once(h.db, h.settings, h.inbox)
+    a = intake.poll_once(h.db, h.settings, h.inbox)
     for item in batch:
-        service.process_message(
+        pipeline.process_message(
             h.db, h.settings, item.raw, mailbox="INBOX", uidvalidity=item.uidvalidity, uid=item.uid
         )
     h.inbox.move_many([i.uid for i in batch], "Processed")
     assert a.outcomes == {"applied": 1}
     first, second = MemorySender(), MemorySender()
-    service.drain_outbox(h.db, h.settings, first)
-    service.drain_outbox(h.db, h.settings, second)
+    outbox.drain_outbox(h.db, h.settings, first)
+    outbox.drain_outbox(h.db, h.settings, second)
     assert first.sent and second.sent == []
     assert len(_moves(h)) == 1
 
@@ -240,12 +244,12 @@ def test_6_a_wrong_imap_password_or_a_garbage_banner_exits_4(
 
 
 def test_7_a_hanging_smtp_server_costs_one_timeout_per_run_not_one_per_mail(h: Harness) -> None:
-    service.new_game(h.db, h.settings, kennedy="a@players.test", nixon="b@players.test", seed=3)
+    game_setup.new_game(h.db, h.settings, kennedy="a@players.test", nixon="b@players.test", seed=3)
     pending = [r for r in h.outbox() if r.status == "pending"]
     assert len(pending) == 2
     with SilentServer() as silent:
         sender = SmtpSender("127.0.0.1", silent.port, timeout=0.3)
-        stats = service.drain_outbox(h.db, h.settings, sender)
+        stats = outbox.drain_outbox(h.db, h.settings, sender)
         assert silent.connections == 1
     assert stats.sent == 0 and stats.retrying >= 1
     assert all(r.status == "pending" for r in h.outbox() if r.id in {p.id for p in pending})
@@ -255,11 +259,11 @@ def test_7_a_hanging_smtp_server_costs_one_timeout_per_run_not_one_per_mail(h: H
 
 
 def test_8_after_a_connection_failure_the_next_run_retries_at_once(h: Harness) -> None:
-    service.new_game(h.db, h.settings, kennedy="a@players.test", nixon="b@players.test", seed=3)
+    game_setup.new_game(h.db, h.settings, kennedy="a@players.test", nixon="b@players.test", seed=3)
     down = MemorySender(fail_with=[TemporaryFailure("connection refused")])
-    first = service.drain_outbox(h.db, h.settings, down)
+    first = outbox.drain_outbox(h.db, h.settings, down)
     assert first.sent == 0
-    second = service.drain_outbox(h.db, h.settings, down)  # the very next run
+    second = outbox.drain_outbox(h.db, h.settings, down)  # the very next run
     assert second.sent == 2
     assert all(r.status == "sent" for r in h.outbox())
 

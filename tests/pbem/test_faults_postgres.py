@@ -15,10 +15,13 @@ import pytest
 from sqlmodel import Session, select
 
 import engine
-from pbem import service
+from pbem import pipeline
+from pbem.games import setup as game_setup
 from pbem.mail import MemorySender
+from pbem.outbox import send as outbox
 from pbem.outbox import send as outbox_send
 from pbem.store.models import OutboxMessage, Quarantine
+from pbem.worker import intake
 from tests.pbem.harness import Harness
 
 pytestmark = pytest.mark.postgres  # skipped without PBEM_TEST_POSTGRES_URL (conftest.py)
@@ -40,7 +43,7 @@ def test_2_a_nul_in_a_message_id_neither_raises_nor_blocks_the_move_behind_it(h:
     )
     h.inbox.deliver(nul)
     h.inbox.deliver(h.reply_bytes(side, h.legal(side)[0]))
-    stats = service.poll_once(h.db, h.settings, h.inbox)
+    stats = intake.poll_once(h.db, h.settings, h.inbox)
     assert stats.outcomes == {"answered": 1, "applied": 1}
     assert h.inbox.fetch_new() == []
 
@@ -55,7 +58,7 @@ def test_2_a_crash_on_a_nul_mail_is_stored_in_the_quarantine(
 
     monkeypatch.setattr(runner, "run", crash)
     raw = h.reply_bytes("kennedy", "help").replace(b"Message-ID: <player.", b"Message-ID: <a\x00b.")
-    out = service.process_message(h.db, h.settings, raw)
+    out = pipeline.process_message(h.db, h.settings, raw)
     assert out.outcome == "quarantined"
     with Session(h.db) as s:
         (row,) = s.exec(select(Quarantine)).all()
@@ -84,12 +87,12 @@ def test_5_two_workers_draining_one_outbox_send_each_row_once(
 ) -> None:
     monkeypatch.setattr(outbox_send, "CLAIM_BATCH", 3)
     for i in range(20):
-        service.new_game(
+        game_setup.new_game(
             h.db, h.settings, kennedy=f"k{i}@players.test", nixon=f"n{i}@players.test", seed=i
         )
     senders = [SlowSender(), SlowSender()]
     threads = [
-        threading.Thread(target=service.drain_outbox, args=(h.db, h.settings, s)) for s in senders
+        threading.Thread(target=outbox.drain_outbox, args=(h.db, h.settings, s)) for s in senders
     ]
     for t in threads:
         t.start()
@@ -114,7 +117,7 @@ def test_imap_uids_up_to_2_to_the_32_are_stored(
 
     side = _active(h)
     raw = h.reply_bytes(side, h.legal(side)[0])
-    out = service.process_message(
+    out = pipeline.process_message(
         h.db, h.settings, raw, mailbox="INBOX", uidvalidity=2**32 - 1, uid=2**32 - 1
     )
     assert out.outcome == "applied"
@@ -123,7 +126,7 @@ def test_imap_uids_up_to_2_to_the_32_are_stored(
         raise RuntimeError("pipeline bug")
 
     monkeypatch.setattr(runner, "run", crash)
-    out = service.process_message(
+    out = pipeline.process_message(
         h.db,
         h.settings,
         h.reply_bytes(side, "help"),

@@ -29,8 +29,8 @@ from sqlalchemy import event
 from sqlmodel import Session, col, select
 
 import engine
-from pbem import service
 from pbem.games import orders
+from pbem.games import views as game_views
 from pbem.mail import parse as mail_parse
 from pbem.outbox.queue import seats_of
 from pbem.pipeline import lines, process_message, rows
@@ -228,7 +228,7 @@ def test_moves_are_numbered_after_the_game_s_last_one(tmp_path: Path) -> None:
         moves = list(s.exec(select(Move).where(Move.game_id == h.game_id).order_by(col(Move.seq))))
     assert [m.seq for m in moves] == list(range(1, len(moves) + 1)) and len(moves) >= 4
     assert all(m.source == "mail" and m.inbound_id is not None for m in moves)
-    assert service.replay(h.db, h.game_id).ok
+    assert game_views.replay(h.db, h.game_id).ok
 
 
 def test_report_keys_fold_the_whole_text_as_each_line() -> None:
@@ -320,58 +320,6 @@ def test_a_move_reads_the_game_s_last_move_number_with_its_row(tmp_path: Path) -
         s.flush()  # written by the ORM apart from `last_move_seq`
         assert rows.last_move_seq(s, h.game_id) == last + 4
         s.rollback()
-
-
-@pytest.mark.parametrize("defer", [False, True])
-def test_a_short_claim_is_the_last_of_a_send_round(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, defer: bool
-) -> None:
-    """The pump's round for a move's reports: one claim (it got fewer rows than a batch, so
-    nothing else was due), one picture load, one mark per row; no empty claim after it. The
-    claimed rows are plain values (no ORM object per row) and every row is sent once.
-    Reports rendered by the sender (deferred) load no picture: the render draws it."""
-    import asyncio
-
-    from pbem.outbox import queue as replies
-    from pbem.store.models import utcnow
-
-    monkeypatch.setattr(replies, "DEFER_RENDER", defer)
-    h = Harness(tmp_path)
-    h.new_game()
-    with Session(h.db) as s:  # its two welcome mails (the picture of the board) due again
-        for row in s.exec(select(OutboxMessage)):
-            row.status = "pending"
-            s.add(row)
-        s.commit()
-    outbox = h.selects_from("outboxmessage")
-    steps: list[str] = []
-    event.listen(h.db, "before_cursor_execute", lambda *a: steps.append(" ".join(a[2].split())))
-    event.listen(h.db, "commit", lambda *a: steps.append("COMMIT"))
-    sent: list[Any] = []
-
-    class Rows:
-        async def send(self, raw: bytes, sender: str, recipients: list[str]) -> None:
-            raise AssertionError("rows are handed over whole")
-
-        async def send_row(self, settings: Any, row: Any, images: Any) -> None:
-            assert not isinstance(row, OutboxMessage)
-            sent.append((row.message_id, sorted(images)))
-
-    stats = service.SendStats()
-    assert asyncio.run(service.send_due(h.db, h.settings, Rows(), utcnow(), stats))
-    assert stats.sent == 2 and len(sent) == 2
-    assert len({m for m, _ in sent}) == 2 and all(bool(images) != defer for _, images in sent)
-    claims = [q for q in outbox if "LIMIT" in q.upper()]
-    assert len(claims) == 1, outbox
-    assert {r.status for r in h.outbox()} == {"sent"}
-    # the pictures are read in the claim's transaction (no second connection and BEGIN)
-    claim = next(i for i, q in enumerate(steps) if "LIMIT" in q and "FROM outboxmessage" in q)
-    end = steps.index("COMMIT", claim)
-    assert steps[claim - 1] == "BEGIN IMMEDIATE"
-    loads = [] if defer else ["SELECT"]
-    assert [q.split()[0] for q in steps[claim:end]] == ["SELECT", "UPDATE", *loads]
-    assert ("FROM mailimage" in steps[end - 1]) != defer
-    assert not any("FROM mailimage" in q for q in steps[end:])
 
 
 def test_a_plain_address_header_is_read_without_the_address_parser(monkeypatch: Any) -> None:

@@ -33,12 +33,13 @@ from sqlmodel import Session, col, select
 import engine
 from benchmarks.bench_mail import _next_move
 from benchmarks.pgenv import fresh_database
-from pbem import service
 from pbem.config import Settings, as_env
+from pbem.games import setup as game_setup
 from pbem.mail import Fetched, InlineImage
 from pbem.pipeline import Outcome, process_message
 from pbem.store.db import make_engine, migrate, transaction
 from pbem.store.models import InboundMessage, MailImage, Move, OutboxMessage, Quarantine, QueuedMail
+from pbem.worker import handover, intake
 from pbem.worker.handover import GAME_LOCKS, hand_over
 from tests.pbem.harness import Harness, player_mail
 from tests.pbem.mailtools import MailServer
@@ -144,7 +145,7 @@ def test_a_mail_for_a_game_is_handed_over_then_applied_and_a_second_delivery_is_
     assert hand_over(h.db, h.settings, again, "INBOX") == Outcome(
         "duplicate", f"duplicate of an earlier mail ({_queued(h)[0].dedupe_key})"
     )
-    assert [o.outcome for o in service.apply_queued(h.db, h.settings)] == ["applied"]
+    assert [o.outcome for o in handover.apply_queued(h.db, h.settings)] == ["applied"]
     assert _queued(h) == [] and [(m.uid, m.outcome) for m in h.inbound()] == [(7, "applied")]
     out = hand_over(h.db, h.settings, Fetched(uid=9, uidvalidity=1, raw=raw), "INBOX")
     assert out is not None and out.outcome == "duplicate"  # after it was applied, too
@@ -157,7 +158,7 @@ def test_mail_for_no_game_is_processed_at_once_as_on_sqlite(postgres_harness: Ha
     h.inbox.deliver(stranger)
     side = sorted(engine.active_sides(h.state()))[0]
     h.inbox.deliver(h.reply_bytes(side, h.legal(side)[0]))
-    stats = service.poll_once(h.db, h.settings, h.inbox)
+    stats = intake.poll_once(h.db, h.settings, h.inbox)
     assert (stats.outcomes, stats.handed_over) == ({"ignored": 1, "applied": 1}, 1)
     assert "1 handed over" in stats.summary()
     assert h.inbox.fetch_new() == [] and _queued(h) == []
@@ -176,7 +177,7 @@ def test_a_queued_mail_that_crashes_is_quarantined_and_leaves_the_queue(
         raise RuntimeError("pipeline bug")
 
     monkeypatch.setattr(runner, "run", crash)
-    assert [o.outcome for o in service.apply_queued(h.db, h.settings)] == ["quarantined"]
+    assert [o.outcome for o in handover.apply_queued(h.db, h.settings)] == ["quarantined"]
     with Session(h.db) as s:
         (row,) = s.exec(select(Quarantine)).all()
     assert (row.raw, row.uid) == (raw, 3) and _queued(h) == []
@@ -196,7 +197,7 @@ def test_a_database_outage_while_applying_defers_the_queue(
         raise OperationalError("SELECT", {}, ConnectionError("server closed the connection"))
 
     monkeypatch.setattr(handover, "_waiting_games", gone)
-    assert [o.outcome for o in service.apply_queued(h.db, h.settings)] == ["deferred"]
+    assert [o.outcome for o in handover.apply_queued(h.db, h.settings)] == ["deferred"]
     assert len(_queued(h)) == 1  # still queued for the next pass
 
 
@@ -271,7 +272,7 @@ def backlog(empty_postgres: str, mail_server: MailServer) -> Iterator[Backlog]:
     db = make_engine(empty_postgres)
     migrate(db)
     games = {
-        name: service.new_game(
+        name: game_setup.new_game(
             db,
             settings,
             seed=3 + i,

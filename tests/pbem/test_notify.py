@@ -15,10 +15,11 @@ import pytest
 from sqlmodel import Session, col, select
 
 import engine
-from pbem import service
 from pbem.games import notify
 from pbem.games.digest import digest_pass
+from pbem.outbox import send as outbox
 from pbem.store.models import Game, Move, SeatOrders
+from pbem.worker import intake
 from tests.engine.builders import action_position, at_step
 from tests.pbem.harness import Harness
 
@@ -142,7 +143,7 @@ def test_digest_mode_sends_one_mail_a_day_at_the_players_hour(h: Harness) -> Non
 
     def tick(at: datetime) -> int:
         n = digest_pass(h.db, h.settings, at)
-        service.drain_outbox(h.db, h.settings, h.sender, now=at)
+        outbox.drain_outbox(h.db, h.settings, h.sender, now=at)
         return n
 
     assert tick(day - timedelta(minutes=1)) == 0
@@ -155,8 +156,8 @@ def test_digest_mode_sends_one_mail_a_day_at_the_players_hour(h: Harness) -> Non
     assert len(h.mails_to("nixon")) == before + 1
     h.inbox.deliver(h.reply_bytes("nixon", "decline", to_mail=digest))
     at = day + timedelta(days=1, hours=1)  # the worker's pass also runs the digests due
-    assert service.poll_once(h.db, h.settings, h.inbox, now=at).outcomes == {"applied": 1}
-    service.drain_outbox(h.db, h.settings, h.sender, now=at)
+    assert intake.poll_once(h.db, h.settings, h.inbox, now=at).outcomes == {"applied": 1}
+    outbox.drain_outbox(h.db, h.settings, h.sender, now=at)
     assert len(h.mails_to("nixon")) == before + 1  # Nixon's next decision waits for the digest too
     assert tick(day + timedelta(days=2)) == 1
     assert "IT IS YOUR MOVE." in h.text_of(h.last_mail("nixon"))

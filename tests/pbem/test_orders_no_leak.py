@@ -18,8 +18,8 @@ import engine
 from engine import forced
 from engine.data import other
 from engine.phases import momentum
-from pbem import service
 from pbem.games.digest import digest_pass
+from pbem.outbox import send as outbox
 from pbem.reports import cardtext
 from tests.pbem.harness import Harness
 from tests.pbem.test_no_leak import _mail_texts, hidden_names
@@ -64,7 +64,7 @@ def test_no_summary_digest_or_note_names_the_opponents_hidden_cards(tmp_path: Pa
             break
         clock += timedelta(days=1)
         digest_pass(h.db, h.settings, clock)
-        service.drain_outbox(h.db, h.settings, h.sender, now=clock)
+        outbox.drain_outbox(h.db, h.settings, h.sender, now=clock)
         for side in sorted(engine.active_sides(h.state())):
             legal = engine.legal_commands(h.state(), side)
             body = rnd.choice(legal)

@@ -8,6 +8,7 @@ import pytest
 
 import engine
 from pbem.store.models import Move
+from pbem.worker import intake
 from tests.pbem.harness import EMAILS, Harness, player_mail
 
 
@@ -294,9 +295,8 @@ def test_an_error_after_a_random_draw_withholds_the_details(h: Harness) -> None:
 def test_a_flooded_inbox_is_processed_in_batches(
     h: Harness, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from pbem import service
 
-    monkeypatch.setattr(service, "FETCH_BATCH", 3)
+    monkeypatch.setattr(intake, "FETCH_BATCH", 3)
     for i in range(7):
         h.inbox.deliver(player_mail(f"stranger{i}@else.test", "game@pbem.test", "help"))
     assert h.poll().outcomes == {"ignored": 7}

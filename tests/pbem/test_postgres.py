@@ -15,7 +15,7 @@ from sqlalchemy import text
 from sqlmodel import Session
 
 import engine
-from pbem import service
+from pbem.games import views as game_views
 from pbem.pipeline import Context
 from pbem.pipeline.stages.dedupe import DuplicateMessage, dedupe
 from pbem.pipeline.stages.parse import parse
@@ -40,7 +40,7 @@ def test_migrations_and_a_played_game_replay_on_postgres(h: Harness) -> None:
         assert h.reply(side, rnd.choice(engine.legal_commands(state, side))).outcomes == {
             "applied": 1
         }
-    assert service.replay(h.db, h.game_id).ok
+    assert game_views.replay(h.db, h.game_id).ok
 
 
 def test_duplicate_delivery_on_postgres(h: Harness) -> None:

@@ -23,8 +23,8 @@ import pytest
 from sqlalchemy import event
 
 import engine
-from pbem import service
 from pbem.reports import render as render_mod
+from pbem.worker import intake
 from tests.pbem.harness import Harness
 
 GOLDEN = Path(__file__).parent / "data" / "golden"
@@ -123,7 +123,7 @@ def test_one_applied_move_writes_each_seat_and_orders_row_once(tmp_path: Path) -
         side = sorted(engine.active_sides(h.state()))[0]
         h.inbox.deliver(h.reply_bytes(side, h.legal(side)[0]))
         event.listen(h.db, "before_cursor_execute", log)
-        stats = service.poll_once(h.db, h.settings, h.inbox)
+        stats = intake.poll_once(h.db, h.settings, h.inbox)
         event.remove(h.db, "before_cursor_execute", log)
         h.send()
         assert stats.outcomes == {"applied": 1}

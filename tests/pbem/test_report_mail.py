@@ -4,22 +4,15 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import pytest
 from sqlmodel import Session, select
 
-from pbem.outbox import queue as replies
-from pbem.outbox.compose import rendered
+from pbem.outbox.compose import sender_for
 from pbem.outbox.parts import cids_in
-from pbem.service import sender_for
 from pbem.store.models import MailImage, OutboxMessage
 from tests.pbem.harness import Harness
 
 
-@pytest.mark.parametrize("defer", [True, False])
-def test_welcome_mails_carry_the_map_inline_and_share_one_stored_picture(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, defer: bool
-) -> None:
-    monkeypatch.setattr(replies, "DEFER_RENDER", defer)
+def test_welcome_mails_carry_the_map_inline_and_share_one_stored_picture(tmp_path: Path) -> None:
     h = Harness(tmp_path)
     gid = h.new_game(seed=4)
     cids = set()
@@ -37,12 +30,9 @@ def test_welcome_mails_carry_the_map_inline_and_share_one_stored_picture(
         cids.add(cid)
     assert len(cids) == 1  # the same public board for both seats
     with Session(h.db) as s:
-        # rendered by the sender (deferred): the picture is drawn there, not stored
-        assert [m.cid for m in s.exec(select(MailImage))] == ([] if defer else list(cids))
+        assert [m.cid for m in s.exec(select(MailImage))] == list(cids)  # stored once
         rows = s.exec(select(OutboxMessage)).all()
-        assert all(cids_in(rendered(r).html) == list(cids) for r in rows)
-        for r in rows:  # deferred: sent, the subject and text are stored with the mark
-            assert (r.render_input != "") == defer and r.text == rendered(r).text
+        assert all(cids_in(r.html) == list(cids) and r.text for r in rows)
 
 
 def test_a_configured_display_name_is_kept() -> None:

@@ -23,8 +23,8 @@ import pytest
 from sqlmodel import Session, col, select
 
 import engine
-from pbem import service
 from pbem.config import as_env
+from pbem.games import setup as game_setup
 from pbem.store.db import make_engine, migrate
 from pbem.store.models import Game, InboundMessage, Move, OutboxMessage
 from tests.pbem.mailtools import MailServer, player_mail
@@ -91,7 +91,7 @@ def test_the_standby_takes_the_lead_when_the_leader_dies_and_applies_the_next_mo
     db = make_engine(empty_postgres)
     migrate(db)
     players = {side: mail_server.fresh_address(side) for side in engine.SIDES}
-    game_id = service.new_game(db, settings, seed=2, **players)
+    game_id = game_setup.new_game(db, settings, seed=2, **players)
     env = os.environ | as_env(settings)
 
     def received(side: str) -> list[email.message.EmailMessage]:

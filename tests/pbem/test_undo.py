@@ -9,7 +9,7 @@ import pytest
 
 import engine
 from engine.undo import undo_refusal
-from pbem import service
+from pbem.games import views as game_views
 from tests.pbem.harness import Harness
 
 
@@ -32,7 +32,7 @@ def test_undo_restores_the_position_before_the_last_mail(h: Harness) -> None:
     assert h.reply("kennedy", "undo").outcomes == {"applied": 1}
     assert h.state() == before
     assert "your last mail was taken back" in _text(h, "kennedy")
-    assert service.replay(h.db, h.game_id).ok  # the log with its 'undo' rebuilds the snapshot
+    assert game_views.replay(h.db, h.game_id).ok  # the log with its 'undo' rebuilds the snapshot
 
 
 def test_undo_then_a_new_move_in_the_same_mail(h: Harness) -> None:
@@ -47,7 +47,7 @@ def test_undo_then_a_new_move_in_the_same_mail(h: Harness) -> None:
     assert h.reply("kennedy", "undo\nposition 45\nissue defense").outcomes == {"applied": 1}
     assert h.state()["issues"] == expected["issues"]
     assert 27 in h.state()["hands"]["kennedy"] and 45 not in h.state()["hands"]["kennedy"]
-    assert service.replay(h.db, h.game_id).ok
+    assert game_views.replay(h.db, h.game_id).ok
 
 
 def test_undo_with_a_failing_line_applies_nothing(h: Harness) -> None:

@@ -19,9 +19,7 @@ the reminder and out-of-time notices, so a patch of ``service.notify`` reaches t
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable
 from datetime import datetime
-from typing import TypeVar
 
 from sqlalchemy.engine import Engine
 from sqlmodel import Session, col, select
@@ -50,6 +48,7 @@ from pbem.games.timekeeping.records import (
 from pbem.games.timekeeping.records import notify as notify
 from pbem.games.timekeeping.records import other as other
 from pbem.games.timekeeping.records import pending_control as pending_control
+from pbem.outbox.queue import seats_of
 from pbem.store.db import lock_game, transaction
 from pbem.store.models import Game, utcnow
 
@@ -67,30 +66,10 @@ __all__ = [
     "store",
     "sync",
     "tick",
-    "worker_pass",
 ]
 
 log = logging.getLogger("pbem.clocks")
-R = TypeVar("R")
 SIDES = model.SIDES
-
-
-def worker_pass(
-    db: Engine, settings: Settings, read_mail: Callable[[], R], *, now: datetime | None = None
-) -> tuple[TickReport, R]:
-    """One worker pass (`pbem poll`, each `serve` pass): guard, read the mail, then the clocks.
-
-    The outage guard acts before any move is read, but reminders and expiries come after
-    the mail: a move waiting in the inbox when its clock ran out is played, not forfeited
-    because the tick happened to run first. After an outage nothing expires in this pass.
-    """
-    first = tick(db, settings, now=now, acts=False)
-    got = read_mail()
-    if first.outage is not None:
-        return first, got
-    report = tick(db, settings, now=now)
-    report.started += first.started
-    return report, got
 
 
 def tick(
@@ -98,7 +77,8 @@ def tick(
 ) -> TickReport:
     """The clock work: start missing clocks, then send what is due, game by game.
 
-    ``acts=False``: only the outage guard and the missing clocks (`worker_pass`).
+    ``acts=False``: only the outage guard and the missing clocks (the guard of a worker pass,
+    `pbem.worker.worker_pass`, before any move is read).
     """
     now = now or utcnow()
     t = now.timestamp()
@@ -151,7 +131,6 @@ def _game_due(
     c = load(game)
     if c is None:
         return
-    from pbem.outbox.queue import seats_of  # the mail layer: not for an idle poll (no game due)
 
     if game.snapshot:  # a bot's clock never runs, whatever moved without the clock seeing it
         model.sync(
@@ -182,7 +161,6 @@ def _act(
     now: datetime,
     report: TickReport,
 ) -> None:
-    from pbem.outbox.queue import seats_of
 
     state = engine.from_json(game.snapshot)
     sc = c["sides"][d.side]

@@ -9,12 +9,8 @@ mean" hints; so do too many command lines, and a mail with nothing of the writer
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from functools import partial
-
 import engine
 from pbem.mail.extract import reply_text
-from pbem.outbox.compose import text_of
 from pbem.pipeline import rows
 from pbem.pipeline.base import Context, RejectMessage, Stage
 from pbem.pipeline.lines import SentReports, read_reply, suggest
@@ -24,16 +20,12 @@ SENT_REPORTS_READ = 60  # the latest reports to a seat whose lines are never rea
 
 def sent_reports(ctx: Context) -> SentReports:
     """The text of the latest mails sent (or queued) to this seat, read only if reading the
-    reply needs it (`SentReports`). A mail queued but not sent yet (the sending process lags,
-    or the SMTP server is down) has no stored text: it is rendered then."""
+    reply needs it (`SentReports`)."""
     assert ctx.seat is not None
     session, game_id, side = ctx.session, ctx.seat.game_id, ctx.seat.side
 
-    def load() -> tuple[list[str], list[Callable[[], str]]]:
-        found = rows.report_rows(session, game_id, side, SENT_REPORTS_READ)
-        unsent = [r for r in found if not r.text and r.render_input]  # as `text_of` tells
-        texts = [str(r.text) for r in found if r.text or not r.render_input]
-        return texts, [partial(text_of, r) for r in unsent]
+    def load() -> list[str]:
+        return rows.report_texts(session, game_id, side, SENT_REPORTS_READ)
 
     return SentReports(load=load)
 
