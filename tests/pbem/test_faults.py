@@ -142,7 +142,6 @@ def test_4_a_locked_database_defers_the_mail_and_the_next_run_applies_it(
 def test_4_poll_exits_4_when_mail_was_deferred(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from pbem import cli as cli_module
     from pbem.worker import worker_pass
 
     monkeypatch.setattr(
@@ -150,7 +149,7 @@ def test_4_poll_exits_4_when_mail_was_deferred(
         "poll_once",
         lambda *a, **k: intake.PollStats(outcomes=__import__("collections").Counter(deferred=1)),
     )
-    monkeypatch.setattr(cli_module.service, "open_mailbox", lambda s: _NullBox())
+    monkeypatch.setattr(intake, "open_mailbox", lambda s: _NullBox())
     out = _cli(_env(tmp_path), "poll", "--no-send")
     assert out.exit_code == EXIT_UNREACHABLE, out.output
 
