@@ -80,6 +80,7 @@ VERB_ORDER = (
 _SAFE = "!$'()*,;:@"  # RFC 6068 some-delims without "+", besides the unreserved characters
 _SPLIT_STEPS = {"campaign": "campaign", "position": "position"}  # the card play's point step
 _ELECTION = ("election_card",)
+_BY_HAND = ", you choose where"  # the group of card plays whose points the next mail asks for
 _MAX_STEPS = 40  # a split never needs more (10 CP at most, one point per step)
 
 
@@ -187,18 +188,15 @@ def answers(m: dict[str, Any], subject: str) -> list[dict[str, Any]]:
         return []
     reply = subject if subject.lower().startswith("re:") else f"Re: {subject}"
     whole = [*m.get("shortcuts", []), *([m["ahead"]] if m.get("ahead") else [])]
+    split = {line.partition(":")[0] for line in whole if ":" in line}  # 'campaign 17' of …
     groups: dict[str, list[str]] = {}
-    for cmd in [*whole, *m["legal"]]:
-        groups.setdefault(_group_of(cmd), []).append(cmd)
-    split = {line.partition(":")[0] for line in whole}  # 'campaign 17' of 'campaign 17: NY 2'
+    for cmd in [*whole, *m["legal"]]:  # a card play whose split is shown: chosen by hand
+        verb = _group_of(cmd) + (_BY_HAND if cmd in split else "")
+        groups.setdefault(verb, []).append(cmd)
     out = []
     for verb in sorted(groups, key=_rank):
         links = [
-            {
-                "label": _label(cmd) + (": you choose where" if cmd in split else ""),
-                "command": cmd,
-                "href": mailto(m["reply_to"], reply, cmd),
-            }
+            {"label": _label(cmd), "command": cmd, "href": mailto(m["reply_to"], reply, cmd)}
             for cmd in dict.fromkeys(groups[verb])
         ]
         out.append({"verb": verb, "links": links})
@@ -211,6 +209,8 @@ def _group_of(cmd: str) -> str:
 
 
 def _rank(verb: str) -> tuple[int, str]:
+    if verb.endswith(_BY_HAND):  # after the whole lines and the events, before 'advertise'
+        return (VERB_ORDER.index("advertise"), verb)
     return (VERB_ORDER.index(verb) if verb in VERB_ORDER else VERB_ORDER.index("preempt"), verb)
 
 
@@ -224,6 +224,8 @@ def _label(cmd: str) -> str:
         words[0] = f"#{words[0]} {engine.card_info(int(words[0]))['name']}"
     if words and words[-1] == "preempt":
         words = [verb, *words[:-1]]
+    if verb == "resolve" and "," in rest:
+        return f"all, in this order: {rest}"
     text = " ".join(words).replace("_", " ")
     if colon:
         text = f"{text}:{tail}" if text else tail.strip()

@@ -165,6 +165,7 @@ def test_the_halves_are_the_picture_cut_in_two_and_nothing_written_crosses_the_c
     joined.paste(pixels(west.png), (0, 0))
     joined.paste(pixels(east.png), (draw.HALF, 0))
     assert joined.tobytes() == whole.tobytes()
+
     def dark(x: int, y: int) -> bool:
         return sum(whole.getpixel((x, y))) < 3 * 200
 
