@@ -7,9 +7,9 @@ import pytest
 
 import engine
 from pbem.games import orders
+from pbem.pipeline.seat_words import SEAT_WORDS
 from pbem.pipeline.commands import ANSWERED, ASK_CARD, meta_request
 from pbem.pipeline.lines import classify_word, read_text, sendable
-from pbem.pipeline.seat_words import SEAT_WORDS
 from pbem.reports.render import render
 from pbem.server_words import SERVER_WORDS, words_of
 from tests.pbem.test_render import ctx_for, position
