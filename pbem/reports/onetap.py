@@ -14,9 +14,11 @@ the view) and a few whole lines that answer more than one step at once:
 The splits are `shortcuts`, computed where the mail is queued (the only place that holds the
 game state): the heuristic plays them on a *determinisation* of the state for the seat
 (`engine.determinize`), a state built from what that seat may see and a generator seeded by the
-public move counter, so a shortcut can tell the player nothing the view does not (R17). Each
-shortcut is checked by applying it to a second determinisation; one that does not apply is
-left out. The links themselves are built from the rendered model only (`answers`).
+public move counter, so a shortcut can tell the player nothing the view does not (R17). A
+shortcut is what the bot played on that state, so it applies to the real one too (hidden
+cards and the draws to come change neither a split's legality nor an order's). Cards worth
+the same CP for a use share their split: the bot spends equal points the same way. The links
+themselves are built from the rendered model only (`answers`).
 
 **What a link carries, and why a forwarded report gives nothing away.** A link holds the
 reply address (``game+<key>@…``, already in the report's ``Reply-To`` header and written in
@@ -46,6 +48,7 @@ from urllib.parse import quote
 
 import engine
 from engine.determinize import determinize, playout_copy, sampler
+from engine.effects import cp_value
 from pbem.reports.model import CARD_VERBS
 
 __all__ = ["VERB_ORDER", "answers", "mailto", "shortcuts"]
@@ -120,8 +123,7 @@ def shortcuts(state: engine.GameState, side: str) -> list[str]:
         ]
     else:
         lines = [_election_order(sample, side, bot)]
-    check = determinize(state, side, sampler(seed + 1))
-    return [line for line in dict.fromkeys(lines) if line and _applies(check, side, line)]
+    return [line for line in dict.fromkeys(lines) if line]
 
 
 def _split(
@@ -129,13 +131,14 @@ def _split(
 ) -> str:
     """``campaign 17: NY 2, PA 1``: the points of ``play`` spent as the bot would spend them
     (``known``: the splits found for the same step and CP, which the bot spends the same way)."""
+    verb, card = play.split()[:2]
+    step = _SPLIT_STEPS[verb]
+    key = (step, cp_value(sample, side, engine.CARDS[int(card)].cp, verb))  # R6.5
+    if key in known:
+        return f"{play}: {known[key]}" if known[key] else ""
     g = playout_copy(sample)
     engine.apply_in_place(g, side, play)
-    step = _SPLIT_STEPS[play.split()[0]]
     top = g["stack"][-1] if g["stack"] else {}
-    key = (step, int(top.get("cp", -1)))
-    if top.get("step") == step and key in known:
-        return f"{play}: {known[key]}" if known[key] else ""
     spent: dict[str, int] = {}
     for _ in range(_MAX_STEPS):
         if not g["stack"] or g["stack"][-1]["step"] != step or side not in engine.active_sides(g):
@@ -167,14 +170,6 @@ def _election_order(sample: engine.GameState, side: str, bot: Any) -> str:
             order.append(cmd.split()[1])
         engine.apply_in_place(g, side, cmd)
     return "resolve " + ", ".join(order) if len(order) > 1 else ""
-
-
-def _applies(sample: engine.GameState, side: str, line: str) -> bool:
-    try:
-        engine.apply_in_place(playout_copy(sample), side, line)
-    except (engine.CommandError, ValueError):
-        return False
-    return True
 
 
 # --- the links -------------------------------------------------------------------------------
@@ -210,8 +205,9 @@ def _group_of(cmd: str) -> str:
 
 def _rank(verb: str) -> tuple[int, str]:
     if verb.endswith(_BY_HAND):  # after the whole lines and the events, before 'advertise'
-        return (VERB_ORDER.index("advertise"), verb)
-    return (VERB_ORDER.index(verb) if verb in VERB_ORDER else VERB_ORDER.index("preempt"), verb)
+        return (2 * VERB_ORDER.index("advertise") - 1, verb)
+    where = VERB_ORDER.index(verb) if verb in VERB_ORDER else VERB_ORDER.index("preempt")
+    return (2 * where, verb)
 
 
 def _label(cmd: str) -> str:
