@@ -22,6 +22,7 @@ from pathlib import Path
 from sqlmodel import Session, col, select
 
 import engine
+from engine.determinize import determinize, sampler
 from pbem.reports import onetap
 from pbem.reports.render import render
 from pbem.store.models import InboundMessage, Move
@@ -81,6 +82,26 @@ def test_an_action_offers_each_cards_split_and_the_text_part_has_no_links() -> N
     assert len(splits) >= len(hand), bodies  # a campaign and a position split per card
     assert bodies.index(splits[0]) < bodies.index(f"campaign {hand[0]}")  # whole lines first
     assert "mailto:" not in mail.text
+
+
+def test_the_shortcuts_apply_and_tell_nothing_hidden() -> None:
+    """At every action and Election Day decision of a seeded game each whole line applies to
+    the real state, and a state the seat cannot tell from it (other hidden cards, another
+    generator: a determinisation) gives the same lines (R17)."""
+    rnd = random.Random(8)
+    g = engine.new_game(8)
+    lines = 0
+    while engine.active_sides(g):
+        side = sorted(engine.active_sides(g))[0]
+        got = onetap.shortcuts(g, side)
+        if got:
+            lines += len(got)
+            for line in got:
+                engine.apply(g, side, line)
+            other = determinize(g, side, sampler(rnd.randrange(1 << 30)))
+            assert onetap.shortcuts(other, side) == got
+        engine.apply_in_place(g, side, rnd.choice(engine.legal_commands(g, side)))
+    assert lines > 200
 
 
 def test_a_whole_game_played_by_tapping_links_only(tmp_path: Path) -> None:
