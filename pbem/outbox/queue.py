@@ -27,6 +27,7 @@ from pbem.clocks.report import clock_context
 from pbem.config import Settings
 from pbem.outbox import notes as tabletalk
 from pbem.outbox import parts as mailimages
+from pbem.reports.onetap import shortcuts
 from pbem.reports.render import render
 from pbem.store.models import Game, OutboxMessage, Seat
 
@@ -138,6 +139,7 @@ def render_context(
         "error": error,
         "opponent": opponent,
         "reply_to": keys.reply_address(settings.address, current_key(settings, seat)),
+        "shortcuts": shortcuts(state, seat.side),  # whole-action one-tap answers (HTML)
         "edition": game.edition,
         "options": game.option_list,
     }

@@ -290,6 +290,12 @@ def examples(legal: list[str], limit: int = 3) -> list[str]:
     return picked[:limit]
 
 
+def _plays_own_card(cmd: str, own: set[int]) -> bool:
+    verb, _, rest = cmd.partition(" ")
+    first = rest.partition(" ")[0]
+    return verb in CARD_VERBS and first.isdigit() and int(first) in own
+
+
 def log_since(v: Mapping[str, Any], since: int) -> list[dict[str, Any]]:
     """Log entries from index ``since`` on, grouped by turn; private ones flagged (``private``:
     the reader's own; ``was_private``: the other side's, which the view shows once the game is
@@ -440,6 +446,9 @@ def build(kind: str, ctx: dict[str, Any]) -> dict[str, Any]:
         "answered_examples": [SERVER_WORDS[w].example for w in words_of("answered")],
         "log_title": "So far" if kind == "welcome" else "Since your last report",
         "view": None,
+        # whole-action lines for the one-tap answers (`pbem.reports.onetap.shortcuts`)
+        "shortcuts": [str(x) for x in (ctx.get("shortcuts") or [])],
+        "answers": [],  # the one-tap answers, made with the subject (`pbem.reports.render`)
     }
     edition = ctx.get("edition") or (v or {}).get("edition") or "zman"
     m["edition"] = EDITION_LABEL.get(edition, edition)
@@ -494,6 +503,9 @@ def _from_view(v: dict[str, Any], side: str, since: int) -> dict[str, Any]:
         "decision": v.get("decision", ""),
         "legal": legal,
         "legal_groups": group_legal(legal, own),
+        "ahead": v.get("ahead_example", ""),
+        # the decision plays a card from the hand: the hand goes right below it (HTML)
+        "hand_first": any(_plays_own_card(cmd, own) for cmd in legal),
         "examples": [v["ahead_example"], *examples(legal, 2)]
         if v.get("ahead_example")
         else examples(legal),

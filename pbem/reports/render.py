@@ -36,7 +36,7 @@ from typing import Any
 import jinja2
 from markupsafe import Markup
 
-from pbem.reports import boardmap
+from pbem.reports import boardmap, onetap
 from pbem.reports import model as report_model
 
 KINDS = (
@@ -103,14 +103,11 @@ def render(kind: str, ctx: dict[str, Any], *, text_only: bool = False) -> Render
     images: tuple[boardmap.Picture, ...] = ()
     if model.get("board") is not None:
         if ctx.get("picture", True) and not text_only:
-            pic = boardmap.picture(ctx["view"])  # public keys of the view only (R17.1)
-            images = (pic,)
-            model["board"]["map"] = {
-                "cid": pic.cid,
-                "alt": pic.alt,
-                "width": pic.width,
-                "height": pic.height,
-            }
+            # public keys of the view only (R17.1); sent as two halves (`boardmap.halves`)
+            images = boardmap.halves(boardmap.picture(ctx["view"]))
+            model["board"]["map"] = [
+                {"cid": p.cid, "alt": p.alt, "width": p.width, "height": p.height} for p in images
+            ]
         else:
             model["board"]["map"] = None
         model["board_text"], model["board_html"] = board_parts(model["board"])
@@ -119,12 +116,14 @@ def render(kind: str, ctx: dict[str, Any], *, text_only: bool = False) -> Render
         {"cid": a.cid, "filename": a.filename, "size": len(a.data)} for a in attachments
     ]
     text = env.get_template(f"text/{kind}.txt.j2").render(model)
+    title = subject(kind, model)
     if text_only:
-        return Rendered(subject=subject(kind, model), text=tidy_text(text), html="")
+        return Rendered(subject=title, text=tidy_text(text), html="")
+    model["answers"] = onetap.answers(model, title)  # the HTML's one-tap answers (mailto:)
     html = env.get_template(f"html/{kind}.html.j2").render(model)
     images = tuple(p for p in images if f"cid:{p.cid}" in html)  # only what the HTML shows
     return Rendered(
-        subject=subject(kind, model),
+        subject=title,
         text=tidy_text(text),
         html=html,
         images=images,

@@ -16,6 +16,7 @@ from typing import Any
 
 import engine
 from pbem.mail import InlineImage, build_message
+from pbem.reports.onetap import shortcuts
 from pbem.reports.render import Rendered, render
 
 
@@ -40,6 +41,7 @@ def context(g: dict[str, Any], side: str, since: int = 0, **extra: Any) -> dict[
         "error": None,
         "opponent": "rival@example.test",
         "reply_to": f"game+{side[0]}12abc@example.test",
+        "shortcuts": shortcuts(g, side),  # as `pbem.outbox.queue.render_context` adds them
         "edition": g["edition"],
         "options": list(g["options"]),
     }

@@ -146,11 +146,47 @@ def test_reports_carry_the_picture_with_alt_text_and_it_is_drawn_once_per_board(
     assert boardmap.STATS["drawn"] - before["drawn"] <= 1  # the second seat's report is a cache hit
     assert boardmap.STATS["cached"] - before["cached"] >= 1
     for mail in mails:
-        (pic,) = mail.images
-        assert pic.png.startswith(b"\x89PNG") and len(pic.png) < 60_000
-        assert f'src="cid:{pic.cid}"' in mail.html
+        west, east = mail.images  # the map's two halves (boardmap.halves)
+        for pic in (west, east):
+            assert pic.png.startswith(b"\x89PNG") and len(pic.png) < 40_000
+            assert f'src="cid:{pic.cid}"' in mail.html
         assert 'alt="Map of the board, turn' in mail.html
-    assert mails[0].images[0].cid == mails[1].images[0].cid
+    assert [p.cid for p in mails[0].images] == [p.cid for p in mails[1].images]
+
+
+def test_the_halves_are_the_picture_cut_in_two_and_nothing_written_crosses_the_cut() -> None:
+    """Side by side the halves give the whole picture's pixels; the columns either side of the
+    cut hold only white, the grid's region edges and panel frames (no text, bar or box)."""
+    pic = boardmap.picture(engine.view(golden_state(), "kennedy"))
+    west, east = boardmap.halves(pic)
+    whole = pixels(pic.png)
+    assert (west.width, east.width) == (draw.HALF, boardmap.WIDTH - draw.HALF)
+    joined = Image.new("RGB", whole.size)
+    joined.paste(pixels(west.png), (0, 0))
+    joined.paste(pixels(east.png), (draw.HALF, 0))
+    assert joined.tobytes() == whole.tobytes()
+
+    def dark(x: int, y: int) -> bool:
+        return sum(whole.getpixel((x, y))) < 3 * 200
+
+    for x in (draw.HALF - 1, draw.HALF):
+        for a, b in _runs([y for y in range(whole.size[1]) if dark(x, y)]):
+            vertical = b - a > 20  # a region edge along the cut
+            horizontal = b - a <= 3 and all(
+                dark(x + dx, y) or dark(x + dx, y + 1) for y in (a,) for dx in range(-6, 7)
+            )  # a region edge across it
+            assert vertical or horizontal, f"something written crosses the cut at x={x}, y={a}-{b}"
+
+
+def _runs(ys: list[int]) -> list[tuple[int, int]]:
+    """Consecutive runs of ``ys`` as (first, last): long ones are vertical lines."""
+    out: list[tuple[int, int]] = []
+    for y in ys:
+        if out and y == out[-1][1] + 1:
+            out[-1] = (out[-1][0], y)
+        else:
+            out.append((y, y))
+    return out
     assert render("help", {"game_id": 1, "side": "kennedy"}).images == ()
 
 

@@ -33,7 +33,7 @@ import resvg_py
 from PIL import Image
 
 from pbem.reports.boardmap import raster, store
-from pbem.reports.boardmap.draw import WIDTH, Piece, document, height, layers, svg
+from pbem.reports.boardmap.draw import HALF, WIDTH, Piece, document, height, layers, svg
 from pbem.reports.boardmap.model import PUBLIC_KEYS, MapBoard, from_view
 from pbem.reports.boardmap.palette import sample_boards
 
@@ -47,6 +47,7 @@ __all__ = [
     "Picture",
     "alt_text",
     "from_view",
+    "halves",
     "make_palette",
     "picture",
     "png",
@@ -321,6 +322,36 @@ def picture(view: Mapping[str, Any]) -> Picture:
 
 
 _pictures: OrderedDict[tuple[Any, ...], Picture] = OrderedDict()
+
+
+@lru_cache(maxsize=PICTURES_KEPT)
+def halves(pic: Picture) -> tuple[Picture, Picture]:
+    """``pic`` cut at `draw.HALF` into its west and east halves (the same pixels).
+
+    The HTML shows the two side by side where the mail is 600 px wide or more (the whole
+    map, as drawn) and one above the other on a phone, each at its own width: twice the size
+    of the whole map shrunk to the screen, with no CSS media query (which mail programs
+    honour unevenly). Nothing written on the map crosses the cut (`draw.HALF`).
+    """
+    with Image.open(io.BytesIO(pic.png)) as whole:  # palette indices of `_encode`'s palette
+        indices = Image.frombytes("L", whole.size, whole.tobytes())
+    out = []
+    for side, box in (("west", (0, 0, HALF, pic.height)), ("east", (HALF, 0, WIDTH, pic.height))):
+        w, h = box[2] - box[0], box[3]
+        rows = Image.new("L", (w + 1, h), 0)  # each row led by its filter byte (none)
+        rows.paste(indices.crop(box), (1, 0))
+        data = raster.png_bytes(rows.tobytes(), w, h, _palette_bytes())
+        out.append(
+            Picture(
+                png=data,
+                cid=f"board-{side}-{hashlib.sha256(data).hexdigest()[:24]}@1960.pbem",
+                alt=pic.alt if side == "west" else "(the map's eastern half)",
+                width=HALF,
+                height=pic.height,
+                filename=f"board-{side}.png",
+            )
+        )
+    return out[0], out[1]
 
 
 def view_key(v: Mapping[str, Any]) -> tuple[Any, ...]:

@@ -36,6 +36,10 @@ LEFT = (WIDTH - COLUMNS * PITCH) // 2 + 2
 TOP = 6
 MAP_BOTTOM = TOP + ROWS * PITCH
 PANEL = 80  # height of the region panels' row
+# The picture is also sent cut in two halves at HALF (`pbem.reports.boardmap.halves`), side by
+# side on a wide screen and one above the other on a phone: nothing written crosses it (the
+# grid's columns 5 and 6, the panels of Midwest and South, the issue track's 2nd and 3rd).
+HALF = WIDTH // 2
 FONT = "DejaVu Sans Condensed"
 REGION_TITLE = {"west": "West", "midwest": "Midwest", "south": "South", "east": "East"}
 ISSUE_TITLE = {"defense": "Defense", "economy": "Economy", "civil_rights": "Civil rights"}
@@ -231,7 +235,8 @@ def _title(board: MapBoard) -> list[str]:
         )
     ]
     k, n, total = board.ev_kennedy, board.ev_nixon, board.ev_total
-    x0, w, y0 = LEFT + 2, 8 * PITCH, TOP + 28
+    x0, y0 = LEFT + 2, TOP + 28
+    w = HALF - 4 - x0  # the bar ends in the left half
     kw, nw = w * k / total, w * n / total
     out.append(f'<rect x="{x0}" y="{y0}" width="{w}" height="14" fill="#f3f4f6" stroke="#9ca3af"/>')
     out.append(
@@ -402,8 +407,16 @@ def _region_panels(board: MapBoard, y: int) -> list[Piece]:
 ISSUE_BOX = 118  # width of an issue's box on the track
 
 
+def _issue_x(i: int) -> int:
+    """Where the ``i``-th issue box starts: two in the left half, the third in the right."""
+    return LEFT + i * (ISSUE_BOX + 4) if i < 2 else HALF + 2
+
+
+_TRACKS_X = HALF + 2 + ISSUE_BOX + 4 + 8  # momentum, then tokens, after the third issue
+
+
 def _track_headings(y: int) -> list[str]:
-    x = LEFT + 3 * (ISSUE_BOX + 4) + 8
+    x = _TRACKS_X
     return [
         _text(LEFT + 2, y + 12, "Issues, 1st to 3rd", 11, "#374151", bold=True),
         _text(x, y + 12, "Momentum", 11, "#374151", bold=True),
@@ -416,7 +429,7 @@ def _tracks(board: MapBoard, y: int) -> list[Piece]:
     pieces: list[Piece] = []
     w = ISSUE_BOX
     for i, iss in enumerate(board.issues):
-        x = LEFT + i * (w + 4)
+        x = _issue_x(i)
         text, colour = _space_text(iss.space)
         out = [
             f'<rect x="{x + 1}" y="{y + 18}" width="{w}" height="30" rx="4" fill="#f9fafb" '
@@ -425,7 +438,7 @@ def _tracks(board: MapBoard, y: int) -> list[Piece]:
             _text(x + w - 6, y + 38, text, 13, colour, anchor="end", bold=True),
         ]
         pieces.append(Piece((x, y + 17, w + 2, 33), "".join(out)))
-    x = LEFT + 3 * (w + 4) + 8
+    x = _TRACKS_X
     momentum = [
         _text(x, y + 30, f"Kennedy {board.momentum_kennedy}", 12, INK["kennedy"], bold=True),
         _text(x, y + 46, f"Nixon {board.momentum_nixon}", 12, INK["nixon"], bold=True),
@@ -442,8 +455,7 @@ def _tracks(board: MapBoard, y: int) -> list[Piece]:
 
 def _legend(y: int) -> list[str]:
     out = [_text(LEFT + 2, y + 13, "Support cubes:", 10, "#4b5563")]
-    x = LEFT + 76
-    for side in ("kennedy", "nixon"):
+    for side, x in (("kennedy", LEFT + 76), ("nixon", HALF + 6)):  # one side in each half
         for n in range(1, 5):
             out.append(
                 f'<rect x="{x}" y="{y + 3}" width="24" height="14" rx="2" '
@@ -461,6 +473,5 @@ def _legend(y: int) -> list[str]:
                 )
             )
             x += 27
-        x += 8
-    out.append(_text(x + 4, y + 13, "circle = candidate token", 10, "#4b5563"))
+    out.append(_text(x + 12, y + 13, "circle = candidate token", 10, "#4b5563"))
     return out

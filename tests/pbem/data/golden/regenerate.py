@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 import engine
+from pbem.reports.onetap import shortcuts
 from pbem.reports.render import render
 
 HERE = Path(__file__).parent
@@ -32,6 +33,7 @@ def _ctx(g: dict[str, Any], side: str, since: int, results: list[dict[str, Any]]
         "error": None,
         "opponent": f"{'nixon' if side == 'kennedy' else 'kennedy'}@example.test",
         "reply_to": f"game+{side}.12.abcdef@example.test",
+        "shortcuts": shortcuts(g, side),  # as the outbox adds them (pbem.outbox.queue)
         "edition": g["edition"],
         "options": list(g["options"]),
     }
@@ -59,9 +61,9 @@ def fresh_contexts() -> dict[str, dict[str, Any]]:
 
 
 def stable_html(html: str) -> str:
-    """The HTML with the map picture's Content-ID (a hash of its pixels) made constant: the
+    """The HTML with the map pictures' Content-IDs (hashes of their pixels) made constant: the
     picture has its own golden test (tests/pbem/test_boardmap.py)."""
-    return re.sub(r"cid:board-[0-9a-f]+@", "cid:board@", html)
+    return re.sub(r"cid:board-((?:west|east)-)?[0-9a-f]+@", r"cid:board-\1@", html)
 
 
 def main() -> None:
