@@ -24,10 +24,11 @@ import math
 import random
 
 import engine
+from bots.decision import Decision, forced, heuristic_reason
 from engine.determinize import determinize, playout_copy, sampler
 from engine.evaluate import evaluate
 
-__all__ = ["Heuristic", "choose"]
+__all__ = ["Heuristic", "choose", "decide"]
 
 _SIGN = {"kennedy": 1, "nixon": -1}
 _STATE_INFO = {
@@ -471,3 +472,15 @@ def choose(state: engine.GameState, side: str, seed: int = 0) -> str:
     """The heuristic's command for ``side``, from what ``side`` may see only."""
     g = determinize(state, side, sampler(seed))
     return Heuristic(random.Random(seed)).choose(g, side)
+
+
+def decide(state: engine.GameState, side: str, seed: int = 0) -> Decision:
+    """`choose` (the same command for the same seed), with its reason from the scoring."""
+    g = determinize(state, side, sampler(seed))
+    legal = engine.legal_commands(g, side)  # its own commands: the same as in ``state``
+    if not legal:
+        raise ValueError(f"{side} has nothing to decide")
+    if len(legal) == 1:
+        return Decision(legal[0], forced(legal[0]))
+    ranked = Heuristic(random.Random(seed)).ranked(g, side, legal)
+    return Decision(ranked[0][1], heuristic_reason(g["stack"][-1]["step"], ranked))
