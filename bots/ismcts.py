@@ -13,9 +13,11 @@ commands legal in *this* determinisation:
 - the heuristic ranks them (`bots.heuristic`): its order is the **prior** of PUCT
   selection — ``Q + C * P * sqrt(available) / (1 + visits)`` with ``P`` falling geometrically
   with the rank — and, with no statistics yet, the order of first tries;
-- **progressive widening**: only the best ``1 + WIDEN * visits ** ALPHA`` of them may be
-  chosen, so the many CP placements (a hundred ``support``/``check`` commands at a campaign
-  step) open one at a time, best first, as the node is visited;
+- **progressive widening**: only the best ``1 + widen * visits ** alpha`` of them may be
+  chosen at the root (below it ``visits / expand_after``), so the many CP placements (a
+  hundred ``support``/``check`` commands at a campaign step) open one at a time, best
+  first, as the node is visited; until then the heuristic's choice is played there, as in a
+  playout (exploring poor placements early would make a card play look worse than it is);
 - ``available`` counts the iterations where the command could be chosen (ISMCTS's
   availability), so a command legal in few determinisations is not over-explored.
 
@@ -52,22 +54,29 @@ class Config:
     """The search's pieces and constants (the defaults are the player's)."""
 
     tree: bool = True  # a tree below the root (False: one level, the flat search)
-    prior: bool = True  # the heuristic's order as PUCT's prior (False: UCB1)
+    prior: bool = True  # the heuristic's order as a prior (False: plain UCB1 everywhere)
     widening: bool = True  # progressive widening (False: every legal command at once)
     candidates: int = 0  # > 0: only the heuristic's best few at the root (the flat search's 5)
-    c_puct: float = 0.6
+    root_ucb: bool = True  # the root by UCB1 with the prior as a progressive bias (else PUCT)
+    by_mean: bool = True  # play the best mean of the well-tried (else the most tried)
+    well_tried: float = 0.2  # well-tried: at least this share of the most-tried's visits
+    root_min: int = 5  # the root opens at least this many of the heuristic's best at once
+    c_ucb: float = 0.5  # UCB1's constant
+    bias: float = 0.1  # the progressive bias at the root: bias * P / (1 + visits)
+    c_puct: float = 0.6  # PUCT's constant below the root
     decay: float = 0.6  # the prior of the heuristic's n-th best is proportional to decay ** n
-    c_ucb: float = 0.5  # UCB1's constant, without a prior
     widen: float = 1.0
     alpha: float = 0.5
+    expand_after: int = 10  # below the root: the heuristic's choice alone until this many visits
 
 
 VARIANTS = {
     "": Config(),
-    "flat": Config(tree=False, prior=False, widening=False, candidates=5),
+    "flat": Config(tree=False, prior=False, widening=False, candidates=5, well_tried=0.0),
+    "notree": Config(tree=False),
     "noprior": Config(prior=False),
     "nowiden": Config(widening=False),
-    "notree": Config(tree=False),
+    "puct": Config(root_ucb=False, by_mean=False, root_min=1),
 }
 
 
@@ -166,8 +175,12 @@ class Tree:
         else:
             legal = engine.legal_commands(g, who)
             order = legal if len(legal) == 1 else [c for _, c in self.fast.ranked(g, who, legal)]
-        if self.config.widening:
-            k = 1 + int(self.config.widen * node.visits**self.config.alpha)
+        cfg = self.config
+        if cfg.widening:
+            if node is self.root:
+                k = max(cfg.root_min, 1 + int(cfg.widen * node.visits**cfg.alpha))
+            else:
+                k = 1 + int(cfg.widen * (node.visits / cfg.expand_after) ** cfg.alpha)
             order = order[:k]
         return order
 
@@ -191,13 +204,14 @@ class Tree:
                 q = q if mine else 1.0 - q
             else:
                 q = parent_q  # first-play urgency: the parent's value
-            if cfg.prior:
-                p = weight * norm
+            p = weight * norm if cfg.prior else 0.0
+            if cfg.prior and not (cfg.root_ucb and node is self.root):
                 score = q + cfg.c_puct * p * math.sqrt(child.available) / (1 + child.visits)
             elif child.visits == 0:
-                score = math.inf  # UCB1: every candidate once, best-ranked first
+                score = 1e9 + p  # UCB1: every candidate once, best-ranked first
             else:
                 score = q + cfg.c_ucb * math.sqrt(math.log(child.available) / child.visits)
+                score += cfg.bias * p / (1 + child.visits)
             if score > best_score:
                 best, best_score, best_child = cmd, score, child
             weight *= cfg.decay
@@ -218,7 +232,12 @@ class Tree:
 
     def best(self) -> str:
         stats = self.stats()
-        return stats[0].command if stats else self.root_order[0]
+        if not stats:
+            return self.root_order[0]
+        if self.config.by_mean:  # the best mean of those tried often enough
+            floor = stats[0].visits * self.config.well_tried
+            return max((s for s in stats if s.visits >= floor), key=lambda s: s.mean).command
+        return stats[0].command
 
     def plan(self, limit: int = 6) -> list[str]:
         """The side's own decisions right after `best`, most visited first (its intended
