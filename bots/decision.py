@@ -43,6 +43,17 @@ def forced(cmd: str) -> str:
     return f"{describe(cmd)} was the only legal move"
 
 
+def _runs(cmds: Sequence[str]) -> list[str]:
+    """``support NY, support NY, check OH 1`` -> ``support NY x2, check OH 1``."""
+    out: list[tuple[str, int]] = []
+    for c in cmds:
+        if out and out[-1][0] == c:
+            out[-1] = (c, out[-1][1] + 1)
+        else:
+            out.append((c, 1))
+    return [c if n == 1 else f"{c} x{n}" for c, n in out]
+
+
 def _percent(p: float) -> str:
     return f"{100 * p:.0f} %"
 
@@ -55,7 +66,8 @@ def search_reason(
     plan: Sequence[str] = (),
 ) -> str:
     """The search's reason: ``stats`` are (command, simulated games, mean result) of the root's
-    commands, most tried first; ``plan`` the side's own follow-up decisions it expects."""
+    commands, the search's preferred first; ``plan`` the side's own follow-up decisions it
+    expects."""
     by_cmd = {c: (n, q) for c, n, q in stats}
     n, q = by_cmd.get(chosen, (0, 0.0))
     others = [(c, m, p) for c, m, p in stats if c != chosen]
@@ -69,7 +81,7 @@ def search_reason(
     else:
         text += f" ({playouts} in all; no other option came close enough to be tried)"
     if plan:
-        text += "; then " + ", ".join(plan)
+        text += "; then " + ", ".join(_runs(plan))
     if heuristic_first != chosen:
         text += f" (the rules of thumb alone would have played {describe(heuristic_first)})"
     return text

@@ -221,23 +221,22 @@ class Tree:
     # --- the answer -------------------------------------------------------------------------
 
     def stats(self) -> list[RootStat]:
-        """The root's commands with simulated games, most visited first (ties: higher mean)."""
+        """The root's tried commands, the preferred first: with ``by_mean`` the well-tried by
+        their mean, then the rest; else by simulated games (ties: the higher mean)."""
         out = [
             RootStat(cmd, child.visits, child.total / child.visits, self.rank.get(cmd, -1))
             for (who, cmd), child in self.root.children.items()
             if who == self.side and child.visits
         ]
         out.sort(key=lambda s: (-s.visits, -s.mean, s.prior_rank))
+        if self.config.by_mean and out:
+            floor = out[0].visits * self.config.well_tried
+            out.sort(key=lambda s: (s.visits < floor, -s.mean if s.visits >= floor else 0.0))
         return out
 
     def best(self) -> str:
         stats = self.stats()
-        if not stats:
-            return self.root_order[0]
-        if self.config.by_mean:  # the best mean of those tried often enough
-            floor = stats[0].visits * self.config.well_tried
-            return max((s for s in stats if s.visits >= floor), key=lambda s: s.mean).command
-        return stats[0].command
+        return stats[0].command if stats else self.root_order[0]
 
     def plan(self, limit: int = 6) -> list[str]:
         """The side's own decisions right after `best`, most visited first (its intended
