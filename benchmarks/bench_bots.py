@@ -8,6 +8,10 @@ mean electoral votes, decision time median / p95. The baseline is the other play
 pair, in the same run. ``--smoke`` plays 2 games of heuristic vs random and of a small
 search against the heuristic: a check that it still works, never a timing assertion.
 
+A search spec may name a variant with one piece of the search off (`bots.ismcts.VARIANTS`:
+``search:60i:flat`` is the earlier flat search, ``notree``, ``noprior``, ``nowiden``,
+``puct``), to measure what each piece adds against the full search at the same playouts.
+
 A budget in seconds buys fewer playouts on a busy machine, so the table also gives the
 search's playouts per searched decision. ``--calibrate [--games 2]`` says what a budget is
 worth on an idle core: it times searched decisions (``search:Ni``) at the positions of

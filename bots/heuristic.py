@@ -20,13 +20,15 @@ playouts call it thousands of times); `choose` determinises first.
 
 from __future__ import annotations
 
+import math
 import random
 
 import engine
+from bots.decision import Decision, forced, heuristic_reason
 from engine.determinize import determinize, playout_copy, sampler
-from engine.evaluate import carry_probability, evaluate
+from engine.evaluate import evaluate
 
-__all__ = ["Heuristic", "choose"]
+__all__ = ["Heuristic", "choose", "decide"]
 
 _SIGN = {"kennedy": 1, "nixon": -1}
 _STATE_INFO = {
@@ -38,6 +40,7 @@ _REGION_EV = {
 }
 _ZONE = {st: info.zone for st, info in engine.STATES.items()}
 _ISSUE_WEIGHT = (6.0, 4.0, 2.0)
+_tanh = math.tanh
 CP_USES = ("campaign", "advertise", "position")
 POINT_STEPS = frozenset(
     {
@@ -65,6 +68,23 @@ def _travel_table() -> dict[str, dict[str, int]]:
 _TRAVEL = _travel_table()  # CP to cross from a state's zone to another's (R7.3)
 
 
+_TILTS: dict[tuple[int, ...], dict[str, float]] = {}  # endorsement signs -> each state's tilt
+
+
+def _tilts(endorsements: dict[str, int]) -> dict[str, float]:
+    """Each state's lean toward its Election Day owner (R13.5), by the endorsements' signs."""
+    key = tuple((endorsements[r] > 0) - (endorsements[r] < 0) for r in engine.REGIONS)
+    tilt = _TILTS.get(key)
+    if tilt is None:
+        region_tilt = {r: (0.45 if e > 0 else -0.45) if e else 0.0 for r, e in endorsements.items()}
+        tilt = {
+            st: region_tilt[region] or 0.45 * border
+            for st, (_, region, border) in _STATE_INFO.items()
+        }
+        _TILTS[key] = tilt
+    return tilt
+
+
 class _Board:
     """What one decision's scoring needs, computed once: state values and the bag's odds."""
 
@@ -72,24 +92,20 @@ class _Board:
         self.g, self.side, self.s = g, side, _SIGN[side]
         turn = int(g["turn"])
         self.spread = 1.2 + 0.45 * max(0, 9 - turn)
-        tilts: dict[str, float] = {}
-        for r, e in g["endorsements"].items():
-            tilts[r] = (0.45 if e > 0 else -0.45) if e else 0.0
-        self.tilt = {
-            st: tilts[region] or 0.45 * border for st, (_, region, border) in _STATE_INFO.items()
-        }
+        self.tilt = _tilts(g["endorsements"])
         bag = g["bag"]
         total = bag["kennedy"] + bag["nixon"]
         self.p_check = bag[side] / total if total else 0.5  # R3.1 (a refill keeps it near 1/2)
+        self.campaign_start: tuple[dict[str, float], dict[str, float]] | None = None
 
     def gain(self, st: str, points: float, support: int | None = None) -> float:
         """Margin gained by ``points`` of this side's support in ``st`` (negative: loses support)."""
         x = self.g["states"][st] if support is None else support
-        ev = _STATE_INFO[st][0]
         t, k = self.tilt[st], self.spread
-        before = carry_probability(x, t, k)
-        after = carry_probability(x + self.s * points, t, k)
-        return 2.0 * ev * (after - before) * self.s
+        # `carry_probability` inlined, the same arithmetic (the playouts' hottest line)
+        before = 0.5 + 0.5 * _tanh((x + t) / k)
+        after = 0.5 + 0.5 * _tanh((x + self.s * points + t) / k)
+        return 2.0 * _STATE_INFO[st][0] * (after - before) * self.s
 
 
 class Heuristic:
@@ -107,18 +123,20 @@ class Heuristic:
             raise ValueError(f"{side} has nothing to decide")
         if len(legal) == 1:
             return legal[0]
-        return self.ranked(g, side, legal)[0][1]
+        return max(self.scored(g, side, legal))[1]  # = ranked(...)[0]: commands are distinct
 
     def ranked(self, g: engine.GameState, side: str, legal: list[str]) -> list[tuple[float, str]]:
         """Every legal command with its score, best first (ties in a random order)."""
+        return sorted(self.scored(g, side, legal), reverse=True)
+
+    def scored(self, g: engine.GameState, side: str, legal: list[str]) -> list[tuple[float, str]]:
+        """Every legal command with its score (and a tie-breaking noise below 1e-6), in order."""
         step = g["stack"][-1]["step"]
         b = _Board(g, side)
         scorer = _STEP_SCORERS.get(step)
         scores = scorer(self, b, legal) if scorer is not None else self._lookahead(b, legal)
-        noise = [self.rnd.random() * 1e-6 for _ in legal]
-        return sorted(
-            ((sc + n, c) for sc, n, c in zip(scores, noise, legal, strict=True)), reverse=True
-        )
+        rand = self.rnd.random
+        return [(sc + rand() * 1e-6, c) for sc, c in zip(scores, legal, strict=True)]
 
     # --- point spending ----------------------------------------------------------------------
 
@@ -380,20 +398,34 @@ def _use_value(b: _Board, kind: str, cp: int) -> float:
     return value
 
 
+def _campaign_start(b: _Board) -> tuple[dict[str, float], dict[str, float]]:
+    """Per state: the support one CP buys (a check's odds where R7.4 applies) and its gain,
+    for the states where that gain is positive (no other is ever chosen), in board order."""
+    if b.campaign_start is None:
+        g, s = b.g, b.s
+        support: dict[str, int] = g["states"]
+        opp_token = g["token"][_other(b.side)]
+        media = g["media"]
+        points: dict[str, float] = {}
+        gains: dict[str, float] = {}
+        for st, (_, region, _) in _STATE_INFO.items():
+            x = support[st]
+            checked = (x * s <= -4 or st == opp_token) and media[region] * s <= 0  # R7.4
+            points[st] = b.p_check if checked else 1.0
+            gain = b.gain(st, points[st], x)
+            if gain > 0:
+                gains[st] = gain
+        b.campaign_start = (points, gains)
+    return b.campaign_start
+
+
 def _campaign_value(b: _Board, cp: int) -> float:
     """Greedy campaign of ``cp`` CP on a scratch copy of the support (R7.1-R7.4)."""
-    g, side, s = b.g, b.side, b.s
-    support: dict[str, int] = g["states"]
-    token: str = g["token"][side]
-    opp_token = g["token"][_other(side)]
-    media = g["media"]
-    points: dict[str, float] = {}
-    gains: dict[str, float] = {}
-    for st, (_, region, _) in _STATE_INFO.items():
-        x = support[st]
-        checked = (x * s <= -4 or st == opp_token) and media[region] * s <= 0  # R7.4
-        points[st] = b.p_check if checked else 1.0
-        gains[st] = b.gain(st, points[st], x)
+    s = b.s
+    support: dict[str, int] = b.g["states"]
+    token: str = b.g["token"][b.side]
+    points, start = _campaign_start(b)
+    gains = dict(start)
     added: dict[str, int] = {}
     total, left = 0.0, cp
     while left > 0:
@@ -406,9 +438,8 @@ def _campaign_value(b: _Board, cp: int) -> float:
         if not best_st:
             break
         total += gains[best_st]
-        if (
-            points[best_st] >= 1
-        ):  # a check's point is only expected: its value counted, the board kept
+        # a check's point is only expected: its value counted, the board kept
+        if points[best_st] >= 1:
             added[best_st] = added.get(best_st, 0) + 1
             gains[best_st] = b.gain(best_st, 1.0, support[best_st] + s * added[best_st])
         token = best_st
@@ -441,3 +472,15 @@ def choose(state: engine.GameState, side: str, seed: int = 0) -> str:
     """The heuristic's command for ``side``, from what ``side`` may see only."""
     g = determinize(state, side, sampler(seed))
     return Heuristic(random.Random(seed)).choose(g, side)
+
+
+def decide(state: engine.GameState, side: str, seed: int = 0) -> Decision:
+    """`choose` (the same command for the same seed), with its reason from the scoring."""
+    g = determinize(state, side, sampler(seed))
+    legal = engine.legal_commands(g, side)  # its own commands: the same as in ``state``
+    if not legal:
+        raise ValueError(f"{side} has nothing to decide")
+    if len(legal) == 1:
+        return Decision(legal[0], forced(legal[0]))
+    ranked = Heuristic(random.Random(seed)).ranked(g, side, legal)
+    return Decision(ranked[0][1], heuristic_reason(g["stack"][-1]["step"], ranked))

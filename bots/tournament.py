@@ -22,7 +22,6 @@ from dataclasses import dataclass, field
 
 import bots
 import engine
-from bots import search
 
 __all__ = [
     "GameRecord",
@@ -71,15 +70,10 @@ def play_game(index: int, a: str, b: str, edition: str, seed: int) -> GameRecord
         kind, budget = specs[side]
         started = time.perf_counter()
         seed_n = game_seed * 100_003 + n * 2 + index % 2
-        if kind == "search":  # what `bots.choose_command` does, keeping the playout count
-            d = search.decide(
-                g, side, budget or search.Budget(seconds=bots.DEFAULT_SECONDS), seed_n
-            )
-            cmd = d.command
-            if d.playouts:
-                playouts[side].append(d.playouts)
-        else:
-            cmd = bots.choose_command(g, side, kind, budget, seed=seed_n)
+        d = bots.decide(g, side, kind, budget, seed=seed_n)
+        cmd = d.command
+        if d.playouts:
+            playouts[side].append(d.playouts)
         times[side].append(time.perf_counter() - started)
         engine.apply_in_place(g, side, cmd)
         n += 1

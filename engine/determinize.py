@@ -117,6 +117,4 @@ def determinize(g: GameState, side: str, rng: Rng) -> GameState:
 
 def playout_copy(g: GameState) -> GameState:
     """A copy to play on, without the log (what a look-ahead never reads)."""
-    h = copy_state({k: v for k, v in g.items() if k != "log"})
-    h["log"] = []
-    return h
+    return copy_state(g, log=False)

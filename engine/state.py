@@ -117,23 +117,62 @@ def from_json(text: str) -> GameState:
     return cast(GameState, g)
 
 
-def copy_state(g: Mapping[str, object]) -> GameState:
-    """A deep copy of plain data (faster than ``copy.deepcopy``).
+# the GameState keys whose values hold only scalars one level down (engine.schema): copied
+# by shape, not by walking them (`copy_state` is most of a playout's engine time)
+_FLAT_DICTS = frozenset(
+    {
+        "rng",
+        "states",
+        "media",
+        "issues",
+        "endorsements",
+        "momentum",
+        "rest",
+        "bag",
+        "token",
+        "candidate",
+        "vp",
+    }
+)
+_FLAT_LISTS = frozenset(
+    {
+        "options",
+        "issue_order",
+        "deck",
+        "discard",
+        "removed",
+        "endorse_deck",
+        "endorse_discard",
+        "unpledged",
+    }
+)
+_LIST_DICTS = frozenset({"hands", "stacks"})
+
+
+def copy_state(g: Mapping[str, object], *, log: bool = True) -> GameState:
+    """A deep copy of plain data (faster than ``copy.deepcopy``); ``log=False`` leaves the
+    copy's log empty (a look-ahead's copy: no rule reads the log).
 
     Log entries are flat dicts of scalars (see `log`), so each is copied shallowly: the log
-    is most of a late game's state and this keeps `apply` well under a JSON round trip.
+    is most of a late game's state and this keeps `apply` well under a JSON round trip. The
+    keys `engine.schema` fixes as flat (support, media, hands, the deck, ...) are copied by
+    their shape; everything else (the flow stack, the debate, effects) is walked.
     """
-    return cast(
-        GameState,
-        {
-            k: [e.copy() for e in cast(list[LogEntry], v)]
-            if k == "log"
-            else _copy(v)
-            if isinstance(v, (dict, list))
-            else v
-            for k, v in g.items()
-        },
-    )
+    out: dict[str, Any] = {}
+    for k, v in g.items():
+        if k in _FLAT_DICTS:
+            out[k] = cast(dict[str, Any], v).copy()
+        elif k in _FLAT_LISTS:
+            out[k] = cast(list[Any], v).copy()
+        elif k in _LIST_DICTS:
+            out[k] = {side: cards.copy() for side, cards in cast(dict[str, list[int]], v).items()}
+        elif k == "log":
+            out[k] = [e.copy() for e in cast(list[LogEntry], v)] if log else []
+        elif isinstance(v, (dict, list)):
+            out[k] = _copy(v)
+        else:
+            out[k] = v
+    return cast(GameState, out)
 
 
 def _copy(x: Any) -> Any:

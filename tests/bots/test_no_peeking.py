@@ -15,9 +15,11 @@ import random
 import pytest
 
 import bots
+import bots.ismcts
+import bots.search
 import engine
 from bots.search import Budget
-from engine.determinize import determinize, sampler
+from engine.determinize import determinize, playout_copy, sampler
 from engine.state import GameState, copy_state
 from tests.engine.playout import play_out
 from tests.engine.test_hidden_info import hide
@@ -141,3 +143,27 @@ def test_determinisation_draws_from_the_engines_own_generator() -> None:
     again = sampler(11)
     assert dump(determinize(g, "kennedy", again)) == dump(first)  # a function of the seed alone
     assert dump(determinize(g, "kennedy", again)) == dump(second)
+
+
+def test_the_check_catches_a_search_that_plays_on_the_true_state(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The search's one door to hidden information is `determinize`: made to hand back the real
+    state (the opponent's true hand, the deck's true order), the same comparison fails."""
+
+    def true_state(g: GameState, side: str, rng: object) -> GameState:
+        return playout_copy(g)
+
+    monkeypatch.setattr(bots.ismcts, "determinize", true_state)
+    monkeypatch.setattr(bots.search, "determinize", true_state)
+    rnd = random.Random(2)
+    changed = 0
+    pairs = positions("zman", games=3, every=12)
+    for n, (g, side) in enumerate(pairs):
+        if len(engine.legal_commands(g, side)) > 1:
+            budget = Budget(iterations=8)
+            cmd = bots.choose_command(g, side, "search", budget, seed=n)
+            changed += (
+                bots.choose_command(hide(g, side, rnd), side, "search", budget, seed=n) != cmd
+            )
+    assert changed > 0

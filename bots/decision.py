@@ -1,0 +1,112 @@
+"""A computer player's decision: the command, and the reason in words a player understands.
+
+Every player returns a `Decision`. Its ``reason`` comes from what actually decided: the
+search's statistics (``won 64 % of 400 simulated games, against 51 % for 'campaign 17' ...``)
+or the heuristic's scoring (``best of 12 options: about +4.5 electoral votes ...``). It reads
+only what the deciding side may see (its own commands, card names, state names), so it may be
+shown to the opponent as it is. One home for the wording: `describe`, `forced`,
+`heuristic_reason`, `search_reason`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import engine
+
+__all__ = ["Decision", "describe", "forced", "heuristic_reason", "search_reason"]
+
+
+@dataclass(frozen=True)
+class Decision:
+    """A player's command for one decision, why it was chosen, and the playouts that chose it
+    (0: forced, or decided without searching)."""
+
+    command: str
+    reason: str
+    playouts: int = 0
+
+
+def describe(cmd: str) -> str:
+    """A command in quotes with what its numbers and codes stand for:
+    ``'campaign 17' (#17 Kennedy's Peace Corps)``, ``'check OH 2' (Ohio)``."""
+    words = cmd.split()
+    if len(words) > 1 and words[1].isdigit() and int(words[1]) in engine.CARDS:
+        return f"'{cmd}' (#{words[1]} {engine.CARDS[int(words[1])].name})"
+    if len(words) > 1 and words[1] in engine.STATES:
+        return f"'{cmd}' ({engine.STATES[words[1]].name})"
+    return f"'{cmd}'"
+
+
+def forced(cmd: str) -> str:
+    return f"{describe(cmd)} was the only legal move"
+
+
+def _runs(cmds: Sequence[str]) -> list[str]:
+    """``support NY, support NY, check OH 1`` -> ``support NY x2, check OH 1``."""
+    out: list[tuple[str, int]] = []
+    for c in cmds:
+        if out and out[-1][0] == c:
+            out[-1] = (c, out[-1][1] + 1)
+        else:
+            out.append((c, 1))
+    return [c if n == 1 else f"{c} x{n}" for c, n in out]
+
+
+def _percent(p: float) -> str:
+    return f"{100 * p:.0f} %"
+
+
+def search_reason(
+    chosen: str,
+    stats: Sequence[tuple[str, int, float]],
+    playouts: int,
+    heuristic_first: str,
+    plan: Sequence[str] = (),
+) -> str:
+    """The search's reason: ``stats`` are (command, simulated games, mean result) of the root's
+    commands, the search's preferred first; ``plan`` the side's own follow-up decisions it
+    expects."""
+    by_cmd = {c: (n, q) for c, n, q in stats}
+    n, q = by_cmd.get(chosen, (0, 0.0))
+    others = [(c, m, p) for c, m, p in stats if c != chosen]
+    text = f"{describe(chosen)}: won {_percent(q)} of {n} simulated games"
+    if others:
+        c2, m2, p2 = others[0]
+        text += (
+            f", against {_percent(p2)} of {m2} for {describe(c2)}, "
+            f"the next most promising of {len(stats)} options tried in {playouts} games"
+        )
+    else:
+        text += f" ({playouts} in all; no other option came close enough to be tried)"
+    if plan:
+        text += "; then " + ", ".join(_runs(plan))
+    if heuristic_first != chosen:
+        text += f" (the rules of thumb alone would have played {describe(heuristic_first)})"
+    return text
+
+
+# how the heuristic's score of a step reads (its units, see bots.heuristic)
+_PER_POINT = frozenset({"campaign", "position"})
+_POINT_STEPS = frozenset(
+    {"advertise", "place_support", "debate_bonus", "remove_support", "space_points"}
+)
+
+
+def heuristic_reason(step: str, ranked: Sequence[tuple[float, str]]) -> str:
+    """The heuristic's reason, from its scored commands (best first, scores in electoral-vote
+    margin; per CP spent at the campaign and position steps)."""
+    (top, chosen), rest = ranked[0], ranked[1:]
+    unit = (
+        "electoral votes per CP"
+        if step in _PER_POINT
+        else "electoral votes for this point"
+        if step in _POINT_STEPS
+        else "electoral votes"
+    )
+    text = f"{describe(chosen)}: best of {len(ranked)} options by the rules of thumb, worth about {top:+.1f} {unit}"
+    if rest:
+        second, cmd2 = rest[0]
+        text += f", against {second:+.1f} for {describe(cmd2)}"
+    return text

@@ -1,0 +1,257 @@
+"""Information-set Monte Carlo tree search (single observer) over determinisations.
+
+One tree per decision, from the deciding side's information set: every iteration samples a
+state consistent with that side's view (`engine.determinize`: the opponent's cards, the deck
+and every draw to come dealt anew), walks the tree in it, grows it by one node, plays on with
+the fast heuristic to a horizon and scores the position (`engine.evaluate.win_probability`).
+The tree's nodes are sequences of decisions, not states, so every determinisation that
+allows a decision adds to the same statistics (the tree is shared across them).
+
+At a node the side to move (the root's side first when both must decide) chooses among the
+commands legal in *this* determinisation:
+
+- the heuristic ranks them (`bots.heuristic`): its order is the **prior** of PUCT
+  selection — ``Q + C * P * sqrt(available) / (1 + visits)`` with ``P`` falling geometrically
+  with the rank — and, with no statistics yet, the order of first tries;
+- **progressive widening**: only the best ``1 + widen * visits ** alpha`` of them may be
+  chosen at the root (below it ``visits / expand_after``), so the many CP placements (a
+  hundred ``support``/``check`` commands at a campaign step) open one at a time, best
+  first, as the node is visited; until then the heuristic's choice is played there, as in a
+  playout (exploring poor placements early would make a card play look worse than it is);
+- ``available`` counts the iterations where the command could be chosen (ISMCTS's
+  availability), so a command legal in few determinisations is not over-explored.
+
+The opponent's nodes choose for the opponent (``1 - Q``). The root plays the most-visited
+command; `Tree.stats` gives the root's statistics for the reason a player reads.
+
+`Config` holds the pieces, so a benchmark can switch one off (`VARIANTS`): ``flat`` is the
+earlier search (five heuristic candidates at the root, UCB1, no tree below the root).
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import time
+from dataclasses import dataclass, field
+
+import engine
+from bots.heuristic import Heuristic
+from engine.determinize import determinize
+from engine.evaluate import win_probability
+from engine.schema import Rng
+
+__all__ = ["VARIANTS", "Config", "Node", "RootStat", "Tree"]
+
+MAX_PLAYOUT_MOVES = 600
+HORIZON_ACTIONS = (
+    4  # an iteration stops after this many further actions (R6.1), or at the turn's end
+)
+
+
+@dataclass(frozen=True)
+class Config:
+    """The search's pieces and constants (the defaults are the player's)."""
+
+    tree: bool = True  # a tree below the root (False: one level, the flat search)
+    prior: bool = True  # the heuristic's order as a prior (False: plain UCB1 everywhere)
+    widening: bool = True  # progressive widening (False: every legal command at once)
+    candidates: int = 0  # > 0: only the heuristic's best few at the root (the flat search's 5)
+    root_ucb: bool = True  # the root by UCB1 with the prior as a progressive bias (else PUCT)
+    by_mean: bool = True  # play the best mean of the well-tried (else the most tried)
+    well_tried: float = 0.2  # well-tried: at least this share of the most-tried's visits
+    root_min: int = 5  # the root opens at least this many of the heuristic's best at once
+    c_ucb: float = 0.5  # UCB1's constant
+    bias: float = 0.1  # the progressive bias at the root: bias * P / (1 + visits)
+    c_puct: float = 0.6  # PUCT's constant below the root
+    decay: float = 0.6  # the prior of the heuristic's n-th best is proportional to decay ** n
+    widen: float = 1.0
+    alpha: float = 0.5
+    expand_after: int = 10  # below the root: the heuristic's choice alone until this many visits
+
+
+VARIANTS = {
+    "": Config(),
+    "flat": Config(tree=False, prior=False, widening=False, candidates=5, well_tried=0.0),
+    "notree": Config(tree=False),
+    "noprior": Config(prior=False),
+    "nowiden": Config(widening=False),
+    "puct": Config(root_ucb=False, by_mean=False, root_min=1),
+}
+
+
+@dataclass
+class Node:
+    """A sequence of decisions from the root; its children by (side, command)."""
+
+    visits: int = 0
+    total: float = 0.0  # the root side's summed results
+    available: int = 0
+    children: dict[tuple[str, str], Node] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class RootStat:
+    """One root command's statistics: simulated games, the root side's mean result."""
+
+    command: str
+    visits: int
+    mean: float
+    prior_rank: int  # 0: the heuristic's best
+
+
+class Tree:
+    """One decision's search: `run` until the budget is spent, then `best` and `stats`."""
+
+    def __init__(
+        self,
+        state: engine.GameState,
+        side: str,
+        ranked_root: list[str],
+        rnd: random.Random,
+        rng: Rng,
+        config: Config,
+    ) -> None:
+        self.state, self.side, self.rnd, self.rng, self.config = state, side, rnd, rng, config
+        self.root = Node()
+        n = config.candidates or len(ranked_root)
+        self.root_order = ranked_root[:n]  # the heuristic's order (simulated events)
+        self.rank = {c: i for i, c in enumerate(self.root_order)}
+        self.fast = Heuristic(rnd, simulate=False)
+        self.iterations = 0
+
+    # --- the loop ---------------------------------------------------------------------------
+
+    def run(self, iterations: int | None, seconds: float | None) -> int:
+        """Iterate until ``iterations`` (or ``seconds`` of wall-clock time, at least one
+        iteration) are spent; returns the iterations run."""
+        deadline = time.perf_counter() + seconds if seconds is not None else math.inf
+        limit = iterations if iterations is not None else 1 << 30
+        first = min(1, limit)
+        while self.iterations < limit and (
+            self.iterations < first or time.perf_counter() < deadline
+        ):
+            self._iterate()
+            self.iterations += 1
+        return self.iterations
+
+    def _iterate(self) -> None:
+        g = determinize(self.state, self.side, self.rng)
+        turn = g["turn"]
+        path = [self.root]
+        node: Node | None = self.root
+        actions = 0
+        expanding = True  # walk the tree until a new node is added
+        for _ in range(MAX_PLAYOUT_MOVES):
+            active = engine.active_sides(g)
+            if not active or (g["turn"] != turn and turn < 9):
+                break
+            if g["stack"][-1]["step"] == "action" and len(path) > 1:
+                actions += 1
+                if actions > HORIZON_ACTIONS and turn < 9:
+                    break
+            if node is not None and expanding:
+                who = self.side if self.side in active else min(active)
+                cmd, child = self._select(g, who, node)
+                path.append(child)
+                if child.visits == 0 or not self.config.tree:
+                    expanding = False
+                node = child
+            else:
+                who = min(active) if len(active) == 1 else self.rnd.choice(sorted(active))
+                cmd = self.fast.choose(g, who)
+            engine.apply_in_place(g, who, cmd)
+        result = win_probability(g, self.side)
+        for n in path:
+            n.visits += 1
+            n.total += result
+
+    # --- selection --------------------------------------------------------------------------
+
+    def _candidates(self, g: engine.GameState, who: str, node: Node) -> list[str]:
+        """The commands ``who`` may choose at ``node`` in this determinisation, best first."""
+        if node is self.root:
+            order = self.root_order
+        else:
+            legal = engine.legal_commands(g, who)
+            order = legal if len(legal) == 1 else [c for _, c in self.fast.ranked(g, who, legal)]
+        cfg = self.config
+        if cfg.widening:
+            if node is self.root:
+                k = max(cfg.root_min, 1 + int(cfg.widen * node.visits**cfg.alpha))
+            else:
+                k = 1 + int(cfg.widen * (node.visits / cfg.expand_after) ** cfg.alpha)
+            order = order[:k]
+        return order
+
+    def _select(self, g: engine.GameState, who: str, node: Node) -> tuple[str, Node]:
+        cfg = self.config
+        order = self._candidates(g, who, node)
+        mine = who == self.side
+        parent_q = node.total / node.visits if node.visits else 0.5
+        if not mine:
+            parent_q = 1.0 - parent_q
+        best, best_score, best_child = order[0], -math.inf, None
+        weight = 1.0
+        norm = (1.0 - cfg.decay) / (1.0 - cfg.decay ** len(order)) if cfg.decay < 1 else 1.0
+        for cmd in order:
+            child = node.children.get((who, cmd))
+            if child is None:
+                child = node.children[(who, cmd)] = Node()
+            child.available += 1
+            if child.visits:
+                q = child.total / child.visits
+                q = q if mine else 1.0 - q
+            else:
+                q = parent_q  # first-play urgency: the parent's value
+            p = weight * norm if cfg.prior else 0.0
+            if cfg.prior and not (cfg.root_ucb and node is self.root):
+                score = q + cfg.c_puct * p * math.sqrt(child.available) / (1 + child.visits)
+            elif child.visits == 0:
+                score = 1e9 + p  # UCB1: every candidate once, best-ranked first
+            else:
+                score = q + cfg.c_ucb * math.sqrt(math.log(child.available) / child.visits)
+                score += cfg.bias * p / (1 + child.visits)
+            if score > best_score:
+                best, best_score, best_child = cmd, score, child
+            weight *= cfg.decay
+        assert best_child is not None
+        return best, best_child
+
+    # --- the answer -------------------------------------------------------------------------
+
+    def stats(self) -> list[RootStat]:
+        """The root's tried commands, the preferred first: with ``by_mean`` the well-tried by
+        their mean, then the rest; else by simulated games (ties: the higher mean)."""
+        out = [
+            RootStat(cmd, child.visits, child.total / child.visits, self.rank.get(cmd, -1))
+            for (who, cmd), child in self.root.children.items()
+            if who == self.side and child.visits
+        ]
+        out.sort(key=lambda s: (-s.visits, -s.mean, s.prior_rank))
+        if self.config.by_mean and out:
+            floor = out[0].visits * self.config.well_tried
+            out.sort(key=lambda s: (s.visits < floor, -s.mean if s.visits >= floor else 0.0))
+        return out
+
+    def best(self) -> str:
+        stats = self.stats()
+        return stats[0].command if stats else self.root_order[0]
+
+    def plan(self, limit: int = 6) -> list[str]:
+        """The side's own decisions right after `best`, most visited first (its intended
+        follow-up: the CP placements of a campaign, the options of an event)."""
+        node = self.root.children.get((self.side, self.best()))
+        out: list[str] = []
+        while node is not None and len(out) < limit:
+            own = [(c.visits, cmd) for (who, cmd), c in node.children.items() if c.visits]
+            if not own or any(
+                who != self.side for (who, _), c in node.children.items() if c.visits
+            ):
+                break
+            visits, cmd = max(own)
+            if visits < 2:
+                break
+            out.append(cmd)
+            node = node.children[(self.side, cmd)]
+        return out

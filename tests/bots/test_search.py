@@ -1,0 +1,157 @@
+"""The tree search: reproducible for a seed and a playout budget, its pieces behave as
+described (shared tree, progressive widening, the heuristic's prior), and every computer
+move comes with a reason that says what decided it.
+
+Strength is measured in benchmarks (benchmarks/README.md), never here.
+"""
+
+from __future__ import annotations
+
+import random
+import re
+
+import pytest
+
+import bots
+import engine
+from bots import search
+from bots.decision import describe
+from bots.heuristic import POINT_STEPS, Heuristic
+from bots.ismcts import Config, Tree
+from bots.search import Budget
+from engine.determinize import determinize, sampler
+from engine.state import GameState
+
+
+def searched_position(seed: int = 5, skip: int = 0, step: str = "action") -> tuple[GameState, str]:
+    """A position of a heuristic game where the search searches (by default: an action)."""
+    g = engine.new_game(seed)
+    n = 0
+    while True:
+        side = sorted(engine.active_sides(g))[0]
+        legal = engine.legal_commands(g, side)
+        here = g["stack"][-1]["step"]
+        if len(legal) > 1 and here not in POINT_STEPS and step in (here, ""):
+            if skip == 0:
+                return g, side
+            skip -= 1
+        engine.apply_in_place(g, side, bots.choose_command(g, side, "heuristic", seed=n))
+        n += 1
+
+
+def test_the_same_seed_and_playouts_give_the_same_decision() -> None:
+    g, side = searched_position()
+    first = search.decide(g, side, Budget(iterations=40), seed=3)
+    again = search.decide(engine.copy_state(g), side, Budget(iterations=40), seed=3)
+    assert first == again
+    assert first.playouts == 40
+    assert first.command in engine.legal_commands(g, side)
+
+
+def test_the_tree_grows_below_the_root_and_is_shared_across_determinisations() -> None:
+    g, side = searched_position()
+    legal = engine.legal_commands(g, side)
+    rnd = random.Random(1)
+    ranked = [c for _, c in Heuristic(rnd).ranked(determinize(g, side, sampler(1)), side, legal)]
+    tree = Tree(g, side, ranked, rnd, sampler(2), Config())
+    tree.run(120, None)
+    assert tree.root.visits == 120  # every determinisation went through the one root
+    deep = [c for c in tree.root.children.values() if c.children]
+    assert deep and max(sum(x.visits for x in c.children.values()) for c in deep) > 1
+    stats = tree.stats()
+    assert sum(s.visits for s in stats) == 120
+    well_tried = [s for s in stats if s.visits >= max(x.visits for x in stats) / 5]
+    assert tree.best() == stats[0].command
+    assert stats[0].mean == max(s.mean for s in well_tried)  # the reason's "won X %" is the best
+
+
+def test_progressive_widening_opens_the_heuristics_best_first() -> None:
+    g, side = searched_position()
+    legal = engine.legal_commands(g, side)
+    assert len(legal) > 8
+    rnd = random.Random(1)
+    ranked = [c for _, c in Heuristic(rnd).ranked(determinize(g, side, sampler(1)), side, legal)]
+    widened = Tree(g, side, ranked, random.Random(2), sampler(2), Config())
+    widened.run(16, None)
+    tried = {s.command for s in widened.stats()}
+    assert len(tried) <= 1 + int(16**0.5)  # 1 + widen * visits ** alpha at the last visit
+    assert tried <= set(ranked[: 1 + int(16**0.5)])  # from the top of the prior's order
+    wide = Tree(g, side, ranked, random.Random(2), sampler(2), Config(widening=False, prior=False))
+    wide.run(16, None)
+    assert len(wide.stats()) > len(tried)  # UCB1 without widening tries everything once
+
+
+def test_a_time_budget_runs_at_least_one_playout() -> None:
+    g, side = searched_position()
+    d = search.decide(g, side, Budget(seconds=1e-9), seed=1)
+    assert d.playouts >= 1 and d.command in engine.legal_commands(g, side)
+
+
+@pytest.mark.parametrize("variant", ["flat", "noprior", "nowiden", "notree"])
+def test_every_variant_plays_a_legal_command(variant: str) -> None:
+    g, side = searched_position(skip=3)
+    d = search.decide(g, side, Budget(iterations=12, variant=variant), seed=2)
+    assert d.command in engine.legal_commands(g, side) and d.playouts == 12
+
+
+def test_unknown_variants_are_refused() -> None:
+    with pytest.raises(ValueError, match="unknown search variant"):
+        Budget(iterations=5, variant="magic")
+    with pytest.raises(ValueError, match="unknown search variant"):
+        bots.parse_kind("search:5i:magic")
+    assert bots.parse_kind("search:50i:flat") == ("search", Budget(iterations=50, variant="flat"))
+
+
+# --- reasons ---------------------------------------------------------------------------------
+
+
+def test_the_search_says_how_its_move_did_in_the_simulated_games() -> None:
+    g, side = searched_position()
+    d = search.decide(g, side, Budget(iterations=60), seed=4)
+    assert d.reason.startswith(describe(d.command))
+    m = re.search(r"won (\d+) % of (\d+) simulated games", d.reason)
+    assert m is not None, d.reason
+    assert 0 < int(m.group(2)) <= 60
+    if "against" in d.reason:  # the runner-up, by name, with its own figures
+        assert re.search(r"against \d+ % of \d+ for '[^']+'", d.reason), d.reason
+    assert "in 60 games" in d.reason or "60 in all" in d.reason
+
+
+def test_every_computer_move_of_a_game_has_a_reason() -> None:
+    g = engine.new_game(12, edition="gmt")
+    kinds = {"kennedy": "search", "nixon": "heuristic"}
+    seen = {"search": 0, "rules": 0, "forced": 0}
+    for n in range(3000):
+        active = sorted(engine.active_sides(g))
+        if not active:
+            break
+        side = active[0]
+        d = bots.decide(g, side, kinds[side], Budget(iterations=6), seed=n)
+        assert d.command in engine.legal_commands(g, side)
+        assert d.reason.startswith(describe(d.command)), d.reason
+        if "simulated games" in d.reason:
+            seen["search"] += 1
+            assert d.playouts == 6
+        elif "by the rules of thumb" in d.reason:
+            seen["rules"] += 1
+            assert re.search(r"best of \d+ options .* worth about [+-]\d", d.reason), d.reason
+        else:
+            assert "only legal move" in d.reason, d.reason
+            seen["forced"] += 1
+        engine.apply_in_place(g, side, d.command)
+    assert engine.result(g) is not None
+    assert all(seen.values()), seen
+
+
+def test_the_reason_names_cards_and_states() -> None:
+    assert describe("campaign 17").startswith("'campaign 17' (#17 ")
+    assert describe("check OH 2") == "'check OH 2' (Ohio)"
+    assert describe("done") == "'done'"
+
+
+def test_the_heuristics_decision_is_its_choice_with_a_reason() -> None:
+    g, side = searched_position(skip=2)
+    for seed in range(5):
+        d = bots.decide(g, side, "heuristic", seed=seed)
+        assert d.command == bots.choose_command(g, side, "heuristic", seed=seed)
+        assert d.playouts == 0 and "best of" in d.reason
