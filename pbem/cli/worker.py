@@ -20,6 +20,7 @@ from pbem.store.db import migrate
 from pbem.store.failures import DatabaseFailure, database_problem
 from pbem.store.schema_head import migrate_if_behind
 from pbem.worker import intake
+from pbem.worker.checks import config_warnings
 from pbem.worker.lock import Locked, RunLock
 from pbem.worker.serve import Stopper
 from pbem.worker.serve import serve as run_serve
@@ -32,6 +33,7 @@ from pbem.worker.worker_pass import PassReport, worker_pass
 def poll(app: App, no_send: bool) -> None:
     """One pass for cron: fetch and process new mail, send the outbox, exit."""
     app.require_identity()
+    _warn(app)
     with _locked(app), _database_failure():
         migrate_if_behind(app.db)  # Alembic only when there is something to migrate
         report = worker_pass(
@@ -71,6 +73,12 @@ def send(app: App) -> None:
         sent = outbox.drain_outbox(app.db, app.settings, outbox.make_sender(app.settings))
         code = _sent_code(app, sent)
     sys.exit(code)
+
+
+def _warn(app: App) -> None:
+    """The configuration's warnings (sender authentication off), once per run, on stderr."""
+    for warning in config_warnings(app.settings):
+        click.echo(f"warning: {warning}", err=True)
 
 
 @contextmanager
@@ -185,6 +193,7 @@ def serve(
     IMAP fetch, the others stand by (sending, ticking clocks) and take over when it dies.
     """
     app.require_identity()
+    _warn(app)
     stopper = Stopper()
     stopper.install()
     try:

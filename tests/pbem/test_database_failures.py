@@ -61,6 +61,7 @@ def _env(h: Harness) -> dict[str, str]:
         "PBEM_SECRET": s.secret,
         "PBEM_IMAP_SSL": "false",
         "PBEM_SMTP_TLS": "false",
+        "PBEM_AUTHSERV_ID": "mx.pbem.test",  # else poll warns that sender authentication is off
     }
 
 
