@@ -2,7 +2,7 @@
 
 Revision ID: 0015
 Revises: 0014
-Create Date: 2027-01-20
+Create Date: 2026-12-03
 """
 
 from __future__ import annotations
