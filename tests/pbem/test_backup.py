@@ -81,12 +81,17 @@ def test_restore_asks_before_replacing_and_waits_for_no_worker(tmp_path: Path) -
     h.new_game(seed=2)
     database = tmp_path / "site" / "pbem.db"
     assert _run(database, "backup", str(tmp_path / "b.db")).exit_code == 0
+    saved = h.state()
+    _play(h, random.Random(2))  # the database moves on after the backup
+    assert h.state() != saved
+    h.db.dispose()
     refused = _run(database, "restore", str(tmp_path / "b.db"), input="n\n")
     assert refused.exit_code == 1 and "replace the database" in refused.output
     with RunLock(h.settings.lock_path):
         busy = _run(database, "restore", "--yes", str(tmp_path / "b.db"))
     assert busy.exit_code == EXIT_LOCKED and "stop it first" in busy.output
     assert _run(database, "restore", "--yes", str(tmp_path / "b.db")).exit_code == 0
+    assert h.state() == saved  # over the live file (and its write-ahead log): the backup's
 
 
 def test_restore_refuses_a_file_that_is_not_a_whole_pbem_database(tmp_path: Path) -> None:
