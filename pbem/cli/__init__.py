@@ -2,11 +2,12 @@
 
 Exit status: 0 done (or nothing to do), 1 usage or user error, 3 something
 needs an operator (a mail was quarantined, an outbox mail failed for good or bounced, a
-replay mismatch, a failed check), 4 a mail server could not be reached,
-75 another pbem worker holds the lock (try again later).
+replay mismatch, a failed check, a database that cannot be written), 4 a mail server or the
+database could not be reached (or it stayed locked), 75 another pbem worker holds the lock.
 
 The commands live by domain: `pbem.cli.games` (new, seat, games, show, log, replay),
 `pbem.cli.worker` (poll, tick, send, serve), `pbem.cli.operator` (init, check, held),
+`pbem.cli.backup` (backup, restore),
 `pbem.cli.demo` (demo, tournament), `pbem.cli.orders` (notify, standing) and
 `pbem.cli.fairplay` (export, verify, observe); this module holds the root group.
 """
@@ -18,6 +19,7 @@ import logging
 import click
 
 from pbem.cli.app import EXIT_ATTENTION, EXIT_LOCKED, EXIT_UNREACHABLE, App, pass_app
+from pbem.cli.backup import backup, restore
 from pbem.cli.demo import demo, tournament
 from pbem.cli.fairplay import export, observe, verify
 from pbem.cli.games import games, log_, new, replay, seat, show
@@ -71,4 +73,6 @@ def cli(
 for _command in (init, new, poll, tick, seat, send, serve, held, games, show, log_, replay):
     cli.add_command(_command)
 for _command in (check, demo, tournament, export, verify, observe, notify_cmd, standing_cmd):
+    cli.add_command(_command)
+for _command in (backup, restore):
     cli.add_command(_command)

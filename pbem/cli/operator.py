@@ -13,7 +13,7 @@ import click
 from pbem.cli.app import EXIT_ATTENTION, App, pass_app
 from pbem.pipeline.held import HeldNotFound, drop, list_held, release
 from pbem.store.db import migrate
-from pbem.worker.checks import run_checks
+from pbem.worker.checks import config_warnings, run_checks
 
 
 @click.command()
@@ -74,9 +74,12 @@ def held_drop(app: App, held_id: int) -> None:
 @click.command()
 @pass_app
 def check(app: App) -> None:
-    """Check the configuration: database, IMAP login and folders, SMTP."""
+    """Check the configuration: database, IMAP login and folders, SMTP (and warn when sender
+    authentication is off)."""
     failed = 0
     for name, ok, detail in run_checks(app.db, app.settings):
         app.say(f"{'ok  ' if ok else 'FAIL'} {name}: {detail}")
         failed += not ok
+    for warning in config_warnings(app.settings):
+        app.say(f"WARN {warning}")
     sys.exit(EXIT_ATTENTION if failed else 0)

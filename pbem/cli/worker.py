@@ -17,8 +17,10 @@ from pbem.mail.embedded import EmbeddedMailServers
 from pbem.outbox import send as outbox
 from pbem.outbox.send import SendStats
 from pbem.store.db import migrate
+from pbem.store.failures import DatabaseFailure, database_problem
 from pbem.store.schema_head import migrate_if_behind
 from pbem.worker import intake
+from pbem.worker.checks import config_warnings
 from pbem.worker.lock import Locked, RunLock
 from pbem.worker.serve import Stopper
 from pbem.worker.serve import serve as run_serve
@@ -31,7 +33,8 @@ from pbem.worker.worker_pass import PassReport, worker_pass
 def poll(app: App, no_send: bool) -> None:
     """One pass for cron: fetch and process new mail, send the outbox, exit."""
     app.require_identity()
-    with _locked(app):
+    _warn(app)
+    with _locked(app), _database_failure():
         migrate_if_behind(app.db)  # Alembic only when there is something to migrate
         report = worker_pass(
             app.db,
@@ -53,7 +56,7 @@ def tick(app: App, no_send: bool) -> None:
     `pbem poll` and `pbem serve` do the same work on every pass. Exit 3 after an outage
     (the gap was credited to every clock) or when a game failed.
     """
-    with _locked(app):
+    with _locked(app), _database_failure():
         migrate_if_behind(app.db)
         sender = None if no_send else outbox.make_sender(app.settings)
         code = _report(app, worker_pass(app.db, app.settings, sender=sender))
@@ -65,11 +68,17 @@ def tick(app: App, no_send: bool) -> None:
 def send(app: App) -> None:
     """Send the outbox only (retrying earlier temporary failures that are due)."""
     app.require_identity()
-    with _locked(app):
+    with _locked(app), _database_failure():
         migrate_if_behind(app.db)
         sent = outbox.drain_outbox(app.db, app.settings, outbox.make_sender(app.settings))
         code = _sent_code(app, sent)
     sys.exit(code)
+
+
+def _warn(app: App) -> None:
+    """The configuration's warnings (sender authentication off), once per run, on stderr."""
+    for warning in config_warnings(app.settings):
+        click.echo(f"warning: {warning}", err=True)
 
 
 @contextmanager
@@ -81,6 +90,26 @@ def _locked(app: App) -> Iterator[None]:
     except Locked as exc:
         app.note(str(exc))
         sys.exit(EXIT_LOCKED)
+
+
+@contextmanager
+def _database_failure() -> Iterator[None]:
+    """A database failure ends the command with one line on stderr and its exit status: 4
+    when it may be gone by the next run (locked, unreachable), 3 when an operator must act (a
+    full disk, read-only). No traceback: the mail not applied is still in the INBOX."""
+    try:
+        yield
+    except Exception as exc:
+        problem = database_problem(exc)
+        if problem is None:
+            raise
+        done = exc.done if isinstance(exc, DatabaseFailure) and exc.done != "nothing new" else ""
+        click.echo(
+            f"{problem.says()}; the pass stopped{f' (in: {done})' if done else ''}: mail not "
+            "applied stays in the INBOX and the next run applies it",
+            err=True,
+        )
+        sys.exit(EXIT_UNREACHABLE if problem.transient else EXIT_ATTENTION)
 
 
 def _report(app: App, report: PassReport) -> int:
@@ -164,6 +193,7 @@ def serve(
     IMAP fetch, the others stand by (sending, ticking clocks) and take over when it dies.
     """
     app.require_identity()
+    _warn(app)
     stopper = Stopper()
     stopper.install()
     try:

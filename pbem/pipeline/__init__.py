@@ -5,7 +5,7 @@ of `pbem.pipeline.stages` named after it (``filter-loops`` in ``filter_loops.py`
 
     parse -> dedupe -> bounce -> filter-loops -> observer-mail -> identify-seat
     -> check-sender -> check-auth -> invitation -> load-game -> check-fresh -> extract
-    -> undo -> fair-play-words -> seat-commands -> orders -> meta-commands -> apply
+    -> check-repeat -> undo -> fair-play-words -> seat-commands -> orders -> meta-commands -> apply
     -> autoplay -> record -> table-talk -> bot-moves -> clock -> report -> observers
 
 The first stages decide whether the mail is ours to act on (nothing is answered before the

@@ -34,6 +34,7 @@ from pbem.pipeline.stages import (
     bounce,
     check_auth,
     check_fresh,
+    check_repeat,
     check_sender,
     clock,
     dedupe,
@@ -57,7 +58,8 @@ from pbem.pipeline.stages import (
 from pbem.pipeline.stages.check_auth import HoldMessage, hold
 from pbem.pipeline.stages.dedupe import DuplicateMessage, content_hash, dedupe_key
 from pbem.sanitize import bounded
-from pbem.store.db import is_transient, lock_game, transaction
+from pbem.store.db import lock_game, transaction
+from pbem.store.failures import DatabaseProblem, database_problem
 from pbem.store.models import InboundMessage, Quarantine, QueuedMail, utcnow
 
 __all__ = ["STAGES", "STAGE_NAMES", "Outcome", "process_message"]
@@ -77,6 +79,7 @@ STAGES: tuple[Stage, ...] = (  # in this order; listed in `pbem.pipeline`
     load_game.STAGE,
     check_fresh.STAGE,
     extract.STAGE,
+    check_repeat.STAGE,
     undo.STAGE,
     fair_play_words.STAGE,
     seat_commands.STAGE,
@@ -100,12 +103,13 @@ MESSAGE_ID = re.compile(rb"^message-id:\s*(<[^>\r\n]{1,400}>)", re.I | re.M)
 @dataclass(frozen=True)
 class Outcome:
     """What became of one mail: applied/rejected/answered/ignored/duplicate/held/quarantined,
-    or deferred (a transient database error: left in the INBOX for the next run)."""
+    or deferred (a database failure, ``problem``: left in the INBOX for the next run)."""
 
     outcome: str
     reason: str = ""
     inbound_id: int | None = None
     game_id: int | None = None
+    problem: DatabaseProblem | None = None
 
     @property
     def folder(self) -> str | None:
@@ -130,8 +134,9 @@ def process_message(
     """Process ``raw`` exactly once; never raises, whatever the bytes.
 
     A transient database error (locked, connection lost, serialization failure) rolls back
-    and retries after ``TRANSIENT_RETRIES``; if it persists the mail is *deferred* (left in
-    the INBOX, or in its queue), never quarantined. Any other exception quarantines it.
+    and retries after ``TRANSIENT_RETRIES``; if it persists, or the database cannot be written
+    (a full disk, read-only: `pbem.store.failures`), the mail is *deferred* (left in the INBOX,
+    or in its queue), never quarantined. Any other exception quarantines it.
     ``queued`` is the mail's `QueuedMail` id (`pbem.worker.handover`): that row is deleted in the
     transaction that records the mail (its inbound or quarantine row), never apart from it.
     """
@@ -146,12 +151,13 @@ def process_message(
                 return _quarantine(
                     db, raw, where, crash.stage, crash.trace, now, f"over budget: {crash.error}"
                 )
-            if not is_transient(crash.error):
+            problem = database_problem(crash.error)
+            if problem is None:
                 log.error("quarantined a mail (stage %s)", crash.stage or "?", exc_info=crash.error)
                 return _quarantine(db, raw, where, crash.stage, crash.trace, now)
-            if wait is None:
-                log.warning("deferred a mail: database busy or unreachable (%s)", crash.error)
-                return Outcome("deferred", f"transient database error: {crash.error}"[:500])
+            if wait is None or not problem.transient:  # a full disk does not empty in 3 s
+                log.info("deferred a mail: %s", problem.says())  # the pass says it once
+                return Outcome("deferred", problem.says()[:500], problem=problem)
             time.sleep(wait)
     raise AssertionError("unreachable")  # pragma: no cover
 
@@ -336,9 +342,10 @@ def _quarantine(
             )
             _dequeue(session, where)
     except Exception as exc:
-        if is_transient(exc):
+        problem = database_problem(exc)
+        if problem is not None:
             log.warning("deferred a crashed mail: cannot store it in the quarantine now (%s)", exc)
-            return Outcome("deferred", reason)
+            return Outcome("deferred", reason, problem=problem)
         log.exception("could not store a quarantined mail; it is only in the IMAP folder")
         reason += f" (not stored in the database: {type(exc).__name__})"
         if where.queued is not None:  # never retried for ever; the IMAP copy is in Processed

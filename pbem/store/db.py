@@ -20,10 +20,10 @@ from typing import Any
 from sqlalchemy import bindparam, event, exists, func
 from sqlalchemy import inspect as sa_inspect
 from sqlalchemy.engine import Engine
-from sqlalchemy.exc import DBAPIError, OperationalError
 from sqlalchemy.orm import Session as OrmSession
 from sqlmodel import Session, col, create_engine, select
 
+from pbem.store.failures import is_transient
 from pbem.store.models import Game, Move, Observer, TableTalk
 
 __all__ = [
@@ -43,21 +43,6 @@ BUSY_TIMEOUT_MS = 15_000
 
 def is_sqlite(engine: Engine) -> bool:
     return engine.dialect.name == "sqlite"
-
-
-def is_transient(exc: BaseException) -> bool:
-    """A database error worth retrying: locked/busy SQLite, a dropped or refused connection,
-    a PostgreSQL serialization failure or deadlock. Such an error never quarantines a mail."""
-
-    if isinstance(exc, DBAPIError) and exc.connection_invalidated:
-        return True
-    if not isinstance(exc, OperationalError):
-        return False
-    module = type(exc.orig).__module__ if exc.orig is not None else ""
-    if module.startswith("sqlite3"):
-        text = str(exc.orig).lower()
-        return "locked" in text or "busy" in text
-    return True  # psycopg: connection errors, SerializationFailure, DeadlockDetected, ...
 
 
 def make_engine(url: str, *, echo: bool = False) -> Engine:

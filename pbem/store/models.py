@@ -21,6 +21,7 @@ __all__ = [
     "HeldMessage",
     "InboundMessage",
     "Invitation",
+    "KeyAnswer",
     "MailImage",
     "Move",
     "Observer",
@@ -323,3 +324,16 @@ class KeyQuestion(SQLModel, table=True):
     side: str = Field(max_length=8, primary_key=True)
     key_gen: int = Field(primary_key=True)
     question: str = Field(max_length=64)
+
+
+class KeyAnswer(SQLModel, table=True):
+    """The game lines of a mail applied under one reply key (`pbem.pipeline.repeats`): a mail
+    from the same seat with the same lines under the same key is a re-sent copy of it, whatever
+    its Message-ID, and is not applied again."""
+
+    game_id: int = Field(foreign_key="game.id", primary_key=True)
+    side: str = Field(max_length=8, primary_key=True)
+    key_gen: int = Field(primary_key=True)
+    lines: str = Field(max_length=64, primary_key=True)  # sha256 of the mail's game lines
+    inbound_id: int | None = Field(default=None, foreign_key="inboundmessage.id")
+    repeats: int = 0  # copies received since (the first copy's sender was told)

@@ -1,4 +1,5 @@
-"""`pbem check`: connectivity and configuration checks, each (name, ok, detail)."""
+"""`pbem check`: connectivity and configuration checks, each (name, ok, detail), and the
+warnings `pbem check`, `poll` and `serve` print once (`config_warnings`)."""
 
 from __future__ import annotations
 
@@ -12,9 +13,21 @@ from pbem.config import Settings
 from pbem.store.db import migrate
 from pbem.worker.intake import open_mailbox
 
-__all__ = ["run_checks"]
+__all__ = ["UNAUTHENTICATED", "config_warnings", "run_checks"]
 
 Check = tuple[str, bool, str]
+UNAUTHENTICATED = (
+    "sender authentication is off: neither PBEM_AUTHSERV_ID nor PBEM_DKIM_VERIFY is set, so a "
+    "mail with a player's From and a valid reply key is applied whoever sent it (README: "
+    "'Sender authentication')"
+)
+
+
+def config_warnings(settings: Settings) -> list[str]:
+    """What the operator should know about the configuration, one line each (no failure)."""
+    if not settings.authserv_id and not settings.dkim_verify:
+        return [UNAUTHENTICATED]
+    return []
 
 
 def run_checks(db: Engine, settings: Settings) -> Iterator[Check]:

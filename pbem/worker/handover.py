@@ -38,7 +38,8 @@ from pbem.pipeline import Outcome, process_message
 from pbem.pipeline.reply_keys import seat_by_key
 from pbem.pipeline.stages.dedupe import dedupe_key
 from pbem.sanitize import bounded
-from pbem.store.db import is_sqlite, is_transient, transaction
+from pbem.store.db import is_sqlite, transaction
+from pbem.store.failures import database_problem
 from pbem.store.models import InboundMessage, QueuedMail
 
 __all__ = ["GAME_LOCKS", "GameLock", "apply_queued", "hand_over", "queued_count", "route"]
@@ -98,8 +99,9 @@ def hand_over(db: Engine, settings: Settings, item: Fetched, mailbox: str) -> Ou
     except IntegrityError:  # another worker queued it a moment ago
         return Outcome("duplicate", f"duplicate (queued concurrently) of {to.dedupe_key}")
     except Exception as exc:
-        if is_transient(exc):
-            return Outcome("deferred", f"transient database error: {exc}"[:500])
+        problem = database_problem(exc)
+        if problem is not None:
+            return Outcome("deferred", problem.says()[:500], problem=problem)
         log.exception("could not hand a mail over; processing it here")
         return None
     return Outcome("queued", game_id=to.game_id)
@@ -196,10 +198,11 @@ def apply_queued(
             if not progress:
                 return done
     except Exception as exc:
-        if not is_transient(exc):
+        problem = database_problem(exc)
+        if problem is None:
             raise
-        log.warning("queued mail deferred: database busy or unreachable (%s)", exc)
-        return [*done, Outcome("deferred", f"transient database error: {exc}"[:500])]
+        log.warning("queued mail deferred: %s", problem.says())
+        return [*done, Outcome("deferred", problem.says()[:500], problem=problem)]
 
 
 def _apply_game(

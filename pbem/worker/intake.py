@@ -20,6 +20,7 @@ from pbem.config import Settings
 from pbem.mail.imap import Fetched, ImapMailbox
 from pbem.pipeline import Outcome, process_message
 from pbem.store.db import is_sqlite
+from pbem.store.failures import DatabaseProblem
 from pbem.worker.handover import apply_queued, hand_over
 
 __all__ = ["FETCH_BATCH", "Inbox", "PollStats", "open_mailbox", "poll_once"]
@@ -53,6 +54,7 @@ class PollStats:
     outcomes: Counter[str] = field(default_factory=Counter)
     games: set[int] = field(default_factory=set)
     handed_over: int = 0
+    database: DatabaseProblem | None = None  # the database failure that deferred a mail
 
     @property
     def total(self) -> int:
@@ -62,6 +64,8 @@ class PollStats:
         self.outcomes[out.outcome] += 1
         if out.game_id is not None:
             self.games.add(out.game_id)
+        if out.problem is not None:
+            self.database = out.problem
 
     def summary(self) -> str:
         counts = sorted(self.outcomes.items())
@@ -82,7 +86,9 @@ def poll_once(
 
     On PostgreSQL a mail for a game is handed over (`pbem.worker.handover`: queued, committed, then
     moved) and applied game by game, by this worker and any other (`apply_queued`); on SQLite
-    and for mail that routes to no game, each mail is processed here before it is moved."""
+    and for mail that routes to no game, each mail is processed here before it is moved.
+    A mail deferred by a database failure stops the pass's mail: it and every mail after it
+    stay in the INBOX for the next pass (``stats.database`` says why)."""
     stats = PollStats()
     seen: set[tuple[int, int]] = set()
     hand = not is_sqlite(db)  # SQLite: one worker, nothing is handed over
@@ -103,11 +109,13 @@ def poll_once(
                     stats.handed_over += 1
                 else:
                     stats.add(out)
+                if out.outcome == "deferred":  # the database failed: the rest waits too
+                    break
         finally:
             _move(inbox, done)  # each only after its commit (C1); a crash before: dedupe skips it
-        if len(batch) < FETCH_BATCH:
+        if len(batch) < FETCH_BATCH or stats.outcomes["deferred"]:
             break
-    for out in apply_queued(db, settings, now=now) if hand else ():
+    for out in apply_queued(db, settings, now=now) if hand and not stats.database else ():
         stats.add(out)
     return stats
 

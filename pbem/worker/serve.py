@@ -32,7 +32,7 @@ from sqlalchemy.engine import Engine
 
 from pbem.config import Settings
 from pbem.outbox.send import Sender
-from pbem.store.db import is_transient
+from pbem.store.failures import database_problem
 from pbem.worker.leader import ImapLeader, mailbox_of
 from pbem.worker.worker_pass import worker_pass
 
@@ -106,9 +106,10 @@ def serve(
                 _sleep(stopper, backoff)
                 backoff = min(backoff * 2, 300.0)
             except Exception as exc:
-                if not is_transient(exc):
+                problem = database_problem(exc)
+                if problem is None:
                     raise
-                log.warning("database unreachable: %s; retrying in %.0fs", exc, backoff)
+                log.warning("%s; retrying in %.0fs", problem.says(), backoff)
                 _sleep(stopper, backoff)
                 backoff = min(backoff * 2, 300.0)
     finally:

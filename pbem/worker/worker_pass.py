@@ -4,6 +4,8 @@
 woken by IMAP IDLE (`pbem.worker.serve`); `pbem send` is its last step alone. The caller holds
 the run lock (`pbem.worker.lock`) and turns the `PassReport` into output and an exit code.
 
+A database failure anywhere ends the pass (`DatabaseFailure`); the caller says so in one line.
+
 1. **Guard**: the clocks' outage guard (`pbem.games.timekeeping.tick.tick` with ``acts=False``) runs
    before any move is read; after an outage nothing expires in this pass.
 2. **Fetch and apply**: when this worker leads the IMAP fetch (`pbem.worker.leader`, always on
@@ -37,6 +39,7 @@ from pbem.games.timekeeping.outage import TickReport
 from pbem.games.timekeeping.tick import tick
 from pbem.outbox.send import Sender, SendStats, drain_outbox
 from pbem.store.db import is_sqlite, is_transient
+from pbem.store.failures import DatabaseFailure, database_problem
 from pbem.store.models import utcnow
 from pbem.worker.handover import apply_queued, queued_count
 from pbem.worker.intake import Inbox, PollStats, poll_once
@@ -81,8 +84,33 @@ def worker_pass(
 ) -> PassReport:
     """One pass. ``inbox``: a mailbox this worker already leads (`pbem serve`); ``open_inbox``:
     open one if this worker may lead the fetch (`pbem poll`); neither: no fetching (`pbem
-    tick`, a standby `serve`). ``sender``: send the outbox at the end (None: `--no-send`)."""
+    tick`, a standby `serve`). ``sender``: send the outbox at the end (None: `--no-send`).
+
+    A database failure (locked, unreachable, a full disk, read-only: `pbem.store.failures`)
+    ends the pass at once with `DatabaseFailure`: the mail not applied stays in the INBOX.
+    """
     report = PassReport()
+    try:
+        _steps(db, settings, report, inbox, open_inbox, sender, now)
+    except DatabaseFailure:
+        raise
+    except Exception as exc:
+        problem = database_problem(exc)
+        if problem is None:
+            raise
+        raise DatabaseFailure(problem, report.mail.summary()) from exc
+    return report
+
+
+def _steps(
+    db: Engine,
+    settings: Settings,
+    report: PassReport,
+    inbox: Inbox | None,
+    open_inbox: OpenInbox | None,
+    sender: Sender | None,
+    now: datetime | None,
+) -> None:
     # 1. guard: the outage guard and the missing clocks, before any move is read
     guard = tick(db, settings, now=now, acts=False)
     # 2. fetch and apply, each mail in its own transaction
@@ -93,6 +121,8 @@ def worker_pass(
     else:
         for out in apply_queued(db, settings, now=now):
             report.mail.add(out)
+    if report.mail.database is not None:  # a mail was deferred: the pass ends here
+        raise DatabaseFailure(report.mail.database, report.mail.summary())
     # 3. housekeeping: the clocks (not after an outage), invitations, bot seats, digests
     if guard.outage is None:
         report.clocks = tick(db, settings, now=now)
@@ -105,7 +135,6 @@ def worker_pass(
     # 4. send what this pass (and any before it) queued
     if sender is not None:
         report.sent = drain_outbox(db, settings, sender, now=now)
-    return report
 
 
 def _fetch(

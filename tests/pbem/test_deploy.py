@@ -118,16 +118,42 @@ def test_serve_service_restarts_on_failure() -> None:
     assert u["Install"]["WantedBy"] == "multi-user.target"
 
 
-def test_crontab_line_runs_pbem_poll() -> None:
-    jobs = [
-        ln
+def _cron_jobs() -> list[list[str]]:
+    return [
+        ln.split(None, 5)
         for ln in (DEPLOY / "cron" / "pbem.crontab").read_text(encoding="utf-8").splitlines()
         if ln.strip() and not ln.startswith("#") and "=" not in ln.split()[0]
     ]
-    assert len(jobs) == 1
-    fields = jobs[0].split(None, 5)
+
+
+def test_crontab_line_runs_pbem_poll() -> None:
+    polls = [job for job in _cron_jobs() if job[5].endswith("pbem poll")]
+    assert len(polls) == 1
+    fields = polls[0]
     assert len(fields) == 6 and fields[0] == "*/5"
-    assert fields[5].endswith("pbem poll") and "/etc/pbem/env" in fields[5]
+    assert "/etc/pbem/env" in fields[5]
+
+
+def test_crontab_backs_up_daily_one_file_per_weekday() -> None:
+    (job,) = [job for job in _cron_jobs() if "pbem backup" in job[5]]
+    minute, hour, *days = job[:5]
+    assert minute.isdigit() and hour.isdigit() and days == ["*", "*", "*"]
+    assert "/etc/pbem/env" in job[5]
+    assert re.search(r"pbem backup \S+-\$\(date \+\\%a\)\.db$", job[5]), job[5]  # % escaped
+
+
+def test_backup_service_and_its_daily_timer() -> None:
+    svc = unit("pbem-backup.service")["Service"]
+    assert svc["Type"] == "oneshot" and svc["User"] != "root"
+    assert svc["EnvironmentFile"] == "/etc/pbem/env"
+    assert "pbem backup /var/lib/pbem/backups/" in svc["ExecStart"]
+    assert "%%a" in svc["ExecStart"]  # systemd expands single % signs itself
+    assert svc["ReadWritePaths"] == "/var/lib/pbem"
+    timer = unit("pbem-backup.timer")
+    assert timer["Timer"]["Unit"] == "pbem-backup.service"
+    assert timer["Timer"]["OnCalendar"].endswith("03:15:00")
+    assert timer["Timer"]["Persistent"] == "true"
+    assert timer["Install"]["WantedBy"] == "timers.target"
 
 
 def test_containerfile_runs_pbem_as_a_user_with_a_data_volume() -> None:
@@ -151,8 +177,9 @@ def test_operating_guide_covers_the_operator_tasks() -> None:
         "crontab",
         "systemctl enable --now pbem-poll.timer",
         "pbem-serve.service",
-        "sqlite3",
-        ".backup",
+        "pbem backup",
+        "pbem restore",
+        "pbem-backup.timer",
         "postgresql+psycopg://",
         "pbem init",
         "quarantine",

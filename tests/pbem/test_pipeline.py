@@ -87,7 +87,9 @@ def test_a_stale_reply_is_explained_and_not_applied(h: Harness) -> None:
     welcome = h.mails_to("kennedy")[0]
     _play_until_kennedy_decision_changes(h)
     before, n_moves = h.state(), len(_moves(h))
-    stats = h.reply("kennedy", "first kennedy", to_mail=welcome)  # the welcome's question
+    # the welcome's question, with other lines than the mail that answered it ('first kennedy':
+    # the same lines again would be a re-sent copy, test_resent_mail.py)
+    stats = h.reply("kennedy", "first nixon", to_mail=welcome)
     assert stats.outcomes == {"rejected": 1}
     assert h.state() == before and len(_moves(h)) == n_moves
     answer = h.last_mail("kennedy")

@@ -2,13 +2,14 @@
 
 An accepted ``undo`` is logged first, then the mail's commands as the engine wrote them
 (canonical, so `pbem replay` survives a later alias or parser change), then the server's own
-moves (``autoplay``). A game whose result is decided is marked over.
+moves (``autoplay``). A game whose result is decided is marked over. The mail's game lines are
+kept under its reply key, so a re-sent copy is known (``check-repeat``).
 """
 
 from __future__ import annotations
 
 import engine
-from pbem.pipeline import rows
+from pbem.pipeline import repeats, rows
 from pbem.pipeline.base import Context, Stage
 
 
@@ -33,6 +34,7 @@ def record(ctx: Context) -> None:
         game.status = "over"
     s.add(game)
     ctx.inbound.outcome = "applied"
+    repeats.remember(ctx)  # a re-sent copy of this mail is not applied again (check-repeat)
 
 
 STAGE = Stage("record", "append the canonical moves and store the new snapshot", record)
