@@ -27,6 +27,7 @@ from __future__ import annotations
 import imaplib
 import logging
 import signal
+import threading
 import time
 from collections.abc import Callable
 from contextlib import suppress
@@ -152,16 +153,21 @@ def serve_delivered(
                 _sleep(stopper, backoff)
                 backoff = min(backoff * 2, 300.0)
                 continue
-            stopper.waiting = True
-            try:
-                if not stopper.stopped:  # mail deferred by a busy database: again soon
-                    busy = report.mail.outcomes["deferred"] > 0
-                    intake.wake.wait(min(idle_timeout, standby_interval) if busy else idle_timeout)
-            except _Interrupt:
-                break
-            finally:
-                stopper.waiting = False
+            busy = report.mail.outcomes["deferred"] > 0  # mail a busy database deferred: soon
+            _await(
+                intake.wake, stopper, min(idle_timeout, standby_interval) if busy else idle_timeout
+            )
     return passes
+
+
+def _await(wake: threading.Event, stopper: Stopper, timeout: float) -> None:
+    """Until ``wake`` is set, the stop flag is set or ``timeout`` passed (in short waits, so a
+    stop set from another thread is seen within half a second)."""
+    end = time.monotonic() + timeout
+    while not stopper.stopped and (left := end - time.monotonic()) > 0:
+        with suppress(_Interrupt):
+            if wake.wait(min(0.5, left)):
+                return
 
 
 def _wait(inbox: Any, stopper: Stopper, timeout: float) -> None:
