@@ -47,6 +47,7 @@ def mail_stack() -> Iterator[MailServer]:
             os.environ.get("MAILSTACK_PASSWORD", "secret"),
             int(os.environ.get("MAILSTACK_RELAY_LMTP_PORT") or 0),
             os.environ.get("MAILSTACK_RELAY_PREFIX", "lmtp-"),
+            os.environ.get("MAILSTACK_DIR", ""),
         )
         if not port_open(server.host, server.imap_port):
             raise NoMailStack(f"MAILSTACK_IMAP_PORT={imap} is set but nothing listens")
@@ -87,6 +88,7 @@ def mail_stack() -> Iterator[MailServer]:
             "example.test",
             "secret",
             relay,
+            folder=state,
         )
     finally:
         _private_dir = None

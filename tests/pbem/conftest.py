@@ -52,6 +52,7 @@ def _from_environment() -> MailServer | None:
         password=os.environ.get("MAILSTACK_PASSWORD", "secret"),
         relay_lmtp_port=int(os.environ.get("MAILSTACK_RELAY_LMTP_PORT") or 0),
         relay_prefix=os.environ.get("MAILSTACK_RELAY_PREFIX", "lmtp-"),
+        folder=os.environ.get("MAILSTACK_DIR", ""),
     )
 
 
@@ -136,6 +137,7 @@ def private_mailstack(
             "example.test",
             "secret",
             relay_port if relay else 0,
+            folder=state,
         )
     finally:
         reaper.terminate()

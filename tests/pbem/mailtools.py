@@ -31,7 +31,8 @@ CORPUS = Path(
 class MailServer:
     """Where a running SMTP+IMAP pair listens. ``kind`` is "mailstack" or "embedded".
     ``relay_lmtp_port``: the mailstack's Postfix relays ``relay_prefix``* addresses over LMTP
-    to this port (``MAILSTACK_RELAY_LMTP_PORT``; 0: it does not)."""
+    to this port (``MAILSTACK_RELAY_LMTP_PORT``; 0: it does not). ``folder``: a mailstack's
+    ``MAILSTACK_DIR`` ("" when unknown)."""
 
     kind: str
     host: str
@@ -41,6 +42,7 @@ class MailServer:
     password: str
     relay_lmtp_port: int = 0
     relay_prefix: str = "lmtp-"
+    folder: str = ""  # a mailstack's MAILSTACK_DIR (its logs: postfix/maillog, dovecot.log)
 
     def fresh_address(self, prefix: str = "test") -> str:
         """A new mailbox address (both stacks accept any user in their domain)."""
