@@ -17,8 +17,9 @@ open transaction rolls back, the row stays queued, and the next worker applies i
 SQLite (one worker) never hands over: `pbem.worker.intake.poll_once` processes each mail directly.
 
 Mail delivered over LMTP (`pbem.worker.lmtp_intake`) is queued the same way, on SQLite too,
-by `queue_delivery` before the MTA hears "250"; mail that routes to no game is queued under
-`NO_GAME`, applied in arrival order like one game's. On SQLite the run lock leaves one worker,
+by `queue_delivery` before the MTA hears "250"; mail that routes to no game (and on SQLite,
+where one worker applies everything in arrival order, all of it) is queued under `NO_GAME`,
+applied in arrival order like one game's. On SQLite the run lock leaves one worker,
 so `GameLock` always holds there.
 """
 
@@ -123,8 +124,9 @@ def hand_over(db: Engine, settings: Settings, item: Fetched, mailbox: str) -> Ou
 def queue_delivery(db: Engine, settings: Settings, raw: bytes, mailbox: str) -> Outcome:
     """Queue a mail the MTA delivered (LMTP), committed before the MTA is answered: "queued"
     for its game (or `NO_GAME`), "duplicate" when the same mail (dedupe key) is queued or
-    recorded already. A database error propagates: the caller answers with a 4xx."""
-    to = route(db, settings, raw)
+    recorded already. A database error propagates: the caller answers with a 4xx. On SQLite
+    one worker applies all queued mail in arrival order, so nothing is routed there."""
+    to = None if is_sqlite(db) else route(db, settings, raw)
     key = to.dedupe_key if to is not None else _dedupe_key(settings, raw)
     game_id = to.game_id if to is not None else NO_GAME
     box = bounded(mailbox, 200)

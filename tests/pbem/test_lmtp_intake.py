@@ -24,6 +24,7 @@ from pbem.mail.lmtp import ListenError, LmtpServer, Stored, game_recipient
 from pbem.store.db import make_engine
 from pbem.store.models import InboundMessage, Move, QueuedMail
 from pbem.worker.checks import run_checks
+from pbem.worker.handover import NO_GAME
 from pbem.worker.lmtp_intake import LmtpIntake, store_delivery
 from pbem.worker.serve import Stopper, serve_delivered
 from pbem.worker.worker_pass import worker_pass
@@ -81,7 +82,6 @@ def test_a_move_is_queued_before_250_and_applied_once_by_the_pass(tmp_path: Path
         with Session(h.db) as s:
             queued = list(s.exec(select(QueuedMail)))
         assert len(queued) == 1 and queued[0].mailbox == "lmtp"
-        assert queued[0].game_id == h.game_id  # routed by its reply key
         assert f"Delivered-To: {to}".encode() in queued[0].raw  # the envelope reaches the reader
         # the MTA lost our 250 and delivers again: answered 250, not queued twice
         assert [c for c, _ in _deliver(settings, raw, [to])[1]] == [250]
@@ -96,6 +96,18 @@ def test_a_move_is_queued_before_250_and_applied_once_by_the_pass(tmp_path: Path
         assert len(list(s.exec(select(InboundMessage)))) == 1
         assert len(list(s.exec(select(Move).where(Move.game_id == h.game_id)))) >= 1
     assert len(h.mails_to("kennedy")) >= 2  # the welcome and the report of the move
+
+
+def test_on_postgresql_a_delivered_move_is_queued_for_its_game(postgres_harness: Harness) -> None:
+    h = postgres_harness
+    raw = h.reply_bytes("kennedy", h.legal("kennedy")[0])
+    assert store_delivery(h.db, h.settings, raw) is Stored.STORED
+    stranger = b"From: someone@else.test\r\nTo: game@pbem.test\r\nSubject: hi\r\n\r\nhello\r\n"
+    assert store_delivery(h.db, h.settings, stranger) is Stored.STORED
+    with Session(h.db) as s:
+        games = [q.game_id for q in s.exec(select(QueuedMail).order_by(QueuedMail.id))]
+    assert games == [h.game_id, NO_GAME]  # routed by its reply key: games apply in parallel
+    assert worker_pass(h.db, h.settings, sender=h.sender).mail.outcomes["applied"] == 1
 
 
 def test_mail_for_no_game_is_queued_and_decided_by_the_pipeline(tmp_path: Path) -> None:
