@@ -86,7 +86,6 @@ class LmtpIntake:
     def __init__(self, db: Engine, settings: Settings) -> None:
         self.settings = settings
         self.wake = threading.Event()
-        self.stored = 0
         self._db = _durable_engine(db)
         self._own_db = self._db is not db
         self._server = LmtpServer(
@@ -101,7 +100,6 @@ class LmtpIntake:
     def _store(self, raw: bytes) -> Stored:
         stored = store_delivery(self._db, self.settings, raw)
         if stored is Stored.STORED:
-            self.stored += 1
             self.wake.set()
         return stored
 

@@ -165,9 +165,8 @@ def _await(wake: threading.Event, stopper: Stopper, timeout: float) -> None:
     stop set from another thread is seen within half a second)."""
     end = time.monotonic() + timeout
     while not stopper.stopped and (left := end - time.monotonic()) > 0:
-        with suppress(_Interrupt):
-            if wake.wait(min(0.5, left)):
-                return
+        if wake.wait(min(0.5, left)):
+            return
 
 
 def _wait(inbox: Any, stopper: Stopper, timeout: float) -> None:

@@ -1,7 +1,8 @@
 """One worker pass, read top to bottom: guard, fetch, apply, housekeeping, send.
 
 `pbem poll` runs it once, `pbem tick` runs it without fetching, `pbem serve` runs it in a loop
-woken by IMAP IDLE (`pbem.worker.serve`); `pbem send` is its last step alone. The caller holds
+woken by IMAP IDLE, or without fetching after each mail its LMTP listener queued
+(`pbem.worker.serve`); `pbem send` is its last step alone. The caller holds
 the run lock (`pbem.worker.lock`) and turns the `PassReport` into output and an exit code.
 
 1. **Guard**: the clocks' outage guard (`pbem.games.timekeeping.tick.tick` with ``acts=False``) runs
@@ -80,8 +81,8 @@ def worker_pass(
     now: datetime | None = None,
 ) -> PassReport:
     """One pass. ``inbox``: a mailbox this worker already leads (`pbem serve`); ``open_inbox``:
-    open one if this worker may lead the fetch (`pbem poll`); neither: no fetching (`pbem
-    tick`, a standby `serve`). ``sender``: send the outbox at the end (None: `--no-send`)."""
+    open one if this worker may lead the fetch (`pbem poll`); neither: no fetching, only the
+    queued mail is applied (`pbem tick`, a standby `serve`, a `serve` fed over LMTP). ``sender``: send the outbox at the end (None: `--no-send`)."""
     report = PassReport()
     # 1. guard: the outage guard and the missing clocks, before any move is read
     guard = tick(db, settings, now=now, acts=False)
