@@ -19,6 +19,7 @@ import asyncio
 import enum
 import logging
 from collections.abc import Callable
+from contextlib import suppress
 from types import TracebackType
 from typing import Any
 
@@ -129,6 +130,8 @@ class LmtpServer:
         try:
             self._controller.start()
         except (OSError, TimeoutError) as exc:
+            with suppress(Exception):  # the loop it made for its thread, which never ran
+                self._controller.loop.close()
             raise ListenError(f"cannot listen for LMTP on {self.host}:{self.port}: {exc}") from exc
 
     def stop(self) -> None:

@@ -7,7 +7,11 @@ Postfix → pbem relay is in test_lmtp_mailstack.py."""
 
 from __future__ import annotations
 
+import os
 import smtplib
+import socket
+import subprocess
+import sys
 import threading
 import time
 from collections.abc import Callable, Iterator
@@ -231,3 +235,27 @@ def test_pbem_check_tests_the_listener(tmp_path: Path) -> None:
     assert up["lmtp"] == (True, f"127.0.0.1:{settings.lmtp_port}: LHLO ok, accepts game@pbem.test")
     with Session(h.db) as s:
         assert not list(s.exec(select(QueuedMail)))  # the check delivers nothing
+
+
+def test_serve_says_why_it_cannot_listen_and_exits_4(tmp_path: Path) -> None:
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        env = os.environ | {
+            "PBEM_DATABASE_URL": f"sqlite:///{tmp_path}/s.db",
+            "PBEM_ADDRESS": "game@pbem.test",
+            "PBEM_SECRET": "a-test-secret-of-some-length",
+            "PBEM_LMTP_PORT": str(port),
+            "PBEM_LOCK_FILE": str(tmp_path / "s.lock"),
+        }
+        done = subprocess.run(
+            [sys.executable, "-m", "pbem", "serve"],
+            env=env,
+            capture_output=True,
+            text=True,
+            timeout=120,
+        )
+    assert done.returncode == 4  # unreachable: systemd restarts it, the MTA keeps the mail
+    assert f"cannot listen for LMTP on 127.0.0.1:{port}" in done.stderr
+    assert "Traceback" not in done.stderr and "Exception ignored" not in done.stderr
