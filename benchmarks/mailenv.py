@@ -45,6 +45,9 @@ def mail_stack() -> Iterator[MailServer]:
             int(imap),
             os.environ.get("MAILSTACK_DOMAIN", "example.test"),
             os.environ.get("MAILSTACK_PASSWORD", "secret"),
+            int(os.environ.get("MAILSTACK_RELAY_LMTP_PORT") or 0),
+            os.environ.get("MAILSTACK_RELAY_PREFIX", "lmtp-"),
+            os.environ.get("MAILSTACK_DIR", ""),
         )
         if not port_open(server.host, server.imap_port):
             raise NoMailStack(f"MAILSTACK_IMAP_PORT={imap} is set but nothing listens")
@@ -59,7 +62,7 @@ def mail_stack() -> Iterator[MailServer]:
     global _private_dir
     state = tempfile.mkdtemp(prefix="pbem-bench-mailstack-")
     os.chmod(state, 0o755)
-    imap, lmtp, smtp = free_ports(3)
+    imap, lmtp, smtp, relay = free_ports(4)
     env = {
         **os.environ,
         "MAILSTACK_DIR": state,
@@ -67,6 +70,7 @@ def mail_stack() -> Iterator[MailServer]:
         "IMAP_PORT": str(imap),
         "LMTP_PORT": str(lmtp),
         "SMTP_PORT": str(smtp),
+        "MAILSTACK_RELAY_LMTP_PORT": str(relay),  # lmtp-* addresses go to pbem's LMTP listener
     }
     done = subprocess.run(
         ["bash", str(SCRIPT), "start"], env=env, capture_output=True, text=True, timeout=180
@@ -83,6 +87,8 @@ def mail_stack() -> Iterator[MailServer]:
             int(env["IMAP_PORT"]),
             "example.test",
             "secret",
+            relay,
+            folder=state,
         )
     finally:
         _private_dir = None

@@ -65,6 +65,9 @@ class Settings:
     invitation_hours: int = (
         168  # an unanswered game invitation expires after this (pbem.games.fairplay)
     )
+    # mail intake over LMTP from the site's MTA (pbem.worker.lmtp): 0 = off, `pbem serve` reads IMAP
+    lmtp_host: str = "127.0.0.1"
+    lmtp_port: int = 0
 
     @property
     def address_domain(self) -> str:

@@ -2,6 +2,11 @@
 players play, against a real Dovecot + Postfix (or the embedded servers for the CI smoke).
 
     python soak/crash_injection.py [--kills 1000] [--seed 1] [--serve-share 0.3] [--embedded]
+    python soak/crash_injection.py --lmtp [--kills 300] [--window-share 0.5]
+
+``--lmtp``: the players' mail reaches `pbem serve` over LMTP from Postfix, and workers are also
+killed between "stored" and "250" (`soak.lmtp_crash` says how); the rest of this text is about
+the IMAP intake.
 
 The mail stack: a running one (MAILSTACK_* from `scripts/mailstack.sh start`), else, as root, a
 private Dovecot + Postfix on free loopback ports (`benchmarks/mailenv.py`), stopped afterwards;
@@ -48,8 +53,6 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import email
-import email.policy
 import os
 import random
 import signal
@@ -59,145 +62,43 @@ import sys
 import tempfile
 import time
 import uuid
-from collections import Counter
 from collections.abc import Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Protocol
 
 ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from imapclient import IMAPClient  # noqa: E402
-from sqlalchemy import text, update  # noqa: E402
-from sqlmodel import Session, col, select  # noqa: E402
+from sqlmodel import Session, select  # noqa: E402
 
 import engine  # noqa: E402
+from benchmarks.mailenv import state_dir  # noqa: E402
 from pbem import keys  # noqa: E402
 from pbem.config import Settings  # noqa: E402
 from pbem.games import setup as game_setup  # noqa: E402
 from pbem.mail import SmtpSender  # noqa: E402
 from pbem.outbox.queue import current_key  # noqa: E402
 from pbem.store.db import make_engine, migrate  # noqa: E402
-from pbem.store.models import Game, InboundMessage, Move, OutboxMessage, Quarantine, Seat, utcnow  # noqa: E402
+from pbem.store.models import Game, InboundMessage, Seat  # noqa: E402
 from soak.attribution import (  # noqa: E402
-    Duplicate,
     Ledger,
     Round,
     Watch,
     outbox_rows,
     queue_folder,
-    summary,
 )
 from soak.forked import Child, Forked  # noqa: E402
-
-
-class Stack(Protocol):
-    """Where the SMTP+IMAP pair listens (tests.pbem.mailtools.MailServer has these)."""
-
-    @property
-    def host(self) -> str: ...
-    @property
-    def smtp_port(self) -> int: ...
-    @property
-    def imap_port(self) -> int: ...
-    @property
-    def domain(self) -> str: ...
-    @property
-    def password(self) -> str: ...
-
-
-@dataclass
-class Result:
-    kills: int = 0
-    serve_kills: int = 0
-    clean_runs: int = 0
-    moves: int = 0
-    delivered: int = 0
-    duplicates: int = 0
-    leased: int = 0  # reports a killed worker had claimed: sent once its lease ran out
-    automatic: int = 0  # forced/standing/queued commands the server played after a mailed one
-    games: int = 0
-    spans: list[float] = field(default_factory=list)
-    delays: list[float] = field(default_factory=list)
-    exit_codes: Counter[int] = field(default_factory=Counter)
-    violations: list[str] = field(default_factory=list)
-    sources: list[Duplicate] = field(default_factory=list)  # where each duplicate came from
-    unsettled: int = 0  # rounds after which the Postfix queue did not empty in time
-    unseen: int = 0  # copies the final check read that the reads between rounds did not
-
-    def add(self, r: Result) -> None:
-        for name in (
-            "kills",
-            "serve_kills",
-            "clean_runs",
-            "moves",
-            "delivered",
-            "duplicates",
-            "leased",
-            "automatic",
-            "games",
-            "unsettled",
-            "unseen",
-        ):
-            setattr(self, name, getattr(self, name) + getattr(r, name))
-        self.spans += r.spans
-        self.delays += r.delays
-        self.exit_codes.update(r.exit_codes)
-        self.violations += r.violations
-        self.sources += r.sources
-
-    def report(self, seconds: float) -> str:
-        span = f"{statistics.median(self.spans):.2f} s" if self.spans else "-"
-        delay = (
-            f"{min(self.delays):.2f}–{max(self.delays):.2f} s (median {statistics.median(self.delays):.2f})"
-            if self.delays
-            else "-"
-        )
-        return (
-            f"kills {self.kills} (poll {self.kills - self.serve_kills}, serve {self.serve_kills}) "
-            f"in {self.games} games, kill delays {delay}, clean poll span {span}; "
-            f"clean polls {self.clean_runs}, mailed moves applied {self.moves} "
-            f"(+ {self.automatic} forced/standing/queued), "
-            f"mails delivered {self.delivered} (duplicates {self.duplicates}, "
-            f"held by a killed worker's claim until its lease ran out {self.leased}), "
-            f"exit codes {dict(sorted(self.exit_codes.items()))}, "
-            f"violations {len(self.violations)}; {seconds:.1f} s\n"
-            + summary(
-                self.sources, Counter(poll=self.kills - self.serve_kills, serve=self.serve_kills)
-            )
-            + (f"; queue not empty after {self.unsettled} rounds" if self.unsettled else "")
-            + (f"; {self.unseen} copies not read between rounds" if self.unseen else "")
-        )
-
-
-def _player_mail(frm: str, to: str, body: str, domain: str) -> bytes:
-    return (
-        f"From: {frm}\r\nTo: {to}\r\nSubject: Re: move\r\n"
-        f"Message-ID: <{uuid.uuid4().hex}@{domain}>\r\nContent-Type: text/plain; charset=utf-8\r\n\r\n"
-        f"{body}\r\n"
-    ).encode()
-
-
-@contextmanager
-def _database(url: str | None, folder: Path) -> Iterator[str]:
-    """SQLite in ``folder``, or a fresh PostgreSQL schema on ``url`` (dropped afterwards)."""
-    if not url:
-        yield f"sqlite:///{folder}/crash.db"
-        return
-    schema = f"crash_{uuid.uuid4().hex[:8]}"
-    admin = make_engine(url)
-    with admin.begin() as c:
-        c.execute(text(f"CREATE SCHEMA {schema}"))
-    sep = "&" if "?" in url else "?"
-    try:
-        yield f"{url}{sep}options=-csearch_path%3D{schema}"
-    finally:
-        with admin.begin() as c:
-            c.execute(text(f"DROP SCHEMA {schema} CASCADE"))
-        admin.dispose()
+from soak.invariants import (  # noqa: E402
+    Result,
+    Stack,
+    all_sent,
+    check,
+    database,
+    expire_leases,
+    player_mail,
+)
+from soak.lmtp_crash import run_lmtp  # noqa: E402
 
 
 def run(
@@ -225,7 +126,7 @@ def run(
         "kennedy": f"jack-{uuid.uuid4().hex[:8]}@{stack.domain}",
         "nixon": f"dick-{uuid.uuid4().hex[:8]}@{stack.domain}",
     }
-    with _database(database_url, folder) as db_url:
+    with database(database_url, folder) as db_url:
         settings = Settings(
             database_url=db_url,
             address=game_addr,
@@ -330,7 +231,7 @@ def run(
                 side = sorted(engine.active_sides(state))[0]
                 command = rnd.choice(engine.legal_commands(state, side))
                 to = keys.reply_address(game_addr, current_key(settings, seats[side]))
-                raw = _player_mail(players[side], to, command, stack.domain)
+                raw = player_mail(players[side], to, command, stack.domain)
                 asyncio.run(submit.send(raw, players[side], [to]))
                 mailed.append((side, command))
             if round_ % 5 == 0:
@@ -344,13 +245,13 @@ def run(
                 limit,
             )
         out.spans += clean_spans
-        out.leased += _expire_leases(db)
+        out.leased += expire_leases(db)
         for _ in range(60):  # clean polls until every submitted mail is in and every report out
             worker("poll", None)
-            if applied() == len(mailed) and _all_sent(db):
+            if applied() == len(mailed) and all_sent(db):
                 break
             time.sleep(0.5)
-        _check(db, game_id, mailed, stack, players, out)
+        check(db, game_id, mailed, stack, players, out)
         ledger.late_copies(watch.new_copies())
         watch.close()
         out.unsettled = watch.unsettled
@@ -358,99 +259,6 @@ def run(
         out.sources = ledger.attribute(outbox_rows(db, ledger.seen))
         db.dispose()
     return out
-
-
-def _expire_leases(db: Any) -> int:
-    """Time-travel past the claim lease (`pbem.outbox.send.CLAIM_LEASE`, minutes): rows a killed worker
-    had claimed are due again, as they are once the lease runs out. Returns how many."""
-    table = OutboxMessage.__table__  # type: ignore[attr-defined]
-    now = utcnow()
-    with db.begin() as c:
-        return int(
-            c.execute(
-                update(table)
-                .where(table.c.status == "pending", table.c.next_attempt_at > now)
-                .values(next_attempt_at=now)
-            ).rowcount
-        )
-
-
-def _all_sent(db: object) -> bool:
-    with Session(db) as s:  # type: ignore[call-overload]
-        return not s.exec(select(OutboxMessage.id).where(OutboxMessage.status != "sent")).first()
-
-
-def _read_box(stack: Stack, address: str) -> list[bytes]:
-    with IMAPClient(stack.host, port=stack.imap_port, ssl=False, timeout=30) as c:
-        c.login(address, stack.password)
-        c.select_folder("INBOX", readonly=True)
-        uids = c.search(["ALL"])
-        got = c.fetch(uids, ["BODY.PEEK[]"]) if uids else {}
-        return [got[u][b"BODY[]"] for u in sorted(got)]
-
-
-def _check(
-    db: object,
-    game_id: int,
-    mailed: list[tuple[str, str]],
-    stack: Stack,
-    players: dict[str, str],
-    out: Result,
-) -> None:
-    bad = out.violations
-    with Session(db) as s:  # type: ignore[call-overload]
-        # The first move each mail made for its own side is its command; the moves after it with
-        # the same inbound id are forced, standing or queued commands the server played for
-        # either side (`pbem.games.orders.settle`: a strategy card, a debate pick).
-        firsts: dict[int, tuple[str, str]] = {}
-        for m, mail in s.exec(
-            select(Move, InboundMessage)
-            .where(
-                Move.game_id == game_id,
-                Move.inbound_id == InboundMessage.id,
-                Move.side == InboundMessage.side,
-            )
-            .order_by(col(Move.seq))
-        ):
-            firsts.setdefault(mail.id, (m.side, m.command))
-        log = list(firsts.values())
-        out.automatic += len(s.exec(select(Move.id).where(Move.game_id == game_id)).all()) - len(
-            log
-        )
-        rows = list(s.exec(select(OutboxMessage)))
-        quarantined = len(s.exec(select(Quarantine.id)).all())
-    out.moves = len(log)
-    if log != mailed:
-        bad.append(
-            f"game {game_id}: move log differs from the mailed commands ({len(log)} vs {len(mailed)})"
-        )
-    if quarantined:
-        bad.append(f"{quarantined} mails quarantined")
-    unsent = [r.message_id for r in rows if r.status != "sent"]
-    if unsent:
-        bad.append(f"{len(unsent)} outbox rows not sent")
-    expected = {r.message_id: r.recipient for r in rows}
-    seen: Counter[str] = Counter()
-    deadline = time.monotonic() + 60  # Postfix may still be handing the last reports to Dovecot
-    while True:
-        seen.clear()
-        extra: list[str] = []
-        for address in players.values():
-            for raw in _read_box(stack, address):
-                msg = email.message_from_bytes(raw, policy=email.policy.default)
-                mid = str(msg["Message-ID"] or "").strip()
-                if expected.get(mid) != address:
-                    extra.append(f"{address} got a mail that is not its outbox row: {mid}")
-                seen[mid] += 1
-        missing = [m for m in expected if m not in seen]
-        if not missing or time.monotonic() > deadline:
-            break
-        time.sleep(0.5)
-    bad += extra
-    if missing:
-        bad.append(f"{len(missing)} outbox mails never delivered")
-    out.delivered = sum(seen.values())
-    out.duplicates = out.delivered - len(seen)
 
 
 @contextmanager
@@ -503,9 +311,22 @@ def main(argv: list[str] | None = None) -> int:
         default=None,
         help="time budget: stop killing after this long, then drain and check as usual",
     )
+    ap.add_argument(
+        "--lmtp",
+        action="store_true",
+        help="LMTP intake: Postfix delivers to `pbem serve`'s listener (soak.lmtp_crash)",
+    )
+    ap.add_argument(
+        "--window-share",
+        type=float,
+        default=0.5,
+        help="--lmtp: share of workers that die right after storing a mail, before its 250",
+    )
     ap.add_argument("--smoke", action="store_true", help="10 kills (CI size)")
     a = ap.parse_args(argv)
     kills = 10 if a.smoke else a.kills
+    if a.lmtp:
+        return _main_lmtp(a, kills)
     t = time.perf_counter()
     total = Result()
     seed = a.seed
@@ -543,6 +364,46 @@ def main(argv: list[str] | None = None) -> int:
         print("  " + line)
     for dup in total.sources:
         print("  duplicate " + dup.describe())
+    return 1 if total.violations else 0
+
+
+def _main_lmtp(a: argparse.Namespace, kills: int) -> int:
+    """The LMTP-intake soak on the real stack, game after game until ``kills`` kills."""
+    t = time.perf_counter()
+    total = Result()
+    seed = a.seed
+    with tempfile.TemporaryDirectory() as tmp, _stack(False) as stack:
+        where = state_dir()
+        if not getattr(stack, "relay_lmtp_port", 0) or where is None:
+            print("LMTP soak skipped: the stack relays nothing to LMTP (MAILSTACK_RELAY_LMTP_PORT)")
+            return 0
+        deadline = time.monotonic() + 60 * a.minutes if a.minutes else float("inf")
+        while total.kills < kills and time.monotonic() < deadline:
+            folder = Path(tmp, f"game{seed}")
+            folder.mkdir()
+            total.add(
+                run_lmtp(
+                    kills - total.kills,
+                    seed,
+                    folder,
+                    stack,  # type: ignore[arg-type]
+                    mailstack_dir=where,
+                    window_share=a.window_share,
+                    span=a.span,
+                    database_url=a.database_url,
+                    deadline=deadline,
+                )
+            )
+            print(
+                f"  game {seed}: {total.kills} kills so far ({total.stored_unanswered} between "
+                f"stored and 250), {total.moves} moves, {len(total.violations)} violations, "
+                f"{time.perf_counter() - t:.0f} s",
+                flush=True,
+            )
+            seed += 1
+    print("crash injection (LMTP intake): " + total.lmtp_report(time.perf_counter() - t))
+    for line in total.violations[:20]:
+        print("  " + line)
     return 1 if total.violations else 0
 
 

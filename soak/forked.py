@@ -9,6 +9,7 @@ import signal
 import subprocess
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Protocol
 
@@ -75,7 +76,14 @@ class Forked(ForkedChild):
     child spends its time in the command itself, not in starting Python): the same code as
     ``python -m pbem``, entered through `pbem.cli.cli` with the worker's environment."""
 
-    def __init__(self, args: list[str], env: dict[str, str], cwd: Path) -> None:
+    def __init__(
+        self,
+        args: list[str],
+        env: dict[str, str],
+        cwd: Path,
+        before: Callable[[], None] | None = None,
+    ) -> None:
+        """``before`` runs in the child first (e.g. to plant a crash point)."""
         sys.stdout.flush()
         sys.stderr.flush()
         pid = os.fork()
@@ -88,6 +96,8 @@ class Forked(ForkedChild):
                 null = os.open(os.devnull, os.O_RDWR)
                 for fd in (0, 1, 2):
                     os.dup2(null, fd)
+                if before is not None:
+                    before()
                 try:
                     cli.main(args=args, prog_name="pbem", standalone_mode=False)
                     code = 0

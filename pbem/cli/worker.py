@@ -14,6 +14,7 @@ import click
 
 from pbem.cli.app import EXIT_ATTENTION, EXIT_LOCKED, EXIT_UNREACHABLE, App, pass_app
 from pbem.mail.embedded import EmbeddedMailServers
+from pbem.mail.lmtp import ListenError
 from pbem.outbox import send as outbox
 from pbem.outbox.send import SendStats
 from pbem.store.db import migrate
@@ -22,7 +23,7 @@ from pbem.store.schema_head import migrate_if_behind
 from pbem.worker import intake
 from pbem.worker.checks import config_warnings
 from pbem.worker.lock import Locked, RunLock
-from pbem.worker.serve import Stopper
+from pbem.worker.serve import Stopper, serve_delivered
 from pbem.worker.serve import serve as run_serve
 from pbem.worker.worker_pass import PassReport, worker_pass
 
@@ -161,7 +162,7 @@ def _sent_code(app: App, sent: SendStats) -> int:
     default=300.0,
     show_default=True,
     envvar="PBEM_IDLE_TIMEOUT",
-    help="Seconds per IDLE before a routine re-poll.",
+    help="Seconds per IDLE (with LMTP: without a delivery) before a routine pass.",
 )
 @click.option(
     "--standby-interval",
@@ -191,6 +192,8 @@ def serve(
 
     On PostgreSQL several workers (on several machines) may serve one mailbox: one leads the
     IMAP fetch, the others stand by (sending, ticking clocks) and take over when it dies.
+    With PBEM_LMTP_PORT set, the site's MTA delivers over LMTP to a listener on
+    PBEM_LMTP_HOST:PBEM_LMTP_PORT instead, and each mail is applied as it arrives.
     """
     app.require_identity()
     _warn(app)
@@ -201,6 +204,16 @@ def serve(
             migrate(app.db)
             if embedded:
                 _serve_embedded(app, stopper, idle_timeout, smtp_port, imap_port)
+            elif app.settings.lmtp_port:
+                serve_delivered(
+                    app.db,
+                    app.settings,
+                    outbox.make_sender(app.settings),
+                    stopper=stopper,
+                    idle_timeout=idle_timeout,
+                    standby_interval=standby_interval,
+                    on_pass=app.note,
+                )
             else:
                 run_serve(
                     app.db,
@@ -215,6 +228,9 @@ def serve(
     except Locked as exc:
         click.echo(str(exc), err=True)
         sys.exit(EXIT_LOCKED)
+    except ListenError as exc:
+        click.echo(str(exc), err=True)
+        sys.exit(EXIT_UNREACHABLE)
     app.say("stopped")
 
 

@@ -4,6 +4,7 @@ warnings `pbem check`, `poll` and `serve` print once (`config_warnings`)."""
 from __future__ import annotations
 
 import asyncio
+import smtplib
 from collections.abc import Iterator
 
 import aiosmtplib
@@ -33,7 +34,10 @@ def config_warnings(settings: Settings) -> list[str]:
 def run_checks(db: Engine, settings: Settings) -> Iterator[Check]:
     yield _settings(settings)
     yield _database(db)
-    yield _imap(settings)
+    if settings.lmtp_port:
+        yield _lmtp(settings)
+    if not settings.lmtp_port or settings.imap_user:  # LMTP sites may have no mailbox at all
+        yield _imap(settings)
     yield _smtp(settings)
 
 
@@ -60,6 +64,26 @@ def _imap(settings: Settings) -> Check:
     except Exception as exc:
         return ("imap", False, f"{where}: {exc}")
     return ("imap", True, f"{where}: login ok, folders ok, {waiting} mail(s) waiting")
+
+
+def _lmtp(settings: Settings) -> Check:
+    """The listener of a running `pbem serve` answers LHLO and takes the game address as a
+    recipient (nothing is delivered: the session is reset before DATA)."""
+    where = f"{settings.lmtp_host}:{settings.lmtp_port}"
+    try:
+        with smtplib.LMTP(settings.lmtp_host, settings.lmtp_port, timeout=15) as lmtp:
+            code, _ = lmtp.ehlo()  # LHLO
+            if code != 250:
+                return ("lmtp", False, f"{where}: LHLO answered {code}")
+            lmtp.mail("")
+            code, said = lmtp.rcpt(settings.address)
+            lmtp.rset()
+    except (OSError, smtplib.SMTPException) as exc:
+        return ("lmtp", False, f"{where}: {exc} (is `pbem serve` running with PBEM_LMTP_PORT?)")
+    if code != 250:
+        reply = said.decode("utf-8", "replace")
+        return ("lmtp", False, f"{where}: {settings.address} refused: {code} {reply}")
+    return ("lmtp", True, f"{where}: LHLO ok, accepts {settings.address}")
 
 
 def _smtp(settings: Settings) -> Check:

@@ -15,6 +15,12 @@ worker are skipped: different games are applied in parallel, one game by one wor
 in order. A worker killed while it holds a game loses its session and with it the lock; its
 open transaction rolls back, the row stays queued, and the next worker applies it, once.
 SQLite (one worker) never hands over: `pbem.worker.intake.poll_once` processes each mail directly.
+
+Mail delivered over LMTP (`pbem.worker.lmtp_intake`) is queued the same way, on SQLite too,
+by `queue_delivery` before the MTA hears "250"; mail that routes to no game (and on SQLite,
+where one worker applies everything in arrival order, all of it) is queued under `NO_GAME`,
+applied in arrival order like one game's. On SQLite the run lock leaves one worker,
+so `GameLock` always holds there.
 """
 
 from __future__ import annotations
@@ -42,11 +48,21 @@ from pbem.store.db import is_sqlite, transaction
 from pbem.store.failures import database_problem
 from pbem.store.models import InboundMessage, QueuedMail
 
-__all__ = ["GAME_LOCKS", "GameLock", "apply_queued", "hand_over", "queued_count", "route"]
+__all__ = [
+    "GAME_LOCKS",
+    "NO_GAME",
+    "GameLock",
+    "apply_queued",
+    "hand_over",
+    "queue_delivery",
+    "queued_count",
+    "route",
+]
 
 log = logging.getLogger("pbem.worker.handover")
 
 GAME_LOCKS = 1960  # first key of the two-key per-game advisory locks (the IMAP lead: one key)
+NO_GAME = 0  # the game of a delivered (LMTP) mail that routes to no game: the pipeline decides
 
 
 @dataclass(frozen=True)
@@ -107,20 +123,53 @@ def hand_over(db: Engine, settings: Settings, item: Fetched, mailbox: str) -> Ou
     return Outcome("queued", game_id=to.game_id)
 
 
-def _known(s: Session, key: str, mailbox: str, item: Fetched) -> bool:
-    """Recorded or queued already, by dedupe key or by IMAP UID."""
+def queue_delivery(db: Engine, settings: Settings, raw: bytes, mailbox: str) -> Outcome:
+    """Queue a mail the MTA delivered (LMTP), committed before the MTA is answered: "queued"
+    for its game (or `NO_GAME`), "duplicate" when the same mail (dedupe key) is queued or
+    recorded already. A database error propagates: the caller answers with a 4xx. On SQLite
+    one worker applies all queued mail in arrival order, so nothing is routed there."""
+    to = None if is_sqlite(db) else route(db, settings, raw)
+    key = to.dedupe_key if to is not None else _dedupe_key(settings, raw)
+    game_id = to.game_id if to is not None else NO_GAME
+    box = bounded(mailbox, 200)
+    try:
+        with transaction(db) as s:
+            if _known(s, key, box):
+                return Outcome("duplicate", f"duplicate of an earlier mail ({key})")
+            s.add(QueuedMail(game_id=game_id, dedupe_key=key, mailbox=box, raw=raw))
+            s.flush()
+    except IntegrityError:  # the same mail, delivered on another connection a moment ago
+        return Outcome("duplicate", f"duplicate (queued concurrently) of {key}")
+    return Outcome("queued", game_id=None if game_id == NO_GAME else game_id)
+
+
+def _dedupe_key(settings: Settings, raw: bytes) -> str:
+    """The dedupe key of a mail that routes to no game (the content hash if its header is
+    garbage: the pipeline records it, and a second copy, once)."""
+    head = raw.split(b"\r\n\r\n", 1)[0].split(b"\n\n", 1)[0] + b"\r\n\r\n"
+    try:
+        with cpu_budget(settings.parse_cpu_seconds):
+            message_id = parse_message(head, settings.address).message_id
+    except Exception:
+        message_id = None
+    return dedupe_key(message_id, raw)
+
+
+def _known(s: Session, key: str, mailbox: str, item: Fetched | None = None) -> bool:
+    """Recorded or queued already, by dedupe key or by IMAP UID (of a fetched ``item``)."""
 
     def seen(table: Any) -> Any:
-        return select(table.id).where(
-            or_(
-                col(table.dedupe_key) == key,
+        same = col(table.dedupe_key) == key
+        if item is not None:
+            same = or_(
+                same,
                 and_(
                     col(table.mailbox) == mailbox,
                     col(table.uidvalidity) == item.uidvalidity,
                     col(table.uid) == item.uid,
                 ),
             )
-        )
+        return select(table.id).where(same)
 
     return s.exec(union_all(seen(InboundMessage), seen(QueuedMail)).limit(1)).first() is not None  # type: ignore[call-overload]
 
@@ -134,6 +183,8 @@ class GameLock:
         self._conn: Any = None
 
     def __enter__(self) -> bool:
+        if is_sqlite(self.db):
+            return True  # one worker: the run lock excludes every other
         self._conn = self.db.connect()
         try:
             got = self._conn.execute(
@@ -185,8 +236,6 @@ def apply_queued(
     """Apply the queued mail of every game this worker can lock, until none is left that it
     can (another worker holds the rest, or only deferred mail is left); the outcomes."""
     done: list[Outcome] = []
-    if is_sqlite(db):
-        return done  # one worker: nothing is ever handed over
     tried: set[int] = set()  # a row whose deletion failed is never tried twice in a pass
     try:
         while True:

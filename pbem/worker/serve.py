@@ -6,6 +6,12 @@ loop runs a whole pass, so a mail that arrived just before IDLE is never strande
 SIGTERM/SIGINT set a flag; a signal that arrives while blocked in IDLE interrupts the wait,
 any other time the current pass finishes first. Connection errors back off and reconnect.
 
+With ``PBEM_LMTP_PORT`` set the site's MTA delivers instead (`serve_delivered`): the LMTP
+listener (`pbem.worker.lmtp_intake`) queues each mail before it answers the MTA and wakes
+the loop, which runs the same pass without a fetch (it applies the queued mail), at once;
+without a delivery it still runs one every ``idle_timeout`` seconds for the clocks. The
+IMAP mailbox is not read then, and there is no IMAP leader: every worker applies queued mail.
+
 Several workers may serve one mailbox from one PostgreSQL (docs/OPERATING.md "Several
 workers"): only the IMAP leader (`pbem.worker.leader`, an advisory lock held for the life of
 its database session) fetches and IDLEs; it hands each mail for a game over in the database
@@ -21,6 +27,7 @@ from __future__ import annotations
 import imaplib
 import logging
 import signal
+import threading
 import time
 from collections.abc import Callable
 from contextlib import suppress
@@ -34,9 +41,10 @@ from pbem.config import Settings
 from pbem.outbox.send import Sender
 from pbem.store.failures import database_problem
 from pbem.worker.leader import ImapLeader, mailbox_of
+from pbem.worker.lmtp_intake import LmtpIntake
 from pbem.worker.worker_pass import worker_pass
 
-__all__ = ["Stopper", "serve"]
+__all__ = ["Stopper", "serve", "serve_delivered"]
 
 log = logging.getLogger("pbem.worker.serve")
 
@@ -115,6 +123,52 @@ def serve(
     finally:
         leader.release()
     return passes
+
+
+def serve_delivered(
+    db: Engine,
+    settings: Settings,
+    sender: Sender,
+    *,
+    stopper: Stopper,
+    idle_timeout: float = 300.0,
+    standby_interval: float = 5.0,
+    on_pass: Callable[[str], None] = lambda _: None,
+) -> int:
+    """Run the LMTP listener and a pass after every delivery (at the latest every
+    ``idle_timeout`` seconds) until stopped; returns the number of passes made."""
+    passes, backoff = 0, 1.0
+    with LmtpIntake(db, settings) as intake:
+        on_pass(f"LMTP listener on {settings.lmtp_host}:{settings.lmtp_port}")
+        while not stopper.stopped:
+            intake.wake.clear()  # a mail stored during the pass wakes the next one at once
+            try:
+                passes += 1
+                report = worker_pass(db, settings, sender=sender)
+                on_pass(report.summary(mail="applied"))
+                backoff = 1.0
+            except Exception as exc:
+                problem = database_problem(exc)
+                if problem is None:
+                    raise
+                log.warning("%s; retrying in %.0fs", problem.says(), backoff)
+                _sleep(stopper, backoff)
+                backoff = min(backoff * 2, 300.0)
+                continue
+            busy = report.mail.outcomes["deferred"] > 0  # mail a busy database deferred: soon
+            _await(
+                intake.wake, stopper, min(idle_timeout, standby_interval) if busy else idle_timeout
+            )
+    return passes
+
+
+def _await(wake: threading.Event, stopper: Stopper, timeout: float) -> None:
+    """Until ``wake`` is set, the stop flag is set or ``timeout`` passed (in short waits, so a
+    stop set from another thread is seen within half a second)."""
+    end = time.monotonic() + timeout
+    while not stopper.stopped and (left := end - time.monotonic()) > 0:
+        if wake.wait(min(0.5, left)):
+            return
 
 
 def _wait(inbox: Any, stopper: Stopper, timeout: float) -> None:

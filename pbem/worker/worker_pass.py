@@ -1,7 +1,8 @@
 """One worker pass, read top to bottom: guard, fetch, apply, housekeeping, send.
 
 `pbem poll` runs it once, `pbem tick` runs it without fetching, `pbem serve` runs it in a loop
-woken by IMAP IDLE (`pbem.worker.serve`); `pbem send` is its last step alone. The caller holds
+woken by IMAP IDLE, or without fetching after each mail its LMTP listener queued
+(`pbem.worker.serve`); `pbem send` is its last step alone. The caller holds
 the run lock (`pbem.worker.lock`) and turns the `PassReport` into output and an exit code.
 
 A database failure anywhere ends the pass (`DatabaseFailure`); the caller says so in one line.
@@ -83,8 +84,9 @@ def worker_pass(
     now: datetime | None = None,
 ) -> PassReport:
     """One pass. ``inbox``: a mailbox this worker already leads (`pbem serve`); ``open_inbox``:
-    open one if this worker may lead the fetch (`pbem poll`); neither: no fetching (`pbem
-    tick`, a standby `serve`). ``sender``: send the outbox at the end (None: `--no-send`).
+    open one if this worker may lead the fetch (`pbem poll`); neither: no fetching, only the
+    queued mail is applied (`pbem tick`, a standby `serve`, a `serve` fed over LMTP).
+    ``sender``: send the outbox at the end (None: `--no-send`).
 
     A database failure (locked, unreachable, a full disk, read-only: `pbem.store.failures`)
     ends the pass at once with `DatabaseFailure`: the mail not applied stays in the INBOX.

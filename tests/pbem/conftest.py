@@ -12,6 +12,8 @@
   ``mailstack`` variant carries the ``mailstack`` marker.
 * ``bouncing_mailstack`` (module): a private real stack with ``MAILSTACK_ANY_USER=0``: unknown
   local users bounce with a real Postfix DSN.
+* ``relaying_mailstack`` (session): a real stack whose Postfix relays ``lmtp-*`` addresses over
+  LMTP to ``relay_lmtp_port`` (``MAILSTACK_RELAY_LMTP_PORT``), where a test runs `pbem serve`.
 * ``postgres_url``: ``PBEM_TEST_POSTGRES_URL`` (``scripts/pgtest.sh``), or the test is skipped;
   ``empty_postgres``: that URL with every table dropped; ``postgres_harness``: a `Harness`
   with one new game on an emptied PostgreSQL database.
@@ -48,6 +50,9 @@ def _from_environment() -> MailServer | None:
         imap_port=int(imap),
         domain=os.environ.get("MAILSTACK_DOMAIN", "example.test"),
         password=os.environ.get("MAILSTACK_PASSWORD", "secret"),
+        relay_lmtp_port=int(os.environ.get("MAILSTACK_RELAY_LMTP_PORT") or 0),
+        relay_prefix=os.environ.get("MAILSTACK_RELAY_PREFIX", "lmtp-"),
+        folder=os.environ.get("MAILSTACK_DIR", ""),
     )
 
 
@@ -66,12 +71,16 @@ def mailstack() -> Iterator[MailServer]:
 
 
 @contextmanager
-def private_mailstack(*, any_user: bool, users: str = "") -> Iterator[MailServer]:
+def private_mailstack(
+    *, any_user: bool, users: str = "", relay: bool = False
+) -> Iterator[MailServer]:
     """Start `scripts/mailstack.sh` in a private folder on free ports (root only, else skip).
 
     ``any_user=False`` (with ``users``, ``"addr:password addr:password"``): only those
     mailboxes exist, and Postfix accepts mail for any other local address and then bounces it
-    with a real RFC 3464 DSN to the envelope sender.
+    with a real RFC 3464 DSN to the envelope sender. ``relay``: Postfix hands ``lmtp-*``
+    addresses to an LMTP listener on the server's ``relay_lmtp_port``
+    (``MAILSTACK_RELAY_LMTP_PORT``).
     """
     if os.geteuid() != 0:
         pytest.skip("no mail stack: set MAILSTACK_* (scripts/mailstack.sh start) or run as root")
@@ -79,7 +88,7 @@ def private_mailstack(*, any_user: bool, users: str = "") -> Iterator[MailServer
         pytest.skip("Dovecot/Postfix not installed: run `scripts/mailstack.sh install` (apt, root)")
     state = tempfile.mkdtemp(prefix="pbem-mailstack-")
     os.chmod(state, 0o755)
-    imap, lmtp, smtp = free_ports(3)
+    imap, lmtp, smtp, relay_port = free_ports(4)
     env = {
         **os.environ,
         "MAILSTACK_DIR": state,
@@ -87,6 +96,7 @@ def private_mailstack(*, any_user: bool, users: str = "") -> Iterator[MailServer
         "IMAP_PORT": str(imap),
         "LMTP_PORT": str(lmtp),
         "SMTP_PORT": str(smtp),
+        "MAILSTACK_RELAY_LMTP_PORT": str(relay_port) if relay else "",
     }
     if users:
         env["MAIL_USERS"] = users
@@ -126,6 +136,8 @@ def private_mailstack(*, any_user: bool, users: str = "") -> Iterator[MailServer
             int(env["IMAP_PORT"]),
             "example.test",
             "secret",
+            relay_port if relay else 0,
+            folder=state,
         )
     finally:
         reaper.terminate()
@@ -144,6 +156,20 @@ def bouncing_mailstack() -> Iterator[MailServer]:
     users = " ".join(f"{u}@example.test:secret" for u in BOUNCING_USERS)
     with private_mailstack(any_user=False, users=users) as server:
         yield server
+
+
+@pytest.fixture(scope="session")
+def relaying_mailstack() -> Iterator[MailServer]:
+    """A real stack whose Postfix relays ``lmtp-*`` addresses over LMTP to the server's
+    ``relay_lmtp_port`` (a running one with ``MAILSTACK_RELAY_LMTP_PORT``, else a private one)."""
+    server = _from_environment()
+    if server is not None and server.relay_lmtp_port:
+        if not port_open(server.host, server.imap_port):
+            pytest.skip(f"MAILSTACK_IMAP_PORT={server.imap_port} is set but nothing listens")
+        yield server
+        return
+    with private_mailstack(any_user=True, relay=True) as started:
+        yield started
 
 
 @pytest.fixture(scope="session")

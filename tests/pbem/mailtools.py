@@ -29,7 +29,10 @@ CORPUS = Path(
 
 @dataclass(frozen=True)
 class MailServer:
-    """Where a running SMTP+IMAP pair listens. ``kind`` is "mailstack" or "embedded"."""
+    """Where a running SMTP+IMAP pair listens. ``kind`` is "mailstack" or "embedded".
+    ``relay_lmtp_port``: the mailstack's Postfix relays ``relay_prefix``* addresses over LMTP
+    to this port (``MAILSTACK_RELAY_LMTP_PORT``; 0: it does not). ``folder``: a mailstack's
+    ``MAILSTACK_DIR`` ("" when unknown)."""
 
     kind: str
     host: str
@@ -37,10 +40,17 @@ class MailServer:
     imap_port: int
     domain: str
     password: str
+    relay_lmtp_port: int = 0
+    relay_prefix: str = "lmtp-"
+    folder: str = ""  # a mailstack's MAILSTACK_DIR (its logs: postfix/maillog, dovecot.log)
 
     def fresh_address(self, prefix: str = "test") -> str:
         """A new mailbox address (both stacks accept any user in their domain)."""
         return f"{prefix}-{uuid.uuid4().hex[:10]}@{self.domain}"
+
+    def relayed_address(self, prefix: str = "game") -> str:
+        """A new address Postfix hands to the LMTP listener on ``relay_lmtp_port``."""
+        return f"{self.relay_prefix}{prefix}-{uuid.uuid4().hex[:10]}@{self.domain}"
 
     def mailbox(self, address: str) -> ImapMailbox:
         return ImapMailbox(self.host, self.imap_port, address, self.password, timeout=15)

@@ -118,6 +118,22 @@ def test_serve_service_restarts_on_failure() -> None:
     assert u["Install"]["WantedBy"] == "multi-user.target"
 
 
+def test_lmtp_service_runs_serve_with_the_listener_postfix_relays_to() -> None:
+    u = unit("pbem-lmtp.service")
+    svc = u["Service"]
+    assert svc["Type"] == "simple" and svc["Restart"] == "on-failure"
+    assert svc["ExecStart"].split()[1:] == ["serve"] and svc["User"] != "root"
+    listener = dict(pair.split("=", 1) for pair in svc["Environment"].split())
+    assert listener == {"PBEM_LMTP_HOST": "127.0.0.1", "PBEM_LMTP_PORT": "8024"}
+    transport = (DEPLOY / "postfix" / "pbem_transport").read_text(encoding="utf-8")
+    routes = [ln.split() for ln in transport.splitlines() if ln.strip() and ln[0] != "#"]
+    assert routes == [["game@example.org", "lmtp:inet:127.0.0.1:8024"]]
+    main_cf = (DEPLOY / "postfix" / "main.cf").read_text(encoding="utf-8")
+    assert "transport_maps = hash:/etc/postfix/pbem_transport" in main_cf
+    assert "hash:/etc/postfix/pbem_transport" in main_cf.split("local_recipient_maps =")[1]
+    assert "recipient_delimiter = +" in main_cf
+
+
 def _cron_jobs() -> list[list[str]]:
     return [
         ln.split(None, 5)
