@@ -18,7 +18,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any, TypedDict
 
 import engine
-from pbem.reports.model import explained
+from pbem.reports.model import explained_for
 
 __all__ = ["Group", "board_changes", "build", "group_log", "notify_text", "public_board"]
 
@@ -68,8 +68,8 @@ def group_log(log: Sequence[Mapping[str, Any]], since: int, side: str | None = N
     """The view's log entries from index ``since`` on, grouped by action; each line with its
     cause (`report_model.explained`) and a line said several times in a row once, with its
     count (`repeated`). ``private``: the reader's (``side``) own line; once the game is over
-    the view also holds the other side's, marked ``(was private to …)``. ``side`` None: an
-    observer, whose own line none is."""
+    the view also holds the other side's, marked ``(was private to …)`` and told in the third
+    person. ``side`` None: an observer, whose own line none is."""
     groups: list[Group] = []
     for e in log:
         if e["i"] < since:
@@ -83,7 +83,7 @@ def group_log(log: Sequence[Mapping[str, Any]], since: int, side: str | None = N
             groups.append(current)
         to = e["to"]
         mine = to is not None and to == side
-        line = explained(e)
+        line = explained_for(e, side)
         entry = {
             "text": line,
             "private": mine,

@@ -83,6 +83,7 @@ def expire(
                 "'claim' to win the game on time, or do nothing and wait: the claim stays "
                 f"open until {late.title()} moves."
             ],
+            reply=("claim", "win the game on time"),
         )
         notify(
             s,
