@@ -191,8 +191,14 @@ def _queue_invitation(
         title="You are invited to a game",
         paragraphs=[
             f"You are invited to play {seat.side.title()} in a game of 1960: The Making of the "
-            f"President by email, against {against} ({other.side.title()}). The game starts "
-            + ("when you accept." if bot else "when both of you have accepted."),
+            "President by email, "
+            + (
+                f"against {against}, which plays {other.side.title()}. The game starts when "
+                "you accept."
+                if bot
+                else f"against {against} ({other.side.title()}). The game starts when both of "
+                "you have accepted."
+            ),
             "Fair play: the server has already drawn the game's secret seed and shows you its "
             "commitment below. When you accept, add any words you like after 'accept': they "
             + (
@@ -214,7 +220,11 @@ def _queue_invitation(
                 "accept; the words after 'accept' are your "
                 "entropy (without words, the Message-ID of your reply is used)",
             ),
-            ("decline", "decline the invitation: the game is cancelled and your opponent told"),
+            (
+                "decline",
+                "decline the invitation: the game is cancelled"
+                + ("" if bot else " and your opponent told"),
+            ),
         ],
         footer="Reply to this mail: its Reply-To address carries your key for this game.",
     )
