@@ -15,6 +15,7 @@ from pbem.store.db import transaction
 from pbem.store.models import Game
 from pbem.worker.worker_pass import worker_pass
 from tests.pbem.clockharness import ClockGame, other
+from tests.pbem.fairplay_helpers import invite
 from tests.pbem.harness import Harness
 
 WIDTH = 72
@@ -96,7 +97,9 @@ def test_travel_settings_and_talk_are_in_the_results_and_no_loss_of_nothing(
 
 def test_a_whole_game_reads_clearly_to_the_end(tmp_path: Path) -> None:
     h = Harness(tmp_path)
-    h.new_game(seed=5)
+    invite(h)  # a committed game: its final mails reveal the seed
+    h.reply("kennedy", "accept the new frontier")
+    h.reply("nixon", "accept")
     rnd = random.Random(5)
     debate_listed = False
     for _ in range(3000):
@@ -122,4 +125,5 @@ def test_a_whole_game_reads_clearly_to_the_end(tmp_path: Path) -> None:
         assert f"(only {theirs} saw this) {theirs} drew:" in final
         assert f"(only {theirs} saw this) You " not in final
         assert f"(only {mine} saw this)" not in final
+    assert "Server seed:" in flat(h, h.last_mail("kennedy"))
     assert not wide_lines(h), wide_lines(h)[:5]
