@@ -61,7 +61,12 @@ def lose_logged(g: GameState, space: Track, key: str, side: str, n: int) -> int:
     """`lose`, and the log line saying how many went (R6.6): the one wording of an event's loss."""
     k = lose(g, space, key, side, n)
     where = f"on {issue_name(key)}" if space == "issues" else f"in {STATES[key].name}"
-    log(g, f"{side.title()} loses {k} support {where} (R6.6).")
+    if k == 0:
+        log(g, f"{side.title()} has no support {where} to lose (R6.6).")
+    elif k < n:
+        log(g, f"{side.title()} loses {k} support {where}, all there was (R6.6).")
+    else:
+        log(g, f"{side.title()} loses {k} support {where} (R6.6).")
     return k
 
 

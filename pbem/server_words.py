@@ -67,7 +67,8 @@ _word(
     "fair-play",
     "observe",
     "address",
-    "let someone follow the game's public board by mail (no hands)",
+    "ask someone to follow the game's public board by mail (no hands); they must "
+    "confirm with the code they are sent, and both players are told",
     "observe friend@example.org",
 )
 _word(

@@ -235,6 +235,8 @@ class Campaign(Step):
             note = f" after {cost} CP of travel" if cost else ""
             if verb == "check":
                 f.setdefault("checked", []).append(st)  # closed for this action (R7.4 ruling)
+                if cost:  # the token moved first: every CP of the action is accounted for
+                    log(g, f"{side.title()} travels to {STATES[st].name} ({cost} CP, R7.3).")
                 wins = board.support_checks(g, side, n, f"{STATES[st].name} (R7.4)")
             else:
                 wins = 1

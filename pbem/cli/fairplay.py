@@ -69,7 +69,9 @@ def verify(export_file: str) -> None:
 @click.argument("game", type=int)
 @click.argument("address")
 def observe(game: int, address: str) -> None:
-    """Let ADDRESS follow GAME's public board by mail (queued; send with `pbem send`)."""
+    """Ask ADDRESS to follow GAME's public board by mail (queued; send with `pbem send`).
+
+    The address gets a confirmation code; the mails start when it replies with it."""
     app = _app()
     migrate(app.db)
     with transaction(app.db) as s:
@@ -81,4 +83,4 @@ def observe(game: int, address: str) -> None:
         except ObserverError as exc:
             raise click.ClickException(str(exc)) from None
         email = obs.email
-    app.say(f"{email} now observes game #{game}; welcome mail queued")
+    app.say(f"{email} asked to observe game #{game}: it starts when they reply with the code")

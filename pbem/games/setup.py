@@ -51,8 +51,8 @@ def new_game(
     accept. Without ``seed`` the game's seed is committed (a secret 32-byte seed, revealed at the
     end); a fixed ``seed`` starts at once with no commitment (tests, demos, reproductions).
     A seat may be a computer player, ``bot:heuristic`` or ``bot:search[:SECONDS]`` (not both
-    seats: bots play each other with `pbem tournament`); if it is to move first, it moves at
-    once, before the welcome mails are written.
+    seats: bots play each other with `pbem tournament`); it is never invited (only the human
+    is) and, if it is to move first, it moves as the game starts, before the welcome mails.
 
     ``clock`` is the game's time control (default: the site's, `pbem.clocks`).
     """
@@ -70,8 +70,6 @@ def new_game(
                 f"--{side}: {email!r} is not an email address "
                 "(or bot:heuristic, bot:search for a computer player)"
             )
-    if invite and any(is_bot(e) for e in emails.values()):
-        raise ServiceError("a bot seat cannot be invited: start the game at once (--start)")
     if all(is_bot(e) for e in emails.values()):
         raise ServiceError(
             "both seats are bots: a game by email needs a human "

@@ -16,7 +16,7 @@ def opponent(side: str) -> str:
 
 
 def post_talk(ctx: Context) -> None:
-    """Pass the mail's ``say`` lines (``ctx.talk``) on to the opponent."""
+    """Pass the mail's ``say`` lines (``ctx.talk``) on to the opponent; the results say so."""
     assert ctx.game is not None
     tabletalk.post(
         ctx.session,
@@ -26,5 +26,13 @@ def post_talk(ctx: Context) -> None:
         kind="say",
         text="\n".join(ctx.talk),
         now=ctx.now,
+    )
+    first = ctx.talk[0].strip() if ctx.talk else ""
+    ctx.results.append(
+        {
+            "line": "say " + (first[:50] + "…" if len(first) > 50 else first),
+            "ok": True,
+            "message": f"passed to {opponent(ctx.side).title()} with their next mail",
+        }
     )
     ctx.talk = []

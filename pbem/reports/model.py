@@ -8,6 +8,7 @@ holds for its recipient (R17). The templates only arrange these values.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from functools import cache
 from itertools import zip_longest
@@ -244,15 +245,19 @@ def _compact(verb: str, args: list[str], own_cards: set[int]) -> str:
 
 
 def _alternatives(args: list[str]) -> list[str]:
-    """``10 kennedy``, ``10 nixon`` -> ``10 kennedy/nixon`` (two-word args sharing a first word)."""
+    """``10 kennedy``, ``10 nixon`` -> ``10 kennedy/nixon`` (two-word args sharing a first word);
+    with ``10`` alone legal too, ``10 [kennedy/nixon]`` (the second word optional), never the
+    ambiguous ``10, 10 kennedy, 10 nixon``."""
     groups: dict[str, list[str]] = {}
     for a in args:
         first, _, rest = a.partition(" ")
         groups.setdefault(first, []).append(rest)
     out = []
     for first, rests in groups.items():
-        if len(rests) > 1 and all(r and " " not in r for r in rests):
-            out.append(f"{first} {'/'.join(rests)}")
+        words = [r for r in rests if r]
+        if len(words) > 1 and all(" " not in r for r in words):
+            alt = "/".join(words)
+            out.append(f"{first} [{alt}]" if len(words) < len(rests) else f"{first} {alt}")
         else:
             out.extend(f"{first} {r}".rstrip() for r in rests)
     return out
@@ -276,6 +281,18 @@ def decision_cards(v: dict[str, Any], own: set[int]) -> list[dict[str, Any]]:
         if verb in CARD_VERBS and first.isdigit() and int(first) in engine.CARDS:
             numbers.append(int(first))
     return [card_row(n) for n in dict.fromkeys(numbers) if n not in own][:6]
+
+
+EXAMPLE_COLUMNS = 68  # a reply example, indented 4 in the 72-column text part
+
+
+def fit_example(line: str) -> str:
+    """A one-line answer ahead (``endorsement: south, swap …, strategy 48 59, first kennedy``)
+    cut to its first parts that fit the text part: what is left out is asked later anyway."""
+    parts = line.split(", ")
+    while len(", ".join(parts)) > EXAMPLE_COLUMNS and len(parts) > 1:
+        parts.pop()
+    return ", ".join(parts)
 
 
 def examples(legal: list[str], limit: int = 3) -> list[str]:
@@ -308,7 +325,7 @@ def log_since(v: Mapping[str, Any], since: int) -> list[dict[str, Any]]:
         if not turns or turns[-1]["turn"] != e["turn"]:
             turns.append({"turn": e["turn"], "entries": []})
         to = e["to"]
-        text = explained(e)
+        text = explained_for(e, me)
         turns[-1]["entries"].append(
             {
                 "text": text,
@@ -331,6 +348,23 @@ def explained(entry: Mapping[str, Any]) -> str:
     ):
         return text
     return f"{text[:-1]} ({why})." if text.endswith(".") else f"{text} ({why})"
+
+
+_SECOND_PERSON = {"draw": "drew", "put": "put", "choose": "chose"}
+_YOU = re.compile(r"^You (draw|put|choose)\b")
+
+
+def explained_for(entry: Mapping[str, Any], reader: str | None) -> str:
+    """`explained`, with another side's private line (shown once the game is over, R17) told
+    in the third person: "You draw: …" written for Nixon reads "Nixon drew: …" to anyone else."""
+    text, to = explained(entry), entry.get("to")
+    if not to or to == reader:
+        return text
+    m = _YOU.match(text)
+    if m is None:
+        return text
+    rest = text[m.end() :].replace(" your ", " their ")
+    return f"{str(to).title()} {_SECOND_PERSON[m.group(1)]}{rest}"
 
 
 def card_whereabouts(v: dict[str, Any], n: int) -> str:
@@ -506,7 +540,7 @@ def _from_view(v: dict[str, Any], side: str, since: int) -> dict[str, Any]:
         "ahead": v.get("ahead_example", ""),
         # the decision plays a card from the hand: the hand goes right below it (HTML)
         "hand_first": any(_plays_own_card(cmd, own) for cmd in legal),
-        "examples": [v["ahead_example"], *examples(legal, 2)]
+        "examples": [fit_example(v["ahead_example"]), *examples(legal, 2)]
         if v.get("ahead_example")
         else examples(legal),
         "board": board(v),

@@ -18,7 +18,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any, TypedDict
 
 import engine
-from pbem.reports.model import explained
+from pbem.reports.model import explained_for
 
 __all__ = ["Group", "board_changes", "build", "group_log", "notify_text", "public_board"]
 
@@ -68,7 +68,8 @@ def group_log(log: Sequence[Mapping[str, Any]], since: int, side: str | None = N
     """The view's log entries from index ``since`` on, grouped by action; each line with its
     cause (`report_model.explained`) and a line said several times in a row once, with its
     count (`repeated`). ``private``: the reader's (``side``) own line; once the game is over
-    the view also holds the other side's, marked ``(was private to …)``."""
+    the view also holds the other side's, marked ``(was private to …)`` and told in the third
+    person. ``side`` None: an observer, whose own line none is."""
     groups: list[Group] = []
     for e in log:
         if e["i"] < since:
@@ -81,12 +82,13 @@ def group_log(log: Sequence[Mapping[str, Any]], since: int, side: str | None = N
             current = {"turn": e["turn"], "title": title or fallback, "entries": []}
             groups.append(current)
         to = e["to"]
-        mine = to is not None and (side is None or to == side)
+        mine = to is not None and to == side
+        line = explained_for(e, side)
         entry = {
-            "text": explained(e),
+            "text": line,
             "private": mine,
             "was_private": to.title() if to and not mine else "",
-            "line": explained(e),
+            "line": line,
             "times": 1,
         }
         last = current["entries"][-1] if current["entries"] else None

@@ -289,7 +289,11 @@ class Invitation(SQLModel, table=True):
 
 
 class Observer(SQLModel, table=True):
-    """Someone who follows a game's public view by mail, until they unsubscribe."""
+    """Someone who follows a game's public view by mail, once they confirmed, until they
+    unsubscribe. ``pending``: asked, waiting for their confirmation code (not ``active``).
+    The ``seen_*`` marks say how far their mails went: the game's version, the length of the
+    game log, the last `GameEvent` id, and whether they were sent the end
+    (`pbem.games.fairplay.observer_feed`)."""
 
     __table_args__ = (UniqueConstraint("game_id", "email"),)
 
@@ -299,8 +303,14 @@ class Observer(SQLModel, table=True):
     salt: str = Field(max_length=32)  # signs the unsubscribe address
     added_by: str = Field(default="operator", max_length=16)  # operator | kennedy | nixon
     active: bool = True
+    pending: bool = False
     created_at: datetime = Field(default_factory=utcnow)
     unsubscribed_at: datetime | None = None
+    confirmed_at: datetime | None = None
+    seen_version: int = 0
+    seen_log: int = 0
+    seen_event: int = 0
+    seen_end: bool = False
 
 
 class TableTalk(SQLModel, table=True):

@@ -16,7 +16,8 @@ A database failure anywhere ends the pass (`DatabaseFailure`); the caller says s
    does not lead still applies what was handed over.
 3. **Housekeeping**: the clocks' reminders and expiries (after the mail: a move waiting in the
    inbox when its clock ran out is played, not forfeited), invitations expiring, bot seats
-   catching up, the daily digests.
+   catching up, the daily digests, and then the observers of every game that changed
+   (`pbem.games.fairplay.observer_feed.catch_up_all`).
 4. **Send** the outbox (`pbem.outbox.send.drain_outbox`), after everything above was applied.
 """
 
@@ -36,6 +37,7 @@ from pbem.config import Settings
 from pbem.games.bot_catch_up import catch_up
 from pbem.games.digest import digest_pass
 from pbem.games.fairplay.expiry import expire_invitations
+from pbem.games.fairplay.observer_feed import catch_up_all
 from pbem.games.timekeeping.outage import TickReport
 from pbem.games.timekeeping.tick import tick
 from pbem.outbox.send import Sender, SendStats, drain_outbox
@@ -162,12 +164,14 @@ def housekeeping(
     db: Engine, settings: Settings, now: datetime | None, stats: PollStats
 ) -> PollStats:
     """After the mail: invitations expiring, bot seats left to move, the daily digests (counted
-    in ``stats``). A busy database leaves them to the next pass."""
+    in ``stats``), the observers' mails. A busy database leaves them to the next pass."""
     now = now or utcnow()
     try:
         stats.games.update(expire_invitations(db, settings, now))
         made = catch_up(db, settings, now)  # bot seats left to move (after an error, say)
         digests = digest_pass(db, settings, now)  # the daily digests now due
+        # last: observers hear of everything above and of this pass's mails and clocks
+        catch_up_all(db, settings, now)
     except Exception as exc:
         if not is_transient(exc):
             raise

@@ -1,10 +1,12 @@
-"""Helpers for the fair-play tests: invite through the harness, play a game out, read mails whole."""
+"""Helpers for the fair-play tests: invite through the harness, play a game out, read mails whole,
+confirm an observer."""
 
 from __future__ import annotations
 
 import hashlib
 import json
 import random
+import re
 from email.message import EmailMessage
 from typing import Any
 
@@ -13,7 +15,7 @@ from sqlmodel import Session
 import engine
 from pbem.games import setup as game_setup
 from pbem.store.models import Commitment, Game
-from tests.pbem.harness import EMAILS, Harness
+from tests.pbem.harness import EMAILS, Harness, player_mail
 
 
 def invite(h: Harness, **kw: Any) -> int:
@@ -79,3 +81,20 @@ def play_out(h: Harness, rnd: random.Random, max_mails: int = 3000) -> int:
         side = active[rnd.randrange(len(active))]
         h.reply(side, rnd.choice(engine.legal_commands(state, side)))
     raise AssertionError(f"the game did not end in {max_mails} mails")
+
+
+def confirm_observer(h: Harness, address: str) -> None:
+    """The observer at ``address`` replies to its request with the code it was sent."""
+    h.mails_to("kennedy")
+    ask = [msg for rcpts, msg in h._parsed if address in rcpts][-1]
+    found = re.search(r"confirm ([A-Z2-7]{6})", whole_text(ask))
+    assert found is not None, "no confirmation code in the observer's request"
+    h.inbox.deliver(
+        player_mail(
+            address,
+            str(ask["Reply-To"]),
+            f"confirm {found.group(1)}",
+            in_reply_to=str(ask["Message-ID"]),
+        )
+    )
+    h.poll()

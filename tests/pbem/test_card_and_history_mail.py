@@ -14,7 +14,7 @@ import engine
 from pbem.mail import FileAttachment, build_message
 from pbem.pipeline.answers import meta_request
 from pbem.reports import cardtext
-from pbem.reports.model import explained
+from pbem.reports.model import explained, explained_for
 from pbem.reports.render import HISTORY_INLINE, render
 from tests.pbem import mailview
 from tests.pbem.harness import Harness
@@ -108,10 +108,12 @@ def test_the_game_over_mail_carries_the_whole_log_with_everything_revealed() -> 
         (att,) = mail.attachments
         log = att.data.decode()
         for e in g["log"]:
-            if e["to"]:  # both sides' private lines, marked
-                assert " ".join(e["text"].split()[:6]) in " ".join(log.split())
+            if e["to"]:  # both sides' private lines, marked; the other's in the third person
+                line = explained_for(e, side)
+                assert " ".join(line.split()[:6]) in " ".join(log.split())
         other = "Nixon" if side == "kennedy" else "Kennedy"
         assert f"(only {other} saw this)" in log and "(only you saw this)" in log
+        assert f"(only {other} saw this) You " not in log
 
 
 def test_attachments_make_a_mixed_message() -> None:

@@ -28,7 +28,14 @@ from pbem.games.fairplay.observers import add_observer
 from pbem.games.fairplay.verify import commitment, engine_seed, main, position_hash, verify_export
 from pbem.store.db import transaction
 from pbem.store.models import Game, InboundMessage, utcnow
-from tests.pbem.fairplay_helpers import attachment, commitment_row, invite, secrets_of, whole_text
+from tests.pbem.fairplay_helpers import (
+    attachment,
+    commitment_row,
+    confirm_observer,
+    invite,
+    secrets_of,
+    whole_text,
+)
 from tests.pbem.harness import Harness
 from tests.pbem.test_no_leak import hidden_names
 
@@ -75,7 +82,9 @@ def _play(h: Harness, records: list[str]) -> Played:
         assert game is not None
         add_observer(s, h.settings, game, WATCHER, added_by="operator", now=utcnow())
     h.send()
+    confirm_observer(h, WATCHER)
     h.reply("nixon", "observe " + FRIEND)
+    confirm_observer(h, FRIEND)
     rnd = random.Random(15)
     seen = {WATCHER: 0, FRIEND: 0}
     checks = 0
@@ -141,7 +150,7 @@ def test_observers_follow_the_public_board_to_the_end(played: Played) -> None:
         assert "observe" in str(mails[0]["Subject"])
         last = mails[-1]
         assert "game over" in str(last["Subject"]) and attachment(last) == played.export
-    nixon_notes = [m for m in played.h.mails_to("nixon") if "Observer added" in str(m["Subject"])]
+    nixon_notes = [m for m in played.h.mails_to("nixon") if "Observer asked" in str(m["Subject"])]
     assert len(nixon_notes) == 1
 
 

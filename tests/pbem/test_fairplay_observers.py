@@ -1,4 +1,5 @@
-"""Observers: public view only, List-Unsubscribe, unsubscribing by mail, refusals; fixed-seed exports."""
+"""Observers: consent by code, public view only, List-Unsubscribe, unsubscribing by mail, refusals;
+fixed-seed exports."""
 
 from __future__ import annotations
 
@@ -16,7 +17,7 @@ from pbem.games.fairplay.observers import ObserverError, add_observer
 from pbem.games.fairplay.verify import verify_export
 from pbem.store.db import transaction
 from pbem.store.models import Game, Observer, utcnow
-from tests.pbem.fairplay_helpers import attachment, play_out, whole_text
+from tests.pbem.fairplay_helpers import attachment, confirm_observer, play_out, whole_text
 from tests.pbem.harness import EMAILS, Harness, player_mail
 
 WATCHER = "watcher@observers.test"
@@ -43,6 +44,7 @@ def observe(h: Harness, address: str = WATCHER) -> None:
     out = CliRunner().invoke(cli, ["observe", str(h.game_id), address], env=env)
     assert out.exit_code == 0, out.output
     h.send()
+    confirm_observer(h, address)
 
 
 def move(h: Harness, rnd: random.Random) -> None:
@@ -53,8 +55,9 @@ def move(h: Harness, rnd: random.Random) -> None:
 
 def test_an_observer_gets_the_public_board_after_every_move_and_can_unsubscribe(h: Harness) -> None:
     observe(h)
-    welcome, first = to_watcher(h)
-    assert "observe" in str(welcome["Subject"]) and "unsubscribe" in whole_text(welcome)
+    ask, first = to_watcher(h)
+    assert "observe" in str(ask["Subject"]) and "confirm" in whole_text(ask)
+    assert "unsubscribe" in whole_text(first) and "Welcome" in whole_text(first)
     hand = {engine.CARDS[c].name for s in engine.SIDES for c in h.state()["hands"][s]}
     assert not [n for n in hand if n in whole_text(first)]
     unsub = str(first["List-Unsubscribe"]).strip()
@@ -86,10 +89,13 @@ def test_a_forged_unsubscribe_address_does_nothing(h: Harness) -> None:
 
 def test_a_player_can_invite_an_observer_by_mail(h: Harness) -> None:
     h.reply("nixon", "observe " + WATCHER)
-    assert "Observer added" in str(h.last_mail("nixon")["Subject"])
+    assert "Observer asked" in str(h.last_mail("nixon")["Subject"])
     assert "observe" in str(to_watcher(h)[0]["Subject"]) and "Nixon's player" in whole_text(
         to_watcher(h)[0]
     )
+    confirm_observer(h, WATCHER)
+    for side in ("kennedy", "nixon"):
+        assert WATCHER in str(h.last_mail(side)["Subject"]), side
     h.reply("nixon", "observe " + EMAILS["kennedy"])
     assert "not added" in str(h.last_mail("nixon")["Subject"])
     assert "plays in game" in h.text_of(h.last_mail("nixon"))
@@ -103,7 +109,7 @@ def test_refusals(h: Harness) -> None:
             with pytest.raises(ObserverError):
                 add_observer(s, h.settings, game, bad, added_by="operator", now=utcnow())
         add_observer(s, h.settings, game, WATCHER, added_by="operator", now=utcnow())
-        with pytest.raises(ObserverError, match="already observes"):
+        with pytest.raises(ObserverError, match="already asked"):
             add_observer(s, h.settings, game, WATCHER, added_by="operator", now=utcnow())
 
 

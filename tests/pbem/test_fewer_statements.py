@@ -36,6 +36,7 @@ from pbem.outbox.queue import seats_of
 from pbem.pipeline import lines, process_message, rows
 from pbem.store.db import lock_game, transaction
 from pbem.store.models import Move, OutboxMessage, SeatOrders, utcnow
+from tests.pbem.fairplay_helpers import confirm_observer
 from tests.pbem.harness import Harness
 
 
@@ -204,18 +205,21 @@ def test_a_move_asks_nothing_of_observers_or_table_talk_a_game_does_not_have(
     assert len([q for q in seen if q.startswith("SELECT") and "FROM game" in q]) == 1
 
 
-def test_an_observer_added_by_the_mail_that_moves_gets_that_move(tmp_path: Path) -> None:
-    """`add_observer` tells the transaction's game facts: the same mail's move is reported."""
+def test_an_observer_confirmed_by_mail_gets_the_moves_after_it(tmp_path: Path) -> None:
+    """`confirm` tells the transaction's game facts; the next mail's move is reported."""
     h = Harness(tmp_path)
     h.new_game(seed=2)
     side = sorted(engine.active_sides(h.state()))[0]
     watcher = "watcher@observers.test"
     assert h.reply(side, f"observe {watcher}\n{h.legal(side)[0]}").outcomes == {"applied": 1}
+    confirm_observer(h, watcher)
+    side = sorted(engine.active_sides(h.state()))[0]
+    assert h.reply(side, h.legal(side)[0]).outcomes == {"applied": 1}
     with Session(h.db) as s:
         kinds = [
             r.kind for r in s.exec(select(OutboxMessage).where(OutboxMessage.recipient == watcher))
         ]
-    assert kinds == ["observer", "observer", "observer"]  # welcome, the board, this move
+    assert kinds == ["observer", "observer", "observer"]  # the request, the welcome, this move
 
 
 def test_moves_are_numbered_after_the_game_s_last_one(tmp_path: Path) -> None:

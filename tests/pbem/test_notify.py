@@ -350,5 +350,5 @@ def test_a_line_said_several_times_in_a_row_is_summarised_once_with_its_count() 
         "Nixon campaigns in Texas (R7).",
         "Nixon campaigns in California (R7).",  # not in a row: its own line
         "You draw: #12.",
-        "You draw: #12.",  # one the reader's, one not: never merged
+        "Nixon drew: #12.",  # the other side's (shown once the game is over): never merged
     ]

@@ -181,7 +181,11 @@ def remove_support(
             for s, k in room.items():
                 if k:
                     board.lose_logged(g, "states", s, tgt, k)
-            log(g, f"{tgt.title()} loses {sum(room.values())} support in all (R6.6).")
+            lost = sum(room.values())
+            if lost:
+                log(g, f"{tgt.title()} loses {lost} support in all (R6.6).")
+            else:
+                log(g, f"{tgt.title()} has no support there to lose (R6.6).")
             return
     push(
         g,

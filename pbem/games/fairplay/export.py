@@ -20,9 +20,10 @@ from sqlmodel import Session, col, select
 import engine
 from pbem import __version__
 from pbem.config import Settings
+from pbem.games.bots import is_bot
 from pbem.games.fairplay.verify import EXPORT_FORMAT, replay_records
 from pbem.outbox.queue import seats_of
-from pbem.store.models import Commitment, Game, Move
+from pbem.store.models import Commitment, Game, Invitation, Move, Seat
 
 __all__ = ["build_export", "engine_seed_of", "export_json", "reveal_for"]
 
@@ -96,17 +97,30 @@ def reveal_for(
         commit.revealed_at = now
         session.add(commit)
         log.info("game %s: seed revealed, export of %d bytes", game.id, len(commit.export))
-    facts = {
+    invited = session.exec(select(Invitation.id).where(Invitation.game_id == game.id)).first()
+    seats = seats_of(session, game.id)
+    filename = f"game-{game.id}-export.json"
+    facts: dict[str, Any] = {
         "commitment": commit.commitment,
+        "invited": invited is not None,  # else the commitment was never mailed before the deal
         "server_seed": commit.server_seed,
-        "entropy_kennedy": commit.entropy_kennedy,
-        "entropy_nixon": commit.entropy_nixon,
+        "entropy_kennedy": _words(commit.entropy_kennedy, seats.get("kennedy")),
+        "entropy_nixon": _words(commit.entropy_nixon, seats.get("nixon")),
         "engine_seed": commit.engine_seed,
-        "filename": f"game-{game.id}-export.json",
+        "filename": filename,
     }
     return facts, [
-        {"filename": facts["filename"], "content_type": "application/json", "text": commit.export}
+        {"filename": filename, "content_type": "application/json", "text": commit.export}
     ]
+
+
+def _words(entropy: str, seat: Seat | None) -> str:
+    """A side's words as the reveal shows them (the empty words of a side that added none)."""
+    if entropy:
+        return entropy
+    if seat is not None and is_bot(seat.email):
+        return "(none: a computer player)"
+    return "(none)"
 
 
 def engine_seed_of(session: Session, game: Game) -> int:

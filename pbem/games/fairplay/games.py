@@ -7,7 +7,9 @@ the acceptance's Message-ID) are that player's entropy. Only then is the engine 
 (HMAC of the seed over both entropies, `pbem.games.fairplay.verify.engine_seed`) and the game set
 up, so neither the server nor one player alone can pick the deal. ``decline`` cancels the
 game and tells the other player; an invitation left unanswered expires
-(``PBEM_INVITATION_HOURS``, default one week).
+(``PBEM_INVITATION_HOURS``, default one week). A computer-played seat (``bot:…``) is not
+invited and adds no words: the game starts when the human accepts, whose words alone are mixed
+into the committed seed, so the final verification holds as in any game.
 """
 
 from __future__ import annotations
@@ -24,7 +26,7 @@ import engine
 from pbem import keys
 from pbem.clocks.control import TimeControl
 from pbem.config import Settings
-from pbem.games.bots import play_bots, store
+from pbem.games.bots import is_bot, play_bots, store
 from pbem.games.fairplay.mails import Note, note_to, queue_note
 from pbem.games.fairplay.verify import commitment, engine_seed, normalise_entropy
 from pbem.games.mailing import queue_mail
@@ -89,13 +91,14 @@ def new_committed_game(
         s.add(commit)
         for side, email in emails.items():
             s.add(Seat(game_id=game.id, side=side, email=email, key_salt=secrets.token_hex(8)))
-            if invite:
+            if invite and not is_bot(email):  # a computer player is never invited
                 s.add(Invitation(game_id=game.id, side=side))
         s.flush()
         seats = seats_of(s, game.id)
         if invite:
             for seat in seats.values():
-                _queue_invitation(s, settings, game, commit, seat, seats, now)
+                if not is_bot(seat.email):
+                    _queue_invitation(s, settings, game, commit, seat, seats, now)
         else:
             _start(s, settings, game, commit, seats, now, in_reply_to={})
         return game.id
@@ -180,20 +183,34 @@ def _queue_invitation(
 ) -> None:
     other = seats[OTHER[seat.side]]
     expires = commit.expires_at or now
+    bot = is_bot(other.email)
+    against = f"the computer ({other.email})" if bot else other.email
     note = Note(
         game_id=game.id or 0,
-        subject=f"[1960 #{game.id}] Invitation: play {seat.side.title()} against {other.email}",
+        subject=f"[1960 #{game.id}] Invitation: play {seat.side.title()} against {against}",
         title="You are invited to a game",
         paragraphs=[
             f"You are invited to play {seat.side.title()} in a game of 1960: The Making of the "
-            f"President by email, against {other.email} ({other.side.title()}). The game starts "
-            "when both of you have accepted.",
+            "President by email, "
+            + (
+                f"against {against}, which plays {other.side.title()}. The game starts when "
+                "you accept."
+                if bot
+                else f"against {against} ({other.side.title()}). The game starts when both of "
+                "you have accepted."
+            ),
             "Fair play: the server has already drawn the game's secret seed and shows you its "
             "commitment below. When you accept, add any words you like after 'accept': they "
-            "are mixed into the seed together with your opponent's words, so neither the server "
-            "nor either player can choose the deal. At the end you get the seed, both players' "
-            "words and every move, and can recompute every card and cube drawn "
-            "(`pbem verify`, docs/RANDOMNESS.md). Keep this mail to compare the commitment.",
+            + (
+                "are mixed into the seed (the computer player adds none), so the server cannot "
+                "choose the deal."
+                if bot
+                else "are mixed into the seed together with your opponent's words, so neither "
+                "the server nor either player can choose the deal."
+            )
+            + " At the end you get the seed, the words and every move, and can recompute every "
+            "card and cube drawn (`pbem verify`, docs/RANDOMNESS.md). Keep this mail to compare "
+            "the commitment.",
             f"The invitation expires on {expires:%Y-%m-%d %H:%M} UTC.",
         ],
         facts=_facts(game, commit, seats),
@@ -203,7 +220,11 @@ def _queue_invitation(
                 "accept; the words after 'accept' are your "
                 "entropy (without words, the Message-ID of your reply is used)",
             ),
-            ("decline", "decline the invitation: the game is cancelled and your opponent told"),
+            (
+                "decline",
+                "decline the invitation: the game is cancelled"
+                + ("" if bot else " and your opponent told"),
+            ),
         ],
         footer="Reply to this mail: its Reply-To address carries your key for this game.",
     )
@@ -248,7 +269,7 @@ def accept(
     commit = s.get(Commitment, game.id)
     invs = {i.side: i for i in s.exec(select(Invitation).where(Invitation.game_id == game.id))}
     assert commit is not None and seat.side in invs
-    mine, theirs = invs[seat.side], invs[OTHER[seat.side]]
+    mine, theirs = invs[seat.side], invs.get(OTHER[seat.side])  # None: a computer player
     seats = seats_of(s, game.id)
     if mine.status == "accepted":
         note_to(
@@ -273,7 +294,7 @@ def accept(
     mine.status, mine.answered_at = "accepted", now
     s.add(commit)
     s.add(mine)
-    if theirs.status == "accepted":
+    if theirs is None or theirs.status == "accepted":
         _start(s, settings, game, commit, seats, now, in_reply_to={seat.side: message_id})
         return Answer("started", "accepted: both players in, the game starts")
     note_to(
@@ -329,8 +350,9 @@ def decline(
         subject="Invitation declined — game cancelled",
         title="Declined",
         paragraphs=[
-            f"You declined game #{game.id}; it is cancelled and "
-            f"{other.email} has been told. Nothing more will be sent."
+            f"You declined game #{game.id}; it is cancelled"
+            + ("" if is_bot(other.email) else f" and {other.email} has been told")
+            + ". Nothing more will be sent."
         ],
         now=now,
         in_reply_to=message_id,

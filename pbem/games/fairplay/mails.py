@@ -18,6 +18,7 @@ from sqlmodel import Session
 
 from pbem import keys
 from pbem.config import Settings
+from pbem.games.bots import is_bot
 from pbem.outbox.queue import current_key
 from pbem.reports.render import board_parts, environment, tidy_text
 from pbem.store.models import Game, OutboxMessage, Seat
@@ -149,7 +150,10 @@ def note_to(
     in_reply_to: str = "",
     facts: list[tuple[str, str]] | None = None,
 ) -> None:
-    """Queue a fair-play note (`Note`) for ``seat``, answered with its current reply key."""
+    """Queue a fair-play note (`Note`) for ``seat``, answered with its current reply key; a
+    computer-played seat is never mailed."""
+    if is_bot(seat.email):
+        return
     key = current_key(settings, seat)
     note = Note(
         game_id=game.id or 0,

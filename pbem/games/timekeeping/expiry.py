@@ -1,7 +1,9 @@
 """Expiry: what happens when a clock and its grace are out — forfeit, claim or autopilot.
 
-`expire` applies the game's expiry policy to the late side; `autopilot` plays the late
-side's decision with the computer player, records the moves, and reports to both.
+`expire` applies the game's expiry policy to the late side; `autopilot` answers the late
+side's timed-out question with the computer player (`pbem.games.timekeeping.autopilot`),
+records the moves, starts a new clock period if the side is asked again, and reports to both
+with a reason for each move.
 """
 
 from __future__ import annotations
@@ -28,6 +30,7 @@ from pbem.store.models import Game, Move, Seat
 __all__ = ["autopilot", "expire"]
 
 SIDES = model.SIDES
+SCORES = " (a score is the computer's estimate of what a choice gains, in electoral votes)"
 
 
 def expire(
@@ -80,6 +83,7 @@ def expire(
                 "'claim' to win the game on time, or do nothing and wait: the claim stays "
                 f"open until {late.title()} moves."
             ],
+            reply=("claim", "win the game on time"),
         )
         notify(
             s,
@@ -111,12 +115,14 @@ def autopilot(
     seats: dict[str, Seat],
     key: str,
 ) -> None:
-    """Play ``side``'s decision with the computer player, record the moves, report to both.
+    """Answer ``side``'s timed-out question with the computer player, record the moves,
+    report to both (each move with its reason).
 
     A computer-played opponent answers at once (`pbem.games.bots.play_bots`), as after a mail.
     """
     assert game.id is not None
-    after, played = play_for(state, side, engine_seed_of(s, game), game.id)
+    after, moves = play_for(state, side, engine_seed_of(s, game), game.id)
+    played = [m.command for m in moves]
     seq = s.exec(select(func.max(Move.seq)).where(Move.game_id == game.id)).one() or 0
     for i, cmd in enumerate(played):
         s.add(
@@ -134,11 +140,11 @@ def autopilot(
     )
     ev = record_event(s, game, side, "autopilot", detail, now, key="expire:" + key)
     t = now.timestamp()
-    mid = engine.active_sides(after)
+    mid = engine.active_sides(after) - {side}  # the timed-out decision ends here, answered
     s.flush()
     replies = [m.command for m in play_bots(s, settings, game, after, seats, now)]
     model.handover(c, engine.active_sides(state), mid, side, t, autopilot=True)
-    model.handover(c, mid, engine.active_sides(after), None, t)
+    model.handover(c, mid, engine.active_sides(after), None, t)  # a new period if still asked
     game.snapshot = engine.to_json(after)
     game.version += 1
     game.updated_at = now
@@ -150,25 +156,35 @@ def autopilot(
     store(game, c, t)
     for seat in seats.values():
         refresh_key(seat, after)
-    moves = "; ".join(played) or "nothing"
+    reasons = [f"- {m.command}: {m.reason}." for m in moves] or ["- nothing was legal."]
     grace = (
         f" and {fmt_duration(model.control_of(c).grace)} of grace"
         if model.control_of(c).grace
         else ""
     )
+    still = side in engine.active_sides(after)
     for target in SIDES:
         mine = target == side
         if mine:
             lines = [
-                f"Your clock{grace} ran out, so the server's computer player moved for you "
-                f"(this game's expiry policy is autopilot). It played: {moves}.",
-                "Your next decisions get only the increment of time each, so answer soon: "
-                "any move you send yourself plays on as usual.",
+                f"Your clock{grace} ran out, so the server's computer player answered the "
+                "question you were asked (this game's expiry policy is autopilot). It played, "
+                f"with its reasons{SCORES}:",
+                *reasons,
+                (
+                    "The next question is yours again, with only the increment of time for "
+                    "it: answer it soon."
+                    if still
+                    else "Your next decisions get only the increment of time each, so answer "
+                    "soon: any move you send yourself plays on as usual."
+                ),
             ]
         else:
             lines = [
                 f"{side.title()}'s clock{grace} ran out, so the server's computer player "
-                f"moved for them (this game's expiry policy is autopilot). It played: {moves}."
+                "answered the question they were asked (this game's expiry policy is "
+                f"autopilot). It played, with its reasons{SCORES}:",
+                *reasons,
             ]
         if replies:
             lines.append("The computer opponent answered: " + "; ".join(replies) + ".")

@@ -114,8 +114,11 @@ def notify(
     lines: list[str],
     full: bool = False,
     seats: dict[str, Seat] | None = None,
+    reply: tuple[str, str] | None = None,
 ) -> None:
-    """Queue a ``notice`` mail for ``side`` about ``event``."""
+    """Queue a ``notice`` mail for ``side`` about ``event``; ``reply``: a line the player may
+    send now besides the game's own question, and what it does (``claim``, "win on time"),
+    which the mail's header and "How to reply" then offer."""
     assert game.id is not None
     seats = seats if seats is not None else seats_of(s, game.id)
     queue_mail(
@@ -129,5 +132,12 @@ def notify(
         now=now,
         advance_log=full,
         seats=seats,
-        context={"notice": {"subject": subject, "lines": lines, "full": full}},
+        context={
+            "notice": {
+                "subject": subject,
+                "lines": lines,
+                "full": full,
+                "reply": {"line": reply[0], "does": reply[1]} if reply else None,
+            }
+        },
     )

@@ -294,8 +294,10 @@ def _act(
         )
         report.out_of_time += 1
     else:
+        model.mark(c, d)  # first: the autopilot may start the side's next period, unmarked
         expire(s, settings, game, c, d, state, now, seats, key)
         report.expired[control.expiry] = report.expired.get(control.expiry, 0) + 1
+        return
     model.mark(c, d)
 
 

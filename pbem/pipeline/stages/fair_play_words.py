@@ -1,7 +1,8 @@
 """The ``fair-play-words`` stage: ``observe ADDRESS`` (and a stray ``accept``) in a running game.
 
-``observe`` adds an observer who then gets the public board after every move
-(`pbem.games.fairplay.observers`); an ``accept`` in a running game is answered with a note.
+``observe ADDRESS`` asks that address to observe the game: it gets a confirmation code, and
+only once it replies with it does it get the public board (`pbem.games.fairplay.observers`);
+an ``accept`` in a running game is answered with a note.
 Both lines are taken out of the mail; a mail of these lines alone is answered here.
 """
 
@@ -57,11 +58,12 @@ def _observe(ctx: Context, address: str) -> str:
         return f"observe refused: {exc}"
     note(
         ctx,
-        "Observer added",
+        "Observer asked",
         [
-            f"{obs.email} now gets the public board of game "
-            f"#{ctx.game.id} after every move (never your hand or secret "
-            "choices) and can unsubscribe at any time."
+            f"{obs.email} was asked by mail whether they want to observe game #{ctx.game.id}: "
+            "the public board after every move, never your hand or secret choices. Nothing "
+            "is sent to them unless they reply with the confirmation code; both players are "
+            "told when they do."
         ],
     )
-    return f"observer {obs.email} added"
+    return f"observer {obs.email} asked"

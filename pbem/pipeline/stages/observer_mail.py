@@ -1,14 +1,15 @@
-"""The ``observer-mail`` stage: a mail to an observer's unsubscribe address.
+"""The ``observer-mail`` stage: a mail to an observer's own address (confirm, unsubscribe).
 
-Observers (`pbem.games.fairplay.observers`) get the public board of a game after every move;
-each mail they get carries their own reply address. A mail to it that says ``unsubscribe`` (or
-``stop``), in its subject or as a line of its own, ends the subscription; anything else sent
-there is ignored. Mail to a seat's address passes on.
+Every mail to an observer, the request for their consent included, carries their own signed
+reply address (`pbem.games.fairplay.observers`). A mail to it with the line ``confirm CODE``
+(the code of the request) starts the subscription; ``unsubscribe`` (or ``stop``), in its
+subject or as a line of its own, ends it or declines the request. Anything else sent there is
+ignored. Mail to a seat's address passes on.
 """
 
 from __future__ import annotations
 
-from pbem.games.fairplay.observers import find_observer, unsubscribe
+from pbem.games.fairplay.observers import confirm, confirm_code, find_observer, unsubscribe
 from pbem.pipeline.base import Answered, Context, IgnoreMessage, Stage
 from pbem.pipeline.fairplay import own_lines
 from pbem.pipeline.reply_keys import key_sources
@@ -22,18 +23,22 @@ def observer_mail(ctx: Context) -> None:
     if obs is None:
         return
     ctx.inbound.game_id = obs.game_id
-    _, found = own_lines(ctx.parsed.text, STOP_WORDS)
-    asked = any(w in ctx.parsed.subject.lower().split() for w in STOP_WORDS) or bool(found)
-    if not asked:
-        raise IgnoreMessage(f"mail to observer {obs.id}'s address without 'unsubscribe'")
-    if not obs.active:
-        raise IgnoreMessage(f"observer {obs.id} had already unsubscribed")
-    unsubscribe(ctx.session, ctx.settings, obs, ctx.now)
-    raise Answered(f"observer {obs.email} unsubscribed from game {obs.game_id}")
+    _, found = own_lines(ctx.parsed.text, (*STOP_WORDS, "confirm"))
+    stop = [line for line in found if line.split()[0].lower() in STOP_WORDS]
+    if any(w in ctx.parsed.subject.lower().split() for w in STOP_WORDS) or stop:
+        if not (obs.active or obs.pending):
+            raise IgnoreMessage(f"observer {obs.id} had already unsubscribed")
+        unsubscribe(ctx.session, ctx.settings, obs, ctx.now)
+        raise Answered(f"observer {obs.email} unsubscribed from game {obs.game_id}")
+    codes = [line.split()[1].upper() for line in found if len(line.split()) > 1]
+    if obs.pending and confirm_code(ctx.settings, obs) in codes:
+        confirm(ctx.session, ctx.settings, obs, ctx.now)
+        raise Answered(f"observer {obs.email} confirmed for game {obs.game_id}")
+    raise IgnoreMessage(f"mail to observer {obs.id}'s address without 'confirm' or 'unsubscribe'")
 
 
 STAGE = Stage(
     "observer-mail",
-    "a mail to an observer's unsubscribe address: 'unsubscribe' ends it",
+    "a mail to an observer's own address: 'confirm CODE' starts, 'unsubscribe' ends it",
     observer_mail,
 )

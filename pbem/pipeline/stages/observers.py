@@ -1,21 +1,19 @@
-"""The ``observers`` stage: queue the public report to the game's observers.
+"""The ``observers`` stage: send the game's observers what this mail made public.
 
-Observers see the public board and the public log since the mail's position, never a hand or
-a secret choice (`pbem.games.fairplay.observers.notify_observers`).
+`pbem.games.fairplay.observer_feed.catch_up` decides what each observer is sent (the public
+log and events since their last mail); the worker pass calls it too, for what the server
+does by itself.
 """
 
 from __future__ import annotations
 
-from pbem.games.fairplay.observers import notify_observers
+from pbem.games.fairplay.observer_feed import catch_up
 from pbem.pipeline.base import Context, Stage
 
 
 def observers(ctx: Context) -> None:
-
-    assert ctx.game is not None and ctx.new_state is not None and ctx.state is not None
-    notify_observers(
-        ctx.session, ctx.settings, ctx.game, ctx.new_state, since=len(ctx.state["log"]), now=ctx.now
-    )
+    assert ctx.game is not None
+    catch_up(ctx.session, ctx.settings, ctx.game, ctx.now)
 
 
-STAGE = Stage("observers", "queue the public report to the game's observers", observers)
+STAGE = Stage("observers", "send the game's observers what this mail made public", observers)

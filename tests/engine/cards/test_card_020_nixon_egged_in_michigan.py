@@ -28,7 +28,7 @@ def test_loss_limited_when_nixon_has_no_cube_there() -> None:
     g0 = position_with("kennedy", 20, states={"MI": 2})
     g = play(g0, "kennedy", "event 20")
     assert g["states"]["MI"] == 2
-    assert "Nixon loses 0 support in Michigan (R6.6)." in new_log(g0, g)
+    assert "Nixon has no support in Michigan to lose (R6.6)." in new_log(g0, g)
 
 
 def test_nixon_campaign_offers_no_midwest_state() -> None:

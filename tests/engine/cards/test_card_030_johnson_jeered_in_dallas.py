@@ -33,7 +33,7 @@ def test_loss_limited() -> None:
     g0 = position_with("nixon", 30, states={"TX": -2})
     g = play(g0, "nixon", "event 30")
     assert g["states"]["TX"] == -2
-    assert "Kennedy loses 0 support in Texas (R6.6)." in new_log(g0, g)
+    assert "Kennedy has no support in Texas to lose (R6.6)." in new_log(g0, g)
     assert awaiting_action(g, "kennedy")
 
 
