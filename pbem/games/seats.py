@@ -22,6 +22,7 @@ import engine
 from pbem.clocks import model
 from pbem.config import Settings
 from pbem.errors import GameNotFound, ServiceError
+from pbem.games.orders import book_row
 from pbem.games.setup import EMAIL_RE
 from pbem.games.timekeeping import tick as clocks
 from pbem.outbox.queue import refresh_key, seats_of
@@ -93,6 +94,7 @@ def change_seat(
             row.status, row.last_error = "cancelled", f"seat handed to {address} before it was sent"
             s.add(row)
         orders = s.get(SeatOrders, seat.id)
+        since = (orders or book_row(s, seat)).decided_log  # the new holder hears from there
         if orders is not None:  # the previous player's preference and orders are not the new one's
             orders.notify, orders.digest_hour, orders.digest_at = "decisions", 18, None
             orders.standing, orders.queue, orders.notes = "{}", "[]", "[]"
@@ -113,11 +115,14 @@ def change_seat(
             now,
             seats=seats,
             full=True,
+            since=since,
+            log_title=f"Since {side.title()}'s last decision by the previous player",
             subject=f"You now play {side.title()} in game #{game_id}",
             lines=[
                 f"You take over {side.title()}'s seat in game #{game_id}. Below are "
-                "the clocks, the game so far and what to do now; reply to this mail "
-                "to play."
+                f"the clocks, the game since {side.title()}'s last decision by the previous "
+                "player (moves the server made for the seat included) and what to do now; "
+                "reply to this mail to play. Send 'history' for the whole log."
             ],
         )
         clocks.notify(
