@@ -112,9 +112,10 @@ _word(
     "orders",
     "standing",
     "ORDER",
-    "a standing order the server applies for you: trigger never|ask|always|icon, preempt "
-    "never|ask, election CARD CARD ...|ask, done auto|ask, swap decline|ask, clear",
-    "standing trigger never",
+    "a standing order the server applies for you: trigger useful|ask|never|always|icon "
+    "(useful, the default: ask, but decline events that can only favour your opponent), "
+    "preempt never|ask, election CARD CARD ...|ask, done auto|ask, swap decline|ask, clear",
+    "standing trigger ask",
 )
 _word(
     "orders",

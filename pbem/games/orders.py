@@ -4,7 +4,7 @@ A player's mail may carry, besides game commands:
 
 - ``notify decisions|every|digest [HOUR]``: when the server mails them (pbem.games.notify);
 - ``standing ...``: standing orders, applied by the server when the question arises
-  (``trigger never|ask|always|icon``, ``preempt never|ask``, ``election N N ...|ask``,
+  (``trigger useful|never|ask|always|icon``, ``preempt never|ask``, ``election N N ...|ask``,
   ``done auto|ask``, ``swap decline|ask``, ``clear``);
 - ``then``: the lines after it are queued and applied, in order, at the player's next
   decisions while each is legal; the first that is not legal cancels the rest;
@@ -28,6 +28,7 @@ from sqlmodel import Session, col, select
 
 import engine
 from engine import forced
+from pbem.games.triggers import only_for_opponent
 from pbem.reports.summary import notify_text
 from pbem.server_words import words_of
 from pbem.store.models import Seat, SeatOrders
@@ -47,7 +48,7 @@ __all__ = [
 ]
 
 NOTIFY_MODES = ("decisions", "every", "digest")
-TRIGGER_POLICIES = ("ask", "never", "always", "icon")
+TRIGGER_POLICIES = ("useful", "ask", "never", "always", "icon")
 DEFAULT_DIGEST_HOUR = 18
 MAX_QUEUE = 40
 MAX_AUTO = 400  # a safety net: settle never loops for ever
@@ -65,7 +66,7 @@ class OrdersError(ValueError):
 class Standing:
     """A player's standing orders (the defaults ask every question)."""
 
-    trigger: str = "ask"  # ask | never | always | icon
+    trigger: str = "useful"  # useful | ask | never | always | icon (pbem.games.triggers)
     preempt: str = "ask"  # ask | never
     election: list[int] = field(default_factory=list)  # preferred Election Day order
     done: str = "ask"  # ask | auto: end a CP step when no useful point is left
@@ -91,6 +92,7 @@ class Standing:
     def describe(self) -> list[str]:
         """One line per order, as the player would write it."""
         trig = {
+            "useful": "ask me, but decline events that can only help my opponent",
             "ask": "ask me",
             "never": "never trigger",
             "always": "trigger whenever I can",
@@ -312,7 +314,7 @@ _STANDING_VALUES = {
     "swap": ("ask", "decline"),
 }
 _STANDING_HELP = (
-    "standing trigger never|ask|always|icon, standing preempt never|ask, "
+    "standing trigger useful|ask|never|always|icon, standing preempt never|ask, "
     "standing election N N ...|ask, standing done auto|ask, standing swap decline|ask, "
     "standing clear, or 'standing' alone to see them"
 )
@@ -372,6 +374,7 @@ class Auto:
     # or parser change cannot break `pbem replay` (``ad 40`` -> ``advertise 40``; a one-line
     # action -> its card play and each point)
     applied: tuple[str, ...] = ()
+    reason: str = ""  # why the server answered, where the note says it
 
     def note(self) -> str:
         where = f" ({self.about})" if self.about else ""
@@ -379,6 +382,8 @@ class Auto:
             "queued": f"from your queue: {self.command}{where}",
             "standing": f"by standing order: {self.command}{where}",
             "forced": f"{self.command}{where}: your only legal choice (it drew nothing itself)",
+            "declined": f"declined for you: {self.about} — {self.reason}; 'standing trigger "
+            "ask' brings this question back",
         }[self.why]
 
 
@@ -419,7 +424,20 @@ def _standing_command(g: engine.GameState, side: str, st: Standing) -> str | Non
     return None
 
 
-Next = tuple[str, str, engine.GameState, list[str]]  # (command, why, new state, canonical)
+Next = tuple[str, str, engine.GameState, list[str], str]  # command, why, state, canonical, reason
+
+
+def _declined(g: engine.GameState, side: str, st: Standing) -> str | None:
+    """Why the trigger question before ``side`` is declined for them by default: the event can
+    only favour the opponent (`pbem.games.triggers`), or None."""
+    if st.trigger != "useful" or forced.deciding_step(g, side) != "trigger":
+        return None
+    card = forced.step_card(g)
+    why = None if card is None else only_for_opponent(card, side)
+    if why is None or "decline" not in engine.legal_commands(g, side):
+        return None
+    opp = "Nixon" if side == "kennedy" else "Kennedy"
+    return f"its event can only favour {opp} ({why}; R6.7)"
 
 
 def _next(g: engine.GameState, book: Book) -> Next | None:
@@ -438,14 +456,17 @@ def _next(g: engine.GameState, book: Book) -> Next | None:
             book.queue = []
         else:
             book.queue.pop(0)
-            return line, "queued", after, applied
+            return line, "queued", after, applied, ""
+    reason = _declined(g, side, book.standing)
+    if reason is not None:
+        return ("decline", "declined", *engine.apply_logged(g, side, "decline"), reason)
     cmd = _standing_command(g, side, book.standing)
     why = "standing"
     if cmd is None and FORCED:
         cmd, why = forced.forced_command(g, side), "forced"
     if cmd is None:
         return None
-    return (cmd, why, *engine.apply_logged(g, side, cmd))
+    return (cmd, why, *engine.apply_logged(g, side, cmd), "")
 
 
 def settle(g: engine.GameState, books: dict[str, Book]) -> list[Auto]:
@@ -455,8 +476,8 @@ def settle(g: engine.GameState, books: dict[str, Book]) -> list[Auto]:
         for side in sorted(engine.active_sides(g)):
             found = _next(g, books[side])
             if found is not None:
-                cmd, why, after, applied = found
-                auto = Auto(side, cmd, why, _about(g, side), tuple(applied))
+                cmd, why, after, applied, reason = found
+                auto = Auto(side, cmd, why, _about(g, side), tuple(applied), reason)
                 g.update(after)  # the same keys: the state moves on in place
                 books[side].notes.append(auto.note())
                 done.append(auto)

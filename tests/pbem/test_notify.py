@@ -300,7 +300,10 @@ def test_cli_sets_notify_mode_and_standing_orders(h: Harness) -> None:
     out = run(cli, ["standing", str(h.game_id), "kennedy", "trigger", "icon"], env=env)
     assert out.exit_code == 0 and "trigger   icon" in out.output
     out = run(cli, ["standing", str(h.game_id), "kennedy", "trigger", "sometimes"], env=env)
-    assert out.exit_code == 1 and "expected standing trigger ask|never|always|icon" in out.output
+    assert (
+        out.exit_code == 1
+        and "expected standing trigger useful|ask|never|always|icon" in out.output
+    )
     out = run(cli, ["notify", "99", "nixon", "every"], env=env)
     assert out.exit_code == 1 and "game 99 has no nixon seat" in out.output
     row = orders_row(h, "nixon")

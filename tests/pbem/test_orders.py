@@ -174,7 +174,7 @@ def test_a_queued_line_is_logged_as_the_canonical_commands_it_stood_for() -> Non
         ("nixon", "campaign 4"),
         ("nixon", "support CA"),
         ("nixon", "support CA"),
-        *(("kennedy", c) for a in done for c in a.applied),
+        *((a.side, c) for a in done for c in a.applied),
     ]:
         engine.apply_in_place(replayed, side, cmd)
     assert replayed == g
@@ -217,7 +217,7 @@ def test_read_mail_splits_now_queue_and_settings() -> None:
     [
         ("notify sometimes", "expected notify decisions | notify every | notify digest"),
         ("notify digest 25", "whole hour 0-23"),
-        ("standing trigger maybe", "expected standing trigger ask|never|always|icon"),
+        ("standing trigger maybe", "expected standing trigger useful|ask|never|always|icon"),
         ("standing election 7 foo", "card numbers"),
         ("standing bribe", "unknown standing order"),
         ("cancel everything", "'cancel' takes nothing after it"),
