@@ -103,9 +103,10 @@ _word(
 _word(
     "orders",
     "notify",
-    "decisions|every|digest [HOUR]",
+    "decisions|every|digest [HOUR] | receipts off|on",
     "when the server mails you: only when you must decide (default), after every move, or one "
-    "digest a day at HOUR (UTC)",
+    "digest a day at HOUR (UTC); an applied mail that gets no report gets a short receipt "
+    "unless you write 'notify receipts off'",
     "notify digest 18",
 )
 _word(

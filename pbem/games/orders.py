@@ -3,6 +3,8 @@
 A player's mail may carry, besides game commands:
 
 - ``notify decisions|every|digest [HOUR]``: when the server mails them (pbem.games.notify);
+  ``notify receipts off|on``: whether an applied mail that gets no report gets a short
+  receipt (pbem.games.receipts);
 - ``standing ...``: standing orders, applied by the server when the question arises
   (``trigger useful|never|ask|always|icon``, ``preempt never|ask``, ``election N N ...|ask``,
   ``done auto|ask``, ``swap decline|ask``, ``clear``);
@@ -40,6 +42,7 @@ __all__ = [
     "MailOrders",
     "OrdersError",
     "Standing",
+    "about",
     "book_row",
     "book_rows",
     "orders_extra",
@@ -71,6 +74,9 @@ class Standing:
     election: list[int] = field(default_factory=list)  # preferred Election Day order
     done: str = "ask"  # ask | auto: end a CP step when no useful point is left
     swap: str = "ask"  # ask | decline
+    # not a standing order: the ``notify receipts on|off`` mail preference, kept in the same
+    # JSON (`pbem.games.receipts`); never listed with the orders, never reset by 'clear'
+    receipts: str = "on"  # on | off
 
     @classmethod
     def from_json(cls, text: str) -> Standing:
@@ -86,6 +92,7 @@ class Standing:
             "election": self.election,
             "done": self.done,
             "swap": self.swap,
+            "receipts": self.receipts,
         }
         return json.dumps(fields, sort_keys=True)
 
@@ -115,7 +122,7 @@ class Standing:
         ]
 
     def is_default(self) -> bool:
-        return self == Standing()
+        return self == Standing(receipts=self.receipts)
 
 
 @dataclass
@@ -193,12 +200,19 @@ class MailOrders:
     queue: list[str] | None = None  # lines after 'then' (None: no 'then' line)
     cancel: bool = False
     notify: tuple[str, int | None] | None = None
+    receipts: bool | None = None  # 'notify receipts on|off'
     standing: list[tuple[str, list[str]]] = field(default_factory=list)  # (order, values)
     answers: list[dict[str, Any]] = field(default_factory=list)  # {"line", "ok", "message"}
 
     @property
     def anything(self) -> bool:
-        return bool(self.queue is not None or self.cancel or self.notify or self.standing)
+        return bool(
+            self.queue is not None
+            or self.cancel
+            or self.notify
+            or self.standing
+            or self.receipts is not None
+        )
 
 
 def _words(line: str) -> list[str]:
@@ -262,6 +276,18 @@ def _read_setting(out: MailOrders, line: str, words: list[str]) -> None:
         out.answers.append(
             {"line": "cancel", "ok": True, "message": "your queued orders are cleared"}
         )
+    elif word == "notify" and args[:1] == ["receipts"]:
+        if args[1:] not in (["on"], ["off"]):
+            raise OrdersError(
+                f"{line.strip()!r}: expected 'notify receipts off' or 'notify receipts on'"
+            )
+        out.receipts = args[1] == "on"
+        msg = (
+            "an applied mail of yours that gets no report is answered with a short receipt"
+            if out.receipts
+            else "no receipts: an applied mail of yours that gets no report is not answered"
+        )
+        out.answers.append({"line": line.strip(), "ok": True, "message": msg})
     elif word == "notify":
         out.notify = _read_notify(line, args)
         mode, hour = out.notify
@@ -290,7 +316,9 @@ def _read_setting(out: MailOrders, line: str, words: list[str]) -> None:
 
 
 def _read_notify(line: str, args: list[str]) -> tuple[str, int | None]:
-    legal = "notify decisions | notify every | notify digest [HOUR 0-23, UTC]"
+    legal = (
+        "notify decisions | notify every | notify digest [HOUR 0-23, UTC] | notify receipts off|on"
+    )
     if not args or args[0] not in NOTIFY_MODES:
         raise OrdersError(f"{line.strip()!r}: expected {legal}")
     hour: int | None = None
@@ -349,7 +377,7 @@ def _read_standing(line: str, args: list[str]) -> tuple[str, list[str]]:
 def apply_standing(standing: Standing, order: str, values: list[str]) -> Standing:
     """The standing orders after one ``standing`` line."""
     if order == "clear":
-        return Standing()
+        return Standing(receipts=standing.receipts)
     if order == "show":
         return standing
     if order == "election":
@@ -387,7 +415,7 @@ class Auto:
         }[self.why]
 
 
-def _about(g: engine.GameState, side: str) -> str:
+def about(g: engine.GameState, side: str) -> str:
     """The question ``side`` faces, in a few words: the step and the card it is about."""
     step = (forced.deciding_step(g, side) or "").replace("_", " ")
     card = forced.step_card(g)
@@ -477,7 +505,7 @@ def settle(g: engine.GameState, books: dict[str, Book]) -> list[Auto]:
             found = _next(g, books[side])
             if found is not None:
                 cmd, why, after, applied, reason = found
-                auto = Auto(side, cmd, why, _about(g, side), tuple(applied), reason)
+                auto = Auto(side, cmd, why, about(g, side), tuple(applied), reason)
                 g.update(after)  # the same keys: the state moves on in place
                 books[side].notes.append(auto.note())
                 done.append(auto)
