@@ -8,8 +8,9 @@ A player's mail may carry, besides game commands:
 - ``standing ...``: standing orders, applied by the server when the question arises
   (``trigger useful|never|ask|always|icon``, ``preempt never|ask``, ``election N N ...|ask``,
   ``done auto|ask``, ``swap decline|ask``, ``clear``);
-- ``then``: the lines after it are queued and applied, in order, at the player's next
-  decisions while each is legal; the first that is not legal cancels the rest;
+- ``then``: the lines after it are queued and applied, in order, each when its question
+  comes (`asks_for`: a line waits while the player is asked something else); the first that
+  is not legal at its question cancels the rest;
 - ``cancel``: clears the queue.
 
 `read_mail` splits a mail's lines into these; `settle` runs after every applied mail and applies,
@@ -468,10 +469,20 @@ def _declined(g: engine.GameState, side: str, st: Standing) -> str | None:
     return f"its event can only favour {opp} ({why}; R6.7)"
 
 
+def asks_for(g: engine.GameState, side: str, line: str) -> bool:
+    """Whether the question ``side`` faces now is the one ``line`` answers: its command word
+    is among those of the legal commands (a queued line waits for its own question)."""
+    words = line.strip().lower().replace(":", " ").split()
+    if not words:
+        return True
+    verb = engine.SYNONYMS.get(words[0], words[0])
+    return verb in {c.split()[0] for c in engine.legal_commands(g, side)}
+
+
 def _next(g: engine.GameState, book: Book) -> Next | None:
     """What the server applies for ``book.side`` now, or None."""
     side = book.side
-    if book.queue:
+    if book.queue and asks_for(g, side, book.queue[0]):
         line = book.queue[0]
         try:
             after, applied = engine.apply_logged(g, side, line)
