@@ -121,8 +121,12 @@ def sort_out(
         kept = f"{card}: {first}" if last and first else card
         out.kept.append((kept, STRATEGY_Q + then))
     if first and not waiting:
-        if kept_first:
+        if done[first] > 0:  # the initiative came in this very mail and was the player's
+            out.applied.append(first)
+        elif kept_first:
             out.applied.append(f"{first} (kept for next turn's initiative)")
+        elif after["turn"] > turn:
+            out.dropped.append((first, "your opponent won the initiative: theirs to choose (R5.2)"))
         else:
             out.dropped.append(
                 (first, "next turn's initiative cannot be answered ahead now (R5.2)")

@@ -12,8 +12,10 @@ from sqlmodel import Session
 
 import engine
 from pbem.games import notify
+from pbem.games.ahead import sort_out
 from pbem.store.models import Game, SeatOrders
 from tests.engine.builders import at_step, top
+from tests.engine.test_answer_ahead import strategy_phase
 from tests.pbem.harness import Harness
 
 NO_ISSUES = {"defense": 0, "economy": 0, "civil_rights": 0}
@@ -89,3 +91,15 @@ def test_a_queued_line_waits_for_its_own_question(tmp_path: Path) -> None:
     h.reply("kennedy", "decline")
     assert 48 not in h.state()["hands"]["kennedy"]  # the queued action came at its question
     assert engine.active_sides(h.state()) == {"nixon"}
+
+
+def test_an_initiative_answer_ahead_used_in_the_same_mail_reads_applied() -> None:
+    """``strategy 38: first nixon`` when Kennedy's last card ends the turn and Kennedy wins the
+    initiative at once: 'first nixon' was applied, not dropped; if Nixon wins, it was his."""
+    for bag, says in (
+        ({"kennedy": 10, "nixon": 0}, "ok"),
+        ({"kennedy": 0, "nixon": 10}, "your opponent won the initiative: theirs to choose"),
+    ):
+        g = engine.apply(strategy_phase(bag), "nixon", "strategy 27")
+        after, canonical = engine.apply_logged(g, "kennedy", "strategy 38: first nixon")
+        assert says in sort_out(g, after, "kennedy", "strategy 38: first nixon", canonical).message
