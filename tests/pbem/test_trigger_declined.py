@@ -7,6 +7,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import engine
+from pbem.games import views as game_views
 from pbem.games.triggers import ONLY_FOR_OWNER, only_for_opponent
 from tests.pbem.harness import Harness
 
@@ -17,8 +18,9 @@ def _text(h: Harness, side: str) -> str:
     return " ".join(h.text_of(h.last_mail(side)).split())
 
 
-def _nixon_plays_71_for_cp(h: Harness) -> None:
-    h.reply("nixon", "first nixon")
+def _nixon_plays_71_for_cp(h: Harness, *, first: bool = True) -> None:
+    if first:
+        h.reply("nixon", "first nixon")
     assert h.reply("nixon", PLAY_71).outcomes == {"applied": 1}
 
 
@@ -54,3 +56,15 @@ def test_each_listed_event_shows_one_icon_and_is_declined_only_for_the_other_sid
         opponent = "nixon" if owner == "kennedy" else "kennedy"
         assert only_for_opponent(card, opponent) == why
         assert only_for_opponent(card, owner) is None
+
+
+def test_a_trigger_declined_by_default_does_not_stop_an_undo(tmp_path: Path) -> None:
+    """The opponent did not decide anything: the card player may still take the play back."""
+    h = Harness(tmp_path)
+    h.new_game(seed=7)
+    h.reply("nixon", "first nixon")
+    before = h.state()
+    _nixon_plays_71_for_cp(h, first=False)
+    assert h.reply("nixon", "undo").outcomes == {"applied": 1}
+    assert h.state() == before
+    assert game_views.replay(h.db, h.game_id).ok
