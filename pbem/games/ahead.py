@@ -44,7 +44,7 @@ class Sorted:
             parts.append("applied: " + ", ".join(self.applied))
         parts += [f"kept for {q}: '{line}'" for line, q in self.kept]
         parts += [f"dropped '{part}': {why}" for part, why in self.dropped]
-        return "; ".join(parts)
+        return "; ".join(parts).replace("_", " ")  # civil_rights: as the player writes it
 
 
 def _strategy_to_come(g: engine.GameState, side: str, turn: int) -> bool:

@@ -33,8 +33,11 @@ def _new_mails(h: Harness, side: str, body: str) -> list[str]:
 def test_a_move_that_asks_the_sender_nothing_gets_a_short_receipt(h: Harness) -> None:
     (receipt,) = _new_mails(h, "kennedy", MOVE)
     assert "received, waiting for Nixon" in receipt  # the subject
-    assert f"Received and applied, activity phase 1 of 5: {MOVE}" in receipt
-    assert "On the move: Nixon (trigger #27 Nelson Rockefeller)." in receipt
+    assert f"Received and applied: {MOVE}" in receipt
+    assert (
+        "Now: activity phase 1 of 5. On the move: Nixon (trigger #27 Nelson Rockefeller)."
+        in receipt
+    )
     assert "You hear from us next as soon as you must decide" in receipt
     assert "'notify receipts off' stops these receipts" in receipt
     assert "YOUR HAND" not in receipt and "THE BOARD" not in receipt  # small
