@@ -6,8 +6,9 @@ Scripted players play seeded games through the real pipeline (SQLite, the in-mem
 and sender: every mail is parsed, applied, rendered, composed and counted as sent). Each game is
 played in every mode with the same seed and the same players:
 
-- ``today``: ``notify every`` (both seats mailed after every applied mail), no standing orders,
-  no forced decisions applied by the server (the behaviour before issue 11);
+- ``today``: ``notify every`` (both seats mailed after every applied mail), every trigger
+  question asked (``standing trigger ask``), no forced decisions applied by the server (the
+  behaviour before issue 11);
 - ``undeclared``: ``notify decisions``, forced decisions applied by the server, no queued
   orders, the players answer every trigger question (``standing trigger ask``), and place their
   media points and resolve their Election Day cards after each draw (one mail per draw);
@@ -225,8 +226,8 @@ def play(seed: int, mode: str, folder: Path) -> dict[str, Tally]:
     if mode == "today":
         for side in EMAILS:
             service_notify(db, game_id, side, "every")
-    if mode == "undeclared":
-        for side in EMAILS:
+    if mode in ("today", "undeclared"):
+        for side in EMAILS:  # every trigger question asked, as before issue 28
             set_standing(db, game_id, side, ["trigger", "ask"])
     outbox.drain_outbox(db, settings, sender)
     players = {s: Player(s, random.Random(f"{seed}-{s}")) for s in EMAILS}
