@@ -6,13 +6,20 @@ Scripted players play seeded games through the real pipeline (SQLite, the in-mem
 and sender: every mail is parsed, applied, rendered, composed and counted as sent). Each game is
 played in every mode with the same seed and the same players:
 
-- ``today``: ``notify every`` (both seats mailed after every applied mail), no standing orders,
-  no forced decisions applied by the server (the behaviour before issue 11);
-- ``undeclared``: ``notify decisions``, forced decisions applied by the server, no standing or
-  queued orders, the players answer every trigger question (``trigger ask``), and place their
+- ``today``: ``notify every`` (both seats mailed after every applied mail), every trigger
+  question asked (``standing trigger ask``), no forced decisions applied by the server (the
+  behaviour before issue 11);
+- ``undeclared``: ``notify decisions``, forced decisions applied by the server, no queued
+  orders, the players answer every trigger question (``standing trigger ask``), and place their
   media points and resolve their Election Day cards after each draw (one mail per draw);
-- ``defaults``: the same, with a player who writes those in their declared one-line forms
-  before the draw (``advertise 17: east 2, west 1``, ``resolve 36, 58, 55``): the target.
+- ``defaults``: the server's defaults (the trigger questions of events that can only favour
+  the opponent declined for the player, ``standing trigger useful``), with a player who writes
+  those in their declared one-line forms before the draw (``advertise 17: east 2, west 1``,
+  ``resolve 36, 58, 55``): the target.
+
+Every mode but ``today`` answers an applied mail that gets no report with a receipt; receipts
+are counted apart (``receipts``): the mails received are the reports and notices, the
+receipts come on top.
 
 A scripted player answers only a mail that asks it to decide, by replying to its newest mail.
 It writes in one mail everything it can decide without new information: it chooses random
@@ -61,6 +68,7 @@ from engine.phases import momentum
 from pbem.config import Settings
 from pbem.games import orders
 from pbem.games import setup as game_setup
+from pbem.games.notify import set_standing
 from pbem.mail import MemoryMailbox, MemorySender
 from pbem.outbox import send as outbox
 from pbem.store.db import make_engine, migrate
@@ -77,7 +85,8 @@ HEADERS = email.parser.BytesHeaderParser(policy=email.policy.compat32)
 
 @dataclass
 class Tally:
-    received: int = 0
+    received: int = 0  # reports and notices (everything but receipts)
+    receipts: int = 0  # short receipts of applied mails that got no report
     decisions: int = 0
     sent: int = 0
     bytes: int = 0
@@ -197,6 +206,11 @@ def _decides(msg: Message) -> bool:
     return "your move" in subject
 
 
+def _is_receipt(msg: Message) -> bool:
+    subject = str(email.header.make_header(email.header.decode_header(str(msg["Subject"]))))
+    return " — received, " in subject
+
+
 def play(seed: int, mode: str, folder: Path) -> dict[str, Tally]:
     """One game in ``mode`` (see `MODES`); the tallies per side."""
     db_url = f"sqlite:///{folder}/{mode}-{seed}.db"
@@ -212,6 +226,9 @@ def play(seed: int, mode: str, folder: Path) -> dict[str, Tally]:
     if mode == "today":
         for side in EMAILS:
             service_notify(db, game_id, side, "every")
+    if mode in ("today", "undeclared"):
+        for side in EMAILS:  # every trigger question asked, as before issue 28
+            set_standing(db, game_id, side, ["trigger", "ask"])
     outbox.drain_outbox(db, settings, sender)
     players = {s: Player(s, random.Random(f"{seed}-{s}")) for s in EMAILS}
     tally = {s: Tally() for s in EMAILS}
@@ -222,10 +239,13 @@ def play(seed: int, mode: str, folder: Path) -> dict[str, Tally]:
             msg = HEADERS.parsebytes(m.raw)  # the headers are all a player needs here
             side = "kennedy" if EMAILS["kennedy"] in m.recipients else "nixon"
             t = tally[side]
-            t.received += 1
             t.bytes += len(m.raw)
+            if _is_receipt(msg):
+                t.receipts += 1
+                continue
+            t.received += 1
             t.decisions += _decides(msg)
-            inbox_of[side].append(msg)
+            inbox_of[side].append(msg)  # a receipt is never the newest decision to answer
         seen = len(sender.sent)
         state = _state(db, game_id)
         if engine.result(state) is not None:
@@ -345,10 +365,10 @@ def main(argv: list[str] | None = None) -> None:
     modes = tuple(m for m in MODES if m in a.modes.split(","))
     rows: dict[str, list[Tally]] = {m: [] for m in modes}
     t0 = time.perf_counter()
-    print("mails per player per game: received (decision mails) / sent / KB received")
+    print("mails per player per game: received (decision mails) + receipts / sent / KB received")
     print(
         f"{'game':>5} {'player':8} | "
-        + " | ".join(f"{m + ': recv (dec) / sent / KB':>34}" for m in modes)
+        + " | ".join(f"{m + ': recv (dec) +rcpt / sent / KB':>40}" for m in modes)
     )
     with tempfile.TemporaryDirectory(prefix="pbem-roundtrips-") as tmp:
         seeds = range(a.seed, a.seed + n)
@@ -366,9 +386,10 @@ def main(argv: list[str] | None = None) -> None:
                     t = result[m][side]
                     rows[m].append(t)
                     cells.append(
-                        f"{t.received:4d} ({t.decisions:3d}) / {t.sent:3d} / {t.bytes / 1024:7.0f}"
+                        f"{t.received:4d} ({t.decisions:3d}) +{t.receipts:3d} / {t.sent:3d} / "
+                        f"{t.bytes / 1024:7.0f}"
                     )
-                print(f"{seed:>5} {side:8} | " + " | ".join(f"{c:>34}" for c in cells))
+                print(f"{seed:>5} {side:8} | " + " | ".join(f"{c:>40}" for c in cells))
     orders.FORCED = True
 
     def med(m: str, f: str) -> float:
@@ -380,7 +401,8 @@ def main(argv: list[str] | None = None) -> None:
         + (f" {'today/defaults':>15}" if {"today", "defaults"} <= set(modes) else "")
     )
     for f, label in (
-        ("received", "mails received"),
+        ("received", "mails received (reports)"),
+        ("receipts", "receipts received"),
         ("decisions", "decision mails"),
         ("sent", "mails sent"),
         ("bytes", "KB received"),
@@ -428,7 +450,7 @@ def main(argv: list[str] | None = None) -> None:
     if "defaults" in rows:
         print(
             f"round trips per player per game (defaults): received {med('defaults', 'received'):.0f}, "
-            f"sent {med('defaults', 'sent'):.0f}"
+            f"sent {med('defaults', 'sent'):.0f} (receipts besides: {med('defaults', 'receipts'):.0f})"
         )
 
 

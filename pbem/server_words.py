@@ -104,18 +104,20 @@ _word(
 _word(
     "orders",
     "notify",
-    "decisions|every|digest [HOUR]",
+    "decisions|every|digest [HOUR] | receipts off|on",
     "when the server mails you: only when you must decide (default), after every move, or one "
-    "digest a day at HOUR (UTC)",
+    "digest a day at HOUR (UTC); an applied mail that gets no report gets a short receipt "
+    "unless you write 'notify receipts off'",
     "notify digest 18",
 )
 _word(
     "orders",
     "standing",
     "ORDER",
-    "a standing order the server applies for you: trigger never|ask|always|icon, preempt "
-    "never|ask, election CARD CARD ...|ask, done auto|ask, swap decline|ask, clear",
-    "standing trigger never",
+    "a standing order the server applies for you: trigger useful|ask|never|always|icon "
+    "(useful, the default: ask, but decline events that can only favour your opponent), "
+    "preempt never|ask, election CARD CARD ...|ask, done auto|ask, swap decline|ask, clear",
+    "standing trigger ask",
 )
 _word(
     "orders",

@@ -19,6 +19,7 @@ happen once per period whatever calls `due` and how often.
 from __future__ import annotations
 
 import calendar
+import copy
 import math
 import time
 from collections.abc import Iterable
@@ -41,9 +42,11 @@ __all__ = [
     "handover",
     "left",
     "mark",
+    "mark_before",
     "next_due",
     "on_vacation",
     "paused_until",
+    "restore",
     "robots",
     "settle",
     "start",
@@ -75,6 +78,7 @@ class ClockState(TypedDict, total=False):
     sides: Required[dict[str, SideClock]]
     robots: list[str]  # sides played by the computer (``bot:`` seats): their clock never runs
     zones: dict[str, str]  # side -> IANA time zone its mails show times in (default UTC)
+    before: dict[str, Any]  # the sides before the last move, for its undo (`mark_before`)
 
 
 @dataclass(frozen=True)
@@ -239,6 +243,35 @@ def handover(
                 sc["bank"] = min(bank, control.cap) if control.cap is not None else bank
         elif side in now_on and (side not in was or sc["since"] is None):
             _begin_period(c, control, side, now)
+
+
+VACATION_FIELDS = ("vac_until", "vac_left", "vac_year")  # a vacation is never undone
+
+
+def mark_before(c: ClockState, position: str) -> None:
+    """Keep the clocks as they are before a move from ``position`` (an opaque id of the
+    position the move starts from), so that an ``undo`` of it can put them back (`restore`)."""
+    c["before"] = {"position": position, "sides": copy.deepcopy(c["sides"])}
+
+
+def restore(c: ClockState, position: str) -> bool:
+    """Put the clocks back as they were before the move from ``position`` (`mark_before`):
+    banks, running clocks, periods and increments as if the move had never been made. The time
+    since then counts for whoever was deciding then; vacations stay as they are now. Reminders
+    already sent stay marked done, and a side's period number never goes back (each reminder
+    is recorded once per period). False if no mark for that position is kept."""
+    mark = c.get("before")
+    if not mark or mark.get("position") != position:
+        return False
+    for side in SIDES:
+        now_sc, then = c["sides"][side], copy.deepcopy(mark["sides"][side])
+        for name in VACATION_FIELDS:
+            then[name] = now_sc[name]  # type: ignore[literal-required]
+        if then["period"] == now_sc["period"]:
+            then["done"] = [*then["done"], *(d for d in now_sc["done"] if d not in then["done"])]
+        then["period"] = max(then["period"], now_sc["period"])
+        c["sides"][side] = then
+    return True
 
 
 def sync(c: ClockState, bots: Iterable[str], active: Iterable[str], now: float) -> None:

@@ -4,7 +4,8 @@ Each seat has a notify mode (`pbem.store.models.SeatOrders.notify`):
 
 - ``decisions`` (default): a mail when the seat must decide and has not been mailed this
   decision yet, when the game ends, and when the seat's own mail was rejected or answered;
-  never after each of the opponent's steps;
+  never after each of the opponent's steps; an applied mail of the seat's that gets no report
+  gets a short receipt unless the seat said ``notify receipts off`` (`pbem.games.receipts`);
 - ``every``: a mail to both seats after every applied mail (the old behaviour);
 - ``digest``: one mail a day at the seat's hour (UTC) with everything since the last one and
   the decision if any (`pbem.games.digest.digest_pass`, called by the worker every pass with the time), plus
@@ -28,6 +29,7 @@ import engine
 from pbem.config import Settings
 from pbem.games import orders
 from pbem.games.mailing import queue_mail
+from pbem.games.receipts import queue_receipt, wants_receipts
 from pbem.outbox.queue import refresh_key, seats_of
 from pbem.reports import summary
 from pbem.store.db import transaction
@@ -166,6 +168,21 @@ def queue_reports(ctx: Any) -> None:
             unmailed=seat.decision_sig != row.mailed_sig,
         ):
             s.add(seat)
+            if mine and not ctx.meta and wants_receipts(row):  # no silence after a move
+                queue_receipt(
+                    s,
+                    ctx.settings,
+                    game=game,
+                    seat=seat,
+                    row=row,
+                    state=g,
+                    results=ctx.results,
+                    auto=ctx.auto,
+                    cause=f"v{game.version}",
+                    now=ctx.now,
+                    in_reply_to=ctx.parsed.message_id,
+                    seats=seats,
+                )
             continue
         mail_seat(
             s,
@@ -200,6 +217,8 @@ def apply_mail_orders(
             row.digest_hour = hour
     for order, values in mail.standing:
         book.standing = orders.apply_standing(book.standing, order, values)
+    if mail.receipts is not None:
+        book.standing.receipts = "on" if mail.receipts else "off"
     if mail.cancel:
         book.queue = []
     if mail.queue is not None:

@@ -3,11 +3,14 @@
 A player's mail may carry, besides game commands:
 
 - ``notify decisions|every|digest [HOUR]``: when the server mails them (pbem.games.notify);
+  ``notify receipts off|on``: whether an applied mail that gets no report gets a short
+  receipt (pbem.games.receipts);
 - ``standing ...``: standing orders, applied by the server when the question arises
-  (``trigger never|ask|always|icon``, ``preempt never|ask``, ``election N N ...|ask``,
+  (``trigger useful|never|ask|always|icon``, ``preempt never|ask``, ``election N N ...|ask``,
   ``done auto|ask``, ``swap decline|ask``, ``clear``);
-- ``then``: the lines after it are queued and applied, in order, at the player's next
-  decisions while each is legal; the first that is not legal cancels the rest;
+- ``then``: the lines after it are queued and applied, in order, each when its question
+  comes (`asks_for`: a line waits while the player is asked something else); the first that
+  is not legal at its question cancels the rest;
 - ``cancel``: clears the queue.
 
 `read_mail` splits a mail's lines into these; `settle` runs after every applied mail and applies,
@@ -28,6 +31,7 @@ from sqlmodel import Session, col, select
 
 import engine
 from engine import forced
+from pbem.games.triggers import only_for_opponent
 from pbem.reports.summary import notify_text
 from pbem.server_words import words_of
 from pbem.store.models import Seat, SeatOrders
@@ -39,6 +43,7 @@ __all__ = [
     "MailOrders",
     "OrdersError",
     "Standing",
+    "about",
     "book_row",
     "book_rows",
     "orders_extra",
@@ -47,7 +52,7 @@ __all__ = [
 ]
 
 NOTIFY_MODES = ("decisions", "every", "digest")
-TRIGGER_POLICIES = ("ask", "never", "always", "icon")
+TRIGGER_POLICIES = ("useful", "ask", "never", "always", "icon")
 DEFAULT_DIGEST_HOUR = 18
 MAX_QUEUE = 40
 MAX_AUTO = 400  # a safety net: settle never loops for ever
@@ -65,11 +70,14 @@ class OrdersError(ValueError):
 class Standing:
     """A player's standing orders (the defaults ask every question)."""
 
-    trigger: str = "ask"  # ask | never | always | icon
+    trigger: str = "useful"  # useful | ask | never | always | icon (pbem.games.triggers)
     preempt: str = "ask"  # ask | never
     election: list[int] = field(default_factory=list)  # preferred Election Day order
     done: str = "ask"  # ask | auto: end a CP step when no useful point is left
     swap: str = "ask"  # ask | decline
+    # not a standing order: the ``notify receipts on|off`` mail preference, kept in the same
+    # JSON (`pbem.games.receipts`); never listed with the orders, never reset by 'clear'
+    receipts: str = "on"  # on | off
 
     @classmethod
     def from_json(cls, text: str) -> Standing:
@@ -85,12 +93,14 @@ class Standing:
             "election": self.election,
             "done": self.done,
             "swap": self.swap,
+            "receipts": self.receipts,
         }
         return json.dumps(fields, sort_keys=True)
 
     def describe(self) -> list[str]:
         """One line per order, as the player would write it."""
         trig = {
+            "useful": "ask me, but decline events that can only help my opponent",
             "ask": "ask me",
             "never": "never trigger",
             "always": "trigger whenever I can",
@@ -113,7 +123,7 @@ class Standing:
         ]
 
     def is_default(self) -> bool:
-        return self == Standing()
+        return self == Standing(receipts=self.receipts)
 
 
 @dataclass
@@ -191,12 +201,19 @@ class MailOrders:
     queue: list[str] | None = None  # lines after 'then' (None: no 'then' line)
     cancel: bool = False
     notify: tuple[str, int | None] | None = None
+    receipts: bool | None = None  # 'notify receipts on|off'
     standing: list[tuple[str, list[str]]] = field(default_factory=list)  # (order, values)
     answers: list[dict[str, Any]] = field(default_factory=list)  # {"line", "ok", "message"}
 
     @property
     def anything(self) -> bool:
-        return bool(self.queue is not None or self.cancel or self.notify or self.standing)
+        return bool(
+            self.queue is not None
+            or self.cancel
+            or self.notify
+            or self.standing
+            or self.receipts is not None
+        )
 
 
 def _words(line: str) -> list[str]:
@@ -260,6 +277,18 @@ def _read_setting(out: MailOrders, line: str, words: list[str]) -> None:
         out.answers.append(
             {"line": "cancel", "ok": True, "message": "your queued orders are cleared"}
         )
+    elif word == "notify" and args[:1] == ["receipts"]:
+        if args[1:] not in (["on"], ["off"]):
+            raise OrdersError(
+                f"{line.strip()!r}: expected 'notify receipts off' or 'notify receipts on'"
+            )
+        out.receipts = args[1] == "on"
+        msg = (
+            "an applied mail of yours that gets no report is answered with a short receipt"
+            if out.receipts
+            else "no receipts: an applied mail of yours that gets no report is not answered"
+        )
+        out.answers.append({"line": line.strip(), "ok": True, "message": msg})
     elif word == "notify":
         out.notify = _read_notify(line, args)
         mode, hour = out.notify
@@ -288,7 +317,9 @@ def _read_setting(out: MailOrders, line: str, words: list[str]) -> None:
 
 
 def _read_notify(line: str, args: list[str]) -> tuple[str, int | None]:
-    legal = "notify decisions | notify every | notify digest [HOUR 0-23, UTC]"
+    legal = (
+        "notify decisions | notify every | notify digest [HOUR 0-23, UTC] | notify receipts off|on"
+    )
     if not args or args[0] not in NOTIFY_MODES:
         raise OrdersError(f"{line.strip()!r}: expected {legal}")
     hour: int | None = None
@@ -312,7 +343,7 @@ _STANDING_VALUES = {
     "swap": ("ask", "decline"),
 }
 _STANDING_HELP = (
-    "standing trigger never|ask|always|icon, standing preempt never|ask, "
+    "standing trigger useful|ask|never|always|icon, standing preempt never|ask, "
     "standing election N N ...|ask, standing done auto|ask, standing swap decline|ask, "
     "standing clear, or 'standing' alone to see them"
 )
@@ -347,7 +378,7 @@ def _read_standing(line: str, args: list[str]) -> tuple[str, list[str]]:
 def apply_standing(standing: Standing, order: str, values: list[str]) -> Standing:
     """The standing orders after one ``standing`` line."""
     if order == "clear":
-        return Standing()
+        return Standing(receipts=standing.receipts)
     if order == "show":
         return standing
     if order == "election":
@@ -372,6 +403,7 @@ class Auto:
     # or parser change cannot break `pbem replay` (``ad 40`` -> ``advertise 40``; a one-line
     # action -> its card play and each point)
     applied: tuple[str, ...] = ()
+    reason: str = ""  # why the server answered, where the note says it
 
     def note(self) -> str:
         where = f" ({self.about})" if self.about else ""
@@ -379,10 +411,12 @@ class Auto:
             "queued": f"from your queue: {self.command}{where}",
             "standing": f"by standing order: {self.command}{where}",
             "forced": f"{self.command}{where}: your only legal choice (it drew nothing itself)",
+            "declined": f"declined for you: {self.about} — {self.reason}; 'standing trigger "
+            "ask' brings this question back",
         }[self.why]
 
 
-def _about(g: engine.GameState, side: str) -> str:
+def about(g: engine.GameState, side: str) -> str:
     """The question ``side`` faces, in a few words: the step and the card it is about."""
     step = (forced.deciding_step(g, side) or "").replace("_", " ")
     card = forced.step_card(g)
@@ -419,13 +453,36 @@ def _standing_command(g: engine.GameState, side: str, st: Standing) -> str | Non
     return None
 
 
-Next = tuple[str, str, engine.GameState, list[str]]  # (command, why, new state, canonical)
+Next = tuple[str, str, engine.GameState, list[str], str]  # command, why, state, canonical, reason
+
+
+def _declined(g: engine.GameState, side: str, st: Standing) -> str | None:
+    """Why the trigger question before ``side`` is declined for them by default: the event can
+    only favour the opponent (`pbem.games.triggers`), or None."""
+    if st.trigger != "useful" or forced.deciding_step(g, side) != "trigger":
+        return None
+    card = forced.step_card(g)
+    why = None if card is None else only_for_opponent(card, side)
+    if why is None or "decline" not in engine.legal_commands(g, side):
+        return None
+    opp = "Nixon" if side == "kennedy" else "Kennedy"
+    return f"its event can only favour {opp} ({why}; R6.7)"
+
+
+def asks_for(g: engine.GameState, side: str, line: str) -> bool:
+    """Whether the question ``side`` faces now is the one ``line`` answers: its command word
+    is among those of the legal commands (a queued line waits for its own question)."""
+    words = line.strip().lower().replace(":", " ").split()
+    if not words:
+        return True
+    verb = engine.SYNONYMS.get(words[0], words[0])
+    return verb in {c.split()[0] for c in engine.legal_commands(g, side)}
 
 
 def _next(g: engine.GameState, book: Book) -> Next | None:
     """What the server applies for ``book.side`` now, or None."""
     side = book.side
-    if book.queue:
+    if book.queue and asks_for(g, side, book.queue[0]):
         line = book.queue[0]
         try:
             after, applied = engine.apply_logged(g, side, line)
@@ -438,14 +495,17 @@ def _next(g: engine.GameState, book: Book) -> Next | None:
             book.queue = []
         else:
             book.queue.pop(0)
-            return line, "queued", after, applied
+            return line, "queued", after, applied, ""
+    reason = _declined(g, side, book.standing)
+    if reason is not None:
+        return ("decline", "declined", *engine.apply_logged(g, side, "decline"), reason)
     cmd = _standing_command(g, side, book.standing)
     why = "standing"
     if cmd is None and FORCED:
         cmd, why = forced.forced_command(g, side), "forced"
     if cmd is None:
         return None
-    return (cmd, why, *engine.apply_logged(g, side, cmd))
+    return (cmd, why, *engine.apply_logged(g, side, cmd), "")
 
 
 def settle(g: engine.GameState, books: dict[str, Book]) -> list[Auto]:
@@ -455,8 +515,8 @@ def settle(g: engine.GameState, books: dict[str, Book]) -> list[Auto]:
         for side in sorted(engine.active_sides(g)):
             found = _next(g, books[side])
             if found is not None:
-                cmd, why, after, applied = found
-                auto = Auto(side, cmd, why, _about(g, side), tuple(applied))
+                cmd, why, after, applied, reason = found
+                auto = Auto(side, cmd, why, about(g, side), tuple(applied), reason)
                 g.update(after)  # the same keys: the state moves on in place
                 books[side].notes.append(auto.note())
                 done.append(auto)

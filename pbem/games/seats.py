@@ -1,6 +1,7 @@
 """Seats: who may write for a seat (its address, confirmed aliases, an address awaiting
 confirmation), the confirmation codes mailed for a resignation or a new address, and the
-operator's seat change (`pbem seat`).
+operator's seat change (`pbem seat`) with what its former holder is told when they write again
+(`former_holder`, `answer_former_holder`).
 
 Confirmation codes are HMACs of the server secret, the seat and its key salt: a fresh key
 (seat change) voids them. The seat words players send by mail are answered by the pipeline
@@ -12,23 +13,42 @@ from __future__ import annotations
 import base64
 import hashlib
 import hmac
+import re
 import secrets
-from datetime import datetime
+from dataclasses import dataclass
+from datetime import UTC, datetime, timedelta
 
 from sqlalchemy.engine import Engine
-from sqlmodel import col, select
+from sqlmodel import Session, col, select
 
 import engine
+from pbem import keys
 from pbem.clocks import model
-from pbem.config import Settings
+from pbem.config import Settings, accepted_secrets
 from pbem.errors import GameNotFound, ServiceError
+from pbem.games.fairplay.mails import Note, queue_note
+from pbem.games.orders import book_row
 from pbem.games.setup import EMAIL_RE
 from pbem.games.timekeeping import tick as clocks
 from pbem.outbox.queue import refresh_key, seats_of
 from pbem.store.db import lock_game, transaction
-from pbem.store.models import Game, OutboxMessage, Seat, SeatOrders, utcnow
+from pbem.store.models import Game, GameEvent, OutboxMessage, Seat, SeatOrders, utcnow
 
-__all__ = ["accepts_sender", "aliases_of", "change_seat", "confirm_code", "valid_email"]
+__all__ = [
+    "FormerHolder",
+    "accepts_sender",
+    "aliases_of",
+    "answer_former_holder",
+    "change_seat",
+    "confirm_code",
+    "former_holder",
+    "valid_email",
+]
+
+SEAT_EVENT = "seat"
+# the seat event's key names the side and the salt of the keys the former holder still has
+_SEAT_KEY = re.compile(r"^seat:(kennedy|nixon):([0-9a-f]{16})$")
+_SEAT_DETAIL = re.compile(r"^(?:Kennedy|Nixon)'s seat: (\S+) -> (\S+) \(operator\)$")
 
 EMAIL_CHARS = set("abcdefghijklmnopqrstuvwxyz0123456789.!#$%&'*+-/=?^_`{|}~@")
 
@@ -97,12 +117,17 @@ def change_seat(
             orders.notify, orders.digest_hour, orders.digest_at = "decisions", 18, None
             orders.standing, orders.queue, orders.notes = "{}", "[]", "[]"
             s.add(orders)
+        since = (
+            orders or book_row(s, seat)
+        ).decided_log  # the new holder hears of the game since the last decision
+        former_salt = seat.key_salt
         seat.email, seat.aliases, seat.pending_email = address, "", ""
         seat.key_salt, seat.thread_root, seat.decision_sig = secrets.token_hex(8), "", ""
         refresh_key(seat, state)  # a fresh key: every older reply key of the seat is void
         s.add(seat)
         detail = f"{side.title()}'s seat: {old} -> {address} (operator)"
-        ev = clocks.record_event(s, game, side, "seat", detail, now)
+        key = f"seat:{side}:{former_salt}"
+        ev = clocks.record_event(s, game, side, SEAT_EVENT, detail, now, key=key)
         clocks.notify(
             s,
             settings,
@@ -113,11 +138,14 @@ def change_seat(
             now,
             seats=seats,
             full=True,
+            since=since,
+            log_title=f"Since {side.title()}'s last decision by the previous player",
             subject=f"You now play {side.title()} in game #{game_id}",
             lines=[
                 f"You take over {side.title()}'s seat in game #{game_id}. Below are "
-                "the clocks, the game so far and what to do now; reply to this mail "
-                "to play."
+                f"the clocks, the game since {side.title()}'s last decision by the previous "
+                "player (moves the server made for the seat included) and what to do now; "
+                "reply to this mail to play. Send 'history' for the whole log."
             ],
         )
         clocks.notify(
@@ -133,3 +161,84 @@ def change_seat(
             lines=[f"{side.title()}'s seat is now held by {address} (was {old})."],
         )
     return detail
+
+
+# --- the former holder --------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class FormerHolder:
+    """A reply key the seat's former holder still has: the game, the side, their address and
+    when the seat changed hands."""
+
+    game_id: int
+    side: str
+    address: str
+    since: datetime
+
+
+def former_holder(
+    session: Session, settings: Settings, key: keys.ReplyKey, sender: str
+) -> FormerHolder | None:
+    """The seat change ``key`` predates, when ``sender`` held that seat with it, else None.
+
+    The key must verify with the salt the seat had before a change (kept on its ``seat``
+    event), and ``sender`` must be the address that held the seat then: nobody else is told."""
+    events = session.exec(
+        select(GameEvent).where(
+            GameEvent.game_id == key.game_id,
+            GameEvent.kind == SEAT_EVENT,
+            GameEvent.side == key.side,
+        )
+    ).all()
+    for ev in events:
+        salt = _SEAT_KEY.match(ev.key or "")
+        held = _SEAT_DETAIL.match(ev.detail)
+        if salt is None or held is None or held.group(1) != sender.lower():
+            continue
+        if any(keys.verify(secret, key, salt.group(2)) for secret in accepted_secrets(settings)):
+            since = ev.created_at if ev.created_at.tzinfo else ev.created_at.replace(tzinfo=UTC)
+            return FormerHolder(key.game_id, key.side, held.group(1), since)
+    return None
+
+
+def answer_former_holder(
+    session: Session, settings: Settings, former: FormerHolder, *, cause: str, now: datetime
+) -> bool:
+    """Tell a former holder, at their own address, that the seat is no longer theirs (at most
+    once an hour per game: a mail loop gets nothing more). False if not answered."""
+    recent = session.exec(
+        select(OutboxMessage.id).where(
+            OutboxMessage.game_id == former.game_id,
+            OutboxMessage.kind == "former_seat",
+            OutboxMessage.recipient == former.address,
+            col(OutboxMessage.created_at) >= now - timedelta(hours=1),
+        )
+    ).first()
+    if recent is not None:
+        return False
+    side, game = former.side.title(), former.game_id
+    when = model.fmt_time(former.since.timestamp())
+    note = Note(
+        game_id=game,
+        subject=f"[1960 #{game}] You no longer hold {side}'s seat",
+        title=f"You no longer hold {side}'s seat",
+        paragraphs=[
+            f"You no longer hold {side}'s seat in game #{game} since {when}: the operator "
+            "gave it to another player. Nothing in your mail was applied, and this game "
+            "sends you nothing more. Your other games are not affected.",
+        ],
+    )
+    left = f"1960.g{game}.former.{cause}"
+    queue_note(
+        session,
+        settings,
+        note,
+        kind="former_seat",
+        side=None,
+        recipient=former.address,
+        message_id=keys.signed_message_id(settings.secret, settings.address, left),
+        reply_to=settings.address,
+        now=now,
+    )
+    return True

@@ -14,9 +14,12 @@ from dataclasses import dataclass, field
 import engine
 from pbem.store.models import Game, Move
 
-__all__ = ["UNDO", "Mail", "Replayed", "replay_moves"]
+__all__ = ["DECLINED", "UNDO", "Mail", "Replayed", "replay_moves"]
 
 UNDO = "undo"
+# `Move.source` of a trigger the server declined for a player by default (pbem.games.triggers):
+# not that player's decision, so it does not stop the mail it came with from being undone
+DECLINED = "declined"
 KEEP_BEFORE = 4  # positions kept for the latest mails (only the last one can ever be undone)
 
 
@@ -63,7 +66,8 @@ def replay_moves(game: Game, moves: Sequence[Move], *, seed: int | None = None) 
             mails.append(current)
             if len(mails) > KEEP_BEFORE:
                 mails[-KEEP_BEFORE - 1].before = None
-        current.sides.add(m.side)
+        if m.source != DECLINED:
+            current.sides.add(m.side)
         try:
             engine.apply_in_place(state, m.side, m.command)
         except engine.CommandError as exc:

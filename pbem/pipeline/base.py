@@ -122,6 +122,7 @@ class Context:
         default_factory=list
     )  # pbem.games.orders.Auto: moves the server applied
     before_bots: set[str] | None = None  # deciding sides when the bots moved (pbem.clocks)
+    kept: list[str] = field(default_factory=list)  # answers ahead kept for later questions
 
     @property
     def side(self) -> str:

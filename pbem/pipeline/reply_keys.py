@@ -2,7 +2,8 @@
 
 A reply key (`pbem.keys`) is in the address the player answered (To/Cc, or the trace headers our
 MTA adds), else in the threading headers of a client that replied to the wrong address. Read by
-the ``observer-mail`` and ``identify-seat`` stages, and by the worker's hand-over
+the ``observer-mail`` and ``identify-seat`` stages (which also finds the keys a seat's former
+holder still has, `former_by_key`), and by the worker's hand-over
 (`pbem.worker.handover`) to find the game of a mail before it is applied.
 """
 
@@ -15,6 +16,7 @@ from sqlmodel import Session
 
 from pbem import keys
 from pbem.config import Settings, accepted_secrets
+from pbem.games.seats import FormerHolder, former_holder
 from pbem.mail import ParsedMessage
 from pbem.outbox.queue import seats_of
 
@@ -38,4 +40,16 @@ def seat_by_key(session: Session, raw: bytes, p: ParsedMessage, settings: Settin
             keys.verify(secret, key, seat.key_salt) for secret in accepted_secrets(settings)
         ):
             return key, seat
+    return None
+
+
+def former_by_key(
+    session: Session, raw: bytes, p: ParsedMessage, settings: Settings
+) -> FormerHolder | None:
+    """The seat change behind the first reply key of the mail that its sender held before the
+    seat went to someone else (`pbem.games.seats.former_holder`), or None."""
+    for key in keys.find_keys(*key_sources(raw, p)):
+        found = former_holder(session, settings, key, p.from_addr)
+        if found is not None:
+            return found
     return None

@@ -144,8 +144,10 @@ def insert_moves(
     *,
     inbound_id: int | None,
     now: datetime,
+    sources: Sequence[str] = (),
 ) -> None:
-    """Append ``moves`` (side, canonical command) as seq ``first_seq``, ``first_seq + 1``, …"""
+    """Append ``moves`` (side, canonical command) as seq ``first_seq``, ``first_seq + 1``, …;
+    ``sources``: each move's `Move.source` where it is not ``mail``."""
     if not moves:
         return
     session.connection().execute(
@@ -158,7 +160,7 @@ def insert_moves(
                 "command": command,
                 "inbound_id": inbound_id,
                 "created_at": now,
-                "source": "mail",
+                "source": sources[n] if n < len(sources) else "mail",
             }
             for n, (side, command) in enumerate(moves)
         ],

@@ -51,6 +51,7 @@ KINDS = (
     "history",
     "notice",
     "held",
+    "receipt",
 )
 NO_VIEW_KINDS = ("help", "key_problem", "card")  # kinds that render without a view
 HISTORY_INLINE = 150  # a longer history goes in an attached file, the mail shows the latest turn
@@ -210,6 +211,10 @@ def subject(kind: str, m: dict[str, Any]) -> str:
         return f"{tag} {turn} — error in your orders"
     if kind == "held":
         return f"{tag} {turn} — your orders are held for a check"
+    if kind == "receipt":
+        return f"{tag} {turn} — received, " + (
+            "you are on the move" if m["my_move"] else f"waiting for {m['waiting_for']}"
+        )
     if kind == "game_over" or m["over"]:
         tally, ending = m.get("tally"), m.get("ending")
         if ending:

@@ -96,7 +96,9 @@ class Move(SQLModel, table=True):
     command: str = Field(max_length=500)
     inbound_id: int | None = Field(default=None, foreign_key="inboundmessage.id")
     created_at: datetime = Field(default_factory=utcnow)
-    source: str = Field(default="mail", max_length=16)  # mail | autopilot
+    source: str = Field(
+        default="mail", max_length=16
+    )  # mail | autopilot | declined (pbem.games.undo)
 
 
 # IMAP UIDs and UIDVALIDITY are 32-bit unsigned (RFC 3501): BIGINT on PostgreSQL (0009);

@@ -655,6 +655,19 @@ def reports() -> list[Report]:
             ),
         )
     )
+    receipt = {  # pbem.games.receipts: an applied mail that got no report
+        "done": ["declined for you: trigger #71 Heartland of America"],
+        "on_move": "Nixon (trigger #27 Nelson Rockefeller)",
+        "next": "as soon as you must decide, or when the game ends",
+    }
+    ok = [
+        {"line": "position 27: civil rights 1, economy 1, defense 1", "ok": True, "message": "ok"}
+    ]
+    out.append(
+        _render(
+            "receipt", "receipt", {**_ctx(first, side, results=ok), "extra": {"receipt": receipt}}
+        )
+    )
     assert {r.kind for r in out} == set(KINDS)  # every kind the server can send
     return out
 

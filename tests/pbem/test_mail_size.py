@@ -40,6 +40,7 @@ def test_every_kind_of_mail_stays_within_the_size_budget(seed: int, edition: str
             kinds = ["welcome", "help"] if step == 0 else ["game_over"] if over else ["report"]
             if step % 25 == 0 or over:  # the other kinds share the report's parts: sample them
                 kinds += ["status", "rejected", "key_problem", "card", "history", "notice", "held"]
+                kinds += ["receipt"]
             whole = step % 10 == 0 or over
             for kind in kinds:
                 ctx = mailview.context(
@@ -51,6 +52,12 @@ def test_every_kind_of_mail_stays_within_the_size_budget(seed: int, edition: str
                     else None,
                     card=1 + step % 91,
                 )
+                if kind == "receipt":  # pbem.games.receipts
+                    ctx = {
+                        **ctx,
+                        "results": [{"line": "support OH", "ok": True, "message": "ok"}],
+                        "extra": {"receipt": {"done": [], "on_move": "Nixon", "next": "soon"}},
+                    }
                 if kind == "notice":  # the largest notice: a full report (autopilot, seat change)
                     ctx = {
                         **ctx,

@@ -60,6 +60,11 @@ def moves(h: Harness) -> list[tuple[str, str]]:
         return [(m.side, m.command) for m in rows]
 
 
+def reports_to(h: Harness, side: str) -> list[Any]:
+    """The mails to ``side`` but the receipts of its own applied mails."""
+    return [m for m in h.mails_to(side) if " — received, " not in str(m["Subject"])]
+
+
 def kennedy_to_act(h: Harness) -> None:
     install(h, action_position("kennedy", hand=KENNEDY_HAND, other_hand=NIXON_HAND))
 
@@ -76,9 +81,10 @@ def play_ken_air_point_by_point(h: Harness) -> None:
 def test_decisions_mode_mails_only_the_side_that_must_decide(h: Harness) -> None:
     kennedy_to_act(h)
     play_ken_air_point_by_point(h)
-    # Kennedy decided three times and was asked twice more (the campaign went on); Nixon was
-    # silent through the whole card play and gets one mail: the trigger question (R6.7)
-    assert len(h.mails_to("kennedy")) == 1 + 2
+    # Kennedy decided three times and was asked twice more (the campaign went on), his last
+    # mail answered by a receipt; Nixon was silent through the whole card play and gets one
+    # mail: the trigger question (R6.7)
+    assert len(reports_to(h, "kennedy")) == 1 + 2 and len(h.mails_to("kennedy")) == 1 + 2 + 1
     assert len(h.mails_to("nixon")) == 1 + 1
     assert "your move" in h.last_mail("nixon")["Subject"]
 
@@ -135,7 +141,7 @@ def test_digest_mode_sends_one_mail_a_day_at_the_players_hour(h: Harness) -> Non
     assert f"once a day at {hour:02d}:00 UTC" in h.text_of(h.last_mail("nixon"))
     row = orders_row(h, "nixon")
     assert row is not None and row.notify == "digest" and row.digest_hour == hour
-    before = len(h.mails_to("nixon"))
+    before = len(reports_to(h, "nixon"))
     play_ken_air_point_by_point(h)
     assert len(h.mails_to("nixon")) == before  # even the trigger question waits for the digest
     day = datetime.combine(now.date(), time(hour), tzinfo=UTC)  # the first digest hour after now
@@ -158,7 +164,8 @@ def test_digest_mode_sends_one_mail_a_day_at_the_players_hour(h: Harness) -> Non
     at = day + timedelta(days=1, hours=1)  # the worker's pass also runs the digests due
     assert intake.poll_once(h.db, h.settings, h.inbox, now=at).outcomes == {"applied": 1}
     outbox.drain_outbox(h.db, h.settings, h.sender, now=at)
-    assert len(h.mails_to("nixon")) == before + 1  # Nixon's next decision waits for the digest too
+    assert len(reports_to(h, "nixon")) == before + 1  # the next decision waits for the digest too
+    assert "received" in h.last_mail("nixon")["Subject"]  # the mail itself got a receipt
     assert tick(day + timedelta(days=2)) == 1
     assert "IT IS YOUR MOVE." in h.text_of(h.last_mail("nixon"))
 
@@ -178,7 +185,7 @@ def test_a_digest_player_never_delays_the_opponents_simultaneous_choice(h: Harne
     assert h.reply("kennedy", "decline").outcomes == {"applied": 1}  # on to the strategy step (R11)
     assert engine.active_sides(h.state()) == {"kennedy", "nixon"}
     assert len(h.mails_to("nixon")) == n_before + 1  # at once
-    assert len(h.mails_to("kennedy")) == k_before  # Kennedy's comes with the digest
+    assert len(reports_to(h, "kennedy")) == k_before  # Kennedy's comes with the digest
 
 
 # --- forced decisions -----------------------------------------------------------------------------
@@ -248,10 +255,10 @@ def test_then_queues_lines_for_the_next_decisions(h: Harness) -> None:
 
 def test_a_queue_is_cancelled_by_the_first_line_that_is_not_legal(h: Harness) -> None:
     kennedy_to_act(h)
-    h.reply("kennedy", "campaign 26\nthen\nsupport MA\nmedia east\nsupport MA")
+    h.reply("kennedy", "campaign 26\nthen\nsupport MA\nsupport CA\nsupport MA")
     assert moves(h) == [("kennedy", "campaign 26"), ("kennedy", "support MA")]
     text = h.text_of(h.last_mail("kennedy"))
-    assert "your queue stopped at 'media east': not legal now" in text
+    assert "your queue stopped at 'support CA': not legal now" in text  # at its own question
     assert "Queue: empty." in text and "IT IS YOUR MOVE." in text
 
 
@@ -300,7 +307,10 @@ def test_cli_sets_notify_mode_and_standing_orders(h: Harness) -> None:
     out = run(cli, ["standing", str(h.game_id), "kennedy", "trigger", "icon"], env=env)
     assert out.exit_code == 0 and "trigger   icon" in out.output
     out = run(cli, ["standing", str(h.game_id), "kennedy", "trigger", "sometimes"], env=env)
-    assert out.exit_code == 1 and "expected standing trigger ask|never|always|icon" in out.output
+    assert (
+        out.exit_code == 1
+        and "expected standing trigger useful|ask|never|always|icon" in out.output
+    )
     out = run(cli, ["notify", "99", "nixon", "every"], env=env)
     assert out.exit_code == 1 and "game 99 has no nixon seat" in out.output
     row = orders_row(h, "nixon")

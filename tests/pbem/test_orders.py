@@ -142,17 +142,29 @@ def test_queue_applies_in_order_at_the_next_decision() -> None:
     assert b["kennedy"].queue == [] and top(g)["step"] == "trigger"  # the card play is over
 
 
-def test_queue_stops_at_the_first_line_not_legal_and_cancels_the_rest() -> None:
+def test_queue_stops_at_the_first_line_not_legal_at_its_question_and_cancels_the_rest() -> None:
     g = action_position("kennedy", hand=[26, 36, 38, 31, 20, 24])
     g = engine.apply(g, "kennedy", "campaign 26")
     b = books()
-    b["kennedy"].queue = ["support MA", "media east", "support MA", "done"]
+    b["kennedy"].queue = ["support MA", "support CA", "support MA", "done"]  # CA: 3 CP away
     done = orders.settle(g, b)
     assert [a.command for a in done] == ["support MA"]
     assert b["kennedy"].queue == []
-    assert "your queue stopped at 'media east': not legal now" in b["kennedy"].notes[-1]
+    assert "your queue stopped at 'support CA': not legal now" in b["kennedy"].notes[-1]
     assert "the 2 line(s) after it were cancelled" in b["kennedy"].notes[-1]
     assert top(g)["step"] == "campaign"  # the player is asked, as usual
+
+
+def test_a_queued_line_for_another_question_waits_for_it() -> None:
+    g = action_position("kennedy", hand=[26, 36, 38, 31, 20, 24])
+    g = engine.apply(g, "kennedy", "campaign 26")
+    b = books()
+    b["kennedy"].queue = ["support MA", "media east", "support MA"]
+    done = orders.settle(g, b)
+    assert [a.command for a in done] == ["support MA"]
+    assert b["kennedy"].queue == ["media east", "support MA"]  # waits for an advertising step
+    assert not b["kennedy"].notes[:-1] and "stopped" not in b["kennedy"].notes[-1]
+    assert top(g)["step"] == "campaign"  # meanwhile the player is asked
 
 
 def test_a_queued_line_is_logged_as_the_canonical_commands_it_stood_for() -> None:
@@ -174,7 +186,7 @@ def test_a_queued_line_is_logged_as_the_canonical_commands_it_stood_for() -> Non
         ("nixon", "campaign 4"),
         ("nixon", "support CA"),
         ("nixon", "support CA"),
-        *(("kennedy", c) for a in done for c in a.applied),
+        *((a.side, c) for a in done for c in a.applied),
     ]:
         engine.apply_in_place(replayed, side, cmd)
     assert replayed == g
@@ -217,7 +229,7 @@ def test_read_mail_splits_now_queue_and_settings() -> None:
     [
         ("notify sometimes", "expected notify decisions | notify every | notify digest"),
         ("notify digest 25", "whole hour 0-23"),
-        ("standing trigger maybe", "expected standing trigger ask|never|always|icon"),
+        ("standing trigger maybe", "expected standing trigger useful|ask|never|always|icon"),
         ("standing election 7 foo", "card numbers"),
         ("standing bribe", "unknown standing order"),
         ("cancel everything", "'cancel' takes nothing after it"),

@@ -110,6 +110,8 @@ def test_answering_the_momentum_phase_ahead_by_mail(tmp_path: Path) -> None:
     the initiative answer it keeps is in no mail to the opponent before the deal (R17)."""
     h = Harness(tmp_path)
     h.new_game(seed=3)
+    for side in engine.SIDES:  # every trigger question asked: the game this test was written on
+        h.reply(side, "standing trigger ask")
     rnd = random.Random(3)
     answered = used = 0
     for _ in range(1500):

@@ -21,7 +21,13 @@ from pbem.games.timekeeping.records import ensure_clock, load, other, record_eve
 from pbem.outbox.queue import seats_of
 from pbem.store.models import Game, Seat
 
-__all__ = ["after_move", "bot_sides", "end_game", "sync"]
+__all__ = ["after_move", "bot_sides", "end_game", "position_id", "sync"]
+
+
+def position_id(state: engine.GameState) -> str:
+    """Which position a move starts from, as the clock's undo mark names it: the engine's
+    command count and log length (an ``undo`` goes back to exactly that position)."""
+    return f"{state['seq']}:{len(state['log'])}"
 
 
 def bot_sides(seats: dict[str, Seat]) -> set[str]:
@@ -58,6 +64,7 @@ def after_move(
     *,
     autopilot: bool = False,
     mid: set[str] | None = None,
+    undone: bool = False,
 ) -> list[str]:
     """Run the clocks for a move of ``mover``; returns notes for the game log.
 
@@ -65,9 +72,17 @@ def after_move(
     next (the ``bot-moves`` handler): the mover's decision ended there, even if the bots
     hand the move straight back. A player's own move ends their vacation early (the unused
     days go back).
+
+    ``undone``: the mail began with an accepted ``undo`` and ``before`` is the position it went
+    back to: the clocks first go back to how they were before the undone mail
+    (`pbem.clocks.model.restore`), so its increment is not kept and nobody is charged for it.
     """
     t = now.timestamp()
     c = ensure_clock(game, settings, before, t)
+    position = position_id(before)
+    if undone:
+        model.restore(c, position)
+    model.mark_before(c, position)
     assert game.id is not None
     robots = bot_sides(seats_of(s, game.id))
     c["robots"] = sorted(robots)

@@ -18,6 +18,7 @@ from pbem.clocks.control import TimeControl, parse_control
 from pbem.clocks.model import ClockState
 from pbem.config import Settings
 from pbem.games.mailing import queue_mail
+from pbem.games.orders import orders_extra
 from pbem.outbox.queue import seats_of
 from pbem.store.models import Game, GameEvent, Seat
 
@@ -115,12 +116,18 @@ def notify(
     full: bool = False,
     seats: dict[str, Seat] | None = None,
     reply: tuple[str, str] | None = None,
+    since: int | None = None,
+    log_title: str | None = None,
 ) -> None:
-    """Queue a ``notice`` mail for ``side`` about ``event``; ``reply``: a line the player may
-    send now besides the game's own question, and what it does (``claim``, "win on time"),
-    which the mail's header and "How to reply" then offer."""
+    """Queue a ``notice`` mail for ``side`` about ``event`` (``full``: with the log from
+    ``since``, by default the seat's last report, under ``log_title``, and the board);
+    ``reply``: a line the player may send now besides the game's own question, and what it
+    does (``claim``, "win on time"), which the mail's header and "How to reply" then offer."""
     assert game.id is not None
     seats = seats if seats is not None else seats_of(s, game.id)
+    extra = None
+    if log_title is not None:
+        extra = {**orders_extra(s, seats[side]), "log_title": log_title}
     queue_mail(
         s,
         settings,
@@ -132,6 +139,8 @@ def notify(
         now=now,
         advance_log=full,
         seats=seats,
+        since=since,
+        extra=extra,
         context={
             "notice": {
                 "subject": subject,

@@ -1,7 +1,9 @@
 """The ``apply`` stage: apply every line to a copy of the position, all or nothing.
 
 Either every line applies, or none does and the reply names the failing line with the
-engine's reason and "did you mean" hints. R17: the reply then shows the position *before* the
+engine's reason and "did you mean" hints. A line that answers later questions ahead gets, in its
+result, what became of each part (`pbem.games.ahead`); the parts kept for a later question go to
+the seat's queue (``autoplay``). R17: the reply then shows the position *before* the
 mail, and after earlier lines that drew cards or cubes not even the reason is given, so a
 deliberately failing line can never be used to peek at draws or re-roll them.
 """
@@ -10,6 +12,7 @@ from __future__ import annotations
 
 import engine
 from engine.explain import overspend
+from pbem.games.ahead import sort_out
 from pbem.pipeline.base import Context, RejectMessage, Stage
 from pbem.pipeline.lines import did_you_mean
 
@@ -37,13 +40,22 @@ def apply_commands(ctx: Context) -> None:
             if ctx.undone is not None:
                 ctx.state = ctx.undone  # nothing applied, not even the undo (R17)
             raise RejectMessage(f"line {i + 1} {line!r}: {why}") from None
+        parts = sort_out(g, after, ctx.side, line, canonical) if _declares(line) else None
         g = after
         ctx.applied.extend(canonical)
-        ctx.results.append({"line": line, "ok": True, "message": "ok"})
+        ctx.results.append({"line": line, "ok": True, "message": parts.message if parts else "ok"})
+        if parts is not None:
+            ctx.kept.extend(kept for kept, _ in parts.kept)
     ctx.new_state = g if g is not ctx.state else engine.copy_state(g)
 
 
 STAGE = Stage("apply", "apply every line to a copy of the position, all or nothing", apply_commands)
+
+
+def _declares(line: str) -> bool:
+    """The line may declare answers ahead (a list after its command: ``endorsement: east,
+    strategy 55``, ``advertise 17: east 2``, ``resolve 36 58``); see `pbem.games.ahead`."""
+    return len(line.replace(":", " ").replace(",", " ").split()) > 2
 
 
 def _reason(

@@ -20,6 +20,8 @@ def autoplay(ctx: Context) -> None:
     seats = seats_of(ctx.session, ctx.game.id or 0)
     rows = orders.book_rows(ctx.session, seats)
     books = {side: orders.book_of(row, side) for side, row in rows.items()}
+    if ctx.kept:  # answers ahead for later questions: first in the queue, each waits for its own
+        books[ctx.side].queue = [*ctx.kept, *books[ctx.side].queue]
     ctx.auto = orders.settle(ctx.new_state, books)
     for side, row in rows.items():
         orders.store_book(row, books[side])

@@ -1,7 +1,8 @@
 """The ``clock`` stage: run the clocks for the recorded move: stop the mover's, start the next.
 
 `pbem.games.timekeeping.tick.after_move` charges the mover's time and starts the clock of the
-side asked next; a player back from vacation by this move is told so among the results of
+side asked next (after an accepted ``undo``, from the clocks as they were before the undone
+mail); a player back from vacation by this move is told so among the results of
 their orders.
 """
 
@@ -22,6 +23,7 @@ def clock(ctx: Context) -> None:
         ctx.side,
         ctx.now,
         mid=ctx.before_bots,
+        undone=ctx.undone is not None,
     )
     for note in back:  # the player's report says so under "results of your orders"
         ctx.results.append({"line": "vacation end", "ok": True, "message": note})

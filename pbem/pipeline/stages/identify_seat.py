@@ -2,17 +2,26 @@
 
 The key names the game, the side and the report it answers (`pbem.keys`); it is verified with
 the seat's salt and the server's secrets (`pbem.pipeline.reply_keys.seat_by_key`). A mail with
-no valid key is ignored, unless its From is an active player's address: then that player, and
-only at that address, is told the key is missing (``key_problem``).
+no valid key is ignored, unless it carries a key its sender held before an operator gave the
+seat to someone else: then they are told, at that address, that the seat is no longer theirs
+(`pbem.games.seats.answer_former_holder`); or unless its From is an active player's address:
+then that player, and only at that address, is told the key is missing (``key_problem``).
 """
 
 from __future__ import annotations
 
 from sqlmodel import col, select
 
-from pbem.pipeline.base import Context, IgnoreMessage, RejectMessage, Stage
-from pbem.pipeline.reply_keys import seat_by_key
+from pbem.games.seats import answer_former_holder
+from pbem.pipeline.base import Context, IgnoreMessage, RejectMessage, Stage, StopPipeline
+from pbem.pipeline.reply_keys import former_by_key, seat_by_key
 from pbem.store.models import Game, Seat
+
+
+class FormerHolderMail(StopPipeline):
+    """A mail from a seat's former holder: answered here, nothing applied."""
+
+    outcome = "rejected"
 
 
 def identify_seat(ctx: Context) -> None:
@@ -21,6 +30,16 @@ def identify_seat(ctx: Context) -> None:
     if found is not None:
         ctx.key, ctx.seat = found
         return
+    former = former_by_key(ctx.session, ctx.raw, ctx.parsed, ctx.settings)
+    if former is not None:
+        assert ctx.inbound is not None
+        answered = answer_former_holder(
+            ctx.session, ctx.settings, former, cause=f"in{ctx.inbound.id}", now=ctx.now
+        )
+        raise FormerHolderMail(
+            f"a mail from {former.address}, who no longer holds {former.side.title()}'s seat "
+            f"in game #{former.game_id}" + ("" if answered else " (answered within the hour)")
+        )
     sender = ctx.parsed.from_addr.lower()
     seat = ctx.session.exec(
         select(Seat)

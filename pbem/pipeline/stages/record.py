@@ -9,6 +9,7 @@ kept under its reply key, so a re-sent copy is known (``check-repeat``).
 from __future__ import annotations
 
 import engine
+from pbem.games.undo import DECLINED
 from pbem.pipeline import repeats, rows
 from pbem.pipeline.base import Context, Stage
 
@@ -24,9 +25,15 @@ def record(ctx: Context) -> None:
         + [(ctx.side, cmd) for cmd in ctx.applied]
         + [(a.side, c) for a in ctx.auto for c in a.applied]
     )
+    own = len(moves) - sum(len(a.applied) for a in ctx.auto)
+    sources = ["mail"] * own + [  # a trigger declined by default is nobody's decision
+        DECLINED if a.why == "declined" else "mail" for a in ctx.auto for _ in a.applied
+    ]
     if moves:
         seq = rows.last_move_seq(s, game.id)
-        rows.insert_moves(s, game.id, seq + 1, moves, inbound_id=ctx.inbound.id, now=ctx.now)
+        rows.insert_moves(
+            s, game.id, seq + 1, moves, inbound_id=ctx.inbound.id, now=ctx.now, sources=sources
+        )
     game.snapshot = engine.to_json(ctx.new_state)
     game.version += 1
     game.updated_at = ctx.now
