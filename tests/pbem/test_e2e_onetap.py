@@ -19,7 +19,8 @@ import pytest
 from sqlmodel import Session, select
 
 import engine
-from pbem import service
+from pbem.games import setup as game_setup
+from pbem.games import views as game_views
 from pbem.mail import SmtpSender
 from pbem.store.db import make_engine, migrate
 from pbem.store.models import InboundMessage, OutboxMessage
@@ -55,7 +56,7 @@ def test_a_whole_game_against_the_heuristic_bot_by_taps_only(
     db = make_engine(settings.database_url)
     migrate(db)
     human = mail_server.fresh_address("kennedy")
-    game_id = service.new_game(db, settings, kennedy=human, nixon="bot:heuristic", seed=33)
+    game_id = game_setup.new_game(db, settings, kennedy=human, nixon="bot:heuristic", seed=33)
     player = TappingPlayer(
         "kennedy", human, settings, random.Random(33), tmp_path, password=mail_server.password
     )
@@ -66,7 +67,7 @@ def test_a_whole_game_against_the_heuristic_bot_by_taps_only(
     )
     seconds = time.perf_counter() - started
     assert view["result"] is not None and view["result"]["winner"] in engine.SIDES
-    assert service.replay(db, game_id).ok
+    assert game_views.replay(db, game_id).ok
     with Session(db) as s:
         assert {r.outcome for r in s.exec(select(InboundMessage))} == {"applied"}
         outbox = list(s.exec(select(OutboxMessage).order_by(OutboxMessage.id)))  # type: ignore[arg-type]
