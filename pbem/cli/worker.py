@@ -16,8 +16,6 @@ from pbem.cli.app import EXIT_ATTENTION, EXIT_LOCKED, EXIT_UNREACHABLE, App, pas
 from pbem.mail.embedded import EmbeddedMailServers
 from pbem.outbox import send as outbox
 from pbem.outbox.send import SendStats
-from pbem.store.db import migrate
-from pbem.store.schema_head import migrate_if_behind
 from pbem.worker import intake
 from pbem.worker.lock import Locked, RunLock
 from pbem.worker.serve import Stopper
@@ -32,7 +30,6 @@ def poll(app: App, no_send: bool) -> None:
     """One pass for cron: fetch and process new mail, send the outbox, exit."""
     app.require_identity()
     with _locked(app):
-        migrate_if_behind(app.db)  # Alembic only when there is something to migrate
         report = worker_pass(
             app.db,
             app.settings,
@@ -54,7 +51,6 @@ def tick(app: App, no_send: bool) -> None:
     (the gap was credited to every clock) or when a game failed.
     """
     with _locked(app):
-        migrate_if_behind(app.db)
         sender = None if no_send else outbox.make_sender(app.settings)
         code = _report(app, worker_pass(app.db, app.settings, sender=sender))
     sys.exit(code)
@@ -66,7 +62,6 @@ def send(app: App) -> None:
     """Send the outbox only (retrying earlier temporary failures that are due)."""
     app.require_identity()
     with _locked(app):
-        migrate_if_behind(app.db)
         sent = outbox.drain_outbox(app.db, app.settings, outbox.make_sender(app.settings))
         code = _sent_code(app, sent)
     sys.exit(code)
@@ -74,7 +69,11 @@ def send(app: App) -> None:
 
 @contextmanager
 def _locked(app: App) -> Iterator[None]:
-    """The run lock around a one-pass command; exit 75 when another run holds it."""
+    """The run lock around a one-pass command; exit 75 when another run holds it.
+
+    The database must exist before the lock file is made beside it; it is migrated (when
+    behind) under the lock, at the command's first use of `App.db`."""
+    _ = app.existing_db
     try:
         with RunLock(app.settings.lock_path):
             yield
@@ -167,8 +166,9 @@ def serve(
     stopper = Stopper()
     stopper.install()
     try:
+        _ = app.existing_db  # before the lock file is made beside it
         with RunLock(app.settings.lock_path):
-            migrate(app.db)
+            _ = app.db  # migrated under the lock
             if embedded:
                 _serve_embedded(app, stopper, idle_timeout, smtp_port, imap_port)
             else:

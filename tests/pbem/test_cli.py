@@ -19,20 +19,24 @@ from tests.pbem.mailtools import MailServer, free_port, player_mail
 
 @pytest.fixture
 def env(tmp_path: Path) -> dict[str, str]:
-    return {
+    """Settings for a site whose database `pbem init` has created."""
+    settings = {
         "PBEM_DATABASE_URL": f"sqlite:///{tmp_path}/cli.db",
         "PBEM_ADDRESS": "game@example.test",
-        "PBEM_SECRET": "cli-secret",
+        "PBEM_SECRET": "cli-secret-of-the-tests",
         "PBEM_IMAP_SSL": "false",
         "PBEM_SMTP_TLS": "false",
     }
+    assert run(settings, "init").exit_code == 0
+    return settings
 
 
 def run(env: dict[str, str], *args: str) -> Result:
     return CliRunner().invoke(cli, list(args), env=env, catch_exceptions=False)
 
 
-def test_init_creates_then_reports_up_to_date(env: dict[str, str]) -> None:
+def test_init_creates_then_reports_up_to_date(tmp_path: Path) -> None:
+    env = {"PBEM_DATABASE_URL": f"sqlite:///{tmp_path}/new/cli.db"}
     first = run(env, "init")
     assert first.exit_code == 0 and re.search(r"migrated: empty -> 00\d\d\b", first.output)
     assert "up to date" in run(env, "init").output
