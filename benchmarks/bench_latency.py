@@ -120,7 +120,7 @@ def main(argv: list[str] | None = None) -> None:
 def bench(server: MailServer, folder: Path, moves: int, games: int) -> None:
     address = server.fresh_address("latency")
     url = f"sqlite:///{folder}/latency.db"
-    settings = server.game_settings(url, "bench-secret", address)
+    settings = server.game_settings(url, "bench-secret-0123456789", address)
     db = make_engine(url)
     migrate(db)
     ids = []
