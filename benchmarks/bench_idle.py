@@ -201,7 +201,9 @@ def main(argv: list[str] | None = None) -> None:
 
 def bench(server: MailServer, folder: Path, sizes: list[int], runs: int) -> None:
     address = server.fresh_address("idle")
-    settings = Settings(database_url="sqlite:///unused.db", address=address, secret="bench-secret-0123456789")
+    settings = Settings(
+        database_url="sqlite:///unused.db", address=address, secret="bench-secret-0123456789"
+    )
     template = folder / "template.db"
     template_db(template, settings)
     dbs = {}
