@@ -189,8 +189,8 @@ def identity_problems(settings: Settings) -> list[str]:
         )
     elif len(secret.encode()) < MIN_SECRET_BYTES:
         problems.append(
-            f"PBEM_SECRET is {len(secret.encode())} bytes long, at least {MIN_SECRET_BYTES} are "
-            f"needed: set a long random string, {make_one}"
+            f"PBEM_SECRET is too short ({len(secret.encode())} bytes, at least {MIN_SECRET_BYTES}"
+            f"): set a long random string, {make_one}"
         )
     if settings.address.strip().lower() in EXAMPLE_ADDRESSES:
         problems.append(

@@ -88,7 +88,7 @@ MISTAKES = [
         "a one-character secret",
         ["new", "--kennedy", "k@a.test", "--nixon", "n@b.test"],
         EXIT_USER,
-        ("PBEM_SECRET is 1 bytes long, at least 16",),
+        ("PBEM_SECRET is too short (1 bytes, at least 16)",),
         env=(("PBEM_SECRET", "x"),),
     ),
     Mistake(
