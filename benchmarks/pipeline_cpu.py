@@ -53,8 +53,7 @@ def make(folder: Path, moves: int, games: int) -> tuple[Path, Any, list[bytes]]:
 
 def run_once(pristine: Path, settings: Any, mails: list[bytes], tmp: Path) -> dict[str, Any]:
     """Apply every mail to a fresh copy; CPU seconds and statements per stage, and in all."""
-    import pbem.pipeline.base as base
-    from pbem.pipeline import process_message
+    from pbem.pipeline import STAGES, process_message
     from pbem.store.db import make_engine, migrate
 
     db_file = tmp / "run.db"
@@ -71,10 +70,10 @@ def run_once(pristine: Path, settings: Any, mails: list[bytes], tmp: Path) -> di
     def _count(*_args: Any) -> None:
         sql[current[0]] += 1
 
-    originals = dict(base.HANDLERS)
-    for name, h in originals.items():
+    timed = []
+    for h in STAGES:
 
-        def stage(ctx: Any, fn: Callable[[Any], None] = h.process, name: str = name) -> None:
+        def stage(ctx: Any, fn: Callable[[Any], None] = h.process, name: str = h.name) -> None:
             current[0] = name
             t = time.process_time()
             try:
@@ -83,16 +82,17 @@ def run_once(pristine: Path, settings: Any, mails: list[bytes], tmp: Path) -> di
                 cpu[name] += time.process_time() - t
                 current[0] = "(outside)"
 
-        base.HANDLERS[name] = dataclasses.replace(h, process=stage)
+        timed.append(dataclasses.replace(h, process=stage))
     outcomes: collections.Counter[str] = collections.Counter()
     try:
         for i, raw in enumerate(mails):
             t = time.process_time()
-            out = process_message(db, settings, raw, mailbox="INBOX", uidvalidity=1, uid=i + 1)
+            out = process_message(
+                db, settings, raw, mailbox="INBOX", uidvalidity=1, uid=i + 1, pipeline=tuple(timed)
+            )
             cpu["(process_message)"] += time.process_time() - t
             outcomes[out.outcome] += 1
     finally:
-        base.HANDLERS.update(originals)
         db.dispose()
     if outcomes != {"applied": len(mails)}:
         raise RuntimeError(f"not every mail applied: {dict(outcomes)}")

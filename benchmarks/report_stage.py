@@ -6,7 +6,7 @@ Benchmark 2's workload (bench_mail.py: G games, N move mails answering the serve
 reports, random legal commands, seeded) is made on a scratch SQLite database with fixed
 Message-IDs and times, then each run copies the pristine database and feeds every mail to
 `pbem.pipeline.runner.process_message` in this process. Timed with `time.process_time`: the
-``report`` stage (`pbem.pipeline.commands.report`: rendering, the map picture, the outbox rows)
+``report`` stage (`pbem.pipeline.stages.report`: rendering, the map picture, the outbox rows)
 and the whole of `process_message`, per move; medians over the runs. Nothing is sent.
 
 ``--digest FILE`` writes, for every outbox row and stored picture of the last run, a SHA-256 of
@@ -17,6 +17,7 @@ two versions of the code and compare the files to prove the reports are byte for
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import hashlib
 import pickle
 import random
@@ -40,8 +41,7 @@ from pbem.config import Settings
 from pbem.games import setup as game_setup
 from pbem.mail import MemorySender
 from pbem.outbox import send as outbox
-from pbem.pipeline import base
-from pbem.pipeline.runner import process_message
+from pbem.pipeline.runner import STAGES, process_message
 from pbem.store.db import make_engine, migrate
 from pbem.store.models import Game
 
@@ -128,7 +128,7 @@ def one_run(folder: Path, pristine: Path, settings: Settings, mails: list[bytes]
     rsettings = settings.with_(database_url=f"sqlite:///{run_db}")
     db = make_engine(rsettings.database_url)
     spent = [0.0]
-    h = base.HANDLERS["report"]
+    (h,) = [stage for stage in STAGES if stage.name == "report"]
 
     def timed(ctx: Any) -> None:
         t = time.process_time()
@@ -137,25 +137,23 @@ def one_run(folder: Path, pristine: Path, settings: Settings, mails: list[bytes]
         finally:
             spent[0] += time.process_time() - t
 
-    base.HANDLERS["report"] = base.Handler(h.name, h.description, timed)
+    stages = tuple(dataclasses.replace(s, process=timed) if s is h else s for s in STAGES)
     total = 0.0
-    try:
-        for i, raw in enumerate(mails):
-            t = time.process_time()
-            out = process_message(
-                db,
-                rsettings,
-                raw,
-                mailbox="INBOX",
-                uidvalidity=1,
-                uid=i + 1,
-                now=T0 + timedelta(seconds=i),
-            )
-            total += time.process_time() - t
-            if out.outcome != "applied":
-                raise RuntimeError(f"mail {i} not applied: {out}")
-    finally:
-        base.HANDLERS["report"] = h
+    for i, raw in enumerate(mails):
+        t = time.process_time()
+        out = process_message(
+            db,
+            rsettings,
+            raw,
+            mailbox="INBOX",
+            uidvalidity=1,
+            uid=i + 1,
+            now=T0 + timedelta(seconds=i),
+            pipeline=stages,
+        )
+        total += time.process_time() - t
+        if out.outcome != "applied":
+            raise RuntimeError(f"mail {i} not applied: {out}")
     return {"report": spent[0] / len(mails), "total": total / len(mails), "db": db}
 
 

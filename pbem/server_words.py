@@ -4,7 +4,7 @@ The rules engine knows only the game's verbs (`engine.vocabulary`); the words he
 it. Each is defined once, with its arguments, help text, example and kind, in the order help
 mails and docs/COMMANDS.md list them. Every list of them derives from this table by kind:
 
-* ``answered``: answered by a mail of its own (`pbem.pipeline.commands.ANSWERED`);
+* ``answered``: answered by a mail of its own (`pbem.pipeline.answers.ANSWERED`);
 * ``fair-play``: invitations and observers (`pbem.games.fairplay.handlers`);
 * ``mail``: how a mail is read (``undo`` first, ``say`` table talk: `pbem.pipeline.lines`);
 * ``orders``: settings and the queue (`pbem.games.orders.SETTING_WORDS`, ``then``);

@@ -26,7 +26,7 @@ players' mailboxes are read, and the invariants are checked:
   only ever repeats the same Message-ID), and the number of duplicates is printed;
 * no mail was quarantined.
 
-A killed worker may hold claimed outbox rows (`outbox_send.CLAIM_LEASE`, 5 minutes); the next
+A killed worker may hold claimed outbox rows (`pbem.outbox.send.CLAIM_LEASE`, 5 minutes); the next
 worker on this machine frees them at once (`pbem.outbox.claims`: the claimant is dead). Rows still held
 after the last kill of a game (e.g. a worker killed during the 30 s between two looks of a
 long-running `serve`) have their lease moved to its end (time travel) before the final polls,
@@ -361,7 +361,7 @@ def run(
 
 
 def _expire_leases(db: Any) -> int:
-    """Time-travel past the claim lease (`outbox_send.CLAIM_LEASE`, minutes): rows a killed worker
+    """Time-travel past the claim lease (`pbem.outbox.send.CLAIM_LEASE`, minutes): rows a killed worker
     had claimed are due again, as they are once the lease runs out. Returns how many."""
     table = OutboxMessage.__table__  # type: ignore[attr-defined]
     now = utcnow()

@@ -4,7 +4,7 @@ operator's seat change (`pbem seat`).
 
 Confirmation codes are HMACs of the server secret, the seat and its key salt: a fresh key
 (seat change) voids them. The seat words players send by mail are answered by the pipeline
-(`pbem.pipeline.seat_words`).
+(`pbem.pipeline.stages.seat_commands`).
 """
 
 from __future__ import annotations

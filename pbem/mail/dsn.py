@@ -4,7 +4,7 @@
 its per-recipient fields (``Final-Recipient``, ``Action``, ``Status``, ``Diagnostic-Code``) and
 the Message-ID of the returned original (from its ``text/rfc822-headers`` or ``message/rfc822``
 part), or None for any other mail. Transport only: deciding what a bounce means for a game is
-`pbem.pipeline.bounces`' job. Bounded like the rest of the parser (hostile input).
+`pbem.pipeline.stages.bounce`' job. Bounded like the rest of the parser (hostile input).
 """
 
 from __future__ import annotations

@@ -1,7 +1,7 @@
 """Who claimed an outbox row, and whether that worker is provably dead (claims freed at once).
 
 A worker claims outbox rows before sending them (`pbem.outbox.send.send_due`): their
-``next_attempt_at`` moves a lease ahead (`outbox_send.CLAIM_LEASE`), so other workers leave them
+``next_attempt_at`` moves a lease ahead (`pbem.outbox.send.CLAIM_LEASE`), so other workers leave them
 alone. A worker killed with rows claimed used to leave them held until the lease ran out (five
 minutes of a player waiting for a report). The claim now names its claimant: this machine
 (host name, kernel boot id, PID namespace), the process id and the process's start time. The

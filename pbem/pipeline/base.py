@@ -1,8 +1,8 @@
-"""The pipeline machinery: the per-message context, control-flow exceptions, the handler registry.
+"""The pipeline machinery: the per-message context, control-flow exceptions, the `Stage`.
 
-A handler is a small function ``process(ctx)`` registered by name with
-`handler`. `run` calls the handlers of a pipeline in order; a handler stops the
-chain by raising one of:
+A stage is a small function ``process(ctx)`` with a name and a description (`Stage`), one
+module of `pbem.pipeline.stages` each. `run` calls the stages of a pipeline in order; a stage
+stops the chain by raising one of:
 
     StopPipeline                 stop here; ``outcome`` says how the mail ended
     +-- IgnoreMessage            record it, never answer (loops, bulk, forgeries)
@@ -28,15 +28,13 @@ from pbem.mail import ParsedMessage
 from pbem.store.models import Game, Seat
 
 __all__ = [
-    "HANDLERS",
     "Answered",
     "Context",
-    "Handler",
     "IgnoreMessage",
     "InboundRow",
     "RejectMessage",
+    "Stage",
     "StopPipeline",
-    "handler",
     "run",
 ]
 
@@ -75,7 +73,7 @@ class Answered(StopPipeline):
 
 @dataclass
 class InboundRow:
-    """The mail's `pbem.store.models.InboundMessage` row as the handlers see it: inserted by
+    """The mail's `pbem.store.models.InboundMessage` row as the stages see it: inserted by
     ``dedupe``, written once more when the mail ends (`pbem.pipeline.rows`). A plain record,
     not an ORM object: setting ``game_id`` or ``outcome`` sends no UPDATE of its own."""
 
@@ -90,7 +88,7 @@ class InboundRow:
 
 @dataclass
 class Context:
-    """Everything known about one inbound mail while it passes the handlers."""
+    """Everything known about one inbound mail while it passes the stages."""
 
     session: Session
     settings: Settings
@@ -132,31 +130,18 @@ class Context:
 
 
 @dataclass(frozen=True)
-class Handler:
-    """A named pipeline step."""
+class Stage:
+    """One step of the pipeline: its name (logs, the quarantine's ``stage``, the docs), what it
+    does, and the function that does it."""
 
     name: str
     description: str
     process: Callable[[Context], None]
 
 
-HANDLERS: dict[str, Handler] = {}
-
-
-def handler(name: str, description: str) -> Callable[[Callable[[Context], None]], Handler]:
-    """Register ``process`` as handler ``name``."""
-
-    def wrap(fn: Callable[[Context], None]) -> Handler:
-        h = Handler(name, description, fn)
-        HANDLERS[name] = h
-        return h
-
-    return wrap
-
-
-def run(ctx: Context, names: tuple[str, ...]) -> None:
-    """Run the named handlers in order (StopPipeline propagates to the runner)."""
-    for name in names:
-        ctx.stage = name
-        HANDLERS[name].process(ctx)
-        ctx.trace.append(name)
+def run(ctx: Context, stages: tuple[Stage, ...]) -> None:
+    """Run the stages in order (StopPipeline propagates to the runner)."""
+    for stage in stages:
+        ctx.stage = stage.name
+        stage.process(ctx)
+        ctx.trace.append(stage.name)

@@ -14,7 +14,8 @@ from sqlalchemy.engine import Engine
 from sqlmodel import Session, col, select
 
 from pbem.config import Settings
-from pbem.pipeline import PIPELINE, Outcome, process_message
+from pbem.pipeline.runner import STAGES, Outcome, process_message
+from pbem.pipeline.stages import check_auth
 from pbem.store.db import transaction
 from pbem.store.models import HeldMessage, InboundMessage
 
@@ -59,7 +60,7 @@ def release(
         row.raw,
         mailbox=row.mailbox,
         now=now,
-        pipeline=tuple(p for p in PIPELINE if p != "check-auth"),
+        pipeline=tuple(stage for stage in STAGES if stage != check_auth.STAGE),
     )
 
 

@@ -1,7 +1,7 @@
 """Run one inbound mail through the pipeline in one database transaction.
 
 Success, ignore and reject all commit exactly one `InboundMessage` row (the
-dedupe record) together with whatever moves and outbox rows the handlers
+dedupe record) together with whatever moves and outbox rows the stages
 made. A crash rolls everything back and stores the mail in `Quarantine` with
 its stage and traceback; the caller moves the IMAP message only after this
 returns (C1), and carries on with the next mail.
@@ -25,52 +25,73 @@ import engine
 from pbem.config import Settings
 from pbem.games.mailing import queue_mail
 from pbem.mail.budget import OverBudget
-from pbem.pipeline import bot_moves as _bot_moves  # noqa: F401  (registers handlers)
-from pbem.pipeline import bounces as _bounces  # noqa: F401  (registers handlers)
-from pbem.pipeline import commands as _commands  # noqa: F401  (registers handlers)
-from pbem.pipeline import fairplay as _fairplay  # noqa: F401  (registers handlers)
-from pbem.pipeline import orders as _orders  # noqa: F401  (registers handlers)
 from pbem.pipeline import rows
-from pbem.pipeline import seat_words as _seat_words  # noqa: F401  (registers seat-commands, clock)
-from pbem.pipeline import undo as _undo  # noqa: F401  (registers handlers)
-from pbem.pipeline.auth import HoldMessage, hold
-from pbem.pipeline.base import Context, InboundRow, RejectMessage, StopPipeline, run
-from pbem.pipeline.inbound import DuplicateMessage, content_hash, dedupe_key
+from pbem.pipeline.base import Context, InboundRow, RejectMessage, Stage, StopPipeline, run
+from pbem.pipeline.stages import (
+    apply,
+    autoplay,
+    bot_moves,
+    bounce,
+    check_auth,
+    check_fresh,
+    check_sender,
+    clock,
+    dedupe,
+    extract,
+    fair_play_words,
+    filter_loops,
+    identify_seat,
+    invitation,
+    load_game,
+    meta_commands,
+    observer_mail,
+    observers,
+    orders,
+    parse,
+    record,
+    report,
+    seat_commands,
+    table_talk,
+    undo,
+)
+from pbem.pipeline.stages.check_auth import HoldMessage, hold
+from pbem.pipeline.stages.dedupe import DuplicateMessage, content_hash, dedupe_key
 from pbem.sanitize import bounded
 from pbem.store.db import is_transient, lock_game, transaction
 from pbem.store.models import InboundMessage, Quarantine, QueuedMail, utcnow
 
-__all__ = ["PIPELINE", "Outcome", "process_message"]
+__all__ = ["STAGES", "STAGE_NAMES", "Outcome", "process_message"]
 
 log = logging.getLogger("pbem.pipeline")
 
-PIPELINE = (
-    "parse",
-    "dedupe",
-    "bounce",
-    "filter-loops",
-    "observer-mail",
-    "identify-seat",
-    "check-sender",
-    "check-auth",
-    "invitation",
-    "load-game",
-    "check-fresh",
-    "extract",
-    "undo",
-    "fair-play-words",
-    "seat-commands",
-    "orders",
-    "meta-commands",
-    "apply",
-    "autoplay",
-    "record",
-    "table-talk",
-    "bot-moves",
-    "clock",
-    "report",
-    "observers",
+STAGES: tuple[Stage, ...] = (  # in this order; listed in `pbem.pipeline`
+    parse.STAGE,
+    dedupe.STAGE,
+    bounce.STAGE,
+    filter_loops.STAGE,
+    observer_mail.STAGE,
+    identify_seat.STAGE,
+    check_sender.STAGE,
+    check_auth.STAGE,
+    invitation.STAGE,
+    load_game.STAGE,
+    check_fresh.STAGE,
+    extract.STAGE,
+    undo.STAGE,
+    fair_play_words.STAGE,
+    seat_commands.STAGE,
+    orders.STAGE,
+    meta_commands.STAGE,
+    apply.STAGE,
+    autoplay.STAGE,
+    record.STAGE,
+    table_talk.STAGE,
+    bot_moves.STAGE,
+    clock.STAGE,
+    report.STAGE,
+    observers.STAGE,
 )
+STAGE_NAMES = tuple(stage.name for stage in STAGES)
 MAX_ERROR_REPLIES_PER_HOUR = 10  # answers to one seat's rejected mails an hour (C3: no loops)
 TRANSIENT_RETRIES = (0.2, 1.0, 3.0)  # seconds to wait before each retry of a transient DB error
 MESSAGE_ID = re.compile(rb"^message-id:\s*(<[^>\r\n]{1,400}>)", re.I | re.M)
@@ -103,7 +124,7 @@ def process_message(
     uidvalidity: int | None = None,
     uid: int | None = None,
     now: datetime | None = None,
-    pipeline: tuple[str, ...] = PIPELINE,
+    pipeline: tuple[Stage, ...] = STAGES,
     queued: int | None = None,
 ) -> Outcome:
     """Process ``raw`` exactly once; never raises, whatever the bytes.
@@ -164,7 +185,7 @@ def _attempt(
     raw: bytes,
     where: _Where,
     now: datetime,
-    pipeline: tuple[str, ...],
+    pipeline: tuple[Stage, ...],
 ) -> Outcome:
     ctx: Context | None = None
     try:

@@ -650,7 +650,7 @@ def reports() -> list[Report]:
         _render(
             "held",
             "held",
-            _ctx(  # pbem.pipeline.auth: DMARC/DKIM failed
+            _ctx(  # the check-auth stage: DMARC/DKIM failed
                 first, side, error="dmarc=fail header.from=example.test"
             ),
         )

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import engine
 from pbem.mail import FileAttachment, build_message
-from pbem.pipeline.commands import meta_request
+from pbem.pipeline.answers import meta_request
 from pbem.reports import cardtext
 from pbem.reports.model import explained
 from pbem.reports.render import HISTORY_INLINE, render

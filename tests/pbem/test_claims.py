@@ -1,6 +1,6 @@
 """A killed worker's outbox claims (`pbem.outbox.claims`): freed at once when provably dead, else kept.
 
-A worker claims rows before sending them (a lease, `outbox_send.CLAIM_LEASE`). The claim names its
+A worker claims rows before sending them (a lease, `pbem.outbox.send.CLAIM_LEASE`). The claim names its
 claimant (machine, pid, process start time); the next `send_due` on the same machine sends the
 rows of a claimant that is gone (or whose pid now belongs to a later process) at once, and
 leaves those of a live worker or of another machine to their lease.

@@ -1,15 +1,19 @@
-"""Each pipeline handler on its own, with a hand-made `Context`."""
+"""Each pipeline stage on its own, with a hand-made `Context`; the stages' list and modules."""
 
 from __future__ import annotations
 
+import ast
+import inspect
+import re
 from pathlib import Path
 
 import pytest
 from sqlmodel import Session
 
+import pbem.pipeline
 from pbem.mail import parse_message
-from pbem.pipeline import HANDLERS, PIPELINE, Context, IgnoreMessage, RejectMessage
-from pbem.pipeline.inbound import DuplicateMessage, content_hash, dedupe_key
+from pbem.pipeline import STAGE_NAMES, STAGES, Context, IgnoreMessage, RejectMessage, Stage
+from pbem.pipeline.stages.dedupe import DuplicateMessage, content_hash, dedupe_key
 from pbem.store.models import utcnow
 from tests.pbem.harness import EMAILS, Harness, player_mail
 
@@ -21,23 +25,55 @@ def h(tmp_path: Path) -> Harness:
     return harness
 
 
+STAGES_DIR = Path(pbem.pipeline.__file__).parent / "stages"
+
+
+def stage(name: str) -> Stage:
+    """The pipeline's stage called ``name``."""
+    (found,) = [s for s in STAGES if s.name == name]
+    return found
+
+
 def ctx_for(h: Harness, s: Session, raw: bytes, *, upto: str | None = None) -> Context:
-    """A context that has been through the handlers before ``upto``."""
+    """A context that has been through the stages before ``upto``."""
     ctx = Context(s, h.settings, raw, utcnow(), "INBOX", 1, 99)
-    for name in PIPELINE:
-        if name == upto:
+    for step in STAGES:
+        if step.name == upto:
             break
-        ctx.stage = name
-        HANDLERS[name].process(ctx)
+        ctx.stage = step.name
+        step.process(ctx)
     return ctx
 
 
-def test_every_pipeline_step_is_a_registered_small_handler() -> None:
-    import inspect
+def test_every_stage_is_a_small_function_in_a_module_named_after_it() -> None:
+    assert len(set(STAGE_NAMES)) == len(STAGES) == 25
+    modules = {p.stem for p in STAGES_DIR.glob("*.py")} - {"__init__"}
+    assert modules == {name.replace("-", "_") for name in STAGE_NAMES}
+    for step in STAGES:
+        module = step.name.replace("-", "_")
+        assert step.process.__module__ == f"pbem.pipeline.stages.{module}"
+        tree = ast.parse((STAGES_DIR / f"{module}.py").read_text(encoding="utf-8"))
+        assert f"``{step.name}`` stage" in (ast.get_docstring(tree) or "")
+        public = [
+            n.name
+            for n in tree.body
+            if isinstance(n, ast.FunctionDef) and not n.name.startswith("_")
+        ]
+        assert step.process.__name__ in public  # with a helper for the runner at most
+        assert step.description and len(inspect.getsource(step.process).splitlines()) < 60
 
-    assert set(PIPELINE) == set(HANDLERS)
-    for h in HANDLERS.values():
-        assert h.description and len(inspect.getsource(h.process).splitlines()) < 60
+
+def test_the_package_docstring_lists_the_stages_in_the_runners_order() -> None:
+    doc = pbem.pipeline.__doc__ or ""
+    listed = [
+        name.strip()
+        for line in doc.splitlines()
+        if "->" in line
+        for name in line.split("->")
+        if name.strip()
+    ]
+    assert tuple(listed) == STAGE_NAMES
+    assert all(re.fullmatch(r"[a-z]+(-[a-z]+)*", name) for name in listed)
 
 
 def test_dedupe_key_normalises_the_message_id_domain_only() -> None:
@@ -59,7 +95,7 @@ def test_filter_loops_ignores_auto_submitted(h: Harness) -> None:
     with Session(h.db) as s:
         ctx = ctx_for(h, s, raw, upto="filter-loops")
         with pytest.raises(IgnoreMessage, match="automatic"):
-            HANDLERS["filter-loops"].process(ctx)
+            stage("filter-loops").process(ctx)
 
 
 def test_our_own_reports_coming_back_are_ignored(h: Harness) -> None:
@@ -67,7 +103,7 @@ def test_our_own_reports_coming_back_are_ignored(h: Harness) -> None:
     with Session(h.db) as s:
         ctx = ctx_for(h, s, own, upto="filter-loops")
         with pytest.raises(IgnoreMessage):
-            HANDLERS["filter-loops"].process(ctx)
+            stage("filter-loops").process(ctx)
 
 
 def test_dedupe_refuses_a_known_message(h: Harness) -> None:
@@ -76,9 +112,9 @@ def test_dedupe_refuses_a_known_message(h: Harness) -> None:
     h.poll()
     with Session(h.db) as s:
         ctx = Context(s, h.settings, raw, utcnow())
-        HANDLERS["parse"].process(ctx)
+        stage("parse").process(ctx)
         with pytest.raises(DuplicateMessage):
-            HANDLERS["dedupe"].process(ctx)
+            stage("dedupe").process(ctx)
 
 
 def test_identify_seat_verifies_the_key(h: Harness) -> None:
@@ -96,7 +132,7 @@ def test_identify_seat_verifies_the_key(h: Harness) -> None:
             upto="identify-seat",
         )
         with pytest.raises(RejectMessage) as info:  # From is a player: explain, to her only
-            HANDLERS["identify-seat"].process(ctx)
+            stage("identify-seat").process(ctx)
         assert info.value.kind == "key_problem"
 
 
@@ -105,7 +141,7 @@ def test_check_sender_drops_a_mismatched_from(h: Harness) -> None:
     with Session(h.db) as s:
         ctx = ctx_for(h, s, raw, upto="check-sender")
         with pytest.raises(IgnoreMessage, match="forgery"):
-            HANDLERS["check-sender"].process(ctx)
+            stage("check-sender").process(ctx)
         assert ctx.seat is None  # nobody will be answered
 
 
@@ -113,7 +149,7 @@ def test_meta_commands_split_help_from_moves(h: Harness) -> None:
     raw = h.reply_bytes("kennedy", "help\nfirst kennedy")
     with Session(h.db) as s:
         ctx = ctx_for(h, s, raw, upto="meta-commands")
-        HANDLERS["meta-commands"].process(ctx)
+        stage("meta-commands").process(ctx)
         assert ctx.meta == ["help"] and ctx.lines == ["first kennedy"]
 
 
@@ -123,7 +159,7 @@ def test_apply_is_all_or_nothing(h: Harness) -> None:
         ctx = ctx_for(h, s, raw, upto="apply")
         before = dict(ctx.state or {})
         with pytest.raises(RejectMessage, match="line 2"):
-            HANDLERS["apply"].process(ctx)
+            stage("apply").process(ctx)
         assert ctx.new_state is None and ctx.state == before
         assert [r["ok"] for r in ctx.results] == [False, False]
         assert "all or nothing" in ctx.results[0]["message"]

@@ -209,7 +209,7 @@ def test_a_mail_without_commands_is_answered(h: Harness) -> None:
 def test_a_crash_is_quarantined_and_the_worker_carries_on(
     h: Harness, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    import pbem.pipeline.commands as commands
+    import pbem.pipeline.stages.apply as apply_stage
 
     real = engine.apply_in_place
     calls = {"n": 0}
@@ -220,7 +220,7 @@ def test_a_crash_is_quarantined_and_the_worker_carries_on(
             raise RuntimeError("rules bug")
         return real(g, side, text)
 
-    monkeypatch.setattr(commands.engine, "apply_in_place", explode)
+    monkeypatch.setattr(apply_stage.engine, "apply_in_place", explode)
     cmd = h.legal("kennedy")[0]
     h.inbox.deliver(h.reply_bytes("kennedy", cmd))
     h.inbox.deliver(h.reply_bytes("kennedy", cmd))

@@ -16,8 +16,9 @@ from sqlmodel import Session
 
 import engine
 from pbem.games import views as game_views
-from pbem.pipeline import HANDLERS, Context
-from pbem.pipeline.inbound import DuplicateMessage
+from pbem.pipeline import Context
+from pbem.pipeline.stages.dedupe import DuplicateMessage, dedupe
+from pbem.pipeline.stages.parse import parse
 from pbem.store.db import lock_game, transaction
 from pbem.store.models import utcnow
 from tests.pbem.harness import Harness
@@ -82,9 +83,9 @@ def test_a_mail_recorded_concurrently_waits_for_the_first(h: Harness, first_ends
 
     def record(s: Session) -> str:
         ctx = Context(s, h.settings, raw, utcnow())
-        HANDLERS["parse"].process(ctx)
+        parse(ctx)
         try:
-            HANDLERS["dedupe"].process(ctx)
+            dedupe(ctx)
         except DuplicateMessage:
             return "duplicate"
         return "recorded"

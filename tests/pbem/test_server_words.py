@@ -7,7 +7,7 @@ import pytest
 
 import engine
 from pbem.games import orders
-from pbem.pipeline.commands import ANSWERED, ASK_CARD, meta_request
+from pbem.pipeline.answers import ANSWERED, ASK_CARD, meta_request
 from pbem.pipeline.lines import classify_word, read_text, sendable
 from pbem.pipeline.seat_words import SEAT_WORDS
 from pbem.reports.render import render

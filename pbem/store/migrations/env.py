@@ -1,4 +1,4 @@
-"""Alembic environment: migrates the database whose engine `pbem.migrate` passes in."""
+"""Alembic environment: migrates the database whose engine `pbem.store.db.migrate` passes in."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ from alembic import context
 from sqlalchemy.engine import Connection
 from sqlmodel import SQLModel
 
-import pbem.outbox.notes  # noqa: F401
+import pbem.store.models  # noqa: F401  (every table on the metadata)
 
 target_metadata = SQLModel.metadata
 

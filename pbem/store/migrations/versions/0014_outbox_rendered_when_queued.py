@@ -2,11 +2,13 @@
 
 Revision ID: 0014
 Revises: 0013
-Create Date: 2027-01-10
+Create Date: 2026-12-03
 
 A row queued by an older server with only its render input (``{"kind", "ctx"}``) and not sent
 yet is rendered here, its pictures and files stored beside it, so that it goes out as it would
-have. A sent row keeps its subject and text (its HTML was never stored).
+have. A sent row keeps its subject and text (its HTML was never stored). The one place the
+store reaches up to the reports and the outbox: a data migration runs once, with the code of
+the release that ships it.
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""The ``bot-moves`` handler: a computer-played seat answers in the same transaction.
+"""The ``bot-moves`` stage: a computer-played seat answers in the same transaction.
 
 After a human's move is recorded, every ``bot:`` seat that must decide plays at once (its
 commands logged as moves, like a player's), so the report that follows already shows the
@@ -10,10 +10,9 @@ from __future__ import annotations
 import engine
 from pbem.games.bots import play_bots, store
 from pbem.outbox.queue import seats_of
-from pbem.pipeline.base import Context, handler
+from pbem.pipeline.base import Context, Stage
 
 
-@handler("bot-moves", "let computer-played seats make the moves now due (bot:KIND seats)")
 def bot_moves(ctx: Context) -> None:
     assert ctx.game is not None and ctx.new_state is not None
     if ctx.game.status != "active":
@@ -21,6 +20,11 @@ def bot_moves(ctx: Context) -> None:
     seats = seats_of(ctx.session, ctx.game.id or 0)
     deciding = engine.active_sides(ctx.new_state)
     if play_bots(ctx.session, ctx.settings, ctx.game, ctx.new_state, seats, ctx.now):
-        ctx.before_bots = deciding  # the player's decision ended here (the ``clock`` handler)
+        ctx.before_bots = deciding  # the player's decision ended here (the ``clock`` stage)
         store(ctx.game, ctx.new_state, ctx.now)
         ctx.session.add(ctx.game)
+
+
+STAGE = Stage(
+    "bot-moves", "let computer-played seats make the moves now due (bot:KIND seats)", bot_moves
+)

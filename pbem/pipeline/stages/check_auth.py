@@ -1,4 +1,4 @@
-"""The ``check-auth`` handler: hold a move whose From failed DMARC/DKIM at our own server.
+"""The ``check-auth`` stage: hold a move whose From failed DMARC/DKIM at our own server.
 
 Runs after ``check-sender`` (the From is the seat's address and the reply key is valid).
 With ``PBEM_AUTHSERV_ID`` set, the receiving server's ``Authentication-Results`` verdict is
@@ -16,12 +16,10 @@ import engine
 from pbem.games.mailing import queue_mail
 from pbem.mail import dkimcheck
 from pbem.mail.authres import verdict
-from pbem.pipeline.base import Context, StopPipeline, handler
+from pbem.pipeline.base import Context, Stage, StopPipeline
 from pbem.sanitize import bounded
 from pbem.store.db import lock_game
 from pbem.store.models import HeldMessage
-
-__all__ = ["HoldMessage", "hold"]
 
 
 class HoldMessage(StopPipeline):
@@ -30,7 +28,6 @@ class HoldMessage(StopPipeline):
     outcome = "held"
 
 
-@handler("check-auth", "hold a move whose From failed DMARC/DKIM at our receiving server")
 def check_auth(ctx: Context) -> None:
     assert ctx.parsed is not None
     domain = ctx.parsed.from_addr.rpartition("@")[2]
@@ -41,6 +38,11 @@ def check_auth(ctx: Context) -> None:
         found = dkimcheck.verdict(ctx.raw, domain, dnsfunc=dkimcheck.DNS)
         if found is not None:
             raise HoldMessage(f"held: DKIM verification on arrival: {found}")
+
+
+STAGE = Stage(
+    "check-auth", "hold a move whose From failed DMARC/DKIM at our receiving server", check_auth
+)
 
 
 def hold(ctx: Context, stop: HoldMessage) -> None:

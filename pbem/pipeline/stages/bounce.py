@@ -1,4 +1,4 @@
-"""The ``bounce`` handler: a DSN of our own mail is recorded and the other player told, never answered.
+"""The ``bounce`` stage: a DSN of our own mail is recorded and the other player told, never answered.
 
 Postfix (or any MTA) returns a mail it could not deliver to the envelope sender, the game
 mailbox, as an RFC 3464 delivery status notification. Read with `pbem.mail.dsn`, it names the
@@ -26,12 +26,10 @@ from pbem import keys
 from pbem.config import accepted_secrets
 from pbem.games.timekeeping.tick import notify, record_event
 from pbem.outbox.queue import seats_of
-from pbem.pipeline.base import Context, IgnoreMessage, handler
+from pbem.pipeline.base import Context, IgnoreMessage, Stage
 from pbem.sanitize import bounded
 from pbem.store.db import lock_game
 from pbem.store.models import GameEvent, OutboxMessage
-
-__all__ = ["Bounced"]
 
 log = logging.getLogger("pbem.bounces")
 
@@ -42,7 +40,6 @@ class Bounced(IgnoreMessage):
     outcome = "bounced"
 
 
-@handler("bounce", "record a bounce (RFC 3464 DSN) of our own mail; tell the other player once")
 def bounce(ctx: Context) -> None:
     assert ctx.parsed is not None
     dsn = ctx.parsed.dsn
@@ -70,6 +67,11 @@ def bounce(ctx: Context) -> None:
         _record(ctx, row, why)
     log.warning("%s", reason)
     raise Bounced(reason)
+
+
+STAGE = Stage(
+    "bounce", "record a bounce (RFC 3464 DSN) of our own mail; tell the other player once", bounce
+)
 
 
 def _bounced_row(ctx: Context, message_id: str | None, recipient: str) -> OutboxMessage:

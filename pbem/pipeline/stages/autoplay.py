@@ -1,0 +1,32 @@
+"""The ``autoplay`` stage: store the mail's orders; apply queued, standing and forced commands.
+
+After ``apply``: the mail's orders are stored (`pbem.pipeline.mail_orders`), then
+`pbem.games.orders.settle` applies queued, standing and forced commands for either side until
+someone must be asked; ``record`` logs them as ordinary moves.
+"""
+
+from __future__ import annotations
+
+from pbem.games import orders
+from pbem.outbox.queue import seats_of
+from pbem.pipeline.base import Context, Stage
+from pbem.pipeline.mail_orders import store_orders
+
+
+def autoplay(ctx: Context) -> None:
+    assert ctx.game is not None and ctx.new_state is not None
+    if ctx.orders is not None:
+        store_orders(ctx)
+    seats = seats_of(ctx.session, ctx.game.id or 0)
+    rows = orders.book_rows(ctx.session, seats)
+    books = {side: orders.book_of(row, side) for side, row in rows.items()}
+    ctx.auto = orders.settle(ctx.new_state, books)
+    for side, row in rows.items():
+        orders.store_book(row, books[side])
+        if row not in ctx.session:  # `book_row` added the new ones; the others are loaded
+            ctx.session.add(row)
+
+
+STAGE = Stage(
+    "autoplay", "store the mail's orders; apply queued, standing and forced commands", autoplay
+)

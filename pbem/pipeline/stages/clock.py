@@ -1,0 +1,32 @@
+"""The ``clock`` stage: run the clocks for the recorded move: stop the mover's, start the next.
+
+`pbem.games.timekeeping.tick.after_move` charges the mover's time and starts the clock of the
+side asked next; a player back from vacation by this move is told so among the results of
+their orders.
+"""
+
+from __future__ import annotations
+
+from pbem.games.timekeeping import tick as clocks
+from pbem.pipeline.base import Context, Stage
+
+
+def clock(ctx: Context) -> None:
+    assert ctx.game is not None and ctx.state is not None and ctx.new_state is not None
+    back = clocks.after_move(
+        ctx.session,
+        ctx.settings,
+        ctx.game,
+        ctx.state,
+        ctx.new_state,
+        ctx.side,
+        ctx.now,
+        mid=ctx.before_bots,
+    )
+    for note in back:  # the player's report says so under "results of your orders"
+        ctx.results.append({"line": "vacation end", "ok": True, "message": note})
+
+
+STAGE = Stage(
+    "clock", "run the clocks for the recorded move: stop the mover's, start the next", clock
+)
