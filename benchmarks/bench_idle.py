@@ -170,7 +170,7 @@ def idle_poll(db_file: Path, server: MailServer, address: str, out: Path) -> dic
         "PBEM_SMTP_HOST": server.host,
         "PBEM_SMTP_PORT": str(server.smtp_port),
         "PBEM_SMTP_TLS": "0",
-        "PBEM_SECRET": "bench-secret",
+        "PBEM_SECRET": "bench-secret-0123456789",
     }
     t = time.perf_counter()
     subprocess.run([sys.executable, str(HERE / "probe.py"), str(out), "poll"], env=env, check=True)
@@ -201,7 +201,9 @@ def main(argv: list[str] | None = None) -> None:
 
 def bench(server: MailServer, folder: Path, sizes: list[int], runs: int) -> None:
     address = server.fresh_address("idle")
-    settings = Settings(database_url="sqlite:///unused.db", address=address, secret="bench-secret")
+    settings = Settings(
+        database_url="sqlite:///unused.db", address=address, secret="bench-secret-0123456789"
+    )
     template = folder / "template.db"
     template_db(template, settings)
     dbs = {}

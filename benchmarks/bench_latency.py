@@ -127,7 +127,7 @@ def bench(server: MailServer, folder: Path, moves: int, games: int, intake: str)
     lmtp = intake == "lmtp"
     address = server.relayed_address("latency") if lmtp else server.fresh_address("latency")
     url = f"sqlite:///{folder}/latency.db"
-    settings = server.game_settings(url, "bench-secret", address)
+    settings = server.game_settings(url, "bench-secret-0123456789", address)
     db = make_engine(url)
     migrate(db)
     ids = []

@@ -95,7 +95,7 @@ class Workload:
 def make_workload(server: MailServer, folder: Path, moves: int, games: int) -> Workload:
     address = server.fresh_address("game")
     pristine = folder / "pristine.db"
-    settings = server.game_settings(f"sqlite:///{pristine}", "bench-secret", address)
+    settings = server.game_settings(f"sqlite:///{pristine}", "bench-secret-0123456789", address)
     db = make_engine(settings.database_url)
     migrate(db)
     for i in range(games):

@@ -67,7 +67,7 @@ def server_rows(folder: Path, games: int, runs: int) -> list[Row]:
     settings = Settings(
         database_url=f"sqlite:///{folder}/replay.db",
         address="game@example.test",
-        secret="bench-secret",
+        secret="bench-secret-0123456789",
     )
     db = make_engine(settings.database_url)
     migrate(db)

@@ -62,7 +62,7 @@ class Backlog:
     def __init__(self, server: MailServer, pg: str, moves: int, games: int) -> None:
         self.address = server.fresh_address("scale")
         self.pristine = create_database(pg)
-        self.settings = server.game_settings(self.pristine, "bench-secret", self.address)
+        self.settings = server.game_settings(self.pristine, "bench-secret-0123456789", self.address)
         db = make_engine(self.pristine)
         migrate(db)
         for i in range(games):

@@ -105,6 +105,7 @@ def measure(args: argparse.Namespace) -> None:
                 for i, name in enumerate(codes)
             }
             for name, code in codes.items():  # the schema, the folders, the .pyc files
+                cpu_ms(code, ("init",), envs[name])
                 for cmd in COMMANDS:
                     cpu_ms(code, cmd, envs[name])
             res: dict[tuple[str, tuple[str, ...]], list[float]] = {

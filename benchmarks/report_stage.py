@@ -62,7 +62,9 @@ def make(folder: Path, moves: int, games: int) -> tuple[Path, Settings, list[byt
     )  # type: ignore[assignment]
     pristine = folder / "pristine.db"
     settings = Settings(
-        database_url=f"sqlite:///{pristine}", address="game@pbem.test", secret="bench-secret"
+        database_url=f"sqlite:///{pristine}",
+        address="game@pbem.test",
+        secret="bench-secret-0123456789",
     )
     db = make_engine(settings.database_url)
     migrate(db)

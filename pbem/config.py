@@ -17,11 +17,12 @@ from dataclasses import dataclass, fields, replace
 from pathlib import Path
 from typing import Any
 
-__all__ = ["ConfigError", "Settings", "identity_problem", "load_settings"]
+__all__ = ["MIN_SECRET_BYTES", "ConfigError", "Settings", "identity_problems", "load_settings"]
 
 # Values that are not a site's own: the built-in defaults and the samples in the docs.
 EXAMPLE_SECRETS = frozenset({"", "change-me", "replace-with-a-long-random-string", "secret", "..."})
 EXAMPLE_ADDRESSES = frozenset({"", "game@localhost", "game@example.org", "game@example.com"})
+MIN_SECRET_BYTES = 16  # a shorter PBEM_SECRET is refused: reply keys must not be guessable
 
 
 class ConfigError(ValueError):
@@ -174,24 +175,32 @@ def load_settings(
     return settings
 
 
-def identity_problem(settings: Settings) -> str | None:
-    """Why ``settings`` must not run a real site (secret or address unset or an example), or None.
+def identity_problems(settings: Settings) -> list[str]:
+    """Why ``settings`` must not run a real site: the secret unset, an example or shorter than
+    `MIN_SECRET_BYTES`; the address unset or an example. Empty when it may.
 
-    Anyone who reads the source knows the default secret and could forge reply keys, so the
-    commands that create games or handle mail (`new`, `poll`, `serve`, `send`) refuse to run.
+    Anyone who reads the source knows the default secret and could forge reply keys, and a
+    short one can be guessed, so the commands that create games or handle mail (`new`, `poll`,
+    `serve`, `send`) refuse to run, and `pbem check` lists every problem.
     """
     problems = []
-    if settings.secret.strip() in EXAMPLE_SECRETS:
+    secret = settings.secret.strip()
+    make_one = "e.g. `python3 -c 'import secrets; print(secrets.token_urlsafe(32))'`"
+    if secret in EXAMPLE_SECRETS:
         problems.append(
-            "PBEM_SECRET is not set (or is an example value): set a long random string, "
-            "e.g. the output of `python3 -c 'import secrets; print(secrets.token_urlsafe(32))'`"
+            f"PBEM_SECRET is not set (or is an example value): set a long random string, {make_one}"
+        )
+    elif len(secret.encode()) < MIN_SECRET_BYTES:
+        problems.append(
+            f"PBEM_SECRET is too short ({len(secret.encode())} bytes, at least {MIN_SECRET_BYTES}"
+            f"): set a long random string, {make_one}"
         )
     if settings.address.strip().lower() in EXAMPLE_ADDRESSES:
         problems.append(
             "PBEM_ADDRESS is not set (or is an example value): set the game mailbox's "
             "own address, e.g. game@your-domain.org"
         )
-    return "; ".join(problems) or None
+    return problems
 
 
 def accepted_secrets(settings: Settings) -> list[str]:

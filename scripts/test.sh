@@ -47,7 +47,7 @@ if [ "$(id -u)" = 0 ] && [ -z "${PBEM_TEST_NO_SERVERS:-}" ]; then
     apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium fonts-dejavu-core >/dev/null
   fi
 else
-  echo "(not root: the real-server tests start what they can or skip)"
+  echo "(no private mail stack or PostgreSQL: not root, or PBEM_TEST_NO_SERVERS set; the real-server tests start what they can or skip)"
 fi
 
 if [ -n "${PBEM_TEST_SERVERS_ONLY:-}" ]; then  # used by tests/pbem/test_faults_mailstack.py

@@ -3,6 +3,10 @@
 # with the project installed in it, then set PY to its python.  A virtual environment keeps
 # `pip install` working on systems whose Python refuses it outside one (PEP 668: Debian, Ubuntu).
 # EXTRAS (default "dev") picks the optional dependencies; "" installs the server alone.
+# A marker file per install (.installed-<pyproject checksum>-<extras>) says what is installed:
+# "dev" holds every extra, so after `scripts/test.sh` the server alone (`scripts/pbem`) needs
+# nothing more, and after `scripts/pbem` the tests add only what they need; a changed
+# pyproject.toml installs again.
 VENV=${PBEM_VENV:-$PWD/.venv}
 EXTRAS=${EXTRAS-dev}
 BASE_PY=${PYTHON:-python3}
@@ -18,8 +22,9 @@ if [ ! -x "$VENV/bin/python" ]; then
   fi
 fi
 PY="$VENV/bin/python"
-stamp="$VENV/.installed-$(cat pyproject.toml | cksum | cut -d' ' -f1)-${EXTRAS:-none}"
-if [ ! -f "$stamp" ]; then
+sum=$(cksum < pyproject.toml | cut -d' ' -f1)
+stamp="$VENV/.installed-$sum-${EXTRAS:-none}"
+if [ ! -f "$stamp" ] && [ ! -f "$VENV/.installed-$sum-dev" ]; then
   "$PY" -m pip install -q --disable-pip-version-check --upgrade pip >/dev/null 2>&1 || true
   spec="."; [ -n "$EXTRAS" ] && spec=".[$EXTRAS]"
   if ! "$PY" -m pip install -q --disable-pip-version-check -e "$spec" >"$VENV/install.log" 2>&1 \
@@ -27,6 +32,9 @@ if [ ! -f "$stamp" ]; then
     tail -n 30 "$VENV/install.log" >&2
     echo "installing the project into $VENV failed (log: $VENV/install.log)" >&2; return 1 2>/dev/null || exit 1
   fi
-  rm -f "$VENV"/.installed-*; touch "$stamp"
+  for old in "$VENV"/.installed-*; do  # markers of an older pyproject.toml
+    case "$old" in "$VENV/.installed-$sum-"*) ;; *) rm -f "$old" ;; esac
+  done
+  touch "$stamp"
 fi
 export PATH="$VENV/bin:$PATH"

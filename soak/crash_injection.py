@@ -130,7 +130,7 @@ def run(
         settings = Settings(
             database_url=db_url,
             address=game_addr,
-            secret=f"crash-{seed}-secret",
+            secret=f"crash-{seed}-secret-of-the-soak",
             imap_host=stack.host,
             imap_port=stack.imap_port,
             imap_ssl=False,

@@ -18,7 +18,15 @@ import logging
 
 import click
 
-from pbem.cli.app import EXIT_ATTENTION, EXIT_LOCKED, EXIT_UNREACHABLE, App, pass_app
+from pbem.cli.app import (
+    EXIT_ATTENTION,
+    EXIT_LOCKED,
+    EXIT_UNREACHABLE,
+    App,
+    PbemGroup,
+    exit_status_help,
+    pass_app,
+)
 from pbem.cli.backup import backup, restore
 from pbem.cli.demo import demo, tournament
 from pbem.cli.fairplay import export, observe, verify
@@ -26,7 +34,7 @@ from pbem.cli.games import games, log_, new, replay, seat, show
 from pbem.cli.operator import check, held, init
 from pbem.cli.orders import notify_cmd, standing_cmd
 from pbem.cli.worker import poll, send, serve, tick
-from pbem.config import ConfigError, load_settings
+from pbem.config import load_settings
 
 __all__ = [
     "EXIT_ATTENTION",
@@ -35,11 +43,10 @@ __all__ = [
     "App",
     "cli",
     "pass_app",
-    "service",
 ]
 
 
-@click.group()
+@click.group(cls=PbemGroup, epilog=exit_status_help())
 @click.option(
     "--config",
     "config_file",
@@ -50,7 +57,7 @@ __all__ = [
 @click.option(
     "--database-url",
     envvar="PBEM_DATABASE_URL",
-    help="SQLAlchemy URL (default sqlite:///pbem.db).",
+    help="sqlite:///pbem.db (the default) or postgresql+psycopg://user:pw@host/db.",
 )
 @click.option("-v", "--verbose", is_flag=True, envvar="PBEM_VERBOSE", help="Say more (on stderr).")
 @click.version_option(package_name="pbem1960")
@@ -63,11 +70,8 @@ def cli(
         level=logging.INFO if verbose else logging.WARNING,
         format="%(levelname)s %(name)s: %(message)s",
     )
-    try:
-        settings = load_settings(config_file, database_url=database_url)
-    except ConfigError as exc:
-        raise click.UsageError(str(exc)) from None
-    ctx.obj = App(settings, verbose)
+    settings = load_settings(config_file, database_url=database_url)  # ConfigError: exit 2
+    ctx.obj = App(settings, verbose, prog=ctx.command_path)
 
 
 for _command in (init, new, poll, tick, seat, send, serve, held, games, show, log_, replay):

@@ -18,7 +18,14 @@ from pbem.worker.demo import run_demo
 
 
 @click.command()
-@click.option("--seed", type=int, default=1960, show_default=True, envvar="PBEM_DEMO_SEED")
+@click.option(
+    "--seed",
+    type=int,
+    default=1960,
+    show_default=True,
+    envvar="PBEM_DEMO_SEED",
+    help="Seed of the scripted players' choices (the deal comes from the committed seed).",
+)
 @click.option(
     "--edition",
     type=EDITION_CHOICE,
@@ -31,7 +38,13 @@ from pbem.worker.demo import run_demo
     "folder",
     type=click.Path(file_okay=False),
     envvar="PBEM_DEMO_DIR",
-    help="Keep the database here (default: a temporary folder).",
+    help="Put the files here and keep them (default: a temporary folder, removed).",
+)
+@click.option(
+    "--keep",
+    is_flag=True,
+    envvar="PBEM_DEMO_KEEP_FILES",
+    help="Keep the files (database, mail, export) and print commands to look at them.",
 )
 @click.option(
     "--max-moves", type=int, default=5000, show_default=True, envvar="PBEM_DEMO_MAX_MOVES"
@@ -44,11 +57,27 @@ from pbem.worker.demo import run_demo
 )
 @pass_app
 def demo(
-    app: App, seed: int, edition: str, folder: str | None, max_moves: int, keep_running: bool
+    app: App,
+    seed: int,
+    edition: str,
+    folder: str | None,
+    keep: bool,
+    max_moves: int,
+    keep_running: bool,
 ) -> None:
-    """Play a whole game by email on embedded local mail servers, with two scripted players."""
+    """Play a whole game by email on embedded local mail servers, with two scripted players.
+
+    The invitations with the seed's commitment, both players accepting with their own words,
+    the game, the reveal and the verification of the game's export.
+    """
     result = run_demo(
-        seed=seed, edition=edition, folder=folder, max_moves=max_moves, keep_running=keep_running
+        seed=seed,
+        edition=edition,
+        folder=folder,
+        max_moves=max_moves,
+        keep=keep,
+        keep_running=keep_running,
+        prog=app.prog,
     )
     sys.exit(0 if result.finished else EXIT_ATTENTION)
 

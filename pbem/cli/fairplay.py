@@ -1,7 +1,7 @@
 """The fair-play operator commands: `pbem export`, `pbem verify`, `pbem observe`.
 
-Exit status as for every `pbem` command: 0 done, 1 usage or user error (and, for `verify`,
-a difference found), 2 an export that cannot be verified (unreadable, not yet revealed).
+Exit status as for every `pbem` command (`pbem.cli.app.EXIT_STATUSES`); for `verify`, 0
+verified, 1 a difference found, 2 an export that cannot be verified (unreadable, not revealed).
 Each command imports its module when it runs: every `pbem` command (a cron poll too) imports
 this one, and the export loads the mail layer (`pbem.outbox.queue`: Jinja2, the map picture).
 """
@@ -14,11 +14,11 @@ import sys
 import click
 from sqlmodel import Session
 
-from pbem.cli.app import App
+from pbem.cli.app import App, UsageFailure
 from pbem.games.fairplay.export import build_export, export_json
 from pbem.games.fairplay.observers import ObserverError, add_observer
 from pbem.games.fairplay.verify import verify_export
-from pbem.store.db import migrate, transaction
+from pbem.store.db import transaction
 from pbem.store.models import Game, utcnow
 
 
@@ -53,9 +53,10 @@ def verify(export_file: str) -> None:
     try:
         with click.open_file(export_file, encoding="utf-8") as fh:
             data = json.load(fh)
-    except (OSError, ValueError) as exc:
-        click.echo(f"cannot read {export_file}: {exc}", err=True)
-        sys.exit(2)
+    except OSError as exc:
+        raise UsageFailure(f"cannot read {export_file}: {exc.strerror or exc}") from None
+    except ValueError as exc:
+        raise UsageFailure(f"{export_file} is not a game export (not JSON: {exc})") from None
 
     verdict = verify_export(data)
     if verdict.ok:
@@ -73,7 +74,6 @@ def observe(game: int, address: str) -> None:
 
     The address gets a confirmation code; the mails start when it replies with it."""
     app = _app()
-    migrate(app.db)
     with transaction(app.db) as s:
         row = s.get(Game, game)
         if row is None:

@@ -7,19 +7,16 @@ from __future__ import annotations
 
 import json
 import sys
-from typing import Any
 
 import click
 
 import engine
-from pbem import errors
 from pbem.cli.app import EDITION_CHOICE, EXIT_ATTENTION, App, pass_app
 from pbem.clocks.control import ClockSpecError, parse_control
 from pbem.games import setup as game_setup
 from pbem.games import views as game_views
 from pbem.games.seats import change_seat
 from pbem.games.timekeeping.tick import events_of
-from pbem.store.db import migrate
 
 
 @click.command()
@@ -135,33 +132,23 @@ def new(
         )
     except ClockSpecError as exc:
         raise click.UsageError(str(exc)) from None
-    migrate(app.db)
     invite = not start and seed is None
-    game_id = _user(
-        lambda: game_setup.new_game(
-            app.db,
-            app.settings,
-            kennedy=kennedy,
-            nixon=nixon,
-            edition=edition,
-            options=options,
-            seed=seed,
-            invite=invite,
-            clock=control,
-        )
+    game_id = game_setup.new_game(
+        app.db,
+        app.settings,
+        kennedy=kennedy,
+        nixon=nixon,
+        edition=edition,
+        options=options,
+        seed=seed,
+        invite=invite,
+        clock=control,
     )
     app.say(
         f"game #{game_id} created: Kennedy {kennedy}, Nixon {nixon} ({edition}); "
         f"clock {control.spec}, expiry {control.expiry}; "
         + ("invitations queued" if invite else "welcome mails queued")
     )
-
-
-def _user(fn: Any) -> Any:
-    try:
-        return fn()
-    except errors.ServiceError as exc:
-        raise click.ClickException(str(exc)) from None
 
 
 @click.command()
@@ -176,8 +163,7 @@ def _user(fn: Any) -> Any:
 @pass_app
 def seat(app: App, game: int, side: str, address: str) -> None:
     """Give a side's seat to ADDRESS with a fresh reply key; both players are mailed."""
-    migrate(app.db)
-    app.say(_user(lambda: change_seat(app.db, app.settings, game, side, address)))
+    app.say(change_seat(app.db, app.settings, game, side, address))
     app.say("mails queued (send with `pbem send`)")
 
 
@@ -218,9 +204,9 @@ def games(app: App) -> None:
 def show(app: App, game: int, as_: str, as_json: bool) -> None:
     """Show a game as one side's report shows it (or the public board)."""
     if as_json:
-        app.say(json.dumps(_user(lambda: game_views.show_json(app.db, game, as_)), indent=2))
+        app.say(json.dumps(game_views.show_json(app.db, game, as_), indent=2))
     else:
-        app.say(_user(lambda: game_views.show(app.db, app.settings, game, as_)))
+        app.say(game_views.show(app.db, app.settings, game, as_))
 
 
 @click.command("log")
@@ -228,7 +214,7 @@ def show(app: App, game: int, as_: str, as_json: bool) -> None:
 @pass_app
 def log_(app: App, game: int) -> None:
     """Print a game's move log (sequence, side, command)."""
-    for m in _user(lambda: game_views.game_log(app.db, game)):
+    for m in game_views.game_log(app.db, game):
         app.say(
             f"{m.seq:5} {m.created_at:%Y-%m-%d %H:%M} {m.side:8} {m.command}"
             + ("   (autopilot)" if m.source == "autopilot" else "")
@@ -245,7 +231,7 @@ def log_(app: App, game: int) -> None:
 @pass_app
 def replay(app: App, game: int) -> None:
     """Rebuild a game from its move log and compare it with the stored snapshot."""
-    report = _user(lambda: game_views.replay(app.db, game))
+    report = game_views.replay(app.db, game)
     if report.ok:
         app.say(f"game #{game}: {report.moves} moves replayed, snapshot matches")
         return

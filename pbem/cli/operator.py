@@ -9,18 +9,28 @@ from __future__ import annotations
 import sys
 
 import click
+from sqlalchemy.engine import Engine
 
-from pbem.cli.app import EXIT_ATTENTION, App, pass_app
+from pbem.cli.app import (
+    EXIT_ATTENTION,
+    KNOWN_ERRORS,
+    App,
+    database_errors,
+    explain,
+    pass_app,
+)
 from pbem.pipeline.held import HeldNotFound, drop, list_held, release
-from pbem.store.db import migrate
+from pbem.store.db import make_engine, migrate
 from pbem.worker.checks import config_warnings, run_checks
 
 
 @click.command()
 @pass_app
 def init(app: App) -> None:
-    """Create the database, or migrate it to the newest schema."""
-    before, after = migrate(app.db)
+    """Create the database, or migrate it to the newest schema (the only command that creates)."""
+    db = make_engine(app.settings.database_url)
+    with database_errors(db):
+        before, after = migrate(db)
     if before == after:
         app.say(f"database is up to date (revision {after})")
     else:
@@ -36,7 +46,6 @@ def held(ctx: click.Context) -> None:
 
     app = ctx.find_object(App)
     assert app is not None
-    migrate(app.db)
     rows = list_held(app.db)
     if not rows:
         app.say("no held moves")
@@ -74,10 +83,17 @@ def held_drop(app: App, held_id: int) -> None:
 @click.command()
 @pass_app
 def check(app: App) -> None:
-    """Check the configuration: database, IMAP login and folders, SMTP (and warn when sender
-    authentication is off)."""
+    """Check the configuration: every refused setting, the database, IMAP login and folders,
+    SMTP (and warn when sender authentication is off)."""
     failed = 0
-    for name, ok, detail in run_checks(app.db, app.settings):
+
+    def open_db() -> Engine:
+        try:
+            return app.db
+        except KNOWN_ERRORS as exc:  # the message a command would end with, on one line
+            raise RuntimeError(explain(exc, app.prog)[0].replace("\n", "; ")) from None
+
+    for name, ok, detail in run_checks(open_db, app.settings):
         app.say(f"{'ok  ' if ok else 'FAIL'} {name}: {detail}")
         failed += not ok
     for warning in config_warnings(app.settings):

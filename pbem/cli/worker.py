@@ -17,9 +17,7 @@ from pbem.mail.embedded import EmbeddedMailServers
 from pbem.mail.lmtp import ListenError
 from pbem.outbox import send as outbox
 from pbem.outbox.send import SendStats
-from pbem.store.db import migrate
 from pbem.store.failures import DatabaseFailure, database_problem
-from pbem.store.schema_head import migrate_if_behind
 from pbem.worker import intake
 from pbem.worker.checks import config_warnings
 from pbem.worker.lock import Locked, RunLock
@@ -36,7 +34,6 @@ def poll(app: App, no_send: bool) -> None:
     app.require_identity()
     _warn(app)
     with _locked(app), _database_failure():
-        migrate_if_behind(app.db)  # Alembic only when there is something to migrate
         report = worker_pass(
             app.db,
             app.settings,
@@ -58,7 +55,6 @@ def tick(app: App, no_send: bool) -> None:
     (the gap was credited to every clock) or when a game failed.
     """
     with _locked(app), _database_failure():
-        migrate_if_behind(app.db)
         sender = None if no_send else outbox.make_sender(app.settings)
         code = _report(app, worker_pass(app.db, app.settings, sender=sender))
     sys.exit(code)
@@ -70,7 +66,6 @@ def send(app: App) -> None:
     """Send the outbox only (retrying earlier temporary failures that are due)."""
     app.require_identity()
     with _locked(app), _database_failure():
-        migrate_if_behind(app.db)
         sent = outbox.drain_outbox(app.db, app.settings, outbox.make_sender(app.settings))
         code = _sent_code(app, sent)
     sys.exit(code)
@@ -84,7 +79,11 @@ def _warn(app: App) -> None:
 
 @contextmanager
 def _locked(app: App) -> Iterator[None]:
-    """The run lock around a one-pass command; exit 75 when another run holds it."""
+    """The run lock around a one-pass command; exit 75 when another run holds it.
+
+    The database must exist before the lock file is made beside it; it is migrated (when
+    behind) under the lock, at the command's first use of `App.db`."""
+    _ = app.existing_db
     try:
         with RunLock(app.settings.lock_path):
             yield
@@ -200,8 +199,9 @@ def serve(
     stopper = Stopper()
     stopper.install()
     try:
+        _ = app.existing_db  # before the lock file is made beside it
         with RunLock(app.settings.lock_path):
-            migrate(app.db)
+            _ = app.db  # migrated under the lock
             if embedded:
                 _serve_embedded(app, stopper, idle_timeout, smtp_port, imap_port)
             elif app.settings.lmtp_port:

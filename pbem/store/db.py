@@ -19,7 +19,8 @@ from typing import Any
 
 from sqlalchemy import bindparam, event, exists, func
 from sqlalchemy import inspect as sa_inspect
-from sqlalchemy.engine import Engine
+from sqlalchemy.engine import Engine, make_url
+from sqlalchemy.exc import ArgumentError
 from sqlalchemy.orm import Session as OrmSession
 from sqlmodel import Session, col, create_engine, select
 
@@ -27,6 +28,10 @@ from pbem.store.failures import is_transient
 from pbem.store.models import Game, Move, Observer, TableTalk
 
 __all__ = [
+    "BadDatabaseURL",
+    "DatabaseError",
+    "DatabaseUnreachable",
+    "DriverMissing",
     "GameFacts",
     "game_facts",
     "is_sqlite",
@@ -45,18 +50,57 @@ def is_sqlite(engine: Engine) -> bool:
     return engine.dialect.name == "sqlite"
 
 
+class DatabaseError(Exception):
+    """The database cannot be used as configured; the message says why (one line)."""
+
+
+class BadDatabaseURL(DatabaseError):
+    """The URL is not one of the shapes the server supports (SQLite or PostgreSQL)."""
+
+
+class DriverMissing(DatabaseError):
+    """The URL is fine but its database driver (psycopg for PostgreSQL) is not installed."""
+
+
+class DatabaseUnreachable(DatabaseError):
+    """The database server refused or did not answer (a later run may succeed)."""
+
+
+SUPPORTED = ("sqlite", "postgresql")
+
+
 def make_engine(url: str, *, echo: bool = False) -> Engine:
-    """An engine for ``url`` (``sqlite:///path`` or ``postgresql+psycopg://...``)."""
-    if url.startswith("postgresql://"):
-        url = "postgresql+psycopg://" + url.removeprefix("postgresql://")
+    """An engine for ``url`` (``sqlite:///path`` or ``postgresql+psycopg://...``).
+
+    Raises `BadDatabaseURL` for anything else and `DriverMissing` when psycopg is not
+    installed; it does not connect (the first query does).
+    """
+    for alias in ("postgresql://", "postgres://"):
+        if url.startswith(alias):
+            url = "postgresql+psycopg://" + url.removeprefix(alias)
+    try:
+        backend = make_url(url).get_backend_name()
+    except ArgumentError:
+        raise BadDatabaseURL(f"{url!r} is not a database URL") from None
+    if backend not in SUPPORTED:
+        raise BadDatabaseURL(f"{backend} databases are not supported ({url!r})")
     if url.startswith("sqlite:///") and url != "sqlite:///:memory:":
-        Path(url.removeprefix("sqlite:///")).parent.mkdir(parents=True, exist_ok=True)
+        folder = Path(url.removeprefix("sqlite:///")).parent
+        try:
+            folder.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            raise DatabaseError(f"cannot create the folder {folder}: {exc.strerror}") from None
     kwargs: dict[str, Any] = {"echo": echo}
     if url.startswith("sqlite"):
         kwargs["connect_args"] = {"timeout": BUSY_TIMEOUT_MS / 1000, "check_same_thread": False}
     else:
         kwargs["pool_pre_ping"] = True
-    engine = create_engine(url, **kwargs)
+    try:
+        engine = create_engine(url, **kwargs)
+    except ArgumentError as exc:  # NoSuchModuleError: an unknown driver after the '+'
+        raise BadDatabaseURL(f"{url!r}: {exc}") from None
+    except ImportError as exc:
+        raise DriverMissing(f"PostgreSQL needs the psycopg driver, not installed ({exc})") from None
     if is_sqlite(engine):
         _sqlite_setup(engine)
     return engine

@@ -1,20 +1,22 @@
-"""`pbem check`: connectivity and configuration checks, each (name, ok, detail), and the
-warnings `pbem check`, `poll` and `serve` print once (`config_warnings`)."""
+"""`pbem check`: connectivity and configuration checks, each (name, ok, detail); `refusals`,
+every setting the mail-handling commands refuse to run with; and the warnings `pbem check`,
+`poll` and `serve` print once (`config_warnings`)."""
 
 from __future__ import annotations
 
 import asyncio
 import smtplib
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 
 import aiosmtplib
 from sqlalchemy.engine import Engine
 
-from pbem.config import Settings
-from pbem.store.db import migrate
+from pbem.config import Settings, identity_problems
+from pbem.mail import dkimcheck
+from pbem.store.schema_head import head
 from pbem.worker.intake import open_mailbox
 
-__all__ = ["UNAUTHENTICATED", "config_warnings", "run_checks"]
+__all__ = ["UNAUTHENTICATED", "config_warnings", "refusals", "run_checks"]
 
 Check = tuple[str, bool, str]
 UNAUTHENTICATED = (
@@ -31,9 +33,28 @@ def config_warnings(settings: Settings) -> list[str]:
     return []
 
 
-def run_checks(db: Engine, settings: Settings) -> Iterator[Check]:
-    yield _settings(settings)
-    yield _database(db)
+def refusals(settings: Settings) -> list[str]:
+    """Every setting `new`, `poll`, `serve` and `send` refuse to run with (empty: none)."""
+    problems = identity_problems(settings)
+    if settings.dkim_verify and not dkimcheck.available():
+        problems.append(
+            "PBEM_DKIM_VERIFY is on but dkimpy is not installed (pip install 'pbem1960[dkim]')"
+        )
+    return problems
+
+
+def run_checks(open_db: Callable[[], Engine], settings: Settings) -> Iterator[Check]:
+    """The settings (one check per refused setting), the database, the LMTP listener (when
+    set), IMAP and SMTP.
+
+    ``open_db`` opens the existing database at the newest schema (it creates none; its
+    error is the check's detail)."""
+    problems = refusals(settings)
+    for problem in problems:
+        yield ("settings", False, problem)
+    if not problems:
+        yield ("settings", True, f"address {settings.address}, secret set")
+    yield _database(open_db)
     if settings.lmtp_port:
         yield _lmtp(settings)
     if not settings.lmtp_port or settings.imap_user:  # LMTP sites may have no mailbox at all
@@ -41,18 +62,12 @@ def run_checks(db: Engine, settings: Settings) -> Iterator[Check]:
     yield _smtp(settings)
 
 
-def _settings(settings: Settings) -> Check:
-    if settings.secret in ("", "change-me"):
-        return ("settings", False, "PBEM_SECRET is not set: reply keys would be forgeable")
-    return ("settings", True, f"address {settings.address}, secret set")
-
-
-def _database(db: Engine) -> Check:
+def _database(open_db: Callable[[], Engine]) -> Check:
     try:
-        _, rev = migrate(db)
-    except Exception as exc:
-        return ("database", False, f"{db.url.render_as_string()}: {exc}")
-    return ("database", True, f"{db.url.render_as_string()} at revision {rev}")
+        db = open_db()
+    except Exception as exc:  # the CLI's known database errors; their message says it all
+        return ("database", False, str(exc).replace("\n", "; "))
+    return ("database", True, f"{db.url.render_as_string()} at revision {head()}")
 
 
 def _imap(settings: Settings) -> Check:

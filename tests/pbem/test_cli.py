@@ -6,6 +6,7 @@ import email
 import email.policy
 import json
 import re
+import tempfile
 from pathlib import Path
 
 import pytest
@@ -19,20 +20,24 @@ from tests.pbem.mailtools import MailServer, free_port, player_mail
 
 @pytest.fixture
 def env(tmp_path: Path) -> dict[str, str]:
-    return {
+    """Settings for a site whose database `pbem init` has created."""
+    settings = {
         "PBEM_DATABASE_URL": f"sqlite:///{tmp_path}/cli.db",
         "PBEM_ADDRESS": "game@example.test",
-        "PBEM_SECRET": "cli-secret",
+        "PBEM_SECRET": "cli-secret-of-the-tests",
         "PBEM_IMAP_SSL": "false",
         "PBEM_SMTP_TLS": "false",
     }
+    assert run(settings, "init").exit_code == 0
+    return settings
 
 
 def run(env: dict[str, str], *args: str) -> Result:
     return CliRunner().invoke(cli, list(args), env=env, catch_exceptions=False)
 
 
-def test_init_creates_then_reports_up_to_date(env: dict[str, str]) -> None:
+def test_init_creates_then_reports_up_to_date(tmp_path: Path) -> None:
+    env = {"PBEM_DATABASE_URL": f"sqlite:///{tmp_path}/new/cli.db"}
     first = run(env, "init")
     assert first.exit_code == 0 and re.search(r"migrated: empty -> 00\d\d\b", first.output)
     assert "up to date" in run(env, "init").output
@@ -146,11 +151,26 @@ def test_send_poll_and_quiet_poll_over_real_servers(
     assert checks.exit_code == 0 and checks.output.count("ok  ") == 4
 
 
-def test_demo_stops_at_the_move_limit(tmp_path: Path) -> None:
+def test_demo_stops_at_the_move_limit_and_keeps_a_folder_it_was_given(tmp_path: Path) -> None:
     out = CliRunner().invoke(cli, ["demo", "--max-moves", "4", "--dir", str(tmp_path / "d")])
     assert out.exit_code == EXIT_ATTENTION, out.output
-    assert "stopped after 4 moves" in out.output
+    assert "Kennedy replies: accept" in out.output and "stopped after 4 moves" in out.output
     assert (tmp_path / "d" / "kennedy.mbox").stat().st_size > 0
+    assert "log 1" in out.output  # a kept folder comes with the commands to look at it
+
+
+def test_demo_removes_its_temporary_folder_unless_kept(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))
+    prog = "bash scripts/pbem"  # as a Quick-start user runs it
+    out = CliRunner().invoke(cli, ["demo", "--max-moves", "2"], prog_name=prog)
+    assert out.exit_code == EXIT_ATTENTION, out.output
+    assert "`bash scripts/pbem demo --keep` keeps them" in out.output
+    assert list(tmp_path.glob("pbem-demo-*")) == []
+    kept = CliRunner().invoke(cli, ["demo", "--max-moves", "2", "--keep"], prog_name=prog)
+    folder = next(tmp_path.glob("pbem-demo-*"))
+    assert f"bash scripts/pbem --database-url sqlite:///{folder}/pbem.db log 1" in kept.output
 
 
 def test_send_exits_4_when_smtp_is_unreachable(env: dict[str, str]) -> None:

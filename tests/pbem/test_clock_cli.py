@@ -12,13 +12,16 @@ from pbem.cli import cli
 
 @pytest.fixture
 def env(tmp_path: Path) -> dict[str, str]:
-    return {
+    """Settings for a site whose database `pbem init` has created."""
+    settings = {
         "PBEM_DATABASE_URL": f"sqlite:///{tmp_path}/cli.db",
         "PBEM_ADDRESS": "game@example.test",
-        "PBEM_SECRET": "cli-secret",
+        "PBEM_SECRET": "cli-secret-of-the-tests",
         "PBEM_SMTP_PORT": "1",
         "PBEM_SMTP_HOST": "127.0.0.1",
     }
+    assert run(settings, "init").exit_code == 0
+    return settings
 
 
 def run(env: dict[str, str], *args: str) -> Result:

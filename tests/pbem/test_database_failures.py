@@ -217,7 +217,7 @@ def test_a_full_disk_exits_3_with_one_line_and_loses_nothing(
     """RLIMIT_FSIZE in the poll's process: no file may grow past 64 KiB, as on a full disk
     (SQLite sees the short write, EFBIG, and reports an I/O error; Python ignores SIGXFSZ)."""
     url = f"sqlite:///{tmp_path}/pbem.db"
-    h = _game(tmp_path, settings=embedded_mail.game_settings(url, "test-secret"))
+    h = _game(tmp_path, settings=embedded_mail.game_settings(url, "test-secret-of-the-harness"))
     for raw in _waiting(h):
         embedded_mail.send(raw, "player@players.test", [h.settings.address])
     assert embedded_mail.wait_for(h.settings.address, MAILS)

@@ -68,7 +68,7 @@ def test_typo_quoted_reply_undo_and_table_talk_by_real_mail(
 ) -> None:
     game_address = mail_server.fresh_address("game")
     settings = mail_server.game_settings(
-        f"sqlite:///{tmp_path}/undo.db", "undo-secret", game_address
+        f"sqlite:///{tmp_path}/undo.db", "undo-secret-of-the-tests", game_address
     )
     db = make_engine(settings.database_url)
     migrate(db)

@@ -12,6 +12,8 @@ import copy
 import json
 import logging
 import random
+import subprocess
+import sys
 from collections.abc import Iterator
 from dataclasses import dataclass
 from email.message import EmailMessage
@@ -165,6 +167,24 @@ def test_the_attached_export_verifies(
     assert main([str(path)]) == 0 and capsys.readouterr().out.startswith("verified")
     out = CliRunner().invoke(cli, ["verify", str(path)])
     assert out.exit_code == 0 and "verified" in out.output
+
+
+def test_the_standalone_verifier_needs_only_the_standard_library_and_the_engine(
+    played: Played, tmp_path: Path
+) -> None:
+    """As the README says: `python3 pbem/games/fairplay/verify.py FILE` from a copy of the
+    project with nothing installed (-I -S: no site-packages, no PYTHONPATH, any folder)."""
+    path = tmp_path / "export.json"
+    path.write_text(json.dumps(played.export))
+    verifier = Path(__file__).resolve().parents[2] / "pbem" / "games" / "fairplay" / "verify.py"
+    run = subprocess.run(
+        [sys.executable, "-I", "-S", str(verifier), str(path)],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert (run.returncode, run.stderr) == (0, "") and run.stdout.startswith("verified:")
 
 
 def test_pbem_export_prints_the_same_export_after_the_end(played: Played) -> None:

@@ -160,9 +160,10 @@ def test_cli_new_invites_by_default_and_start_skips_it(tmp_path: Path) -> None:
     env = {
         "PBEM_DATABASE_URL": f"sqlite:///{tmp_path}/cli.db",
         "PBEM_ADDRESS": "game@example.test",
-        "PBEM_SECRET": "s",
+        "PBEM_SECRET": "s" * 16,
     }
     runner = CliRunner()
+    assert runner.invoke(cli, ["init"], env=env).exit_code == 0
     out = runner.invoke(cli, ["new", "--kennedy", "a@x.test", "--nixon", "b@x.test"], env=env)
     assert out.exit_code == 0 and "invitations queued" in out.output, out.output
     out = runner.invoke(

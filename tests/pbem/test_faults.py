@@ -150,7 +150,7 @@ def test_4_poll_exits_4_when_mail_was_deferred(
         lambda *a, **k: intake.PollStats(outcomes=__import__("collections").Counter(deferred=1)),
     )
     monkeypatch.setattr(intake, "open_mailbox", lambda s: _NullBox())
-    out = _cli(_env(tmp_path), "poll", "--no-send")
+    out = _cli(_initialised(tmp_path), "poll", "--no-send")
     assert out.exit_code == EXIT_UNREACHABLE, out.output
 
 
@@ -207,7 +207,7 @@ def _env(tmp_path: Path, **extra: str) -> dict[str, str]:
     return {
         "PBEM_DATABASE_URL": f"sqlite:///{tmp_path}/cli.db",
         "PBEM_ADDRESS": "game@example.test",
-        "PBEM_SECRET": "fault-secret",
+        "PBEM_SECRET": "fault-secret-of-the-tests",
         "PBEM_IMAP_SSL": "false",
         "PBEM_SMTP_TLS": "false",
         "PBEM_IMAP_HOST": "127.0.0.1",
@@ -220,13 +220,20 @@ def _cli(env: dict[str, str], *args: str) -> Result:
     return CliRunner().invoke(cli, list(args), env=env)
 
 
+def _initialised(tmp_path: Path, **extra: str) -> dict[str, str]:
+    """`_env` for a site whose database `pbem init` has created."""
+    env = _env(tmp_path, **extra)
+    assert _cli(env, "init").exit_code == 0
+    return env
+
+
 @pytest.mark.parametrize("server", [imap_refusing_logins, garbage_banner])
 def test_6_a_wrong_imap_password_or_a_garbage_banner_exits_4(
     tmp_path: Path, server: object
 ) -> None:
     with server() as fake:  # type: ignore[operator]
         out = _cli(
-            _env(
+            _initialised(
                 tmp_path,
                 PBEM_IMAP_PORT=str(fake.port),
                 PBEM_IMAP_USER="game",
@@ -268,7 +275,7 @@ def test_8_after_a_connection_failure_the_next_run_retries_at_once(h: Harness) -
 
 
 def test_8_send_keeps_exiting_4_while_mail_is_undelivered(tmp_path: Path) -> None:
-    env = _env(tmp_path, PBEM_SMTP_PORT=str(free_port()))
+    env = _initialised(tmp_path, PBEM_SMTP_PORT=str(free_port()))
     assert _cli(env, "new", "--kennedy", "jack@a.test", "--nixon", "dick@b.test").exit_code == 0
     for _ in range(2):
         out = _cli(env, "send")

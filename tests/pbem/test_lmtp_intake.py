@@ -249,6 +249,9 @@ def test_serve_says_why_it_cannot_listen_and_exits_4(tmp_path: Path) -> None:
             "PBEM_LMTP_PORT": str(port),
             "PBEM_LOCK_FILE": str(tmp_path / "s.lock"),
         }
+        subprocess.run(
+            [sys.executable, "-m", "pbem", "init"], env=env, check=True, capture_output=True
+        )
         done = subprocess.run(
             [sys.executable, "-m", "pbem", "serve"],
             env=env,

@@ -19,7 +19,8 @@ CMD = "campaign 17: NY 2, PA 1"
 PLAIN = CORPUS / "email_reply_parser"
 TALON = CORPUS / "talon"
 needs_corpus = pytest.mark.skipif(
-    not CORPUS.is_dir(), reason=f"mail corpus not present at {CORPUS}"
+    not CORPUS.is_dir(),
+    reason=f"mail corpus not present at {CORPUS} (README, Development: where it comes from)",
 )
 
 

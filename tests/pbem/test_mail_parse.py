@@ -236,7 +236,10 @@ def test_fuzz_random_and_mutated_bytes_never_crash() -> None:
 STANDARD = CORPUS / "talon" / "standard_replies"
 
 
-@pytest.mark.skipif(not STANDARD.is_dir(), reason=f"mail corpus not present at {CORPUS}")
+@pytest.mark.skipif(
+    not STANDARD.is_dir(),
+    reason=f"mail corpus not present at {CORPUS} (README, Development: where it comes from)",
+)
 @pytest.mark.parametrize(
     "name", ["android", "apple_mail", "apple_mail_2", "gmail", "iphone", "outlook"]
 )

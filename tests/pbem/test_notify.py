@@ -299,7 +299,7 @@ def test_cli_sets_notify_mode_and_standing_orders(h: Harness) -> None:
     env = {
         "PBEM_DATABASE_URL": h.settings.database_url,
         "PBEM_ADDRESS": "game@pbem.test",
-        "PBEM_SECRET": "test-secret",
+        "PBEM_SECRET": "test-secret-of-the-tests",
     }
     run = CliRunner().invoke
     out = run(cli, ["notify", str(h.game_id), "nixon", "digest", "--hour", "7"], env=env)

@@ -27,7 +27,10 @@ def _run(tmp_path: Path, *args: str, **env: str) -> Result:
         "PBEM_SMTP_PORT": str(free_port()),
         "PBEM_IMAP_SSL": "false",
     }
-    return CliRunner().invoke(cli, list(args), env={**base, **env})
+    runner = CliRunner()
+    if args[0] != "check":  # only `pbem init` creates the database
+        assert runner.invoke(cli, ["init"], env={**base, **env}).exit_code == 0
+    return runner.invoke(cli, list(args), env={**base, **env})
 
 
 def _warned(text: str) -> int:

@@ -45,8 +45,9 @@ def test_serve_embedded_stops_cleanly_on_sigterm(tmp_path: Path) -> None:
     env = os.environ | {
         "PBEM_DATABASE_URL": f"sqlite:///{tmp_path}/s.db",
         "PBEM_ADDRESS": "game@example.test",
-        "PBEM_SECRET": "x",
+        "PBEM_SECRET": "x" * 16,
     }
+    subprocess.run([sys.executable, "-m", "pbem", "init"], env=env, check=True, capture_output=True)
     proc = subprocess.Popen(
         [
             sys.executable,

@@ -12,8 +12,9 @@ This one file is the scheme's home (docs/RANDOMNESS.md describes the same bytes 
   ``1960-pbem/key/v1\\ngame=<id>\\nkennedy=<sha256 hex of K entropy>\\nnixon=<sha256 hex of N entropy>``,
   read as one big-endian unsigned integer; it is passed to ``engine.new_game`` like any seed.
 
-It needs only the Python standard library and this project's ``engine`` package, so a player
-can run it without the server: ``python verify.py EXPORT.json`` prints ``verified`` or the
+It needs only the Python standard library and this project's ``engine`` package (itself
+standard library only), so a player can run it from any copy of the project with nothing
+installed: ``python3 pbem/games/fairplay/verify.py EXPORT.json`` prints ``verified`` or the
 first point of difference (exit 0 / 1; 2 for an unreadable or not yet revealed export).
 """
 
@@ -26,7 +27,11 @@ import sys
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
+
+if __name__ == "__main__" and not __package__:  # run as a file: the engine is 3 folders up
+    sys.path.insert(0, str(Path(__file__).resolve().parents[3]))
 
 import engine
 import engine.rng
@@ -309,7 +314,8 @@ def main(argv: list[str] | None = None) -> int:
     args = sys.argv[1:] if argv is None else argv
     if len(args) != 1:
         print(
-            "usage: verify.py EXPORT.json   (a game export from the final mail or `pbem export`)",
+            "usage: python3 pbem/games/fairplay/verify.py EXPORT.json   "
+            "(the export attached to the final mail, or `pbem export GAME`)",
             file=sys.stderr,
         )
         return 2
@@ -317,7 +323,8 @@ def main(argv: list[str] | None = None) -> int:
         with open(args[0], encoding="utf-8") as fh:
             data = json.load(fh)
     except (OSError, ValueError) as exc:
-        print(f"cannot read {args[0]}: {exc}", file=sys.stderr)
+        reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else exc
+        print(f"cannot read {args[0]}: {reason}", file=sys.stderr)
         return 2
     verdict = verify_export(data)
     print(verdict.message if verdict.ok else f"NOT VERIFIED: {verdict.message}")
