@@ -79,7 +79,9 @@ class Harness:
 
     def __post_init__(self) -> None:
         url = self.database_url or f"sqlite:///{self.folder}/pbem.db"
-        self.settings = Settings(database_url=url, address="game@pbem.test", secret="test-secret-of-the-harness")
+        self.settings = Settings(
+            database_url=url, address="game@pbem.test", secret="test-secret-of-the-harness"
+        )
         self.db = make_engine(self.settings.database_url)
         migrate(self.db)
         self.inbox.ensure_folders()

@@ -29,7 +29,9 @@ from tests.pbem.mailtools import MailServer
 
 
 def _settings(server: MailServer, folder: Path, game_address: str) -> Settings:
-    return server.game_settings(f"sqlite:///{folder}/e2e.db", "e2e-secret-of-the-tests", game_address)
+    return server.game_settings(
+        f"sqlite:///{folder}/e2e.db", "e2e-secret-of-the-tests", game_address
+    )
 
 
 @pytest.mark.timeout(900)
