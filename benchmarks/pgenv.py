@@ -61,7 +61,19 @@ def create_database(url: str, template: str | None = None) -> str:
     name = f"bench_{uuid.uuid4().hex[:10]}"
     admin = _admin(url)
     with admin.connect() as c:  # type: ignore[attr-defined]
-        tmpl = f" TEMPLATE {template.rsplit('/', 1)[1]}" if template else ""
+        tmpl = ""
+        if template:
+            source = template.rsplit("/", 1)[1]
+            tmpl = f" TEMPLATE {source}"
+            # PostgreSQL copies a template only while nobody is connected to it: close the
+            # idle sessions other engines of this process keep in their pools (they reconnect)
+            c.execute(
+                text(
+                    "SELECT pg_terminate_backend(pid) FROM pg_stat_activity"
+                    " WHERE datname = :db AND pid <> pg_backend_pid()"
+                ),
+                {"db": source},
+            )
         c.execute(text(f"CREATE DATABASE {name}{tmpl}"))
     admin.dispose()  # type: ignore[attr-defined]
     return url.rsplit("/", 1)[0] + "/" + name
