@@ -10,13 +10,11 @@ from __future__ import annotations
 
 import json
 from datetime import UTC, datetime
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from pbem.clocks import model
 from pbem.clocks.control import fmt_duration
-
-if TYPE_CHECKING:  # not at run time: the sending process renders mail without the database layer
-    from pbem.store.models import Game
+from pbem.store.models import Game
 
 __all__ = ["clock_context", "clock_model", "ending_of"]
 
