@@ -115,7 +115,9 @@ def main(argv: list[str] | None = None) -> int:
         )
         db.dispose()
     print_table("reading one mail before the sender is known (CPU seconds)", rows)
-    return 0 if outcomes == {"quarantined"} else 1
+    # a figure, never a verdict: a fast machine may read the smoke's small mail within the budget
+    # (its outcome is printed above); tests/pbem check the quarantine itself
+    return 0
 
 
 if __name__ == "__main__":
