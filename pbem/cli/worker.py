@@ -90,8 +90,10 @@ def _stopper() -> Stopper:
 
 def _said_stop(app: App, stopper: Stopper) -> None:
     """The one line a stopping signal gets (nothing without one)."""
-    if stopper.signal:
-        app.say(f"stopped by {stopper.signal} after the mail in hand; the next run does the rest")
+    if stopper.signal_name:
+        app.say(
+            f"stopped by {stopper.signal_name} after the mail in hand; the next run does the rest"
+        )
 
 
 def _warn(app: App) -> None:
@@ -253,7 +255,7 @@ def serve(
     except ListenError as exc:
         click.echo(str(exc), err=True)
         sys.exit(EXIT_UNREACHABLE)
-    if stopper.signal:
+    if stopper.signal_name:
         _said_stop(app, stopper)
     else:
         app.say("stopped")

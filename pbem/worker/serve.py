@@ -57,11 +57,11 @@ class _Interrupt(Exception):
 @dataclass
 class Stopper:
     """The stop flag and the signal handlers that set it (every worker command installs
-    them); ``signal``: the name of the signal that stopped it."""
+    them); ``signal_name``: the signal that stopped it."""
 
     stopped: bool = False
     waiting: bool = False
-    signal: str = ""
+    signal_name: str = ""
 
     def stop(self, *_: Any) -> None:
         self.stopped = True
@@ -72,7 +72,7 @@ class Stopper:
 
     def _handler(self, signum: int, frame: FrameType | None) -> None:
         self.stopped = True
-        self.signal = signal.Signals(signum).name
+        self.signal_name = signal.Signals(signum).name
         if self.waiting:
             raise _Interrupt(signal.Signals(signum).name)
 
