@@ -173,12 +173,13 @@ class Ledger:
 
 def summary(dups: list[Duplicate], kills: Counter[str]) -> str:
     """Duplicates per kind of stopped worker, per 1,000 stops of that kind (``kills``: stops
-    per `Round.label`; SIGTERM stops are listed when there were any)."""
+    per `Round.label`; the kinds of a signal are listed when it stopped any)."""
     by: Counter[str] = Counter(d.cause.label if d.cause else "?" for d in dups)
     hows = Counter(d.how for d in dups)
     parts = []
+    sigkill = any(kills[k] or by[k] for k in ("poll", "serve"))
     for kind in ("poll", "serve", "poll SIGTERM", "serve SIGTERM"):
-        if "SIGTERM" in kind and not (kills[kind] or by[kind]):
+        if not (kills[kind] or by[kind]) and ("SIGTERM" in kind or not sigkill):
             continue
         rate = f"{1000 * by[kind] / kills[kind]:.1f}" if kills[kind] else "-"
         stops = "kills" if "SIGTERM" not in kind else "stops"
