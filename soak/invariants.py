@@ -151,8 +151,10 @@ class Result:
         if not self.term_waits:
             return ""
         waits = sorted(self.term_waits)
+        early = " (-15: in start-up, before its handlers)" if self.term_codes[-15] else ""
         return (
-            f"SIGTERM stops {len(waits)}: exit codes {dict(sorted(self.term_codes.items()))}, "
+            f"SIGTERM stops {len(waits)}: exit codes {dict(sorted(self.term_codes.items()))}"
+            f"{early}, "
             f"signal to exit median {statistics.median(waits):.2f} s, max {waits[-1]:.2f} s, "
             f"still running after {TERM_WAIT:.0f} s {self.term_late}\n"
         )
