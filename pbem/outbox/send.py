@@ -10,7 +10,7 @@ at-least-once: a worker killed between a send and its mark leaves the claim to b
 once when this machine sees it is dead, else when the lease ends) and the row is sent again
 with the same Message-ID, which the receiving side can recognise. A stop asked for (``stop``:
 SIGTERM or SIGINT, `pbem.worker.serve.Stopper`) is looked at before each row: the mail being
-sent is finished and marked, the rows claimed and not tried are handed back, none is taken.
+sent is finished and marked, the rows claimed and not tried are handed back, no other is taken.
 `drain_outbox` is one whole run: the last step of every worker pass and `pbem send`.
 """
 
