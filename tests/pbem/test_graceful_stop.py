@@ -78,9 +78,19 @@ def _rows(db: Any) -> list[OutboxMessage]:
         return list(s.exec(select(OutboxMessage).order_by(OutboxMessage.id)))  # type: ignore[arg-type]
 
 
-@pytest.mark.parametrize("command", ["send", "tick", "poll", "serve", "serve-lmtp"])
+@pytest.mark.parametrize(
+    ("command", "sig"),
+    [
+        ("send", signal.SIGTERM),
+        ("tick", signal.SIGTERM),
+        ("poll", signal.SIGTERM),
+        ("poll", signal.SIGINT),
+        ("serve", signal.SIGTERM),
+        ("serve-lmtp", signal.SIGTERM),
+    ],
+)
 def test_sigterm_mid_send_finishes_that_mail_and_sends_nothing_twice(
-    command: str, tmp_path: Path, smtp: tuple[SlowSmtp, int]
+    command: str, sig: signal.Signals, tmp_path: Path, smtp: tuple[SlowSmtp, int]
 ) -> None:
     server, smtp_port = smtp
     url = f"sqlite:///{tmp_path}/stop.db"
@@ -120,7 +130,7 @@ def test_sigterm_mid_send_finishes_that_mail_and_sends_nothing_twice(
         )
         try:
             assert server.arrived.wait(60), "the worker never sent"
-            proc.send_signal(signal.SIGTERM)  # while the SMTP server holds back its 250
+            proc.send_signal(sig)  # while the SMTP server holds back its 250
             time.sleep(0.5)
             server.hold.set()
             out, err = proc.communicate(timeout=60)
@@ -133,7 +143,7 @@ def test_sigterm_mid_send_finishes_that_mail_and_sends_nothing_twice(
     assert first.status == "sent"  # marked before the process ended
     assert second.status == "pending" and second.claimed_by is None  # handed back, due
     assert proc.returncode == 0, err
-    assert "stopped by SIGTERM after the mail in hand" in out
+    assert f"stopped by {sig.name} after the mail in hand" in out
     stats = outbox.drain_outbox(db, settings, SmtpSender("127.0.0.1", smtp_port))  # next run
     assert stats.sent == 1
     assert Counter(server.accepted) == Counter(r.message_id for r in _rows(db))  # each once
