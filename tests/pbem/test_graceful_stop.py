@@ -28,12 +28,13 @@ from sqlmodel import Session, select
 
 from pbem.config import Settings
 from pbem.games import setup as game_setup
-from pbem.mail import MemorySender, SmtpSender
+from pbem.mail import ImapMailbox, MemorySender, SmtpSender
 from pbem.mail.embedded import EmbeddedMailServers
 from pbem.outbox import send as outbox
 from pbem.store.db import make_engine
 from pbem.store.models import InboundMessage, OutboxMessage
 from pbem.worker.worker_pass import worker_pass
+from tests.pbem.fakeservers import ScriptedServer
 from tests.pbem.harness import Harness
 from tests.pbem.mailtools import free_port, port_open, wait_until
 
@@ -228,3 +229,52 @@ def test_a_stop_while_applying_leaves_the_other_mails_in_the_inbox(tmp_path: Pat
     later = worker_pass(h.db, h.settings, inbox=h.inbox, sender=h.sender)
     assert not later.stopped and later.mail.total == 1 and later.sent is not None
     assert h.inbox.folder_uids("Processed") == [1, 2]
+
+
+class Interrupted(Exception):
+    pass
+
+
+def _stuck_in_idle() -> ScriptedServer:
+    """An IMAP server that takes IDLE and then never says another word (no "+", no BYE)."""
+    state = {"idle": False}
+
+    def answer(line: bytes) -> bytes | None:
+        tag, _, rest = line.partition(b" ")
+        verb = rest.split(b" ", 1)[0].upper()
+        if state["idle"]:
+            return None
+        if verb == b"CAPABILITY":
+            return b"* CAPABILITY IMAP4rev1 IDLE\r\n" + tag + b" OK done\r\n"
+        if verb == b"SELECT":
+            return b"* 0 EXISTS\r\n* OK [UIDVALIDITY 7] ok\r\n" + tag + b" OK [READ-WRITE] done\r\n"
+        if verb == b"IDLE":
+            state["idle"] = True
+            return None
+        return tag + b" OK done\r\n"
+
+    return ScriptedServer(b"* OK [CAPABILITY IMAP4rev1 IDLE] ready\r\n", answer)
+
+
+def test_a_signal_inside_the_idle_exchange_drops_the_connection_at_once() -> None:
+    """`pbem serve` ends an IDLE wait by raising from its SIGTERM handler, wherever the
+    exchange is: the connection, in an unknown state, is dropped, not logged out (a LOGOUT
+    would wait for the server's answer up to the 30 s timeout)."""
+
+    def interrupt(signum: int, frame: Any) -> None:
+        raise Interrupted
+
+    with _stuck_in_idle() as server:
+        mailbox = ImapMailbox("127.0.0.1", server.port, "game@stop.test", "x")
+        mailbox.connect()
+        before = signal.signal(signal.SIGALRM, interrupt)
+        try:
+            signal.setitimer(signal.ITIMER_REAL, 0.3)  # while waiting for the "+ idling"
+            with pytest.raises(Interrupted):
+                mailbox.idle_wait(60)
+        finally:
+            signal.setitimer(signal.ITIMER_REAL, 0)
+            signal.signal(signal.SIGALRM, before)
+        started = time.monotonic()
+        mailbox.close()
+        assert time.monotonic() - started < 5
