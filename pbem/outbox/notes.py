@@ -16,7 +16,6 @@ from sqlalchemy.dialects.postgresql import insert as pg_insert
 from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlmodel import Session, col, select
 
-from pbem.store.db import game_facts, note_game_facts
 from pbem.store.models import KeyQuestion, TableTalk
 
 __all__ = ["KeyQuestion", "TableTalk", "asked_under", "post", "remember_question", "take"]
@@ -35,7 +34,6 @@ def post(
     now: datetime,
 ) -> None:
     """Add a message for *to_side*'s next mail."""
-    note_game_facts(session, game_id, talk=True)
     session.add(
         TableTalk(
             game_id=game_id,
@@ -49,14 +47,7 @@ def post(
 
 
 def take(session: Session, game_id: int, side: str, now: datetime) -> list[dict[str, str]]:
-    """The undelivered messages for *side*, oldest first, marked delivered now.
-
-    No query when the game's row was locked in this transaction and it had no undelivered
-    message then (`pbem.store.db.game_facts`; `post` says when one is added since).
-    """
-    facts = game_facts(session, game_id)
-    if facts is not None and not facts.talk:
-        return []
+    """The undelivered messages for *side*, oldest first, marked delivered now."""
     rows = session.exec(
         select(TableTalk)
         .where(

@@ -9,9 +9,7 @@ forms are then reused) and run on the session's connection: in the same transact
 autoflush (a Core statement on a table never flushes the session).
 
 The record lives in the mail's `Context` as an `InboundRow` (not an ORM object), so nothing
-but `finish_inbound` writes it after the insert. A game's highest move number is, on SQLite,
-read with its locked row (`pbem.store.db.GameFacts.last_seq`) and kept here as moves are appended:
-no ``SELECT max(seq)`` per applied mail.
+but `finish_inbound` writes it after the insert.
 """
 
 from __future__ import annotations
@@ -27,7 +25,6 @@ from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlmodel import Session
 
 from pbem.pipeline.base import InboundRow
-from pbem.store.db import game_facts, note_game_facts
 from pbem.store.models import InboundMessage, Move, OutboxMessage
 
 __all__ = [
@@ -129,9 +126,6 @@ def last_move_seq(session: Session, game_id: int) -> int:
     still pending in the session (flushed first, as the ORM's autoflush would)."""
     if any(isinstance(obj, Move) for obj in session.new):
         session.flush()
-    facts = game_facts(session, game_id)  # SQLite: read with the game's row, kept since
-    if facts is not None and facts.last_seq is not None:
-        return facts.last_seq
     found = session.connection().execute(_LAST_SEQ, {"b_game_id": game_id}).scalar()
     return int(found or 0)
 
@@ -165,6 +159,3 @@ def insert_moves(
             for n, (side, command) in enumerate(moves)
         ],
     )
-    facts = game_facts(session, game_id)
-    if facts is not None and facts.last_seq is not None:
-        note_game_facts(session, game_id, last_seq=max(facts.last_seq, first_seq + len(moves) - 1))

@@ -1,16 +1,12 @@
 """Fewer database statements and parses per mail (issue 14, benchmark 2), with the same answers.
 
-- `pbem.store.db.lock_game` loads a game once per transaction (the `invitation` and `load-game`
-  handlers both lock it) and forgets it at commit and rollback;
 - `pbem.games.orders.book_rows` reads both seats' `SeatOrders` rows in one query;
 - the reply-key lookup uses the game's seats as `pbem.outbox.queue.seats_of` holds them;
 - `pbem.mail.parse.POLICY` parses each header value once, and reads mail exactly as
   ``email.policy.default`` does;
 - `pbem.outbox.parts` finds the image ids of a report without a leading ``\b`` in its patterns
   (which kept the regex engine from skipping ahead) and the same ids as with it;
-- a mail's record is one INSERT (no SELECT, no SAVEPOINT) and one UPDATE at the end; the game
-  row is read with whether it has observers and table talk, which are then not asked for
-  when it has none; a report's question is remembered without a SELECT first;
+- a mail's record is one INSERT (no SELECT, no SAVEPOINT) and one UPDATE at the end;
 - a seat's `SeatOrders` row, once read in a mail, is not asked of the session again.
 """
 
@@ -40,26 +36,6 @@ from tests.pbem.fairplay_helpers import confirm_observer
 from tests.pbem.harness import Harness
 
 
-def test_lock_game_loads_a_game_once_per_transaction(tmp_path: Path) -> None:
-    h = Harness(tmp_path)
-    h.new_game()
-    queries = h.selects_from("game")
-    with transaction(h.db) as s:
-        first = lock_game(s, h.game_id)
-        assert lock_game(s, h.game_id) is first
-        assert len(queries) == 1
-    with transaction(h.db) as s:
-        lock_game(s, h.game_id)
-        assert len(queries) == 2, "a new transaction locks (and reads) the row again"
-    with Session(h.db) as s:
-        game = lock_game(s, h.game_id)
-        s.rollback()
-        assert lock_game(s, h.game_id) is not None and len(queries) == 4, "rollback forgets it"
-        s.expunge(lock_game(s, h.game_id))
-        again = lock_game(s, h.game_id)
-        assert again is not game and again in s, "a row no longer in the session is read again"
-
-
 def test_book_rows_reads_both_seats_in_one_query(tmp_path: Path) -> None:
     h = Harness(tmp_path)
     h.new_game()
@@ -74,15 +50,6 @@ def test_book_rows_reads_both_seats_in_one_query(tmp_path: Path) -> None:
         assert orders.book_rows(s, seats) == rows
         assert orders.book_row(s, seats["nixon"]) is rows["nixon"]
         assert len(queries) <= 1
-
-
-def test_a_move_mail_reads_the_game_and_its_seats_once(tmp_path: Path) -> None:
-    h = Harness(tmp_path)
-    h.new_game(seed=2)  # Kennedy decides first
-    games, seats = h.selects_from("game"), h.selects_from("seat")
-    assert h.reply("kennedy", "first kennedy").outcomes == {"applied": 1}
-    assert len([q for q in games if "WHERE game.id = " in q]) == 1
-    assert len([q for q in seats if "WHERE seat.game_id = " in q]) == 1
 
 
 MAILS = [
@@ -187,26 +154,8 @@ def test_a_mail_is_recorded_with_one_insert_and_one_update(tmp_path: Path) -> No
     assert len(h.inbound()) == 1
 
 
-def test_a_move_asks_nothing_of_observers_or_table_talk_a_game_does_not_have(
-    tmp_path: Path,
-) -> None:
-    """The game's row is read with whether it has active observers and undelivered table
-    talk (one statement); the observers' report and the table talk of each report then ask
-    nothing when there are none, and the question of a report is remembered with one INSERT
-    that does nothing when known (was: a SELECT then an INSERT)."""
-    h = Harness(tmp_path)
-    h.new_game(seed=2)
-    raw = _move_mail(h)
-    seen = _statements(h)
-    assert process_message(h.db, h.settings, raw).outcome == "applied"
-    for table in ("observer", "tabletalk", "keyquestion"):
-        assert not [q for q in seen if q.startswith(f"SELECT {table}.")], table
-    assert len([q for q in seen if q.startswith("INSERT INTO keyquestion")]) >= 1
-    assert len([q for q in seen if q.startswith("SELECT") and "FROM game" in q]) == 1
-
-
 def test_an_observer_confirmed_by_mail_gets_the_moves_after_it(tmp_path: Path) -> None:
-    """`confirm` tells the transaction's game facts; the next mail's move is reported."""
+    """The observer a mail asks for and who confirms gets the report of the next move."""
     h = Harness(tmp_path)
     h.new_game(seed=2)
     side = sorted(engine.active_sides(h.state()))[0]
@@ -292,16 +241,13 @@ def test_standing_orders_are_stored_as_the_json_of_every_field() -> None:
         assert orders.Standing.from_json(standing.to_json()) == standing
 
 
-def test_a_move_reads_the_game_s_last_move_number_with_its_row(tmp_path: Path) -> None:
-    """SQLite: the game's highest move number comes with its locked row (`GameFacts.last_seq`)
-    and is kept as moves are appended, so an applied mail sends no ``SELECT max(move.seq)``;
-    moves the ORM writes in the transaction (bot seats, clocks) make it unknown again."""
+def test_the_last_move_number_counts_every_move_of_the_transaction(tmp_path: Path) -> None:
+    """The game's highest move number counts the moves appended in the transaction, those
+    pending in the session and those the ORM flushed (bot seats, clocks)."""
     h = Harness(tmp_path)
     h.new_game(seed=2)
-    seen = _statements(h)
     for _ in range(3):
         assert h.reply(*_first_move(h)).outcomes == {"applied": 1}
-    assert not [q for q in seen if q.startswith("SELECT max(move.seq)")], seen
     with Session(h.db) as s:
         last = max(m.seq for m in s.exec(select(Move).where(Move.game_id == h.game_id)))
     with transaction(h.db) as s:

@@ -38,7 +38,7 @@ from pbem.outbox import parts as mailimages
 from pbem.reports import boardmap
 from pbem.reports import model as report_model
 from pbem.reports.summary import group_log
-from pbem.store.db import game_facts, lock_game, transaction
+from pbem.store.db import lock_game, transaction
 from pbem.store.models import Commitment, Game, GameEvent, Observer
 
 __all__ = [
@@ -141,15 +141,8 @@ def catch_up(
 ) -> int:
     """Send each active observer of ``game`` what is public and new since their last mail;
     returns the mails queued. The caller holds the game's row; ``welcome``: the observer who
-    just confirmed (their first mail opens with the welcome).
-
-    No query when the game's row was locked in this transaction and it had no observer then
-    (`pbem.store.db.game_facts`).
-    """
+    just confirmed (their first mail opens with the welcome)."""
     assert game.id is not None
-    facts = game_facts(session, game.id)
-    if welcome is None and facts is not None and not facts.observers:
-        return 0
     rows = (
         [welcome]
         if welcome is not None
