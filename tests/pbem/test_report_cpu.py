@@ -4,8 +4,6 @@
   template loaded from that cache renders what a freshly compiled one does;
 - a region's line of states in the HTML board is rendered once per distinct line
   (`pbem.reports.render.states_html`);
-- the report's reads (the key's question, table talk, the picture insert) do not flush the
-  pipeline's earlier changes piecemeal: one applied move writes each seat and orders row once.
 
 Every byte of the reports is compared with the code before by ``benchmarks/report_digest.py``
 and ``benchmarks/report_stage.py --digest`` (benchmarks/README.md); the golden files
@@ -24,7 +22,6 @@ from sqlalchemy import event
 
 import engine
 from pbem.reports import render as render_mod
-from pbem.worker import intake
 from tests.pbem.harness import Harness
 
 GOLDEN = Path(__file__).parent / "data" / "golden"
@@ -109,28 +106,6 @@ def test_a_region_line_is_rendered_once_and_shown_as_before(
     assert str(line) in html and len(render_mod._STATES_CACHE) == len(board["regions"])
 
 
-def test_one_applied_move_writes_each_seat_and_orders_row_once(tmp_path: Path) -> None:
-    h = Harness(tmp_path)
-    h.new_game()
-    updates: list[tuple[str, Any]] = []
-
-    def log(_c: Any, _cur: Any, statement: str, params: Any, *_rest: Any) -> None:
-        table = statement.split()[1] if statement.startswith("UPDATE") else ""
-        if table in ("seat", "seatorders"):
-            updates.append((table, params[-1]))  # ... WHERE id = ? (the last parameter)
-
-    for _ in range(6):
-        side = sorted(engine.active_sides(h.state()))[0]
-        h.inbox.deliver(h.reply_bytes(side, h.legal(side)[0]))
-        event.listen(h.db, "before_cursor_execute", log)
-        stats = intake.poll_once(h.db, h.settings, h.inbox)
-        event.remove(h.db, "before_cursor_execute", log)
-        h.send()
-        assert stats.outcomes == {"applied": 1}
-        assert updates and len(updates) == len(set(updates)), updates
-        updates.clear()
-
-
 def test_the_picture_is_stored_without_the_orm_and_once(tmp_path: Path) -> None:
     """`mailimages.store` inserts on the session's connection (no ORM statement, no flush of
     the session's pending rows); a stored id is not inserted again; the row is the picture."""
@@ -170,31 +145,6 @@ def test_the_picture_is_stored_without_the_orm_and_once(tmp_path: Path) -> None:
         s.commit()
         rows = s.exec(select(MailImage).where(MailImage.cid == pic.cid)).all()
         assert len(rows) == 1
-
-
-def test_seats_of_adds_no_listeners_to_each_session_and_forgets_at_commit(
-    tmp_path: Path,
-) -> None:
-    """`replies.seats_of` registers its forgetting once per process, not four listeners on
-    every session (~0.2 ms of CPU per mail); a commit still forgets the answer."""
-    from sqlmodel import Session
-
-    from pbem.outbox.queue import seats_of
-    from pbem.store.models import Seat
-
-    h = Harness(tmp_path)
-    h.new_game()
-    queries = h.selects_from("seat")
-    with Session(h.db) as s:
-        seats_of(s, h.game_id)
-        for name in ("after_commit", "after_rollback", "after_soft_rollback"):
-            assert not list(getattr(getattr(s.dispatch, name), "listeners", [])), name
-        assert not list(getattr(s.dispatch.transient_to_pending, "listeners", []))
-        s.commit()
-        seats_of(s, h.game_id)
-        assert len(queries) == 2, "a commit forgets the answer"
-        s.add(Seat(game_id=h.game_id, side="observer-y", email="y@pbem.test", key_salt="00"))
-        assert "observer-y" in seats_of(s, h.game_id)
 
 
 def test_an_include_on_its_own_line_is_inlined() -> None:
