@@ -9,11 +9,13 @@ mean" hints; so do too many command lines, and a mail with nothing of the writer
 
 from __future__ import annotations
 
+from sqlmodel import col, select
+
 import engine
 from pbem.mail.extract import reply_text
-from pbem.pipeline import rows
 from pbem.pipeline.base import Context, RejectMessage, Stage
 from pbem.pipeline.lines import SentReports, read_reply, suggest
+from pbem.store.models import OutboxMessage
 
 SENT_REPORTS_READ = 60  # the latest reports to a seat whose lines are never read back as orders
 
@@ -25,7 +27,14 @@ def sent_reports(ctx: Context) -> SentReports:
     session, game_id, side = ctx.session, ctx.seat.game_id, ctx.seat.side
 
     def load() -> list[str]:
-        return rows.report_texts(session, game_id, side, SENT_REPORTS_READ)
+        return list(
+            session.exec(
+                select(OutboxMessage.text)
+                .where(OutboxMessage.game_id == game_id, OutboxMessage.side == side)
+                .order_by(col(OutboxMessage.id).desc())
+                .limit(SENT_REPORTS_READ)
+            )
+        )
 
     return SentReports(load=load)
 
