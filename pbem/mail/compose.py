@@ -195,10 +195,6 @@ def _body(text: str, html: str | None, images: Sequence[InlineImage], boundary: 
     return out
 
 
-# The same picture comes back in a later report of its game (both seats' reports of a move,
-# a move that changes no public piece) after the reports of the other games: kept for as many
-# pictures as `pbem.reports.boardmap` keeps (~80 KB of text each; ~0.2 ms each to encode again).
-@lru_cache(maxsize=128)
 def _base64_lines(data: bytes) -> str:
     body = binascii.b2a_base64(data, newline=False).decode("ascii")
     return "\r\n".join([body[i : i + 76] for i in range(0, len(body), 76)])

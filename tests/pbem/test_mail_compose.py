@@ -170,13 +170,3 @@ def test_the_loop_header_we_set_is_the_one_the_parser_recognises() -> None:
     from pbem.mail import compose, parse
 
     assert compose.LOOP_HEADER == parse.LOOP_HEADER
-
-
-def test_a_picture_kept_by_the_map_is_kept_encoded_too() -> None:
-    """A board shown again after other games' boards is served by `pbem.reports.boardmap`'s cache;
-    its base64 lines are kept for as many pictures, so it is not encoded again either."""
-    from pbem.mail import compose
-    from pbem.reports import boardmap
-
-    maxsize = compose._base64_lines.cache_info().maxsize
-    assert maxsize is not None and maxsize >= boardmap.PICTURES_KEPT
