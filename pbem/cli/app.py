@@ -31,8 +31,8 @@ from pbem.store.db import (
     DatabaseUnreachable,
     DriverMissing,
     make_engine,
+    migrate,
 )
-from pbem.store.schema_head import migrate_if_behind
 from pbem.worker.checks import refusals
 
 EDITION_CHOICE = click.Choice(list(engine.EDITIONS))  # the engine's editions, one home
@@ -87,7 +87,7 @@ class App:
         """The existing database at the newest schema (migrated here when behind)."""
         db = self.existing_db
         with database_errors(db):
-            migrate_if_behind(db)
+            migrate(db)
         return db
 
     def say(self, text: str) -> None:

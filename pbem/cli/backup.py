@@ -12,7 +12,6 @@ from pbem.cli.app import EXIT_LOCKED, App, pass_app
 from pbem.store.backup import BackupError, sqlite_path
 from pbem.store.backup import backup as backup_database
 from pbem.store.backup import restore as restore_database
-from pbem.store.schema_head import migrate_if_behind
 from pbem.worker.lock import Locked, RunLock
 
 FILE = click.Path(dir_okay=False, path_type=Path)
@@ -49,7 +48,7 @@ def restore(app: App, file: Path, yes: bool) -> None:
     try:
         with RunLock(app.settings.lock_path):
             info = restore_database(file, app.settings.database_url)
-            migrate_if_behind(app.db)
+            _ = app.db  # the restored database, migrated when behind
     except Locked as exc:
         click.echo(f"{exc}: stop it first (the timer or the service)", err=True)
         sys.exit(EXIT_LOCKED)

@@ -27,6 +27,7 @@ __all__ = [
     "DatabaseError",
     "DatabaseUnreachable",
     "DriverMissing",
+    "current_revision",
     "is_sqlite",
     "is_transient",
     "lock_game",
@@ -153,14 +154,18 @@ def alembic_config(engine: Engine) -> Any:
 def migrate(engine: Engine) -> tuple[str | None, str | None]:
     """Create or upgrade the schema to the newest revision; returns (before, after)."""
     from alembic import command
-    from alembic.runtime.migration import MigrationContext
 
-    with engine.connect() as conn:
-        before = MigrationContext.configure(conn).get_current_revision()
+    before = current_revision(engine)
     cfg = alembic_config(engine)
     with engine.begin() as conn:
         cfg.attributes["connection"] = conn
         command.upgrade(cfg, "head")
+    return before, current_revision(engine)
+
+
+def current_revision(engine: Engine) -> str | None:
+    """The database's schema revision (None: no pbem tables yet)."""
+    from alembic.runtime.migration import MigrationContext
+
     with engine.connect() as conn:
-        after = MigrationContext.configure(conn).get_current_revision()
-    return before, after
+        return MigrationContext.configure(conn).get_current_revision()
