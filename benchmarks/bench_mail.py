@@ -133,7 +133,7 @@ def make_workload(server: MailServer, folder: Path, moves: int, games: int) -> W
             .where(OutboxMessage.status == "pending")
             .order_by(col(OutboxMessage.id))
         ).all()
-        images = mailimages.load(s.connection(), (r.html for r in rows))  # the map pictures
+        images = mailimages.load(s, (r.html for r in rows))  # the map pictures
         replies = [(r.recipient, compose.raw_message(ssettings, r, images)) for r in rows]
     sdb.dispose()
     return Workload(pristine, settings, mails, replies)
