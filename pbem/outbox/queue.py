@@ -127,9 +127,10 @@ def queue_mail(
     policies do: `pbem.games.mailing.queue_mail`): ``extra`` adds template data (standing
     orders, `pbem.games.notify`), ``reveal`` a committed game's final facts and attachments.
 
-    ``seats`` (the game's seats by side, as `seats_of` returns them) when the caller holds them. ``since`` (default: the
-    seat's last reported log index) starts the log; ``context`` adds to the render context (e.g. ``card`` for a card mail); ``view`` is
-    ``engine.view(state, seat.side)`` when the caller made it already (`pbem.games.notify.mail_seat`).
+    ``seats``: the game's seats by side (`seats_of`) when the caller holds them. ``since``
+    (default: the seat's last reported log index) starts the log; ``context`` adds to the
+    render context (e.g. ``card`` for a card mail); ``view`` is ``engine.view(state,
+    seat.side)`` when the caller made it already (`pbem.games.notify.mail_seat`).
     """
     assert game.id is not None
     if seats is None:

@@ -112,7 +112,10 @@ def halves(pic: Picture) -> tuple[Picture, Picture]:
     """
     out = []
     with Image.open(io.BytesIO(pic.png)) as whole:  # 256 colours: each half keeps the palette
-        for side, box in (("west", (0, 0, HALF, pic.height)), ("east", (HALF, 0, WIDTH, pic.height))):
+        for side, box in (
+            ("west", (0, 0, HALF, pic.height)),
+            ("east", (HALF, 0, WIDTH, pic.height)),
+        ):
             buf = io.BytesIO()
             whole.crop(box).save(buf, "PNG")
             data = buf.getvalue()
