@@ -25,14 +25,13 @@ from __future__ import annotations
 
 import difflib
 import re
-import unicodedata
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from functools import cache, lru_cache
 
 import engine
 from engine.vocabulary import AHEAD_VERBS, VERBS, canonical_word, command_words
-from pbem.mail.extract import _TRANSLATE, ReplyText, normalise_line, reply_text
+from pbem.mail.extract import ReplyText, normalise_line, reply_text
 from pbem.server_words import SERVER_WORDS
 
 __all__ = [
@@ -118,21 +117,8 @@ def _key(line: str) -> str:
 
 @lru_cache(maxsize=2048)  # a report's text never changes; each mail reads the latest 60 again
 def _report_keys(text: str) -> tuple[str, ...]:
-    """`_key` of each line of *text* (those longer than one character), in one pass over the
-    whole text: `normalise_line`'s folds (single characters replaced or dropped, NFKC) never
-    join, split or move lines, so folding the text first is folding each line. The character
-    folds are done with ``str.replace`` of the few characters present (``str.translate`` with
-    a table walks every character of a non-ASCII text through a dict: ten times slower)."""
-    for char, into in _FOLDS:
-        if char in text:
-            text = text.replace(char, into)
-    text = unicodedata.normalize("NFKC", text)
-    return tuple(
-        r for r in (" ".join(line.split()).lower() for line in text.splitlines()) if len(r) > 1
-    )
-
-
-_FOLDS = tuple((chr(code), into or "") for code, into in _TRANSLATE.items())
+    """`_key` of each line of *text* (those longer than one character)."""
+    return tuple(k for k in map(_key, text.splitlines()) if len(k) > 1)
 
 
 # Every mail the server queues to a seat (`pbem.reports.render.KINDS`, and the fair-play notes of

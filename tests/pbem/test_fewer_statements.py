@@ -1,19 +1,11 @@
-"""Fewer database statements and parses per mail (issue 14, benchmark 2), with the same answers.
-
-- `pbem.games.orders.book_rows` reads both seats' `SeatOrders` rows in one query;
-- the reply-key lookup uses the game's seats as `pbem.outbox.queue.seats_of` holds them;
-- `pbem.outbox.parts` finds the image ids of a report without a leading ``\b`` in its patterns
-  (which kept the regex engine from skipping ahead) and the same ids as with it;
-- a seat's `SeatOrders` row, once read in a mail, is not asked of the session again.
-"""
+"""One mail read and recorded: odd headers, image ids, the mail's record, its moves' numbers,
+observers confirmed by mail, standing orders and clock reminders as stored."""
 
 from __future__ import annotations
 
 import dataclasses
 import json
-import random
 from pathlib import Path
-from typing import Any
 
 import pytest
 from sqlmodel import Session, col, select
@@ -22,29 +14,10 @@ import engine
 from pbem.games import orders
 from pbem.games import views as game_views
 from pbem.mail import parse as mail_parse
-from pbem.outbox.queue import seats_of
-from pbem.pipeline import lines, process_message
-from pbem.store.db import transaction
-from pbem.store.models import Move, OutboxMessage, SeatOrders
+from pbem.pipeline import process_message
+from pbem.store.models import Move, OutboxMessage
 from tests.pbem.fairplay_helpers import confirm_observer
 from tests.pbem.harness import Harness
-
-
-def test_book_rows_reads_both_seats_in_one_query(tmp_path: Path) -> None:
-    h = Harness(tmp_path)
-    h.new_game()
-    queries = h.selects_from("seatorders")
-    with transaction(h.db) as s:
-        seats = seats_of(s, h.game_id)
-        rows = orders.book_rows(s, seats)
-        assert set(rows) == {"kennedy", "nixon"}
-        assert {side: row.seat_id for side, row in rows.items()} == {
-            side: seat.id for side, seat in seats.items()
-        }
-        assert orders.book_rows(s, seats) == rows
-        assert orders.book_row(s, seats["nixon"]) is rows["nixon"]
-        assert len(queries) <= 1
-
 
 MAILS = [
     b"From: =?utf-8?q?J=C3=BCrgen?= <j@example.org>\r\nTo: game+k1@example.test, "
@@ -141,52 +114,6 @@ def test_moves_are_numbered_after_the_game_s_last_one(tmp_path: Path) -> None:
     assert [m.seq for m in moves] == list(range(1, len(moves) + 1)) and len(moves) >= 4
     assert all(m.source == "mail" and m.inbound_id is not None for m in moves)
     assert game_views.replay(h.db, h.game_id).ok
-
-
-def test_report_keys_fold_the_whole_text_as_each_line() -> None:
-    """`_report_keys` folds a report's text at once; line by line (`_key`) gives the same."""
-    rnd = random.Random(5)
-    chars = "ab Z\n\r\t\xa0\u2028\x0b\x0c\x1c\x85\u0301\u2019\u201c\u2014\u200b\ufeff\u00ad\ufb01\u3000Σ·"
-    texts = ["".join(rnd.choice(chars) for _ in range(rnd.randint(0, 50))) for _ in range(3000)]
-    texts.append("  #8 Soviet Economic Growth — 2 CP · 2 rest\n\tReply above this line\r\nÉ\u0301")
-    for text in texts:
-        expected = tuple(k for k in (lines._key(x) for x in text.splitlines()) if len(k) > 1)
-        assert lines._report_keys.__wrapped__(text) == expected, ascii(text)
-
-
-def test_a_move_asks_the_session_for_no_seat_orders_row_twice(
-    tmp_path: Path, monkeypatch: Any
-) -> None:
-    """`book_rows` reads both seats' rows in one query; asked again in the same mail (the
-    report's notes and signatures), `book_row` answers from the rows it holds, without a
-    `Session.get` per seat (was: one per seat each time, four per move)."""
-    h = Harness(tmp_path)
-    h.new_game(seed=2)
-    with transaction(h.db) as s:  # every seat has its row before the mail, as after a move
-        orders.book_rows(s, seats_of(s, h.game_id))
-    gets: list[Any] = []
-    real_get = Session.get
-
-    def get(self: Session, entity: Any, ident: Any, **kw: Any) -> Any:
-        if entity is SeatOrders:
-            gets.append(ident)
-        return real_get(self, entity, ident, **kw)
-
-    monkeypatch.setattr(Session, "get", get)
-    assert h.reply(*_first_move(h)).outcomes == {"applied": 1}
-    assert gets == []
-    with transaction(h.db) as s:  # an expunged row is read again, as `get` would
-        seat = seats_of(s, h.game_id)["nixon"]
-        row = orders.book_row(s, seat)
-        assert orders.book_row(s, seat) is row and gets == [seat.id]
-        s.expunge(row)
-        again = orders.book_row(s, seat)
-        assert again is not row and again in s and gets == [seat.id, seat.id]
-
-
-def _first_move(h: Harness) -> tuple[str, str]:
-    side = sorted(engine.active_sides(h.state()))[0]
-    return side, h.legal(side)[0]
 
 
 def test_standing_orders_are_stored_as_the_json_of_every_field() -> None:
