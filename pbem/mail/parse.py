@@ -54,8 +54,8 @@ class MalformedMessage(ValueError):
 class ParsedMessage:
     """What the pipeline needs from one inbound mail.
 
-    Message-IDs keep their angle brackets (``<local@domain>``, domain lower-cased), the same
-    form :func:`pbem.mail.compose.make_message_id` returns. ``from_addr`` is bare and
+    Message-IDs keep their angle brackets (``<local@domain>``, domain lower-cased), the form
+    the server's own take (`pbem.keys.message_id`). ``from_addr`` is bare and
     lower-case ("" if the mail has no usable From). ``problems`` lists non-fatal limits hit
     (e.g. a text part truncated), for operator logs.
     """
