@@ -34,10 +34,8 @@ __all__ = [
     "store",
 ]
 
-# No leading ``\b`` in the patterns: a literal start lets the regex engine skip ahead to it
-# (a 60 KB report is scanned 30× faster); `_ids` checks the word boundary itself.
-_CID = re.compile(r"""src=["']cid:([^"'\s>]+)["']""")
-_ATTACHED = re.compile(r"""data-pbem-attachment=["']([^"'\s>]+)["']""")
+_CID = re.compile(r"""\bsrc=["']cid:([^"'\s>]+)["']""")
+_ATTACHED = re.compile(r"""\bdata-pbem-attachment=["']([^"'\s>]+)["']""")
 
 
 class StoredPart(Protocol):
@@ -74,18 +72,8 @@ def attachment_ids_in(html: str) -> list[str]:
 
 
 def _ids(pattern: re.Pattern[str], html: str | None) -> list[str]:
-    """``pattern``'s group in ``html`` where it starts a word (as ``\b`` would), no repeats."""
-    html = html or ""
-    found: dict[str, None] = {}
-    m = pattern.search(html)
-    while m is not None:
-        start = m.start()
-        if start and (html[start - 1].isalnum() or html[start - 1] == "_"):
-            m = pattern.search(html, start + 1)  # not at a word start: look again just after
-            continue
-        found.setdefault(m.group(1), None)
-        m = pattern.search(html, m.end())
-    return list(found)
+    """``pattern``'s group in ``html``, in order, without repeats."""
+    return list(dict.fromkeys(pattern.findall(html or "")))
 
 
 def store(session: Session, parts: Sequence[StoredPart]) -> None:

@@ -96,7 +96,6 @@ def queue_rendered(
 
 def queue_note(
     session: Session,
-    settings: Settings,
     note: Note,
     *,
     kind: str,
@@ -164,7 +163,6 @@ def note_to(
     )
     queue_note(
         s,
-        settings,
         note,
         kind="invitation",
         side=seat.side,

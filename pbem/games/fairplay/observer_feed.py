@@ -114,7 +114,6 @@ def queue_observer_note(
     """A short note to an observer, answerable at their own address."""
     queue_note(
         session,
-        settings,
         note,
         kind="observer",
         side=None,

@@ -200,7 +200,6 @@ def unsubscribe(session: Session, settings: Settings, obs: Observer, now: dateti
     )
     queue_note(
         session,
-        settings,
         note,
         kind="observer",
         side=None,

@@ -21,22 +21,16 @@ SENT_REPORTS_READ = 60  # the latest reports to a seat whose lines are never rea
 
 
 def sent_reports(ctx: Context) -> SentReports:
-    """The text of the latest mails sent (or queued) to this seat, read only if reading the
-    reply needs it (`SentReports`)."""
+    """The text of the latest mails sent (or queued) to this seat."""
     assert ctx.seat is not None
-    session, game_id, side = ctx.session, ctx.seat.game_id, ctx.seat.side
-
-    def load() -> list[str]:
-        return list(
-            session.exec(
-                select(OutboxMessage.text)
-                .where(OutboxMessage.game_id == game_id, OutboxMessage.side == side)
-                .order_by(col(OutboxMessage.id).desc())
-                .limit(SENT_REPORTS_READ)
-            )
+    return SentReports(
+        ctx.session.exec(
+            select(OutboxMessage.text)
+            .where(OutboxMessage.game_id == ctx.seat.game_id, OutboxMessage.side == ctx.seat.side)
+            .order_by(col(OutboxMessage.id).desc())
+            .limit(SENT_REPORTS_READ)
         )
-
-    return SentReports(load=load)
+    )
 
 
 def extract(ctx: Context) -> None:
