@@ -14,13 +14,12 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from functools import cached_property
-from pathlib import Path
 from typing import Any
 
 import click
 from sqlalchemy import inspect as sa_inspect
-from sqlalchemy.engine import Engine, make_url
-from sqlalchemy.exc import ArgumentError, OperationalError
+from sqlalchemy.engine import Engine
+from sqlalchemy.exc import OperationalError
 
 import engine
 from pbem.config import ConfigError, Settings
@@ -32,6 +31,7 @@ from pbem.store.db import (
     DriverMissing,
     make_engine,
     migrate,
+    sqlite_file,
 )
 from pbem.worker.checks import refusals
 
@@ -105,17 +105,6 @@ class App:
                 f"refusing to run: {problems[0]}"
                 + (f" (and {len(problems) - 1} more: `{self.prog} check`)" if problems[1:] else "")
             )
-
-
-def sqlite_file(url: str) -> Path | None:
-    """The file of a SQLite URL (None: not SQLite, or in memory)."""
-    try:
-        parsed = make_url(url)
-    except ArgumentError:
-        raise BadDatabaseURL(f"{url!r} is not a database URL") from None
-    if parsed.get_backend_name() != "sqlite" or parsed.database in (None, "", ":memory:"):
-        return None
-    return Path(parsed.database).absolute()
 
 
 def open_existing(url: str) -> Engine:

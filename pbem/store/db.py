@@ -33,6 +33,7 @@ __all__ = [
     "lock_game",
     "make_engine",
     "migrate",
+    "sqlite_file",
     "transaction",
 ]
 
@@ -77,8 +78,9 @@ def make_engine(url: str, *, echo: bool = False) -> Engine:
         raise BadDatabaseURL(f"{url!r} is not a database URL") from None
     if backend not in SUPPORTED:
         raise BadDatabaseURL(f"{backend} databases are not supported ({url!r})")
-    if url.startswith("sqlite:///") and url != "sqlite:///:memory:":
-        folder = Path(url.removeprefix("sqlite:///")).parent
+    path = sqlite_file(url)
+    if path is not None:
+        folder = path.parent
         try:
             folder.mkdir(parents=True, exist_ok=True)
         except OSError as exc:
@@ -97,6 +99,17 @@ def make_engine(url: str, *, echo: bool = False) -> Engine:
     if is_sqlite(engine):
         _sqlite_setup(engine)
     return engine
+
+
+def sqlite_file(url: str) -> Path | None:
+    """The file of a SQLite URL (None: not SQLite, or in memory)."""
+    try:
+        parsed = make_url(url)
+    except ArgumentError:
+        raise BadDatabaseURL(f"{url!r} is not a database URL") from None
+    if parsed.get_backend_name() != "sqlite" or parsed.database in (None, "", ":memory:"):
+        return None
+    return Path(parsed.database).absolute()
 
 
 def _sqlite_setup(engine: Engine) -> None:
