@@ -31,6 +31,7 @@ __all__ = [
     "current_key",
     "decision_sig",
     "queue_mail",
+    "queue_rendered",
     "refresh_key",
     "seats_of",
 ]
@@ -172,22 +173,63 @@ def queue_mail(
         seat.thread_root = message_id
     if advance_log:
         seat.last_log = len(state["log"])
-    row = OutboxMessage(
-        message_id=message_id,
+    session.add(seat)
+    return queue_rendered(
+        session,
         game_id=game.id,
         side=seat.side,
         kind=kind,
         recipient=seat.email,
-        reply_to=ctx["reply_to"],
         subject=mail.subject,
         text=mail.text,
         html=mail.html,
-        in_reply_to=(in_reply_to or seat.thread_root) if refs else "",
-        references=" ".join(dict.fromkeys(refs)),
+        message_id=message_id,
+        reply_to=ctx["reply_to"],
+        now=now,
+        references=refs,
+        attachments=attachments,
+    )
+
+
+def queue_rendered(
+    session: Session,
+    *,
+    game_id: int,
+    side: str | None,
+    kind: str,
+    recipient: str,
+    subject: str,
+    text: str,
+    html: str,
+    message_id: str,
+    reply_to: str,
+    now: datetime,
+    references: Sequence[str] = (),
+    headers: dict[str, str] | None = None,
+    attachments: Sequence[dict[str, str]] = (),
+) -> OutboxMessage:
+    """Add one rendered mail to the outbox (same transaction as the change that caused it)."""
+    refs = [r for r in dict.fromkeys(references) if r]
+    extras: dict[str, Any] = {}
+    if headers:
+        extras["headers"] = headers
+    if attachments:
+        extras["attachments"] = list(attachments)
+    row = OutboxMessage(
+        message_id=message_id,
+        game_id=game_id,
+        side=side,
+        kind=kind[:16],
+        recipient=recipient,
+        reply_to=reply_to,
+        subject=subject,
+        text=text,
+        html=html,
+        in_reply_to=refs[-1] if refs else "",
+        references=" ".join(refs),
         next_attempt_at=now,
         created_at=now,
-        extras=json.dumps({"attachments": attachments}) if attachments else "",
+        extras=json.dumps(extras) if extras else "",
     )
     session.add(row)
-    session.add(seat)
     return row

@@ -33,8 +33,9 @@ from pbem import keys
 from pbem.clocks.report import ending_of
 from pbem.config import Settings
 from pbem.games.fairplay.export import reveal_for
-from pbem.games.fairplay.mails import Note, queue_note, queue_rendered, render_fair
+from pbem.games.fairplay.mails import Note, queue_note, render_fair
 from pbem.outbox import parts as mailimages
+from pbem.outbox.queue import queue_rendered
 from pbem.reports import boardmap
 from pbem.reports import model as report_model
 from pbem.reports.summary import group_log
