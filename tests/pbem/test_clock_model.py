@@ -189,7 +189,6 @@ def test_each_reminder_fires_once_in_ladder_order_then_out_of_time_then_expiry()
 
 def test_next_due_names_the_moment_the_next_item_fires() -> None:
     c = bank("72h+36h/240h", grace="12h")
-    t = MONDAY
     seen = []
     for _ in range(6):
         nxt = model.next_due(c)
@@ -199,7 +198,6 @@ def test_next_due_names_the_moment_the_next_item_fires() -> None:
         assert len(items) == 1
         seen.append(items[0].label)
         model.mark(c, items[0])
-        t = nxt
     assert seen == ["50%", "24h", "90%", "2h", "out", "expired"]
     assert model.next_due(c) is None
 
