@@ -106,6 +106,10 @@ class Context:
         default_factory=list
     )  # pbem.games.orders.Auto: moves the server applied
     before_bots: set[str] | None = None  # deciding sides when the bots moved (pbem.clocks)
+    bot_plan: Any = None  # pbem.games.bots.Plan: thought outside the transaction (the runner)
+    bots_later: bool = (
+        False  # the bots' moves are left to the worker pass (pbem.games.bot_catch_up)
+    )
     kept: list[str] = field(default_factory=list)  # answers ahead kept for later questions
 
     @property

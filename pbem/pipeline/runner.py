@@ -5,6 +5,13 @@ dedupe record) together with whatever moves and outbox rows the stages
 made. A crash rolls everything back and stores the mail in `Quarantine` with
 its stage and traceback; the caller moves the IMAP message only after this
 returns (C1), and carries on with the next mail.
+
+A computer player never thinks inside the transaction: when the ``bot-moves`` stage finds a
+bot to move with no plan made from that position (`pbem.games.bots.ThinkFirst`), everything
+is rolled back, the bot thinks with no transaction open, and the mail runs again with the
+plan, which the stage records only if the position is still the one thought about. After
+`pbem.games.bots.MAX_THINKS` changed positions the mail is applied without the bots' moves,
+left to the worker pass (`pbem.games.bot_catch_up`).
 """
 
 from __future__ import annotations
@@ -23,6 +30,7 @@ from sqlmodel import Session, col, select
 
 import engine
 from pbem.config import Settings
+from pbem.games import bots as bot_seats
 from pbem.games.mailing import queue_mail
 from pbem.mail.budget import OverBudget
 from pbem.pipeline.base import Context, RejectMessage, Stage, StopPipeline, run
@@ -141,9 +149,10 @@ def process_message(
     """
     now = now or utcnow()
     where = _Where(mailbox, uidvalidity, uid, queued)
+    turn = _BotTurn()  # kept across retries: a plan stays good while its position holds
     for wait in (*TRANSIENT_RETRIES, None):
         try:
-            return _attempt(db, settings, raw, where, now, pipeline)
+            return _attempt_thinking(db, settings, raw, where, now, pipeline, turn)
         except _Crash as crash:
             if isinstance(crash.error, OverBudget):  # a stranger's slow bytes: not a bug
                 log.warning("quarantined a mail (stage %s): %s", crash.stage, crash.error)
@@ -171,6 +180,34 @@ class _Where:
     queued: int | None
 
 
+@dataclass
+class _BotTurn:
+    """The bots' plan for the mail's next attempt, or ``later``: the mail without them."""
+
+    plan: bot_seats.Plan | None = None
+    later: bool = False
+
+
+def _attempt_thinking(
+    db: Engine,
+    settings: Settings,
+    raw: bytes,
+    where: _Where,
+    now: datetime,
+    pipeline: tuple[Stage, ...],
+    turn: _BotTurn,
+) -> Outcome:
+    """`_attempt`, the bots thinking between attempts, outside the transaction."""
+    for _ in range(bot_seats.MAX_THINKS):
+        try:
+            return _attempt(db, settings, raw, where, now, pipeline, turn)
+        except bot_seats.ThinkFirst as need:  # rolled back: no lock is held while it thinks
+            turn.plan = bot_seats.think(settings, need.game_id, need.state, need.robots)
+    log.info("the position kept changing while the bot thought: its moves are left to the pass")
+    turn.later = True
+    return _attempt(db, settings, raw, where, now, pipeline, turn)
+
+
 def _dequeue(session: Session, where: _Where) -> None:
     if where.queued is not None:
         session.execute(delete(QueuedMail).where(col(QueuedMail.id) == where.queued))
@@ -191,11 +228,13 @@ def _attempt(
     where: _Where,
     now: datetime,
     pipeline: tuple[Stage, ...],
+    turn: _BotTurn,
 ) -> Outcome:
     ctx: Context | None = None
     try:
         with transaction(db) as session:
             ctx = Context(session, settings, raw, now, where.mailbox, where.uidvalidity, where.uid)
+            ctx.bot_plan, ctx.bots_later = turn.plan, turn.later
             try:
                 run(ctx, pipeline)
                 out = _finish(ctx, "applied", "")
@@ -203,6 +242,8 @@ def _attempt(
                 out = _stopped(ctx, stop)
             _dequeue(session, where)  # in the same transaction as the mail's record
             return out
+    except bot_seats.ThinkFirst:
+        raise
     except Exception as exc:
         raise _Crash(exc, ctx.stage if ctx is not None else "") from exc
 

@@ -327,12 +327,27 @@ def log_since(v: Mapping[str, Any], since: int) -> list[dict[str, Any]]:
         text = explained_for(e, me)
         turns[-1]["entries"].append(
             {
+                "i": e["i"],
                 "text": text,
                 "private": to is not None and to == me,
                 "was_private": (to or "").title() if to and to != me else "",
+                "why": "",
             }
         )
     return turns
+
+
+def with_reasons(turns: Sequence[Any], reasons: Mapping[int, str]) -> None:
+    """Give each log entry of ``turns`` (`log_since`'s, or `pbem.reports.summary.group_log`'s)
+    the reason of the computer player's move that wrote it (``why``): ``reasons`` by the log
+    index of the move's first public line (`pbem.games.bots`), worded for anyone to read."""
+    if not reasons:
+        return
+    for turn in turns:
+        for entry in turn["entries"]:
+            why = reasons.get(entry["i"])
+            if why:
+                entry["why"] = why if why.endswith(".") else why + "."
 
 
 def explained(entry: Mapping[str, Any]) -> str:
@@ -493,6 +508,10 @@ def build(kind: str, ctx: dict[str, Any]) -> dict[str, Any]:
     m.update(
         ctx.get("extra") or {}
     )  # summary / orders / log_title (pbem.games.notify, pbem.reports.summary)
+    reasons = ctx.get("reasons") or {}  # a computer opponent's reasons (pbem.games.bots)
+    for key in ("log", "full_log", "history"):
+        with_reasons(m.get(key) or [], reasons)
+    with_reasons((m.get("summary") or {}).get("groups") or [], reasons)
     m.update(clock_model(m, ctx))  # clocks, a timeout or resignation, a notice (pbem.clocks)
     return m
 

@@ -10,6 +10,8 @@
 - ``results``: ``[{"line", "ok", "message"}]`` for the lines of the player's
   mail, ``error`` (str or None), ``opponent`` (str), ``reply_to`` (address),
   ``edition`` and ``options`` (default: the view's),
+- ``reasons``: ``{log index: reason}`` of a computer opponent's moves, shown beside the log
+  lines they wrote (`pbem.games.bots.reasons_of`),
 - ``picture`` (default True): draw the map picture (`pbem.reports.boardmap`) for mails that show the
   board; the HTML then refers to it as ``cid:`` and `Rendered.images` carries it.
 

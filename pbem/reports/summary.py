@@ -85,11 +85,13 @@ def group_log(log: Sequence[Mapping[str, Any]], since: int, side: str | None = N
         mine = to is not None and to == side
         line = explained_for(e, side)
         entry = {
+            "i": e["i"],
             "text": line,
             "private": mine,
             "was_private": to.title() if to and not mine else "",
             "line": line,
             "times": 1,
+            "why": "",  # a computer player's reason (`report_model.with_reasons`)
         }
         last = current["entries"][-1] if current["entries"] else None
         if last is not None and (last["line"], last["private"], last["was_private"]) == (

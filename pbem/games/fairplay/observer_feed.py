@@ -32,10 +32,11 @@ import engine
 from pbem import keys
 from pbem.clocks.report import ending_of
 from pbem.config import Settings
+from pbem.games.bots import reasons_of
 from pbem.games.fairplay.export import reveal_for
 from pbem.games.fairplay.mails import Note, queue_note, render_fair
 from pbem.outbox import parts as mailimages
-from pbem.outbox.queue import queue_rendered
+from pbem.outbox.queue import queue_rendered, seats_of
 from pbem.reports import boardmap
 from pbem.reports import model as report_model
 from pbem.reports.summary import group_log
@@ -169,6 +170,7 @@ def catch_up(
         )
     )
     v = engine.view(state, None)  # the public view only (R17.1)
+    reasons = reasons_of(session, game.id, seats_of(session, game.id))  # words for anyone
     sent = 0
     for obs in behind:
         news = [
@@ -178,6 +180,7 @@ def catch_up(
         ]
         undone = obs.seen_log > len(state["log"])  # a move was taken back (undo)
         groups = group_log(v["log"], min(obs.seen_log, len(state["log"])), None)
+        report_model.with_reasons(groups, reasons)
         end = over and not obs.seen_end
         if news or groups or end or undone or obs is welcome:
             _queue_report(
