@@ -33,8 +33,7 @@ from pbem.config import Settings
 from pbem.games import bots as bot_seats
 from pbem.games.mailing import queue_mail
 from pbem.mail.budget import OverBudget
-from pbem.pipeline import rows
-from pbem.pipeline.base import Context, InboundRow, RejectMessage, Stage, StopPipeline, run
+from pbem.pipeline.base import Context, RejectMessage, Stage, StopPipeline, run
 from pbem.pipeline.stages import (
     apply,
     autoplay,
@@ -64,7 +63,7 @@ from pbem.pipeline.stages import (
     undo,
 )
 from pbem.pipeline.stages.check_auth import HoldMessage, hold
-from pbem.pipeline.stages.dedupe import DuplicateMessage, content_hash, dedupe_key
+from pbem.pipeline.stages.dedupe import DuplicateMessage, content_hash, dedupe_key, insert_once
 from pbem.sanitize import bounded
 from pbem.store.db import lock_game, transaction
 from pbem.store.failures import DatabaseProblem, database_problem
@@ -256,7 +255,6 @@ def _finish(ctx: Context, outcome: str, reason: str) -> Outcome:
     if ctx.inbound.outcome == "processing" or outcome != "applied":
         ctx.inbound.outcome = outcome
     ctx.inbound.detail = _detail(ctx, reason)
-    rows.finish_inbound(ctx.session, ctx.inbound)
     game_id = ctx.game.id if ctx.game is not None else None
     return Outcome(ctx.inbound.outcome, reason, ctx.inbound.id, game_id)
 
@@ -273,25 +271,20 @@ def _detail(ctx: Context, reason: str) -> str:
 def _record_unparsed(ctx: Context) -> None:
     """A mail stopped before `dedupe` (too large, garbage): record it by content hash."""
     key = dedupe_key(None, ctx.raw)
-    found = ctx.session.exec(
-        select(
-            InboundMessage.id, InboundMessage.outcome, InboundMessage.game_id, InboundMessage.side
-        ).where(InboundMessage.dedupe_key == key)
-    ).first()
+    found = ctx.session.exec(select(InboundMessage).where(InboundMessage.dedupe_key == key)).first()
     if found is not None:  # the same bytes again: its record is written anew
-        ctx.inbound = InboundRow(found[0], key, "", found[1], found[2], found[3])
+        ctx.inbound = found
         return
-    row = InboundRow(None, key, content_hash(ctx.raw), "ignored")
-    values = {
-        "message_id": "",
-        "mailbox": ctx.mailbox,
-        "uidvalidity": ctx.uidvalidity,
-        "uid": ctx.uid,
-        "from_addr": "",
-        "subject": "",
-        "received_at": ctx.now,
-    }
-    if not rows.insert_inbound(ctx.session, row, values):  # its IMAP UID is known: a redelivery
+    row = InboundMessage(
+        dedupe_key=key,
+        content_hash=content_hash(ctx.raw),
+        outcome="ignored",
+        mailbox=ctx.mailbox,
+        uidvalidity=ctx.uidvalidity,
+        uid=ctx.uid,
+        received_at=ctx.now,
+    )
+    if not insert_once(ctx.session, row):  # its IMAP UID is known: a redelivery
         raise AssertionError(f"mail {key} was not recorded: its mailbox UID is known")
     ctx.inbound = row
 

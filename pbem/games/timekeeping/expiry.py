@@ -155,7 +155,7 @@ def autopilot(
         model.stop_all(c, t)
     else:
         model.sync(c, bot_sides(seats), engine.active_sides(after), t)
-    store(game, c, t)
+    store(game, c)
     for seat in seats.values():
         refresh_key(seat, after)
     reasons = [f"- {m.command}: {m.reason}." for m in moves] or ["- nothing was legal."]
