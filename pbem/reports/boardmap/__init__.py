@@ -1,24 +1,28 @@
 """The map picture of every HTML report: SVG drawn from the public board, rendered to PNG.
 
-``picture(view)`` is the entry point: it builds the `MapBoard` from the view's
-public keys only (`model.PUBLIC_KEYS`), draws it as SVG (`draw.svg`) and
-renders it with resvg (the ``resvg-py`` wheel: no system library, no
-browser). Text is set in a subset of DejaVu Sans Condensed that ships in
-``fonts/`` (Bitstream Vera licence, see docs/DATA.md); system fonts are never
-loaded, so the same board gives the same pixels on every machine. The PNG is
-written with a palette of 256 colours (Pillow's quantizer, no dithering): the picture is flat
-colours and anti-aliased text, so it looks the same at less than half the bytes of RGB, which
-keeps a report mail well inside its size budget (HTML < 100 KB, mail < 300 KB).
+``picture(view)`` is the entry point: it builds the `MapBoard` from the view's public keys
+only (`model.PUBLIC_KEYS`), draws it (`draw`) and renders it with resvg (the ``resvg-py``
+wheel: no system library, no browser). Text is set in a subset of DejaVu Sans Condensed that
+ships in ``fonts/`` (Bitstream Vera licence, see docs/DATA.md); system fonts are never loaded,
+so the same board gives the same pixels on every machine.
 
-Both players' reports of a move (and the observers') show the same public board: the last few
-pictures are kept (`PICTURES_KEPT`), so a move's board is drawn once. A report carries it as
-two halves (`halves`).
+The board is drawn as a constant layer (the map, drawn once per process) with pieces pasted
+on (a state's tile, a region's panel, …: `draw.layers`), each piece rasterised once and kept,
+so a move's new picture costs the pieces it changed, the pasting and the encoding — a few
+milliseconds where the whole document in one resvg pass takes ~40 (benchmarks/bench_picture.py;
+the pixels are the same, tests/pbem/test_boardmap.py). The PNG uses the palette that ships
+with the code (``palette.bin``, `make_palette`): flat colours and anti-aliased text look the
+same at a third of the bytes of RGB, which keeps a report mail well inside its size budget
+(HTML < 100 KB, mail < 300 KB). Both players' reports of a move (and the observers') show the
+same public board: the last pictures are kept (`PICTURES_KEPT`), so a board is drawn once.
+A report carries it as two halves (`halves`).
 """
 
 from __future__ import annotations
 
 import hashlib
 import io
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import lru_cache
@@ -28,8 +32,9 @@ from typing import Any
 import resvg_py
 from PIL import Image
 
-from pbem.reports.boardmap.draw import HALF, WIDTH, height, svg
+from pbem.reports.boardmap.draw import HALF, WIDTH, document, height, layers, svg
 from pbem.reports.boardmap.model import PUBLIC_KEYS, MapBoard, from_view
+from pbem.reports.boardmap.palette import sample_boards
 
 __all__ = [
     "PUBLIC_KEYS",
@@ -37,16 +42,27 @@ __all__ = [
     "MapBoard",
     "Picture",
     "alt_text",
+    "board_picture",
+    "compose",
     "from_view",
     "halves",
+    "make_palette",
     "picture",
     "png",
+    "render_whole",
     "svg",
 ]
 
 FONT_DIR = Path(__file__).resolve().parent / "fonts"
+PALETTE_FILE = Path(__file__).resolve().parent / "palette.bin"  # 256 x RGB, see `make_palette`
 _FONTS = sorted(str(p) for p in FONT_DIR.glob("*.ttf"))
-PICTURES_KEPT = 8  # a move's reports (both seats, observers) ask for its board one after another
+ZOOM = 1.0  # 600 px: sharp enough on phones; resvg time grows with the pixel count
+LEVEL = 3  # zlib level: ~2 ms instead of ~4 at the default 6, for ~15 % more bytes
+# A poll interleaves the games: the boards of the other active games come between two reports
+# of one game, so enough pictures are kept for a busy poll's games (~60 KB each).
+PICTURES_KEPT = 128
+PIECES_KEPT = 4096  # pieces are 46 x 46 .. 490 x 72 px: at most a few tens of MB
+BATCH = 6  # more new pieces than this (a fresh process) are drawn in one resvg pass
 
 
 @dataclass(frozen=True)
@@ -68,11 +84,12 @@ class Picture:
 
 def picture(view: Mapping[str, Any]) -> Picture:
     """The map picture for the report built from ``view`` (public keys only)."""
-    return _picture(from_view({k: view[k] for k in PUBLIC_KEYS}))
+    return board_picture(from_view({k: view[k] for k in PUBLIC_KEYS}))
 
 
 @lru_cache(maxsize=PICTURES_KEPT)
-def _picture(board: MapBoard) -> Picture:
+def board_picture(board: MapBoard) -> Picture:
+    """The picture of ``board`` (the last `PICTURES_KEPT` kept)."""
     data = png(board)
     return Picture(
         png=data,
@@ -84,21 +101,91 @@ def _picture(board: MapBoard) -> Picture:
 
 
 def png(board: MapBoard) -> bytes:
-    """PNG bytes of ``board``: the SVG rendered by resvg (the bundled fonts only), written
-    with 256 colours."""
+    """PNG bytes of ``board``: its pieces pasted on the constant layer, encoded."""
+    return _encode(compose(board))
+
+
+def compose(board: MapBoard) -> Image.Image:
+    """``board`` in RGB: the constant layer with each piece pasted on (pieces kept)."""
+    parts = layers(board)
+    missing = [p for p in parts.pieces if (p.markup, p.box) not in _pieces]
+    if len(missing) > BATCH:  # one resvg pass for all of them, cut apart
+        sheet = _rasterise(document("".join(p.markup for p in missing)))
+        for p in missing:
+            x, y, w, h = p.box
+            _pieces[(p.markup, p.box)] = sheet.crop((x, y, x + w, y + h))
+    else:
+        for p in missing:
+            _pieces[(p.markup, p.box)] = _rasterise(document(p.markup, p.box))
+    while len(_pieces) > PIECES_KEPT:
+        del _pieces[next(iter(_pieces))]
+    canvas = _constant(parts.constant).copy()
+    for p in parts.pieces:
+        canvas.paste(_pieces[(p.markup, p.box)], p.box[:2])
+    return canvas
+
+
+_pieces: dict[tuple[str, tuple[int, int, int, int]], Image.Image] = {}
+
+
+def render_whole(board: MapBoard) -> bytes:
+    """The whole document drawn in one resvg pass, same encoding (the reference, uncached)."""
+    return _encode(_rasterise(svg(board)))
+
+
+@lru_cache(maxsize=2)
+def _constant(markup: str) -> Image.Image:
+    return _rasterise(document(markup))
+
+
+def _rasterise(doc: str) -> Image.Image:
+    """RGB pixels of an SVG document (resvg, the bundled fonts only)."""
     data = resvg_py.svg_to_bytes(
-        svg_string=svg(board),
+        svg_string=doc,
         skip_system_fonts=True,
         font_files=_FONTS,
+        zoom=ZOOM,
         font_family="DejaVu Sans Condensed",
         sans_serif_family="DejaVu Sans Condensed",
     )
     with Image.open(io.BytesIO(bytes(data))) as im:
-        rgb = im.convert("RGB")
-    colours = rgb.quantize(colors=256, method=Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE)
+        return im.convert("RGB")
+
+
+def _encode(canvas: Image.Image) -> bytes:
+    """A 256-colour PNG in the shipped palette, no dithering (flat colours stay exact)."""
     out = io.BytesIO()
-    colours.save(out, "PNG")
+    canvas.quantize(palette=_palette(), dither=Image.Dither.NONE).save(
+        out, "PNG", compress_level=LEVEL
+    )
     return out.getvalue()
+
+
+@lru_cache(maxsize=1)
+def _palette() -> Image.Image:
+    """The shipped palette (``palette.bin``, made by `make_palette`) as a Pillow palette image."""
+    im = Image.new("P", (1, 1))
+    im.putpalette(PALETTE_FILE.read_bytes())
+    return im
+
+
+def make_palette() -> bytes:
+    """``palette.bin``: every colour the SVG names, exactly (flat areas keep their colour),
+    then octree colours of the sample boards drawn one below the other (the anti-aliased
+    edges between them), 256 in all."""
+    boards = sample_boards()
+    named = sorted({c.lower() for b in boards for c in re.findall(r"#[0-9a-fA-F]{6}", svg(b))})
+    exact = [bytes.fromhex(c[1:]) for c in named]
+    sheet = Image.new("RGB", (WIDTH, height() * len(boards)))
+    for i, board in enumerate(boards):
+        sheet.paste(compose(board), (0, i * height()))
+    q = sheet.quantize(
+        colors=256 - len(exact), method=Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE
+    )
+    rest = bytes(q.getpalette() or [])
+    found = [rest[i : i + 3] for i in range(0, len(rest), 3)]
+    colours = list(dict.fromkeys([*exact, *found]))[:256]
+    return b"".join(colours).ljust(768, b"\0")
 
 
 @lru_cache(maxsize=PICTURES_KEPT)
@@ -111,20 +198,20 @@ def halves(pic: Picture) -> tuple[Picture, Picture]:
     honour unevenly). Nothing written on the map crosses the cut (`draw.HALF`).
     """
     out = []
-    with Image.open(io.BytesIO(pic.png)) as whole:  # 256 colours: each half keeps the palette
+    with Image.open(io.BytesIO(pic.png)) as whole:  # a crop keeps the palette
         for side, box in (
             ("west", (0, 0, HALF, pic.height)),
             ("east", (HALF, 0, WIDTH, pic.height)),
         ):
-            buf = io.BytesIO()
-            whole.crop(box).save(buf, "PNG")
-            data = buf.getvalue()
+            part = io.BytesIO()
+            whole.crop(box).save(part, "PNG", compress_level=LEVEL)
+            data = part.getvalue()
             out.append(
                 Picture(
                     png=data,
                     cid=f"board-{side}-{hashlib.sha256(data).hexdigest()[:24]}@1960.pbem",
                     alt=pic.alt if side == "west" else "(the map's eastern half)",
-                    width=box[2] - box[0],
+                    width=HALF,
                     height=pic.height,
                     filename=f"board-{side}.png",
                 )

@@ -10,6 +10,7 @@ side carries. Nothing private can reach it: its only input is `MapBoard`.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from xml.sax.saxutils import escape
 
 from pbem.reports.boardmap.layout import (
@@ -48,29 +49,64 @@ REGION_LABEL_AT = {
     "east": (1.75, 9.0),
     "south": (7.55, 6.5),
 }
+TITLE_RIGHT, TITLE_BOTTOM = 490, 72  # the title's box: the empty north-west of the grid
+
+
+@dataclass(frozen=True)
+class Piece:
+    """A part of the picture that follows the board, inside a pixel box (x, y, w, h).
+
+    Nothing else is drawn inside the box (the canvas under it is white), so the piece can be
+    drawn on its own and pasted over the constant layer (`pbem.reports.boardmap.png`) with the same
+    pixels as the whole document; the tests check that for many boards.
+    """
+
+    box: tuple[int, int, int, int]
+    markup: str
+
+
+@dataclass(frozen=True)
+class Layers:
+    """The picture as a constant layer (markup) and the pieces that follow the board."""
+
+    constant: str
+    pieces: tuple[Piece, ...]
 
 
 def svg(board: MapBoard) -> str:
     """The whole picture as an SVG document (pixel size ``WIDTH`` x `height`)."""
+    parts = layers(board)
+    return document(parts.constant + "".join(p.markup for p in parts.pieces))
+
+
+def document(body: str, box: tuple[int, int, int, int] | None = None) -> str:
+    """An SVG document of ``body`` on the white canvas: all of it, or only pixel ``box``."""
+    x, y, w, h = box or (0, 0, WIDTH, height())
+    return (
+        f'<svg xmlns="http://www.w3.org/2000/svg" width="{w}" height="{h}" '
+        f'viewBox="{x} {y} {w} {h}" font-family="{FONT}">'
+        f'<rect x="{x}" y="{y}" width="{w}" height="{h}" fill="#ffffff"/>{body}</svg>'
+    )
+
+
+def layers(board: MapBoard) -> Layers:
+    """The constant layer (region edges and names, headings, legend) and the board's pieces
+    (title, state tiles, region panels, issues, momentum, tokens: each drawn in its own box)."""
     y = MAP_BOTTOM + 4
-    parts = [
+    constant = [
         *_region_edges(board),
         *_region_names(),
         *_panel_frames(tuple(r.region for r in board.regions), y),
         *_track_headings(y + PANEL),
         *_legend(y + PANEL + 58),
-        *_title(board),
+    ]
+    pieces = [
+        *_title_pieces(board),
         *_tiles(board),
         *_region_panels(board, y),
         *_tracks(board, y + PANEL),
     ]
-    return (
-        f'<svg xmlns="http://www.w3.org/2000/svg" width="{WIDTH}" height="{height()}" '
-        f'viewBox="0 0 {WIDTH} {height()}" font-family="{FONT}">'
-        f'<rect x="0" y="0" width="{WIDTH}" height="{height()}" fill="#ffffff"/>'
-        + "".join(parts)
-        + "</svg>"
-    )
+    return Layers("".join(constant), tuple(pieces))
 
 
 def height() -> int:
@@ -96,6 +132,20 @@ def _text(
 
 def _cell(row: float, col: float) -> tuple[float, float]:
     return LEFT + col * PITCH, TOP + row * PITCH
+
+
+TITLE_SPLIT = (28, 54)  # the title's box cut in three: the heading, the bar, its caption
+
+
+def _title_pieces(board: MapBoard) -> tuple[Piece, Piece, Piece]:
+    """The title as three pieces (each changes alone: the turn, the votes, the total)."""
+    head, *bar, caption = _title(board)
+    a, b = TITLE_SPLIT
+    return (
+        Piece((0, 0, TITLE_RIGHT, a), head),
+        Piece((0, a, TITLE_RIGHT, b - a), "".join(bar)),
+        Piece((0, b, TITLE_RIGHT, TITLE_BOTTOM - b), caption),
+    )
 
 
 def _title(board: MapBoard) -> list[str]:
@@ -145,9 +195,9 @@ def _title(board: MapBoard) -> list[str]:
     return out
 
 
-def _tiles(board: MapBoard) -> list[str]:
-    """Each state's tile, its letters and numbers, the tokens on it."""
-    pieces: list[str] = []
+def _tiles(board: MapBoard) -> list[Piece]:
+    """One piece per state: the tile, its letters and numbers, the tokens on it."""
+    pieces: list[Piece] = []
     tokens = {board.token_kennedy: "kennedy"}
     tokens_n = {board.token_nixon: "nixon"}
     for st in board.states:
@@ -177,7 +227,7 @@ def _tiles(board: MapBoard) -> list[str]:
                     x + dx, y + TILE - 5.5, LETTER[side], 9.5, INK[side], anchor="middle", bold=True
                 )
             )
-        pieces += out
+        pieces.append(Piece((int(x) - 1, int(y) - 1, TILE + 2, TILE + 2), "".join(out)))
     return pieces
 
 
@@ -248,10 +298,17 @@ def _panel_frames(regions: tuple[str, ...], y: int) -> list[str]:
     return out
 
 
-def _region_panels(board: MapBoard, y: int) -> list[str]:
-    """Each region's media support, its endorsement, the electoral votes carried there (the
-    frame and labels, `_panel_frames`)."""
-    pieces: list[str] = []
+def _on_panel(box: tuple[int, int, int, int], text: str) -> Piece:
+    """A value written inside a panel: its box lies in the panel's flat fill, so the piece is
+    that fill (whole pixels: exactly the panel's colour) and the text."""
+    x, y, w, h = box
+    return Piece(box, f'<rect x="{x}" y="{y}" width="{w}" height="{h}" fill="{PANEL_FILL}"/>{text}')
+
+
+def _region_panels(board: MapBoard, y: int) -> list[Piece]:
+    """Three pieces per region: its media support, its endorsement, the electoral votes carried
+    there (the frame and labels are constant, `_panel_frames`)."""
+    pieces: list[Piece] = []
     w = (WIDTH - 2 * LEFT) // 4
     for i, r in enumerate(board.regions):
         x = LEFT + i * w
@@ -259,9 +316,15 @@ def _region_panels(board: MapBoard, y: int) -> list[str]:
         endo, ec = _space_text(r.endorsement)
         ev = f"EV K {r.ev_kennedy} \u00b7 N {r.ev_nixon} of {r.ev_total}"
         pieces += [
-            _text(x + w - 12, y + 34, media, 13, mc, anchor="end", bold=True),
-            _text(x + w - 12, y + 52, endo, 13, ec, anchor="end", bold=True),
-            _text(x + 8, y + 68, ev, 10, "#4b5563"),
+            _on_panel(
+                (x + w - 44, y + 21, 36, 18),
+                _text(x + w - 12, y + 34, media, 13, mc, anchor="end", bold=True),
+            ),
+            _on_panel(
+                (x + w - 44, y + 39, 36, 18),
+                _text(x + w - 12, y + 52, endo, 13, ec, anchor="end", bold=True),
+            ),
+            _on_panel((x + 6, y + 57, w - 15, 15), _text(x + 8, y + 68, ev, 10, "#4b5563")),
         ]
     return pieces
 
@@ -286,9 +349,9 @@ def _track_headings(y: int) -> list[str]:
     ]
 
 
-def _tracks(board: MapBoard, y: int) -> list[str]:
+def _tracks(board: MapBoard, y: int) -> list[Piece]:
     """The issue track (1st to 3rd, with support), momentum and where the tokens are."""
-    pieces: list[str] = []
+    pieces: list[Piece] = []
     w = ISSUE_BOX
     for i, iss in enumerate(board.issues):
         x = _issue_x(i)
@@ -299,19 +362,19 @@ def _tracks(board: MapBoard, y: int) -> list[str]:
             _text(x + 8, y + 38, f"{i + 1}. {ISSUE_TITLE.get(iss.issue, iss.issue)}", 12),
             _text(x + w - 6, y + 38, text, 13, colour, anchor="end", bold=True),
         ]
-        pieces += out
+        pieces.append(Piece((x, y + 17, w + 2, 33), "".join(out)))
     x = _TRACKS_X
     momentum = [
         _text(x, y + 30, f"Kennedy {board.momentum_kennedy}", 12, INK["kennedy"], bold=True),
         _text(x, y + 46, f"Nixon {board.momentum_nixon}", 12, INK["nixon"], bold=True),
     ]
-    pieces += momentum
+    pieces.append(Piece((x - 2, y + 17, 84, 34), "".join(momentum)))
     x += 84
     tokens = [
         _text(x, y + 30, f"K in {board.token_kennedy}", 12, INK["kennedy"], bold=True),
         _text(x, y + 46, f"N in {board.token_nixon}", 12, INK["nixon"], bold=True),
     ]
-    pieces += tokens
+    pieces.append(Piece((x - 2, y + 17, WIDTH - x + 2, 34), "".join(tokens)))
     return pieces
 
 
