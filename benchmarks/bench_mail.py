@@ -32,11 +32,8 @@ Needs the mail stack: a running one (MAILSTACK_* from `scripts/mailstack.sh star
 Targets (issue 6): server >= 0.5 × wire; engine <= 10 % of the server's per-move time.
 
 First, without the mail stack, the rendering breakdown per report (`render_cost`): a seeded game
-replayed in process, both seats' reports rendered after every move, timed three ways — the
-templates alone, templates + map picture as the server draws it (the public board once per move
-for both seats, from the cached constant layer and pieces, `pbem.reports.boardmap`), and, as the baseline
-in the same run, templates + the whole SVG drawn in one resvg pass for every recipient (the
-picture as it was drawn before the pieces).
+replayed in process, both seats' reports rendered after every move, timed two ways — the
+templates alone (the baseline) and with the map picture (`pbem.reports.boardmap`).
 """
 
 from __future__ import annotations
@@ -136,7 +133,7 @@ def make_workload(server: MailServer, folder: Path, moves: int, games: int) -> W
             .where(OutboxMessage.status == "pending")
             .order_by(col(OutboxMessage.id))
         ).all()
-        images = mailimages.load(s.connection(), (r.html for r in rows))  # the map pictures
+        images = mailimages.load(s, (r.html for r in rows))  # the map pictures
         replies = [(r.recipient, compose.raw_message(ssettings, r, images)) for r in rows]
     sdb.dispose()
     return Workload(pristine, settings, mails, replies)
@@ -322,8 +319,7 @@ def _bytecode_state() -> str:
 
 
 def render_cost(moves: int, runs: int) -> None:
-    """Per-report rendering cost: templates, + picture with the per-move cache, + picture uncached."""
-    from pbem.reports import boardmap
+    """Per-report rendering cost: the templates alone, and with the map picture."""
     from pbem.reports.render import render
 
     rnd = random.Random(5)
@@ -349,49 +345,24 @@ def render_cost(moves: int, runs: int) -> None:
             "picture": picture,
         }
 
-    def one_run(picture: bool, whole: bool) -> float:
-        boardmap.cache_clear()
-        draw = boardmap.draw_png
-        if whole:  # how the picture was drawn before: the whole SVG, one resvg pass, per recipient
-            boardmap.draw_png = boardmap.render_whole
+    def one_run(picture: bool) -> float:
         t = time.perf_counter()
-        try:
-            for pair in views:
-                for side, v in pair.items():
-                    if whole:
-                        boardmap.cache_clear()
-                    render("report", ctx(v, side, picture))
-        finally:
-            boardmap.draw_png = draw
+        for pair in views:
+            for side, v in pair.items():
+                render("report", ctx(v, side, picture))
         return (time.perf_counter() - t) / (2 * len(views))
 
-    plain = [one_run(False, False) for _ in range(runs)]
-    before = dict(boardmap.STATS)
-    cached = [one_run(True, False) for _ in range(runs)]
-    drawn = boardmap.STATS["drawn"] - before["drawn"]
-    fresh = [one_run(True, True) for _ in range(runs)]
+    plain = [one_run(False) for _ in range(runs)]
+    drawn = [one_run(True) for _ in range(runs)]
     n = 2 * len(views)
     rows = [
+        Row("render per report: templates only (baseline)", n, "s", plain, "1.00"),
         Row(
-            "render per report: templates only",
+            "render per report: + the map picture",
             n,
             "s",
-            plain,
-            f"{statistics.median(plain) / statistics.median(fresh):.2f}",
-        ),
-        Row(
-            "render per report: + picture (pieces, per-move cache)",
-            n,
-            "s",
-            cached,
-            f"{statistics.median(cached) / statistics.median(fresh):.2f} ({drawn} draws for {n * runs} reports)",
-        ),
-        Row(
-            "render per report: + whole picture per recipient",
-            n,
-            "s",
-            fresh,
-            "1.00 (baseline: drawn as before)",
+            drawn,
+            f"{statistics.median(drawn) / statistics.median(plain):.2f}",
         ),
     ]
     print_table(f"Rendering per report ({len(views)} moves, both seats' reports each)", rows)

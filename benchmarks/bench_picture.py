@@ -1,15 +1,15 @@
-"""The map picture's CPU, before and after a change: ``pbem.reports.boardmap.picture`` on seeded boards.
+"""The map picture's CPU, before and after a change: what a report draws, on seeded boards.
 
     python benchmarks/bench_picture.py [--baseline REF] [--runs 5] [--games 40] [--moves 200]
 
 The workload is benchmark 2's: G seeded games played round robin, N moves in all, and after each
-move ``picture(view)`` for both seats (the first call draws the board when it is new, the second
-is served from the cache), in a fresh process (the piece cache starts empty, as in a poll).
-Each run is a child process timing every call with ``time.process_time``; runs alternate between
+move the picture of both seats' reports as `pbem.reports.render` makes it
+(``halves(picture(view))``: the map and its two halves), in a fresh process. Each run is a
+child process timing every report's picture with ``time.process_time``; runs alternate between
 this checkout and the baseline (``git archive REF`` unpacked in a temporary folder; default
-``main``), so both see the same machine load. Printed per code: the median CPU of a call that
-drew, of a call served from the cache, the whole workload's CPU, the draws, and the PNG bytes
-(mean over the drawn pictures).
+``main``), so both see the same machine load. Printed per code: the median and mean CPU of a
+report's picture, the whole workload's CPU, the PNG bytes of both halves (mean), and the ratio
+of the means.
 """
 
 from __future__ import annotations
@@ -43,31 +43,23 @@ def child(games: int, moves: int) -> None:
             side = rnd.choice(sorted(engine.active_sides(g)))
             engine.apply_in_place(g, side, rnd.choice(engine.legal_commands(g, side)))
             views.append([engine.view(g, s) for s in engine.SIDES])
-    drawn: list[float] = []
-    cached: list[float] = []
+    calls: list[float] = []
     sizes: list[int] = []
     total = time.process_time()
     for pair in views:
         for v in pair:
-            before = boardmap.STATS["drawn"]
             t = time.process_time()
-            pic = boardmap.picture(v)
-            t = time.process_time() - t
-            if boardmap.STATS["drawn"] > before:
-                drawn.append(t)
-                sizes.append(len(pic.png))
-            else:
-                cached.append(t)
+            west, east = boardmap.halves(boardmap.picture(v))
+            calls.append(time.process_time() - t)
+            sizes.append(len(west.png) + len(east.png))
     total = time.process_time() - total
     print(
         json.dumps(
             {
-                "drawn_ms": 1e3 * statistics.median(drawn),
-                "drawn_mean_ms": 1e3 * statistics.fmean(drawn),
-                "cached_ms": 1e3 * statistics.median(cached),
+                "call_ms": 1e3 * statistics.median(calls),
+                "mean_ms": 1e3 * statistics.fmean(calls),
                 "total_s": total,
-                "draws": len(drawn),
-                "calls": len(drawn) + len(cached),
+                "calls": len(calls),
                 "bytes": statistics.fmean(sizes),
             }
         )
@@ -110,16 +102,18 @@ def main(argv: list[str] | None = None) -> None:
             results["this"].append(_run(ROOT, a.games, a.moves))
     print(f"{a.moves} moves over {a.games} games, {a.runs} alternating runs, medians (CPU)")
     print(
-        f"{'code':<22}{'drawn ms':>10}{'mean ms':>10}{'cached ms':>11}{'all s':>8}"
-        f"{'draws':>7}{'PNG bytes':>11}"
+        f"{'code':<22}{'per report ms':>14}{'mean ms':>10}{'all s':>8}{'calls':>7}{'PNG bytes':>11}"
     )
+    med = {}
     for name, rows in (("baseline " + a.baseline, results["baseline"]), ("this", results["this"])):
-        med = {k: statistics.median(r[k] for r in rows) for k in rows[0]}
+        med[name] = {k: statistics.median(r[k] for r in rows) for k in rows[0]}
+        m = med[name]
         print(
-            f"{name:<22}{med['drawn_ms']:>10.2f}{med['drawn_mean_ms']:>10.2f}"
-            f"{med['cached_ms']:>11.3f}{med['total_s']:>8.3f}{med['draws']:>7.0f}"
-            f"{med['bytes']:>11.0f}"
+            f"{name:<22}{m['call_ms']:>14.2f}{m['mean_ms']:>10.2f}{m['total_s']:>8.3f}"
+            f"{m['calls']:>7.0f}{m['bytes']:>11.0f}"
         )
+    ratio = med["this"]["mean_ms"] / med["baseline " + a.baseline]["mean_ms"]
+    print(f"mean per report, this / baseline: {ratio:.2f}")
 
 
 if __name__ == "__main__":

@@ -103,7 +103,7 @@ class Backlog:
                     .where(OutboxMessage.status == "pending")
                     .order_by(col(OutboxMessage.id))
                 ).all()
-                images = mailimages.load(s.connection(), (r.html for r in rows))
+                images = mailimages.load(s, (r.html for r in rows))
                 self.replies = [
                     (r.recipient, compose.raw_message(ssettings, r, images)) for r in rows
                 ]

@@ -80,7 +80,7 @@ def game(seed: int, edition: str) -> list[str]:
     rnd = random.Random(seed)
     g = engine.new_game(seed, edition=edition)
     out: list[str] = []
-    before = {s: json.dumps(summary.public_board(g), separators=(",", ":")) for s in engine.SIDES}
+    before = {s: json.dumps(engine.public_board(g), separators=(",", ":")) for s in engine.SIDES}
     for side in engine.SIDES:
         out.append(digest(render("welcome", ctx(g, side, 0))))
     i = 0
@@ -95,7 +95,7 @@ def game(seed: int, edition: str) -> list[str]:
                 out.append(digest(render("rejected", {**c, "error": "no such command: x"})))
                 out.append(digest(render("status", c)))
         if i % 10 == 0:
-            before[mover] = json.dumps(summary.public_board(g), separators=(",", ":"))
+            before[mover] = json.dumps(engine.public_board(g), separators=(",", ":"))
     for side in engine.SIDES:
         out.append(digest(render("game_over", ctx(g, side, i))))
         out.append(digest(render("history", ctx(g, side, i))))

@@ -3,19 +3,21 @@
 Every player returns a `Decision`. Its ``reason`` comes from what actually decided: the
 search's statistics (``won 64 % of 400 simulated games, against 51 % for 'campaign 17' ...``)
 or the heuristic's scoring (``best of 12 options: about +4.5 electoral votes ...``). It reads
-only what the deciding side may see (its own commands, card names, state names), so it may be
-shown to the opponent as it is. One home for the wording: `describe`, `forced`,
-`heuristic_reason`, `search_reason`.
+only what the deciding side may see (its own commands, card names, state names): the cards of
+its own hand among them, so before the opponent or an observer reads it, `hide_cards` words it
+without the cards they cannot see. One home for the wording: `describe`, `forced`,
+`heuristic_reason`, `search_reason`, `hide_cards`.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import re
+from collections.abc import Container, Sequence
 from dataclasses import dataclass
 
 import engine
 
-__all__ = ["Decision", "describe", "forced", "heuristic_reason", "search_reason"]
+__all__ = ["Decision", "describe", "forced", "heuristic_reason", "hide_cards", "search_reason"]
 
 
 @dataclass(frozen=True)
@@ -109,4 +111,40 @@ def heuristic_reason(step: str, ranked: Sequence[tuple[float, str]]) -> str:
     if rest:
         second, cmd2 = rest[0]
         text += f", against {second:+.1f} for {describe(cmd2)}"
+    return text
+
+
+HIDDEN = "a hidden card"
+_CARD_VERBS = sorted(
+    (v for v, spec in engine.VERBS.items() if spec.args and spec.args[0].lstrip("?") == "card"),
+    key=len,
+    reverse=True,
+)
+# a command naming a card, quoted or not, with what `describe` adds: 'campaign 17 preempt' (#17 …)
+_CARD_COMMAND = re.compile(
+    r"(?P<q>')?\b(?P<verb>" + "|".join(_CARD_VERBS) + r") (?P<n>\d+)"
+    r"(?P<rest>(?: (?:preempt|kennedy|nixon))*)(?(q)')(?: \(#(?P=n) [^)]*\))?"
+)
+_CARD_NAME = re.compile(r"#(?P<n>\d+)\b")
+
+
+def hide_cards(text: str, shown: Container[int]) -> str:
+    """``text`` (a reason, or commands) worded without the cards not in ``shown``: a command
+    naming one reads ``'campaign' with a hidden card``, a ``#17 Name`` reads ``a hidden card``."""
+
+    def command(m: re.Match[str]) -> str:
+        n = int(m["n"])
+        if n not in engine.CARDS or n in shown:
+            return m[0]
+        q = m["q"] or ""
+        return f"{q}{m['verb']}{q} with {HIDDEN}"
+
+    text = _CARD_COMMAND.sub(command, text)
+    for m in reversed(list(_CARD_NAME.finditer(text))):
+        n = int(m["n"])
+        if n in engine.CARDS and n not in shown:
+            name = f"#{n} {engine.CARDS[n].name}"
+            start = m.start()
+            end = start + len(name) if text.startswith(name, start) else m.end()
+            text = text[:start] + HIDDEN + text[end:]
     return text

@@ -67,8 +67,8 @@ def _configuration_rows() -> dict[str, str]:
     return rows
 
 
-# settings read from the environment outside `Settings` (the file's name; a reports cache)
-ENVIRONMENT_ONLY = {"PBEM_CONFIG", "PBEM_TEMPLATE_CACHE"}
+# settings read from the environment outside `Settings` (the file's name)
+ENVIRONMENT_ONLY = {"PBEM_CONFIG"}
 
 
 def test_the_configuration_table_lists_every_setting_with_the_codes_default() -> None:

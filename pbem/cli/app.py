@@ -14,13 +14,12 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from functools import cached_property
-from pathlib import Path
 from typing import Any
 
 import click
 from sqlalchemy import inspect as sa_inspect
-from sqlalchemy.engine import Engine, make_url
-from sqlalchemy.exc import ArgumentError, OperationalError
+from sqlalchemy.engine import Engine
+from sqlalchemy.exc import OperationalError
 
 import engine
 from pbem.config import ConfigError, Settings
@@ -31,8 +30,9 @@ from pbem.store.db import (
     DatabaseUnreachable,
     DriverMissing,
     make_engine,
+    migrate,
+    sqlite_file,
 )
-from pbem.store.schema_head import migrate_if_behind
 from pbem.worker.checks import refusals
 
 EDITION_CHOICE = click.Choice(list(engine.EDITIONS))  # the engine's editions, one home
@@ -87,7 +87,7 @@ class App:
         """The existing database at the newest schema (migrated here when behind)."""
         db = self.existing_db
         with database_errors(db):
-            migrate_if_behind(db)
+            migrate(db)
         return db
 
     def say(self, text: str) -> None:
@@ -105,17 +105,6 @@ class App:
                 f"refusing to run: {problems[0]}"
                 + (f" (and {len(problems) - 1} more: `{self.prog} check`)" if problems[1:] else "")
             )
-
-
-def sqlite_file(url: str) -> Path | None:
-    """The file of a SQLite URL (None: not SQLite, or in memory)."""
-    try:
-        parsed = make_url(url)
-    except ArgumentError:
-        raise BadDatabaseURL(f"{url!r} is not a database URL") from None
-    if parsed.get_backend_name() != "sqlite" or parsed.database in (None, "", ":memory:"):
-        return None
-    return Path(parsed.database).absolute()
 
 
 def open_existing(url: str) -> Engine:

@@ -9,10 +9,10 @@ from pathlib import Path
 import click
 
 from pbem.cli.app import EXIT_LOCKED, App, pass_app
-from pbem.store.backup import BackupError, sqlite_path
+from pbem.store.backup import BackupError
 from pbem.store.backup import backup as backup_database
 from pbem.store.backup import restore as restore_database
-from pbem.store.schema_head import migrate_if_behind
+from pbem.store.db import sqlite_file
 from pbem.worker.lock import Locked, RunLock
 
 FILE = click.Path(dir_okay=False, path_type=Path)
@@ -43,13 +43,13 @@ def restore(app: App, file: Path, yes: bool) -> None:
 
     Takes the run lock (exit 75 while a worker runs: stop the timer or the service first).
     """
-    target = sqlite_path(app.settings.database_url)
+    target = sqlite_file(app.settings.database_url)
     if target is not None and target.exists() and not yes:
         click.confirm(f"replace the database {target} with {file}?", abort=True)
     try:
         with RunLock(app.settings.lock_path):
             info = restore_database(file, app.settings.database_url)
-            migrate_if_behind(app.db)
+            _ = app.db  # the restored database, migrated when behind
     except Locked as exc:
         click.echo(f"{exc}: stop it first (the timer or the service)", err=True)
         sys.exit(EXIT_LOCKED)

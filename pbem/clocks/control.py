@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import re
 from dataclasses import asdict, dataclass, field, replace
-from functools import lru_cache
 from typing import Any
 
 __all__ = [
@@ -88,11 +87,8 @@ class Reminder:
         return left if 0 < left < avail else None
 
 
-@lru_cache(maxsize=64)
 def parse_reminders(text: str) -> tuple[Reminder, ...]:
-    """``50%,90%,24h,2h`` -> the ladder (``none`` for no reminders). Remembered by text (an
-    immutable answer; a bad spelling raises each time): a game's clock is read from its
-    stored form several times per move (`TimeControl.from_dict`)."""
+    """``50%,90%,24h,2h`` -> the ladder (``none`` for no reminders)."""
     if text.strip().lower() in ("", "none", "off"):
         return ()
     out = []

@@ -450,7 +450,7 @@ def mark(c: ClockState, d: Due) -> None:
             break
 
 
-def next_due(c: ClockState, now: float) -> float | None:
+def next_due(c: ClockState) -> float | None:
     """When `due` will next have something (epoch seconds), or None if nothing is pending."""
     times: list[float] = [
         sc["vac_until"] for sc in c["sides"].values() if sc["vac_until"] is not None

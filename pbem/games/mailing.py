@@ -5,7 +5,8 @@ Every report, notice and answer the game's policies and the pipeline send goes t
 advances); every mail shows the seat's standing orders (`pbem.games.orders.orders_extra`)
 unless the caller gives its own ``extra``; a committed game's final mail reveals the seed and
 carries the game's export (`pbem.games.fairplay.export.reveal_for`). The rendering and the
-outbox row are `pbem.outbox.queue`'s.
+outbox row are `pbem.outbox.queue`'s. A computer opponent's moves show their reasons beside the log lines
+they wrote (`pbem.games.bots.reasons_of`).
 """
 
 from __future__ import annotations
@@ -18,7 +19,7 @@ from sqlmodel import Session
 
 import engine
 from pbem.config import Settings
-from pbem.games.bots import is_bot
+from pbem.games.bots import is_bot, reasons_of
 from pbem.games.fairplay.export import reveal_for
 from pbem.games.orders import orders_extra
 from pbem.outbox import queue
@@ -55,6 +56,11 @@ def queue_mail(
             seat.last_log = len(state["log"])
             session.add(seat)
         return None
+    if seats is None:
+        seats = queue.seats_of(session, game.id or 0)
+    reasons = reasons_of(session, game.id or 0, seats)
+    if reasons:
+        context = {"reasons": reasons, **(context or {})}
     return queue.queue_mail(
         session,
         settings,

@@ -132,7 +132,7 @@ def mail_seat(
 def mark_decided(row: SeatOrders, before: engine.GameState) -> None:
     """The seat decided: its next decision mail summarises from ``before`` (this mail's position)."""
     row.decided_log = len(before["log"])
-    row.decided_board = json.dumps(summary.public_board(before), separators=(",", ":"))
+    row.decided_board = json.dumps(engine.public_board(before), separators=(",", ":"))
 
 
 def start_orders(session: Session, seats: dict[str, Seat], state: engine.GameState) -> None:

@@ -26,8 +26,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
-from sqlalchemy import bindparam
-from sqlmodel import Session, col, select
+from sqlmodel import Session
 
 import engine
 from engine import forced
@@ -139,34 +138,16 @@ class Book:
 def book_row(session: Session, seat: Seat) -> SeatOrders:
     """The seat's `SeatOrders` row (created with the defaults on first use)."""
     assert seat.id is not None
-    held: dict[int, SeatOrders] = session.info.setdefault("pbem_books", {})
-    row = held.get(seat.id)
-    if row is not None and row in session:  # asked before in this session: no `get` again
-        return row
     row = session.get(SeatOrders, seat.id)
     if row is None:
         row = SeatOrders(seat_id=seat.id)
         session.add(row)
-    # held for the session: its identity map holds rows weakly, and a mail's handlers ask for
-    # the same rows again (then answered from here, as `get` would from the identity map)
-    held[seat.id] = row
     return row
 
 
 def book_rows(session: Session, seats: dict[str, Seat]) -> dict[str, SeatOrders]:
-    """`book_row` of each seat by side, the rows not held yet read in one query."""
-    held: dict[int, SeatOrders] = session.info.setdefault("pbem_books", {})
-    missing = [seat.id for seat in seats.values() if seat.id is not None and seat.id not in held]
-    if len(missing) > 1:
-        found = session.execute(_BOOK_ROWS, {"b_seat_ids": missing}).scalars()
-        held.update({row.seat_id: row for row in found})
+    """`book_row` of each seat by side."""
     return {side: book_row(session, seat) for side, seat in seats.items()}
-
-
-# built once: its cache key and compiled form are reused (an expanding IN of the seat ids)
-_BOOK_ROWS = select(SeatOrders).where(
-    col(SeatOrders.seat_id).in_(bindparam("b_seat_ids", expanding=True))
-)
 
 
 def book_of(row: SeatOrders, side: str) -> Book:
@@ -179,15 +160,10 @@ def book_of(row: SeatOrders, side: str) -> Book:
 
 
 def store_book(row: SeatOrders, book: Book) -> None:
-    """Write *book* into *row* (only the columns that change: an unchanged value is no UPDATE
-    either way, and setting an ORM attribute costs)."""
-    for name, value in (
-        ("standing", book.standing.to_json()),
-        ("queue", json.dumps(book.queue)),
-        ("notes", json.dumps(book.notes)),
-    ):
-        if getattr(row, name) != value:
-            setattr(row, name, value)
+    """Write *book* into *row*."""
+    row.standing = book.standing.to_json()
+    row.queue = json.dumps(book.queue)
+    row.notes = json.dumps(book.notes)
 
 
 # --- reading a mail -------------------------------------------------------------------------------

@@ -232,7 +232,6 @@ def answer_former_holder(
     left = f"1960.g{game}.former.{cause}"
     queue_note(
         session,
-        settings,
         note,
         kind="former_seat",
         side=None,

@@ -6,7 +6,7 @@ Public interface (other packages code against these names):
 * :func:`parse_message` -> :class:`ParsedMessage`, raising :class:`MalformedMessage`
 * :func:`reply_text` -> :class:`ReplyText` (the writer's own lines; which are commands is the
   pipeline's business, `pbem.pipeline.lines`)
-* :func:`build_message`, :func:`make_message_id`
+* :func:`build_message`
 * :class:`ImapMailbox`, :class:`MemoryMailbox`, :class:`Fetched`
 * :class:`SmtpSender`, :class:`MemorySender`, :class:`TemporaryFailure`, :class:`PermanentFailure`
 * :class:`EmbeddedMailServers` (import from ``pbem.mail.embedded``; it pulls in the servers)
@@ -14,7 +14,7 @@ Public interface (other packages code against these names):
 
 from __future__ import annotations
 
-from pbem.mail.compose import FileAttachment, InlineImage, build_message, make_message_id
+from pbem.mail.compose import FileAttachment, InlineImage, build_message
 from pbem.mail.extract import ReplyText, reply_text
 from pbem.mail.imap import Fetched, ImapMailbox, Mailbox, MemoryMailbox
 from pbem.mail.parse import MalformedMessage, ParsedMessage, parse_message
@@ -44,7 +44,6 @@ __all__ = [
     "SmtpSender",
     "TemporaryFailure",
     "build_message",
-    "make_message_id",
     "parse_message",
     "reply_text",
 ]

@@ -29,12 +29,9 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from email.headerregistry import Address
-from functools import lru_cache
 
-# The loop header `pbem.mail.parse` recognises (its LOOP_HEADER; a test keeps them equal):
-# not imported from there, so composing (the sending process) does not load the parser.
-LOOP_HEADER = "X-1960-PBEM"
-_ID_PART = re.compile(r"[^a-z0-9.-]+")
+from pbem.mail.parse import LOOP_HEADER
+
 _POLICY = email.policy.SMTP.clone(max_line_length=78)
 _RESERVED = {
     "from",
@@ -76,23 +73,6 @@ class FileAttachment:
     content_type: str = "text/plain; charset=utf-8"
 
 
-def make_message_id(kind: str, game_id: int | str, seq: int, side: str, domain: str) -> str:
-    """Deterministic ``<kind.game-G.seq-N.side@domain>`` (angle brackets included).
-
-    The same arguments always give the same ID; parts are lower-cased and reduced to
-    ``[a-z0-9.-]`` so the ID survives case-folding MTAs and is safe in any header.
-    """
-    parts = [_clean_part(kind), f"game-{_clean_part(str(game_id))}", f"seq-{int(seq)}"]
-    if side:
-        parts.append(_clean_part(side))
-    host = _clean_part(domain) or "pbem.invalid"
-    return f"<{'.'.join(parts)}@{host}>"
-
-
-def _clean_part(value: str) -> str:
-    return _ID_PART.sub("-", value.strip().lower()).strip("-.")
-
-
 def build_message(
     *,
     sender: str,
@@ -117,8 +97,7 @@ def build_message(
     ``multipart/related`` (ignored without *html*); *attachments* make the whole a
     ``multipart/mixed`` of the body and the files.
 
-    Written out directly rather than through ``EmailMessage`` (7x faster, measured by
-    benchmarks/bench_mail.py): short ASCII header lines as they are, anything else folded and
+    Written out directly: short ASCII header lines as they are, anything else folded and
     RFC 2047-encoded by the SMTP email policy; each body UTF-8 quoted-printable (``binascii``).
     """
     out = [
@@ -195,10 +174,6 @@ def _body(text: str, html: str | None, images: Sequence[InlineImage], boundary: 
     return out
 
 
-# The same picture comes back in a later report of its game (both seats' reports of a move,
-# a move that changes no public piece) after the reports of the other games: kept for as many
-# pictures as `pbem.reports.boardmap` keeps (~80 KB of text each; ~0.2 ms each to encode again).
-@lru_cache(maxsize=128)
 def _base64_lines(data: bytes) -> str:
     body = binascii.b2a_base64(data, newline=False).decode("ascii")
     return "\r\n".join([body[i : i + 76] for i in range(0, len(body), 76)])
@@ -243,7 +218,6 @@ def _related(boundary: str, html: str, images: Sequence[InlineImage]) -> list[st
     return out
 
 
-@lru_cache(maxsize=2048)  # From, and subjects/addresses that recur, fold once (pure function)
 def _header(name: str, value: str) -> str:
     """One header line; values that are not short ASCII are folded/encoded by the email policy."""
     line = f"{name}: {value}\r\n"
@@ -253,17 +227,8 @@ def _header(name: str, value: str) -> str:
 
 
 def _multipart(subtype: str, boundary: str) -> str:
-    """The ``Content-Type: multipart/…; boundary="…"`` line (folded: it is over 78 characters).
-
-    Every message has its own boundary, so `_header`'s cache never served it and the email
-    policy parsed and folded it each time; the fold depends only on the length and kind of
-    characters, so it is made once with ``0``s for the boundary's hex digits and filled in."""
-    value = f'multipart/{subtype}; boundary="{{}}"'
-    shape = re.sub(r"[0-9a-f]", "0", boundary)
-    line = _header("Content-Type", value.format(shape))
-    if line.count(shape) != 1:  # not folded around the boundary as one word: the long way
-        return _header("Content-Type", value.format(boundary))
-    return line.replace(shape, boundary)
+    """The ``Content-Type: multipart/…; boundary="…"`` line (folded: it is over 78 characters)."""
+    return _header("Content-Type", f'multipart/{subtype}; boundary="{boundary}"')
 
 
 def _part(subtype: str, body: str) -> list[str]:
@@ -310,7 +275,6 @@ def _msgid(value: str) -> str:
     return value if value.startswith("<") else f"<{value}>"
 
 
-@lru_cache(maxsize=2048)
 def _address_text(value: str) -> str:
     return str(_address(value))
 
@@ -323,7 +287,6 @@ def _address(value: str) -> Address | str:
     return Address(display_name=name, username=local, domain=domain) if name else addr
 
 
-@lru_cache(maxsize=256)
 def _loop_value(sender: str) -> str:
     _, addr = email.utils.parseaddr(sender)
     return addr.rpartition("@")[2].lower() or "pbem"

@@ -17,8 +17,6 @@ import hashlib
 import re
 from dataclasses import dataclass, field
 from email.message import EmailMessage, Message
-from functools import lru_cache
-from typing import Any, cast
 
 from pbem.mail import budget
 from pbem.mail.budget import OverBudget
@@ -44,14 +42,6 @@ OWN_MESSAGE = "our own message (loop)"
 _SYSTEM_SENDER = re.compile(r"^(mailer-daemon|postmaster|no-?reply|do-?not-?reply)([+@]|$)")
 _MSGID = re.compile(r"<[^<>\s]+>")
 _RECEIVED_FOR = re.compile(r"\bfor\s+<?([^\s<>;]+@[^\s<>;]+)>?", re.IGNORECASE)
-# one plain address, bare or in <>, maybe after a display name of plain words: read as the
-# policy's address parser reads it (`_plain_address`), without the parser (a reply's To carries
-# its reply key, a value seen once, so the parse cache never helps it)
-_ADDR = r"[A-Za-z0-9+_=-]+(?:\.[A-Za-z0-9+_=-]+)*@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*"
-_PLAIN_ADDRESS = re.compile(
-    rf"[ \t]*(?:(?P<display>[A-Za-z0-9]+(?: [A-Za-z0-9]+)*) <(?P<quoted>{_ADDR})>"
-    rf"|<(?P<angle>{_ADDR})>|(?P<bare>{_ADDR}))[ \t]*"
-)
 _ZERO_WIDTH = dict.fromkeys(map(ord, "\u200b\u200c\u200d\u2060\ufeff\u00ad"))
 _CONTROLS = dict.fromkeys([c for c in range(32) if c not in (9, 10, 13)] + [127])  # NUL & co.
 
@@ -60,38 +50,12 @@ class MalformedMessage(ValueError):
     """The raw bytes cannot be read as a mail message, or they exceed our limits."""
 
 
-class _ParseOncePolicy(email.policy.EmailPolicy):
-    """`email.policy.default`, but each header value is parsed once, not on every access.
-
-    The stdlib parses a header anew each time it is read (`Message.get`,
-    ``get_content_type``, ``get_param``, ``get_content_disposition`` …: about 15 parses per
-    mail). The parsed header objects are immutable, so short values are kept in a small
-    cache keyed by (name, value): the same answer, parsed once per distinct value.
-    """
-
-    def header_fetch_parse(self, name: str, value: Any) -> Any:
-        if hasattr(value, "name") or len(value) > _CACHED_HEADER_CHARS:
-            return super().header_fetch_parse(name, value)
-        return _parsed_header(self, name, value)
-
-
-_CACHED_HEADER_CHARS = 2000  # longer values (hostile or rare) are parsed each time, not kept
-
-
-@lru_cache(maxsize=512)
-def _parsed_header(policy: _ParseOncePolicy, name: str, value: str) -> Any:
-    return email.policy.EmailPolicy.header_fetch_parse(policy, name, value)
-
-
-POLICY = _ParseOncePolicy()  # = email.policy.default, with header parses cached
-
-
 @dataclass(frozen=True)
 class ParsedMessage:
     """What the pipeline needs from one inbound mail.
 
-    Message-IDs keep their angle brackets (``<local@domain>``, domain lower-cased), the same
-    form :func:`pbem.mail.compose.make_message_id` returns. ``from_addr`` is bare and
+    Message-IDs keep their angle brackets (``<local@domain>``, domain lower-cased), the form
+    the server's own take (`pbem.keys.message_id`). ``from_addr`` is bare and
     lower-case ("" if the mail has no usable From). ``problems`` lists non-fatal limits hit
     (e.g. a text part truncated), for operator logs.
     """
@@ -124,7 +88,7 @@ def parse_message(raw: bytes, own_address: str) -> ParsedMessage:
     if raw.lower().count(b"boundary=") > 2 * MAX_PARTS:  # a MIME bomb: the stdlib recurses
         raise MalformedMessage(f"more than {2 * MAX_PARTS} multipart boundaries")
     try:
-        msg = cast(EmailMessage, email.message_from_bytes(raw, policy=POLICY))
+        msg = email.message_from_bytes(raw, policy=email.policy.default)
         return _build(msg, raw, own_address.strip().lower())
     except (MalformedMessage, OverBudget):
         raise
@@ -205,9 +169,6 @@ def _first_msgid(value: str) -> str | None:
 
 def _address_pairs(msg: Message, name: str) -> list[tuple[str, str]]:
     """(display name, bare lower-case address) pairs of one address header, hostile-safe."""
-    plain = _plain_address(msg, name)
-    if plain is not None:
-        return [plain]
     pairs: list[tuple[str, str]] = []
     try:
         header = msg.get(name)
@@ -225,20 +186,6 @@ def _address_pairs(msg: Message, name: str) -> list[tuple[str, str]]:
             if "@" in addr:
                 pairs.append((display, addr.translate(_CONTROLS).strip().lower()[:320]))
     return pairs
-
-
-def _plain_address(msg: Message, name: str) -> tuple[str, str] | None:
-    """The header's (display name, address) if its first value is one plain address (as the
-    policy's parser reads it; see `_PLAIN_ADDRESS`), else None (then the parser reads it)."""
-    wanted = name.lower()
-    for key, value in msg.raw_items():
-        if key.lower() == wanted:
-            found = _PLAIN_ADDRESS.fullmatch(value) if isinstance(value, str) else None
-            if found is None:
-                return None
-            spec = found["quoted"] or found["angle"] or found["bare"]
-            return found["display"] or "", spec.lower()[:320]
-    return None
 
 
 def _first_address(msg: Message, name: str) -> tuple[str, str]:

@@ -1,15 +1,13 @@
 """Who claimed an outbox row, and whether that worker is provably dead (claims freed at once).
 
 A worker claims outbox rows before sending them (`pbem.outbox.send.send_due`): their
-``next_attempt_at`` moves a lease ahead (`pbem.outbox.send.CLAIM_LEASE`), so other workers leave them
-alone. A worker killed with rows claimed used to leave them held until the lease ran out (five
-minutes of a player waiting for a report). The claim now names its claimant: this machine
-(host name, kernel boot id, PID namespace), the process id and the process's start time. The
-next worker *on the same machine* reads which claimants hold rows and frees the claims of those
-that are provably dead: no such process, or a process of that id that started at another time
-(the id was reused). Anything it cannot prove — another machine sharing PostgreSQL (see
-docs/OPERATING.md, scale-out), another boot or PID namespace, or a platform without /proc
-start times and a live id — keeps the lease, as before.
+``next_attempt_at`` moves a lease ahead (`pbem.outbox.send.CLAIM_LEASE`), so other workers leave
+them alone. The claim names its claimant: this machine (host name, kernel boot id, PID
+namespace), the process id and the process's start time. The next worker *on the same machine*
+frees the claims of claimants that are provably dead: no such process, or a process of that id
+that started at another time (the id was reused), so a killed worker's rows go out at once, not
+when the lease ends. Anything it cannot prove (another machine sharing PostgreSQL, another boot
+or PID namespace, a platform without /proc start times and a live id) keeps the lease.
 """
 
 from __future__ import annotations

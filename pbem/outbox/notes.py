@@ -9,14 +9,11 @@ rows and marks them delivered).
 from __future__ import annotations
 
 from datetime import datetime
-from functools import cache
-from typing import Any
 
 from sqlalchemy.dialects.postgresql import insert as pg_insert
 from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlmodel import Session, col, select
 
-from pbem.store.db import game_facts, note_game_facts
 from pbem.store.models import KeyQuestion, TableTalk
 
 __all__ = ["KeyQuestion", "TableTalk", "asked_under", "post", "remember_question", "take"]
@@ -35,7 +32,6 @@ def post(
     now: datetime,
 ) -> None:
     """Add a message for *to_side*'s next mail."""
-    note_game_facts(session, game_id, talk=True)
     session.add(
         TableTalk(
             game_id=game_id,
@@ -49,14 +45,7 @@ def post(
 
 
 def take(session: Session, game_id: int, side: str, now: datetime) -> list[dict[str, str]]:
-    """The undelivered messages for *side*, oldest first, marked delivered now.
-
-    No query when the game's row was locked in this transaction and it had no undelivered
-    message then (`pbem.store.db.game_facts`; `post` says when one is added since).
-    """
-    facts = game_facts(session, game_id)
-    if facts is not None and not facts.talk:
-        return []
+    """The undelivered messages for *side*, oldest first, marked delivered now."""
     rows = session.exec(
         select(TableTalk)
         .where(
@@ -77,27 +66,12 @@ def take(session: Session, game_id: int, side: str, now: datetime) -> list[dict[
 def remember_question(
     session: Session, game_id: int, side: str, key_gen: int, question: str
 ) -> None:
-    """Record the question asked under *key_gen* (the first mail with that key asks it).
-
-    One INSERT that does nothing when the row exists (no SELECT first, no ORM object).
-    """
-    conn = session.connection()
-    conn.execute(
-        _insert_question(conn.dialect.name),
-        {"game_id": game_id, "side": side, "key_gen": key_gen, "question": question},
-    )
-
-
-@cache
-def _insert_question(dialect: str) -> Any:
-    # the dialect's own INSERT, imported for the dialect in use (PostgreSQL's costs ~30 ms
-    # of a SQLite process's start-up)
-    table = KeyQuestion.__table__  # type: ignore[attr-defined]
+    """Record the question asked under *key_gen* (the first mail with that key asks it; a
+    later one with the same key leaves the row as it is)."""
+    insert = sqlite_insert if session.get_bind().dialect.name == "sqlite" else pg_insert
+    values = {"game_id": game_id, "side": side, "key_gen": key_gen, "question": question}
     keys = ["game_id", "side", "key_gen"]
-    if dialect == "postgresql":
-        return pg_insert(table).on_conflict_do_nothing(index_elements=keys)
-
-    return sqlite_insert(table).on_conflict_do_nothing(index_elements=keys)
+    session.execute(insert(KeyQuestion).values(values).on_conflict_do_nothing(index_elements=keys))
 
 
 def asked_under(session: Session, game_id: int, side: str, key_gen: int) -> str | None:

@@ -11,13 +11,9 @@ from __future__ import annotations
 import hashlib
 import json
 from collections.abc import Sequence
-from contextlib import AbstractContextManager, nullcontext
 from datetime import datetime
-from functools import cache
 from typing import Any
 
-from sqlalchemy import bindparam, event
-from sqlalchemy.orm import Session as OrmSession
 from sqlmodel import Session, select
 
 import engine
@@ -35,57 +31,15 @@ __all__ = [
     "current_key",
     "decision_sig",
     "queue_mail",
+    "queue_rendered",
     "refresh_key",
     "seats_of",
 ]
 
 
 def seats_of(session: Session, game_id: int) -> dict[str, Seat]:
-    """The game's seats by side: one query per game and transaction (a mail's handlers ask
-    four times); a seat added in the session, a commit or a rollback forgets the answer."""
-    known: dict[int, dict[str, Seat]] | None = session.info.get(_MEMO)
-    if known is None:
-        _forget_on_commit()
-        known = session.info[_MEMO] = {}
-    seats = known.get(game_id)
-    if seats is None:
-        rows = session.exec(_SEATS_OF, params={"game_id": game_id}).all()
-        seats = known[game_id] = {s.side: s for s in rows}
-    return dict(seats)
-
-
-_MEMO = "pbem_seats"
-_SEATS_OF = select(Seat).where(Seat.game_id == bindparam("game_id"))  # built once
-
-
-@cache
-def _forget_on_commit() -> None:
-    """Listeners on every Session, registered once per process, that forget a session's seats
-    at commit and rollback and when a seat is added in it (per-session listeners, four per
-    transaction, cost ~0.2 ms of CPU per mail)."""
-
-    def forget(session: Session, *_args: Any) -> None:
-        memo = session.info.get(_MEMO)
-        if memo:
-            memo.clear()
-
-    def added(session: Session, obj: Any) -> None:
-        if isinstance(obj, Seat):
-            forget(session)
-
-    for name in ("after_commit", "after_rollback", "after_soft_rollback"):
-        event.listen(OrmSession, name, forget)
-    event.listen(OrmSession, "transient_to_pending", added)
-
-
-def _unflushed(session: Session, table: type) -> AbstractContextManager[Any]:
-    """No autoflush around a read of ``table`` when the session holds none of its rows new,
-    changed or deleted: the database then answers as it would after the flush. A flush per
-    read wrote the pipeline's earlier changes in pieces, each with its own overhead; they
-    are written once, later in the transaction."""
-    if any(isinstance(o, table) for o in (*session.new, *session.dirty, *session.deleted)):
-        return nullcontext()
-    return session.no_autoflush
+    """The game's seats by side."""
+    return {s.side: s for s in session.exec(select(Seat).where(Seat.game_id == game_id))}
 
 
 def current_key(settings: Settings, seat: Seat) -> keys.ReplyKey:
@@ -174,10 +128,10 @@ def queue_mail(
     policies do: `pbem.games.mailing.queue_mail`): ``extra`` adds template data (standing
     orders, `pbem.games.notify`), ``reveal`` a committed game's final facts and attachments.
 
-    ``seats`` (the game's seats by side, as `seats_of` returns them) saves a query, and the
-    autoflush it would cause, when the caller already holds them. ``since`` (default: the
-    seat's last reported log index) starts the log; ``context`` adds to the render context (e.g. ``card`` for a card mail); ``view`` is
-    ``engine.view(state, seat.side)`` when the caller made it already (`pbem.games.notify.mail_seat`).
+    ``seats``: the game's seats by side (`seats_of`) when the caller holds them. ``since``
+    (default: the seat's last reported log index) starts the log; ``context`` adds to the
+    render context (e.g. ``card`` for a card mail); ``view`` is ``engine.view(state,
+    seat.side)`` when the caller made it already (`pbem.games.notify.mail_seat`).
     """
     assert game.id is not None
     if seats is None:
@@ -196,13 +150,11 @@ def queue_mail(
         now=now,
         view=view,
     )
-    with _unflushed(session, tabletalk.KeyQuestion):
-        tabletalk.remember_question(
-            session, game.id, seat.side, seat.key_gen, question(state, seat.side)
-        )
+    tabletalk.remember_question(
+        session, game.id, seat.side, seat.key_gen, question(state, seat.side)
+    )
     if kind not in ("help", "key_problem", "card"):  # kinds that show table talk
-        with _unflushed(session, tabletalk.TableTalk):
-            talk = tabletalk.take(session, game.id, seat.side, now)
+        talk = tabletalk.take(session, game.id, seat.side, now)
         if talk:
             extra = {**(extra or {}), "talk": talk}
     if extra:
@@ -213,8 +165,7 @@ def queue_mail(
         attachments = []
     ctx = {**ctx, **(context or {})}
     mail = render(kind, ctx)
-    with session.no_autoflush:  # an INSERT … ON CONFLICT DO NOTHING: no ORM row read
-        mailimages.store(session, [*mail.images, *mail.attachments])
+    mailimages.store(session, [*mail.images, *mail.attachments])
     key = current_key(settings, seat)
     message_id = keys.message_id(settings.secret, settings.address, key, f"{cause}.{kind}")
     refs = [r for r in (seat.thread_root, in_reply_to) if r]
@@ -222,22 +173,63 @@ def queue_mail(
         seat.thread_root = message_id
     if advance_log:
         seat.last_log = len(state["log"])
-    row = OutboxMessage(
-        message_id=message_id,
+    session.add(seat)
+    return queue_rendered(
+        session,
         game_id=game.id,
         side=seat.side,
         kind=kind,
         recipient=seat.email,
-        reply_to=ctx["reply_to"],
         subject=mail.subject,
         text=mail.text,
         html=mail.html,
-        in_reply_to=(in_reply_to or seat.thread_root) if refs else "",
-        references=" ".join(dict.fromkeys(refs)),
+        message_id=message_id,
+        reply_to=ctx["reply_to"],
+        now=now,
+        references=refs,
+        attachments=attachments,
+    )
+
+
+def queue_rendered(
+    session: Session,
+    *,
+    game_id: int,
+    side: str | None,
+    kind: str,
+    recipient: str,
+    subject: str,
+    text: str,
+    html: str,
+    message_id: str,
+    reply_to: str,
+    now: datetime,
+    references: Sequence[str] = (),
+    headers: dict[str, str] | None = None,
+    attachments: Sequence[dict[str, str]] = (),
+) -> OutboxMessage:
+    """Add one rendered mail to the outbox (same transaction as the change that caused it)."""
+    refs = [r for r in dict.fromkeys(references) if r]
+    extras: dict[str, Any] = {}
+    if headers:
+        extras["headers"] = headers
+    if attachments:
+        extras["attachments"] = list(attachments)
+    row = OutboxMessage(
+        message_id=message_id,
+        game_id=game_id,
+        side=side,
+        kind=kind[:16],
+        recipient=recipient,
+        reply_to=reply_to,
+        subject=subject,
+        text=text,
+        html=html,
+        in_reply_to=refs[-1] if refs else "",
+        references=" ".join(refs),
         next_attempt_at=now,
         created_at=now,
-        extras=json.dumps({"attachments": attachments}) if attachments else "",
+        extras=json.dumps(extras) if extras else "",
     )
     session.add(row)
-    session.add(seat)
     return row

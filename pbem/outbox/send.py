@@ -49,9 +49,7 @@ __all__ = [
     "drain_outbox",
     "make_sender",
     "never_stop",
-    "outbox_due",
     "pending_count",
-    "release_mine",
     "send_due",
     "smtp_session",
 ]
@@ -200,32 +198,6 @@ _LEASE = (
     .where(_TABLE.c.id.in_(bindparam("ids", expanding=True)))
     .values(next_attempt_at=bindparam("lease"), claimed_by=bindparam("by"))
 )
-
-
-def outbox_due(db: Engine, now: datetime) -> bool:
-    """Whether a send run would find work: a row due at ``now``, or one claimed by a worker of
-    this machine (which may be dead: `_free_dead_claims`). One read, no write lock."""
-    mine = _TABLE.c.claimed_by.like(claims.machine() + "|%")
-    with db.connect() as read:
-        return (
-            read.execute(
-                core_select(_TABLE.c.id)
-                .where(_TABLE.c.status == "pending", (_TABLE.c.next_attempt_at <= now) | mine)
-                .limit(1)
-            ).first()
-            is not None
-        )
-
-
-def release_mine(db: Engine, now: datetime) -> int:
-    """Hand back every row this process still holds (due at once, unclaimed); how many."""
-    with transaction(db) as s:
-        result = s.execute(
-            update(_TABLE)
-            .where(_TABLE.c.status == "pending", _TABLE.c.claimed_by == claims.claimant())
-            .values(next_attempt_at=now, claimed_by=None)
-        )
-        return int(result.rowcount)  # type: ignore[attr-defined]
 
 
 def _free_dead_claims(db: Engine, now: datetime, *, force: bool = False) -> int:

@@ -25,13 +25,12 @@ from engine import GameState
 from pbem.config import Settings
 from pbem.keys import ReplyKey
 from pbem.mail import ParsedMessage
-from pbem.store.models import Game, Seat
+from pbem.store.models import Game, InboundMessage, Seat
 
 __all__ = [
     "Answered",
     "Context",
     "IgnoreMessage",
-    "InboundRow",
     "RejectMessage",
     "Stage",
     "StopPipeline",
@@ -72,21 +71,6 @@ class Answered(StopPipeline):
 
 
 @dataclass
-class InboundRow:
-    """The mail's `pbem.store.models.InboundMessage` row as the stages see it: inserted by
-    ``dedupe``, written once more when the mail ends (`pbem.pipeline.rows`). A plain record,
-    not an ORM object: setting ``game_id`` or ``outcome`` sends no UPDATE of its own."""
-
-    id: int | None
-    dedupe_key: str
-    content_hash: str
-    outcome: str
-    game_id: int | None = None
-    side: str | None = None
-    detail: str = ""
-
-
-@dataclass
 class Context:
     """Everything known about one inbound mail while it passes the stages."""
 
@@ -98,7 +82,7 @@ class Context:
     uidvalidity: int | None = None
     uid: int | None = None
     parsed: ParsedMessage | None = None
-    inbound: InboundRow | None = None
+    inbound: InboundMessage | None = None  # the mail's record, inserted by ``dedupe``
     key: ReplyKey | None = None
     game: Game | None = None
     seat: Seat | None = None
@@ -122,6 +106,10 @@ class Context:
         default_factory=list
     )  # pbem.games.orders.Auto: moves the server applied
     before_bots: set[str] | None = None  # deciding sides when the bots moved (pbem.clocks)
+    bot_plan: Any = None  # pbem.games.bots.Plan: thought outside the transaction (the runner)
+    bots_later: bool = (
+        False  # the bots' moves are left to the worker pass (pbem.games.bot_catch_up)
+    )
     kept: list[str] = field(default_factory=list)  # answers ahead kept for later questions
 
     @property

@@ -25,14 +25,13 @@ from __future__ import annotations
 
 import difflib
 import re
-import unicodedata
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from functools import cache, lru_cache
 
 import engine
 from engine.vocabulary import AHEAD_VERBS, VERBS, canonical_word, command_words
-from pbem.mail.extract import _TRANSLATE, ReplyText, normalise_line, reply_text
+from pbem.mail.extract import ReplyText, normalise_line, reply_text
 from pbem.server_words import SERVER_WORDS
 
 __all__ = [
@@ -118,75 +117,27 @@ def _key(line: str) -> str:
 
 @lru_cache(maxsize=2048)  # a report's text never changes; each mail reads the latest 60 again
 def _report_keys(text: str) -> tuple[str, ...]:
-    """`_key` of each line of *text* (those longer than one character), in one pass over the
-    whole text: `normalise_line`'s folds (single characters replaced or dropped, NFKC) never
-    join, split or move lines, so folding the text first is folding each line. The character
-    folds are done with ``str.replace`` of the few characters present (``str.translate`` with
-    a table walks every character of a non-ASCII text through a dict: ten times slower)."""
-    for char, into in _FOLDS:
-        if char in text:
-            text = text.replace(char, into)
-    text = unicodedata.normalize("NFKC", text)
-    return tuple(
-        r for r in (" ".join(line.split()).lower() for line in text.splitlines()) if len(r) > 1
-    )
-
-
-_FOLDS = tuple((chr(code), into or "") for code, into in _TRANSLATE.items())
-
-
-# Every mail the server queues to a seat (`pbem.reports.render.KINDS`, and the fair-play notes of
-# `pbem.games.fairplay.mails`) starts its text with the reply marker (``## Reply above this line …
-# ##``) or the game header (``1960: THE MAKING OF THE PRESIDENT — game #12``): the first line
-# (`_report_keys`) of any report holds one of these words, and so did every text template in
-# the project's history. A line without either is never a report's first line, whatever that
-# report says (tests/pbem/test_unsent_report_texts.py renders every kind to check it).
-FIRST_LINE_WORDS = ("reply above this line", "the making of the president")
+    """`_key` of each line of *text* (those longer than one character)."""
+    return tuple(k for k in map(_key, text.splitlines()) if len(k) > 1)
 
 
 class SentReports:
-    """The text of the reports sent to one seat: their lines, and their first lines.
+    """The text of the reports sent to one seat: their lines, and their first lines."""
 
-    ``load``: a function that reads the seat's reports when first needed: only when an answer
-    needs them, `is_report_line` (a line below a quote), or `starts_history` for a line that
-    could be a report's first line (`FIRST_LINE_WORDS`); a reply with no quote whose lines are
-    commands and a signature never reads them. The answers are the same as with every text
-    given."""
-
-    def __init__(
-        self, texts: Iterable[str] = (), *, load: Callable[[], Iterable[str]] | None = None
-    ) -> None:
+    def __init__(self, texts: Iterable[str] = ()) -> None:
         self.lines: set[str] = set()
         self.first_lines: set[str] = set()
-        self._load = load
-        self._add(texts)
-
-    def _add(self, texts: Iterable[str]) -> None:
         for text in texts:
             rows = _report_keys(text)
             self.lines.update(rows)
             if rows:
                 self.first_lines.add(rows[0])
 
-    def _read(self) -> None:
-        if self._load is not None:
-            load, self._load = self._load, None
-            self._add(load())
-
     def starts_history(self, line: str) -> bool:
         """The marker line, or the first line of a sent report: the quoted history starts."""
-        if MARKER.search(line):
-            return True
-        key = _key(line.lstrip("> "))
-        if key in self.first_lines:
-            return True
-        if self._load is not None and any(word in key for word in FIRST_LINE_WORDS):
-            self._read()
-            return key in self.first_lines
-        return False
+        return bool(MARKER.search(line)) or _key(line.lstrip("> ")) in self.first_lines
 
     def is_report_line(self, line: str) -> bool:
-        self._read()
         return _key(line) in self.lines
 
 

@@ -5,6 +5,13 @@ dedupe record) together with whatever moves and outbox rows the stages
 made. A crash rolls everything back and stores the mail in `Quarantine` with
 its stage and traceback; the caller moves the IMAP message only after this
 returns (C1), and carries on with the next mail.
+
+A computer player never thinks inside the transaction: when the ``bot-moves`` stage finds a
+bot to move with no plan made from that position (`pbem.games.bots.ThinkFirst`), everything
+is rolled back, the bot thinks with no transaction open, and the mail runs again with the
+plan, which the stage records only if the position is still the one thought about. After
+`pbem.games.bots.MAX_THINKS` changed positions the mail is applied without the bots' moves,
+left to the worker pass (`pbem.games.bot_catch_up`).
 """
 
 from __future__ import annotations
@@ -23,10 +30,10 @@ from sqlmodel import Session, col, select
 
 import engine
 from pbem.config import Settings
+from pbem.games import bots as bot_seats
 from pbem.games.mailing import queue_mail
 from pbem.mail.budget import OverBudget
-from pbem.pipeline import rows
-from pbem.pipeline.base import Context, InboundRow, RejectMessage, Stage, StopPipeline, run
+from pbem.pipeline.base import Context, RejectMessage, Stage, StopPipeline, run
 from pbem.pipeline.stages import (
     apply,
     autoplay,
@@ -56,7 +63,7 @@ from pbem.pipeline.stages import (
     undo,
 )
 from pbem.pipeline.stages.check_auth import HoldMessage, hold
-from pbem.pipeline.stages.dedupe import DuplicateMessage, content_hash, dedupe_key
+from pbem.pipeline.stages.dedupe import DuplicateMessage, content_hash, dedupe_key, insert_once
 from pbem.sanitize import bounded
 from pbem.store.db import lock_game, transaction
 from pbem.store.failures import DatabaseProblem, database_problem
@@ -142,9 +149,10 @@ def process_message(
     """
     now = now or utcnow()
     where = _Where(mailbox, uidvalidity, uid, queued)
+    turn = _BotTurn()  # kept across retries: a plan stays good while its position holds
     for wait in (*TRANSIENT_RETRIES, None):
         try:
-            return _attempt(db, settings, raw, where, now, pipeline)
+            return _attempt_thinking(db, settings, raw, where, now, pipeline, turn)
         except _Crash as crash:
             if isinstance(crash.error, OverBudget):  # a stranger's slow bytes: not a bug
                 log.warning("quarantined a mail (stage %s): %s", crash.stage, crash.error)
@@ -172,6 +180,34 @@ class _Where:
     queued: int | None
 
 
+@dataclass
+class _BotTurn:
+    """The bots' plan for the mail's next attempt, or ``later``: the mail without them."""
+
+    plan: bot_seats.Plan | None = None
+    later: bool = False
+
+
+def _attempt_thinking(
+    db: Engine,
+    settings: Settings,
+    raw: bytes,
+    where: _Where,
+    now: datetime,
+    pipeline: tuple[Stage, ...],
+    turn: _BotTurn,
+) -> Outcome:
+    """`_attempt`, the bots thinking between attempts, outside the transaction."""
+    for _ in range(bot_seats.MAX_THINKS):
+        try:
+            return _attempt(db, settings, raw, where, now, pipeline, turn)
+        except bot_seats.ThinkFirst as need:  # rolled back: no lock is held while it thinks
+            turn.plan = bot_seats.think(settings, need.game_id, need.state, need.robots)
+    log.info("the position kept changing while the bot thought: its moves are left to the pass")
+    turn.later = True
+    return _attempt(db, settings, raw, where, now, pipeline, turn)
+
+
 def _dequeue(session: Session, where: _Where) -> None:
     if where.queued is not None:
         session.execute(delete(QueuedMail).where(col(QueuedMail.id) == where.queued))
@@ -192,11 +228,13 @@ def _attempt(
     where: _Where,
     now: datetime,
     pipeline: tuple[Stage, ...],
+    turn: _BotTurn,
 ) -> Outcome:
     ctx: Context | None = None
     try:
         with transaction(db) as session:
             ctx = Context(session, settings, raw, now, where.mailbox, where.uidvalidity, where.uid)
+            ctx.bot_plan, ctx.bots_later = turn.plan, turn.later
             try:
                 run(ctx, pipeline)
                 out = _finish(ctx, "applied", "")
@@ -204,6 +242,8 @@ def _attempt(
                 out = _stopped(ctx, stop)
             _dequeue(session, where)  # in the same transaction as the mail's record
             return out
+    except bot_seats.ThinkFirst:
+        raise
     except Exception as exc:
         raise _Crash(exc, ctx.stage if ctx is not None else "") from exc
 
@@ -215,7 +255,6 @@ def _finish(ctx: Context, outcome: str, reason: str) -> Outcome:
     if ctx.inbound.outcome == "processing" or outcome != "applied":
         ctx.inbound.outcome = outcome
     ctx.inbound.detail = _detail(ctx, reason)
-    rows.finish_inbound(ctx.session, ctx.inbound)
     game_id = ctx.game.id if ctx.game is not None else None
     return Outcome(ctx.inbound.outcome, reason, ctx.inbound.id, game_id)
 
@@ -232,25 +271,20 @@ def _detail(ctx: Context, reason: str) -> str:
 def _record_unparsed(ctx: Context) -> None:
     """A mail stopped before `dedupe` (too large, garbage): record it by content hash."""
     key = dedupe_key(None, ctx.raw)
-    found = ctx.session.exec(
-        select(
-            InboundMessage.id, InboundMessage.outcome, InboundMessage.game_id, InboundMessage.side
-        ).where(InboundMessage.dedupe_key == key)
-    ).first()
+    found = ctx.session.exec(select(InboundMessage).where(InboundMessage.dedupe_key == key)).first()
     if found is not None:  # the same bytes again: its record is written anew
-        ctx.inbound = InboundRow(found[0], key, "", found[1], found[2], found[3])
+        ctx.inbound = found
         return
-    row = InboundRow(None, key, content_hash(ctx.raw), "ignored")
-    values = {
-        "message_id": "",
-        "mailbox": ctx.mailbox,
-        "uidvalidity": ctx.uidvalidity,
-        "uid": ctx.uid,
-        "from_addr": "",
-        "subject": "",
-        "received_at": ctx.now,
-    }
-    if not rows.insert_inbound(ctx.session, row, values):  # its IMAP UID is known: a redelivery
+    row = InboundMessage(
+        dedupe_key=key,
+        content_hash=content_hash(ctx.raw),
+        outcome="ignored",
+        mailbox=ctx.mailbox,
+        uidvalidity=ctx.uidvalidity,
+        uid=ctx.uid,
+        received_at=ctx.now,
+    )
+    if not insert_once(ctx.session, row):  # its IMAP UID is known: a redelivery
         raise AssertionError(f"mail {key} was not recorded: its mailbox UID is known")
     ctx.inbound = row
 

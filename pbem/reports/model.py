@@ -9,8 +9,7 @@ holds for its recipient (R17). The templates only arrange these values.
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
-from functools import cache
+from collections.abc import Mapping, Sequence
 from itertools import zip_longest
 from typing import Any
 
@@ -328,12 +327,27 @@ def log_since(v: Mapping[str, Any], since: int) -> list[dict[str, Any]]:
         text = explained_for(e, me)
         turns[-1]["entries"].append(
             {
+                "i": e["i"],
                 "text": text,
                 "private": to is not None and to == me,
                 "was_private": (to or "").title() if to and to != me else "",
+                "why": "",
             }
         )
     return turns
+
+
+def with_reasons(turns: Sequence[Any], reasons: Mapping[int, str]) -> None:
+    """Give each log entry of ``turns`` (`log_since`'s, or `pbem.reports.summary.group_log`'s)
+    the reason of the computer player's move that wrote it (``why``): ``reasons`` by the log
+    index of the move's first public line (`pbem.games.bots`), worded for anyone to read."""
+    if not reasons:
+        return
+    for turn in turns:
+        for entry in turn["entries"]:
+            why = reasons.get(entry["i"])
+            if why:
+                entry["why"] = why if why.endswith(".") else why + "."
 
 
 def explained(entry: Mapping[str, Any]) -> str:
@@ -419,34 +433,20 @@ def final_tally(result: Mapping[str, Any] | None) -> dict[str, Any] | None:
 
 def help_entries() -> list[dict[str, str]]:
     """The game's command reference, straight from the registry (`engine.VERBS`)."""
-    return [dict(e) for e in _help_entries()]
-
-
-@cache
-def _meta_entries() -> tuple[dict[str, str], ...]:
-    """The server's words (`pbem.server_words`), in their table's order."""
-    return tuple(
-        {
-            "name": w.name,
-            "usage": " ".join([w.name, *(_arg_usage(a) for a in w.args.split())]),
-            "help": w.help,
-            "example": w.example,
-        }
-        for w in SERVER_WORDS.values()
-    )
-
-
-@cache
-def _help_entries() -> tuple[dict[str, str], ...]:
-    return tuple(
-        {
-            "name": v.name,
-            "usage": " ".join([v.name, *(_arg_usage(a) for a in v.args)]),
-            "help": v.help,
-            "example": v.example,
-        }
+    return [
+        _entry(v.name, v.args, v.help, v.example)
         for v in sorted(engine.VERBS.values(), key=lambda v: v.name)
-    )
+    ]
+
+
+def _meta_entries() -> list[dict[str, str]]:
+    """The server's words (`pbem.server_words`), in their table's order."""
+    return [_entry(w.name, w.args.split(), w.help, w.example) for w in SERVER_WORDS.values()]
+
+
+def _entry(name: str, args: Sequence[str], what: str, example: str) -> dict[str, str]:
+    usage = " ".join([name, *(_arg_usage(a) for a in args)])
+    return {"name": name, "usage": usage, "help": what, "example": example}
 
 
 _ARG_WORDS = {"preempt": "preempt", "use": "campaign|advertise|position", "side": "kennedy|nixon"}
@@ -475,7 +475,7 @@ def build(kind: str, ctx: dict[str, Any]) -> dict[str, Any]:
         "results": list(ctx.get("results") or []),
         "ignored": [str(x) for x in (ctx.get("ignored") or [])],
         "verbs": help_entries(),
-        "meta_words": [dict(e) for e in _meta_entries()],
+        "meta_words": _meta_entries(),
         # the examples of the words answered by a mail of their own ('help', 'card 17' …)
         "answered_examples": [SERVER_WORDS[w].example for w in words_of("answered")],
         "log_title": "So far" if kind == "welcome" else "Since your last report",
@@ -508,6 +508,10 @@ def build(kind: str, ctx: dict[str, Any]) -> dict[str, Any]:
     m.update(
         ctx.get("extra") or {}
     )  # summary / orders / log_title (pbem.games.notify, pbem.reports.summary)
+    reasons = ctx.get("reasons") or {}  # a computer opponent's reasons (pbem.games.bots)
+    for key in ("log", "full_log", "history"):
+        with_reasons(m.get(key) or [], reasons)
+    with_reasons((m.get("summary") or {}).get("groups") or [], reasons)
     m.update(clock_model(m, ctx))  # clocks, a timeout or resignation, a notice (pbem.clocks)
     return m
 

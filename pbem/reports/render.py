@@ -10,6 +10,8 @@
 - ``results``: ``[{"line", "ok", "message"}]`` for the lines of the player's
   mail, ``error`` (str or None), ``opponent`` (str), ``reply_to`` (address),
   ``edition`` and ``options`` (default: the view's),
+- ``reasons``: ``{log index: reason}`` of a computer opponent's moves, shown beside the log
+  lines they wrote (`pbem.games.bots.reasons_of`),
 - ``picture`` (default True): draw the map picture (`pbem.reports.boardmap`) for mails that show the
   board; the HTML then refers to it as ``cid:`` and `Rendered.images` carries it.
 
@@ -21,15 +23,11 @@ loudly (StrictUndefined). Plain text is laid out for 72 columns.
 
 from __future__ import annotations
 
-import contextlib
 import hashlib
-import os
-import pickle
 import re
 import textwrap
-from collections.abc import Callable
 from dataclasses import dataclass
-from functools import cache, lru_cache
+from functools import cache
 from pathlib import Path
 from typing import Any
 
@@ -148,48 +146,18 @@ def _attachments(
     return (Attachment(filename=name, data=text.encode("utf-8")),)
 
 
-_BOARD_CACHE: dict[bytes, tuple[str, Markup]] = {}
-_BOARD_CACHE_SIZE = 64
-
-
 def board_parts(board: dict[str, Any]) -> tuple[str, Markup]:
-    """The board's text and HTML (``_board`` templates), rendered once per distinct board.
-
-    Both seats' reports of a move usually show the same board (R17.1: it is public), so the
-    second render is a lookup. The templates see only ``board``; the key is all of it, pickled
-    (equal bytes: an equal board; five times cheaper than its repr).
-    """
-    key = pickle.dumps(board, protocol=pickle.HIGHEST_PROTOCOL)
-    hit = _BOARD_CACHE.get(key)
-    if hit is None:
-        env = environment()
-        hit = (
-            env.get_template("text/_board.txt.j2").render(board=board),
-            Markup(env.get_template("html/_board.html.j2").render(board=board)),
-        )
-        if len(_BOARD_CACHE) >= _BOARD_CACHE_SIZE:
-            _BOARD_CACHE.clear()  # only the boards of the latest moves ever hit
-        _BOARD_CACHE[key] = hit
-    return hit
-
-
-_CELL_FIELDS = ("abbr", "name", "ev", "side", "cubes", "sup")
-_STATES_CACHE: dict[tuple[tuple[Any, ...], ...], Markup] = {}
-_STATES_CACHE_SIZE = 4096
+    """The board's text and HTML (``_board`` templates)."""
+    env = environment()
+    return (
+        env.get_template("text/_board.txt.j2").render(board=board),
+        Markup(env.get_template("html/_board.html.j2").render(board=board)),
+    )
 
 
 def states_html(states: list[dict[str, Any]]) -> Markup:
-    """One region's states in the HTML board (``html/_states.html.j2``), rendered once per
-    distinct line: a move changes one or two states, the other regions' lines are lookups.
-    The key holds every field of a cell (`report_model.board`) the template reads."""
-    key = tuple(tuple(c[f] for f in _CELL_FIELDS) for c in states)
-    hit = _STATES_CACHE.get(key)
-    if hit is None:
-        hit = Markup(environment().get_template("html/_states.html.j2").render(states=states))
-        if len(_STATES_CACHE) >= _STATES_CACHE_SIZE:
-            _STATES_CACHE.clear()
-        _STATES_CACHE[key] = hit
-    return hit
+    """One region's states in the HTML board (``html/_states.html.j2``)."""
+    return Markup(environment().get_template("html/_states.html.j2").render(states=states))
 
 
 def subject(kind: str, m: dict[str, Any]) -> str:
@@ -250,7 +218,7 @@ def template_dir() -> Path:
 def environment() -> jinja2.Environment:
     """The shared Jinja2 environment (autoescape for ``.html.j2`` only)."""
     env = jinja2.Environment(
-        loader=_InliningLoader(str(template_dir())),
+        loader=jinja2.FileSystemLoader(str(template_dir())),
         undefined=jinja2.StrictUndefined,
         autoescape=jinja2.select_autoescape(
             enabled_extensions=("html.j2",), default_for_string=False
@@ -258,9 +226,6 @@ def environment() -> jinja2.Environment:
         trim_blocks=True,
         lstrip_blocks=True,
         keep_trailing_newline=True,
-        auto_reload=False,  # compiled once per process: no stat() of every include per render
-        cache_size=-1,
-        bytecode_cache=bytecode_cache(),
     )
     env.filters.update(
         wrap=wrap,
@@ -276,75 +241,8 @@ def environment() -> jinja2.Environment:
     return env
 
 
-_INCLUDE_LINE = re.compile(r'^\{% include "([^"]+)" %\}\n', re.MULTILINE)
-# What would act differently inlined (a variable set, whitespace control, blocks): kept an include
-_NOT_INLINED = re.compile(r"\{%-|-%\}|\{\{-|-\}\}|\{%\s*(set|block|extends|with)\b")
-
-
-class _InliningLoader(jinja2.FileSystemLoader):
-    """The templates with each ``{% include "…" %}`` that stands alone on its line replaced by
-    the included template's source (recursively): the same text, as the partials set no
-    variables and use no whitespace control, without a new context copied from the whole
-    model per include (~27 per report, ~7 µs each). An include inside a line, or of a partial
-    that sets a variable, uses whitespace control or blocks (`_NOT_INLINED`), stays one."""
-
-    def get_source(
-        self, environment: jinja2.Environment, template: str
-    ) -> tuple[str, str, Callable[[], bool]]:
-        source, filename, uptodate = super().get_source(environment, template)
-        return self._inline(environment, source, (template,)), filename, uptodate
-
-    def _inline(self, environment: jinja2.Environment, source: str, seen: tuple[str, ...]) -> str:
-        def one(m: re.Match[str]) -> str:
-            name = m.group(1)
-            if name in seen:  # a loop of includes: left to Jinja2 (it would recurse too)
-                return m.group(0)
-            inner = super(_InliningLoader, self).get_source(environment, name)[0]
-            if _NOT_INLINED.search(inner):
-                return m.group(0)
-            return self._inline(environment, inner, (*seen, name))
-
-        return _INCLUDE_LINE.sub(one, source)
-
-
-class _TemplateCache(jinja2.FileSystemBytecodeCache):
-    """Jinja2's file cache that is never an error: a folder that cannot be read or written
-    (removed, full, read-only) means the template is compiled, as without a cache. Jinja2's
-    own raises, and a report's first render would fail with it."""
-
-    def load_bytecode(self, bucket: jinja2.bccache.Bucket) -> None:
-        with contextlib.suppress(OSError):
-            super().load_bytecode(bucket)
-
-    def dump_bytecode(self, bucket: jinja2.bccache.Bucket) -> None:
-        with contextlib.suppress(OSError):
-            super().dump_bytecode(bucket)
-
-
-def bytecode_cache() -> jinja2.BytecodeCache | None:
-    """Compiled templates kept between processes (Jinja2's own file cache, checked against each
-    template's source): a ``pbem poll`` that mails compiled the templates it used each time,
-    about 0.2 s of CPU; loading them is a few ms. ``PBEM_TEMPLATE_CACHE`` names the folder;
-    unset, Jinja2's private one for this user in the temp folder (mode 0700, checked);
-    ``off``, or a folder that cannot be made, compiles in memory as before."""
-    where = os.environ.get("PBEM_TEMPLATE_CACHE", "")
-    if where.lower() == "off":
-        return None
-    try:
-        if where:
-            Path(where).mkdir(mode=0o700, parents=True, exist_ok=True)
-        return _TemplateCache(where or None)
-    except (OSError, RuntimeError):  # no safe temp folder: no cache, the same mail
-        return None
-
-
 def wrap(text: Any, indent: int = 0, hang: int | None = None, width: int = WIDTH) -> str:
     """Fill ``text`` to ``width`` columns; continuation lines indented by ``hang``."""
-    return _wrap(str(text), indent, hang, width)
-
-
-@lru_cache(maxsize=4096)  # log lines and prompts recur in both sides' reports and later ones
-def _wrap(text: str, indent: int, hang: int | None, width: int) -> str:
     hang = indent if hang is None else hang
     return (
         textwrap.fill(

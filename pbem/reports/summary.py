@@ -20,7 +20,7 @@ from typing import Any, TypedDict
 import engine
 from pbem.reports.model import explained_for
 
-__all__ = ["Group", "board_changes", "build", "group_log", "notify_text", "public_board"]
+__all__ = ["Group", "board_changes", "build", "group_log", "notify_text"]
 
 ACTION_START = re.compile(
     r"^(Kennedy|Nixon) (plays |preempts |has nothing to play|discards .* to play the Vice President)"
@@ -85,11 +85,13 @@ def group_log(log: Sequence[Mapping[str, Any]], since: int, side: str | None = N
         mine = to is not None and to == side
         line = explained_for(e, side)
         entry = {
+            "i": e["i"],
             "text": line,
             "private": mine,
             "was_private": to.title() if to and not mine else "",
             "line": line,
             "times": 1,
+            "why": "",  # a computer player's reason (`report_model.with_reasons`)
         }
         last = current["entries"][-1] if current["entries"] else None
         if last is not None and (last["line"], last["private"], last["was_private"]) == (
@@ -109,13 +111,6 @@ def repeated(text: str, times: int) -> str:
     if times == 1:
         return text
     return f"{text[:-1] if text.endswith('.') else text} — {times} times."
-
-
-def public_board(state: engine.GameState) -> dict[str, Any]:
-    """The public board (R17.1) as signed counts: what `board_changes` compares (stored as
-    JSON in `SeatOrders.decided_board`). `engine.public_board`: read as the observer's view
-    shows it, without building the rest of one (~0.3 ms, twice per applied mail)."""
-    return dict(engine.public_board(state))
 
 
 def _support(n: int) -> str:
@@ -185,7 +180,7 @@ def build(
         "log_title": "Since your last decision" if decision else "Since your last report",
         "summary": {
             "groups": group_log(v["log"], since, v.get("side")),
-            "changes": board_changes(before, public_board(state)) if decision else [],
+            "changes": board_changes(before, dict(engine.public_board(state))) if decision else [],
         },
         "orders": {
             "notify": notify,

@@ -18,9 +18,9 @@ from contextlib import closing
 from dataclasses import dataclass
 from pathlib import Path
 
-from pbem.store.db import BUSY_TIMEOUT_MS
+from pbem.store.db import BUSY_TIMEOUT_MS, sqlite_file
 
-__all__ = ["BackupError", "BackupInfo", "backup", "restore", "sqlite_path"]
+__all__ = ["BackupError", "BackupInfo", "backup", "restore"]
 
 PG_DUMP = "pg_dump --format=custom --file=FILE DATABASE"
 
@@ -39,15 +39,8 @@ class BackupInfo:
     games: int
 
 
-def sqlite_path(url: str) -> Path | None:
-    """The file of a ``sqlite:///`` URL, or None (PostgreSQL, an in-memory database)."""
-    if not url.startswith("sqlite:///") or url == "sqlite:///:memory:":
-        return None
-    return Path(url.removeprefix("sqlite:///"))
-
-
 def _file_of(url: str, doing: str) -> Path:
-    path = sqlite_path(url)
+    path = sqlite_file(url)
     if path is None:
         raise BackupError(
             f"{doing} works on a SQLite database; for PostgreSQL use its own tools: "

@@ -99,6 +99,11 @@ class Move(SQLModel, table=True):
     source: str = Field(
         default="mail", max_length=16
     )  # mail | autopilot | declined (pbem.games.undo)
+    # a computer player's move (pbem.games.bots): why it played it, in words anyone may read
+    # (no card the public cannot see), and the game log's index of the first public line the
+    # move wrote, where reports show the reason
+    reason: str | None = Field(default=None, sa_column=Column(Text, nullable=True))
+    log_index: int | None = None
 
 
 # IMAP UIDs and UIDVALIDITY are 32-bit unsigned (RFC 3501): BIGINT on PostgreSQL (0009);

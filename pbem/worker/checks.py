@@ -13,7 +13,7 @@ from sqlalchemy.engine import Engine
 
 from pbem.config import Settings, identity_problems
 from pbem.mail import dkimcheck
-from pbem.store.schema_head import head
+from pbem.store.db import current_revision
 from pbem.worker.intake import open_mailbox
 
 __all__ = ["UNAUTHENTICATED", "config_warnings", "refusals", "run_checks"]
@@ -67,7 +67,7 @@ def _database(open_db: Callable[[], Engine]) -> Check:
         db = open_db()
     except Exception as exc:  # the CLI's known database errors; their message says it all
         return ("database", False, str(exc).replace("\n", "; "))
-    return ("database", True, f"{db.url.render_as_string()} at revision {head()}")
+    return ("database", True, f"{db.url.render_as_string()} at revision {current_revision(db)}")
 
 
 def _imap(settings: Settings) -> Check:

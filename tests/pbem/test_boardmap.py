@@ -21,7 +21,7 @@ from PIL import Image
 
 import engine
 from pbem.reports import boardmap
-from pbem.reports.boardmap import draw, layout, raster
+from pbem.reports.boardmap import draw, layout
 from pbem.reports.render import render
 from tests.pbem import mailview
 
@@ -141,10 +141,11 @@ def test_the_picture_is_drawn_from_public_keys_only() -> None:
 
 def test_reports_carry_the_picture_with_alt_text_and_it_is_drawn_once_per_board() -> None:
     g = mailview.position(11, 40)
-    before = dict(boardmap.STATS)
+    before = boardmap.board_picture.cache_info()
     mails = [render("report", mailview.context(g, side)) for side in ("kennedy", "nixon")]
-    assert boardmap.STATS["drawn"] - before["drawn"] <= 1  # the second seat's report is a cache hit
-    assert boardmap.STATS["cached"] - before["cached"] >= 1
+    after = boardmap.board_picture.cache_info()
+    assert after.misses - before.misses <= 1  # the second seat's report is a cache hit
+    assert after.hits - before.hits >= 1
     for mail in mails:
         west, east = mail.images  # the map's two halves (boardmap.halves)
         for pic in (west, east):
@@ -205,10 +206,10 @@ def test_pasted_pieces_give_the_pixels_of_the_whole_document() -> None:
             engine.apply_in_place(g, side, rnd.choice(engine.legal_commands(g, side)))
             if i % 53 == 0:
                 board = boardmap.from_view(engine.view(g, "nixon"))
-                assert boardmap.draw_png(board) == boardmap.render_whole(board), (seed, i)
+                assert boardmap.png(board) == boardmap.render_whole(board), (seed, i)
                 checked += 1
     golden = boardmap.from_view(engine.view(golden_state(), "kennedy"))
-    assert boardmap.draw_png(golden) == boardmap.render_whole(golden)
+    assert boardmap.png(golden) == boardmap.render_whole(golden)
     assert checked >= 8
 
 
@@ -242,10 +243,44 @@ def test_the_shipped_palette_keeps_every_colour_close() -> None:
         side = rnd.choice(sorted(engine.active_sides(g)))
         engine.apply_in_place(g, side, rnd.choice(engine.legal_commands(g, side)))
         if i % 60 == 59:
-            true = boardmap._compose(_board(g))
-            shown = pixels(boardmap.draw_png(_board(g)))
+            true = boardmap.compose(_board(g))
+            shown = pixels(boardmap.png(_board(g)))
             diffs = [abs(a - b) for a, b in zip(true.tobytes(), shown.tobytes(), strict=True)]
             assert sum(diffs) / len(diffs) < 2 and max(diffs) < 48, (i, max(diffs))
+
+
+def test_a_picture_is_served_from_the_cache_by_its_public_values() -> None:
+    """`picture` finds a board drawn for the other seat by the view's public values; a view
+    whose public values differ gets its own picture."""
+    g = mailview.position(12, 50)
+    first = boardmap.picture(engine.view(g, "kennedy"))
+    before = boardmap.board_picture.cache_info()
+    assert boardmap.picture(engine.view(g, "nixon")) is first
+    assert boardmap.board_picture.cache_info().hits == before.hits + 1
+    assert boardmap.board_picture.cache_info().misses == before.misses
+    g["momentum"]["kennedy"] += 1
+    other = boardmap.picture(engine.view(g, "nixon"))
+    assert other.png != first.png
+    assert other.png == boardmap.render_whole(_board(g))
+
+
+def test_a_board_comes_back_from_the_cache_after_the_boards_of_forty_other_games() -> None:
+    """A poll interleaves the games' reports: a game's board that shows again (its next
+    report, the other seat's) after one board of each of 40 other games is not drawn again
+    (benchmark 2 has 40 games)."""
+    boardmap.board_picture.cache_clear()
+    g = mailview.position(12, 50)
+    first = boardmap.picture(engine.view(g, "kennedy"))
+    boards = {boardmap.from_view(engine.view(g, "kennedy"))}
+    for seed in range(100, 140):  # one board of each of 40 other games
+        view = engine.view(mailview.position(seed, 30), "nixon")
+        boardmap.picture(view)
+        boards.add(boardmap.from_view(view))
+    assert len(boards) == 41
+    before = boardmap.board_picture.cache_info()
+    assert boardmap.picture(engine.view(g, "nixon")) is first
+    assert boardmap.board_picture.cache_info().hits == before.hits + 1
+    assert boardmap.board_picture.cache_info().misses == before.misses
 
 
 def _positions(seed: int, every: int, moves: int = 320) -> list[boardmap.MapBoard]:
@@ -260,93 +295,6 @@ def _positions(seed: int, every: int, moves: int = 320) -> list[boardmap.MapBoar
         if i % every == every - 1:
             out.append(_board(g))
     return out
-
-
-def _forget_pieces() -> None:
-    """A fresh process: no piece, no last picture (the next draw packs every piece)."""
-    boardmap._indexed.images.clear()
-    boardmap._canvas.image = None
-
-
-def test_the_fast_path_draws_the_pixels_of_the_whole_document() -> None:
-    """`draw_png` (pieces packed in sheets, mapped to the palette alone, pasted on the last
-    picture drawn, PNG written by `raster`) gives byte for byte the PNG of the whole SVG drawn in
-    one pass, mapped and encoded by Pillow as before: from an empty piece cache, along games
-    (pieces reused and changed), and boards drawn again after others (the kept canvas)."""
-    boards = _positions(8, 11) + _positions(21, 17)
-    _forget_pieces()
-    drawn = [boardmap.draw_png(b) for b in boards]
-    for board, png in zip(boards, drawn, strict=True):
-        whole = boardmap._rasterise(boardmap.svg(board))
-        assert png == boardmap.encode_pillow(whole), board.turn
-    for board, png in zip(boards[::-3], drawn[::-3], strict=True):
-        assert boardmap.draw_png(board) == png  # the canvas held other boards in between
-    assert len(drawn) >= 40
-
-
-def test_the_fast_path_reads_the_same_as_the_slow_one() -> None:
-    """The cached markup (`draw.layers`) is `draw.layers_uncached`'s, and the PNG `raster`
-    writes is Pillow's, byte for byte, for the RGB picture of the slow path (`_compose`)."""
-    for board in _positions(5, 40):
-        assert draw.layers(board) == draw.layers_uncached(board)
-        rgb = boardmap._compose(board)
-        assert boardmap._encode(rgb) == boardmap.encode_pillow(rgb)
-        assert pixels(boardmap.draw_png(board)).tobytes() == pixels(boardmap._encode(rgb)).tobytes()
-
-
-def test_packed_pieces_only_move_up_and_left_and_never_overlap() -> None:
-    """`raster.sheet`: a piece's corner on the sheet is at most its box's (the move that keeps
-    its pixels exact), inside the sheet, and no two packed pieces overlap."""
-    pieces = draw.layers(_board(golden_state())).pieces
-    for some in (pieces, pieces[::2], pieces[:3] + pieces[-9:], pieces[-1:]):
-        (w, h), at = raster.sheet(some)
-        placed = [(p, xy) for p, xy in zip(some, at, strict=True) if xy is not None]
-        assert len(placed) >= len(some) - 2
-        for i, (p, (x, y)) in enumerate(placed):
-            assert x <= p.box[0] and y <= p.box[1]
-            assert x + p.box[2] <= min(w, raster.SHEET_WIDTH) and y + p.box[3] <= h
-            for q, (x2, y2) in placed[i + 1 :]:
-                assert (
-                    x + p.box[2] <= x2
-                    or x2 + q.box[2] <= x
-                    or y + p.box[3] <= y2
-                    or (y2 + q.box[3] <= y)
-                )
-
-
-def test_a_picture_is_served_from_the_cache_by_its_public_values() -> None:
-    """`picture` finds a board drawn for the other seat by the view's public values; a view
-    whose public values differ gets its own picture."""
-    g = mailview.position(12, 50)
-    first = boardmap.picture(engine.view(g, "kennedy"))
-    before = dict(boardmap.STATS)
-    assert boardmap.picture(engine.view(g, "nixon")) is first
-    assert boardmap.STATS["cached"] == before["cached"] + 1
-    assert boardmap.STATS["drawn"] == before["drawn"]
-    g["momentum"]["kennedy"] += 1
-    other = boardmap.picture(engine.view(g, "nixon"))
-    assert other.png != first.png
-    assert other.png == boardmap.render_whole(_board(g))
-
-
-def test_a_board_comes_back_from_the_cache_after_the_boards_of_forty_other_games() -> None:
-    """A poll interleaves the games' reports: a game's board that shows again (its next
-    report, the other seat's) after one board of each of 40 other games is not drawn again
-    (benchmark 2: 40 games; with 32 pictures kept 111 boards were drawn for 200 reports,
-    88 distinct)."""
-    boardmap.cache_clear()
-    g = mailview.position(12, 50)
-    first = boardmap.picture(engine.view(g, "kennedy"))
-    boards = {boardmap.from_view(engine.view(g, "kennedy"))}
-    for seed in range(100, 140):  # one board of each of 40 other games
-        view = engine.view(mailview.position(seed, 30), "nixon")
-        boardmap.picture(view)
-        boards.add(boardmap.from_view(view))
-    assert len(boards) == 41
-    before = dict(boardmap.STATS)
-    assert boardmap.picture(engine.view(g, "nixon")) is first
-    assert boardmap.STATS["cached"] == before["cached"] + 1
-    assert boardmap.STATS["drawn"] == before["drawn"]
 
 
 def test_the_board_counts_the_electoral_votes_each_side_carries() -> None:

@@ -121,13 +121,13 @@ def test_a_failing_bot_keeps_the_human_move_and_catches_up_later(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     h = bot_game(tmp_path, seed=2)
-    real = bots.choose_command
+    real = bots.decide
 
     def broken(*args: object, **kw: object) -> str:
         raise RuntimeError("the bot is broken")
 
     rnd = random.Random(2)
-    monkeypatch.setattr(bots, "choose_command", broken)
+    monkeypatch.setattr(bots, "decide", broken)
     stuck = False
     for _ in range(40):  # play until the bot's turn comes
         state = h.state()
@@ -138,7 +138,7 @@ def test_a_failing_bot_keeps_the_human_move_and_catches_up_later(
         assert stats.outcomes["applied"] == 1 and not stats.outcomes["quarantined"]
     assert stuck
     before = len(h.mails_to("kennedy"))
-    monkeypatch.setattr(bots, "choose_command", real)
+    monkeypatch.setattr(bots, "decide", real)
     stats = h.poll()  # no mail: the sweep plays the bot and reports to the human
     assert stats.outcomes["bot moves"] >= 1
     assert engine.active_sides(h.state()) == {"kennedy"}

@@ -89,7 +89,7 @@ def test_the_catch_up_of_a_failed_bot_starts_the_humans_clock(
 ) -> None:
     g = bot_clock_game(tmp_path, "10h", expiry="forfeit", grace="0s")
     rnd = random.Random(2)
-    real = bots.choose_command
+    real = bots.decide
 
     def broken(*args: object, **kw: object) -> str:
         raise RuntimeError("the bot is down")
@@ -97,9 +97,9 @@ def test_the_catch_up_of_a_failed_bot_starts_the_humans_clock(
     for _ in range(20):  # until the human's move hands the decision to the bot
         assert g.to_move() == "kennedy"
         state = g.h.state()
-        monkeypatch.setattr(bots, "choose_command", broken)
+        monkeypatch.setattr(bots, "decide", broken)
         g.reply("kennedy", rnd.choice(engine.legal_commands(state, "kennedy")))
-        monkeypatch.setattr(bots, "choose_command", real)
+        monkeypatch.setattr(bots, "decide", real)
         if "nixon" in engine.active_sides(g.h.state()):
             break
     else:

@@ -1,7 +1,8 @@
-"""The public board a seat's next decision mail compares with (`pbem.reports.summary.public_board`).
+"""The public board a seat's next decision mail compares with (`engine.public_board`).
 
-It is stored (`SeatOrders.decided_board`, JSON) and compared by `board_changes`, so it must be
-what it was when read from `engine.view(state, None)`: the same keys, order and values.
+It is stored (`SeatOrders.decided_board`, JSON, `pbem.games.notify.mark_decided`) and compared
+by `pbem.reports.summary.board_changes`, so it must be what `engine.view(state, None)` shows:
+the same keys, order and values.
 """
 
 from __future__ import annotations
@@ -14,7 +15,6 @@ from typing import Any
 import pytest
 
 import engine
-from pbem.reports import summary
 
 
 def _from_the_view(state: engine.GameState) -> dict[str, Any]:
@@ -53,7 +53,7 @@ def test_the_public_board_is_the_view_s_at_every_step_of_a_game(
     g = engine.new_game(seed, edition=edition, options=list(options))
     steps = 0
     while True:
-        board = summary.public_board(g)
+        board = engine.public_board(g)
         expected = _from_the_view(g)
         assert board == expected
         assert json.dumps(board) == json.dumps(expected)  # stored: the same text, key order too
@@ -70,4 +70,4 @@ def test_the_public_board_builds_no_view(monkeypatch: pytest.MonkeyPatch) -> Non
     g = engine.new_game(5)
     expected = _from_the_view(g)
     monkeypatch.setattr(engine, "view", None)
-    assert summary.public_board(g) == expected
+    assert engine.public_board(g) == expected

@@ -232,7 +232,6 @@ def _queue_invitation(
     mid = keys.message_id(settings.secret, settings.address, key, "invite")
     queue_note(
         s,
-        settings,
         note,
         kind="invitation",
         side=seat.side,

@@ -8,7 +8,6 @@ caller's transaction, with deterministic Message-IDs like every other mail.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
@@ -19,11 +18,11 @@ from sqlmodel import Session
 from pbem import keys
 from pbem.config import Settings
 from pbem.games.bots import is_bot
-from pbem.outbox.queue import current_key
+from pbem.outbox.queue import current_key, queue_rendered
 from pbem.reports.render import board_parts, environment, tidy_text
 from pbem.store.models import Game, OutboxMessage, Seat
 
-__all__ = ["Note", "note_to", "queue_note", "queue_rendered", "render_fair"]
+__all__ = ["Note", "note_to", "queue_note", "render_fair"]
 
 
 @dataclass
@@ -50,53 +49,8 @@ def render_fair(template: str, model: dict[str, Any]) -> tuple[str, str]:
     return tidy_text(text), html
 
 
-def queue_rendered(
-    session: Session,
-    *,
-    game_id: int,
-    side: str | None,
-    kind: str,
-    recipient: str,
-    subject: str,
-    text: str,
-    html: str,
-    message_id: str,
-    reply_to: str,
-    now: datetime,
-    references: Sequence[str] = (),
-    headers: dict[str, str] | None = None,
-    attachments: Sequence[dict[str, str]] = (),
-) -> OutboxMessage:
-    """Add one rendered mail to the outbox (same transaction as the change that caused it)."""
-    refs = [r for r in dict.fromkeys(references) if r]
-    extras: dict[str, Any] = {}
-    if headers:
-        extras["headers"] = headers
-    if attachments:
-        extras["attachments"] = list(attachments)
-    row = OutboxMessage(
-        message_id=message_id,
-        game_id=game_id,
-        side=side,
-        kind=kind[:16],
-        recipient=recipient,
-        reply_to=reply_to,
-        subject=subject,
-        text=text,
-        html=html,
-        in_reply_to=refs[-1] if refs else "",
-        references=" ".join(refs),
-        next_attempt_at=now,
-        created_at=now,
-        extras=json.dumps(extras) if extras else "",
-    )
-    session.add(row)
-    return row
-
-
 def queue_note(
     session: Session,
-    settings: Settings,
     note: Note,
     *,
     kind: str,
@@ -164,7 +118,6 @@ def note_to(
     )
     queue_note(
         s,
-        settings,
         note,
         kind="invitation",
         side=seat.side,

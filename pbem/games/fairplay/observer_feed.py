@@ -32,13 +32,15 @@ import engine
 from pbem import keys
 from pbem.clocks.report import ending_of
 from pbem.config import Settings
+from pbem.games.bots import reasons_of
 from pbem.games.fairplay.export import reveal_for
-from pbem.games.fairplay.mails import Note, queue_note, queue_rendered, render_fair
+from pbem.games.fairplay.mails import Note, queue_note, render_fair
 from pbem.outbox import parts as mailimages
+from pbem.outbox.queue import queue_rendered, seats_of
 from pbem.reports import boardmap
 from pbem.reports import model as report_model
 from pbem.reports.summary import group_log
-from pbem.store.db import game_facts, lock_game, transaction
+from pbem.store.db import lock_game, transaction
 from pbem.store.models import Commitment, Game, GameEvent, Observer
 
 __all__ = [
@@ -114,7 +116,6 @@ def queue_observer_note(
     """A short note to an observer, answerable at their own address."""
     queue_note(
         session,
-        settings,
         note,
         kind="observer",
         side=None,
@@ -141,15 +142,8 @@ def catch_up(
 ) -> int:
     """Send each active observer of ``game`` what is public and new since their last mail;
     returns the mails queued. The caller holds the game's row; ``welcome``: the observer who
-    just confirmed (their first mail opens with the welcome).
-
-    No query when the game's row was locked in this transaction and it had no observer then
-    (`pbem.store.db.game_facts`).
-    """
+    just confirmed (their first mail opens with the welcome)."""
     assert game.id is not None
-    facts = game_facts(session, game.id)
-    if welcome is None and facts is not None and not facts.observers:
-        return 0
     rows = (
         [welcome]
         if welcome is not None
@@ -176,6 +170,7 @@ def catch_up(
         )
     )
     v = engine.view(state, None)  # the public view only (R17.1)
+    reasons = reasons_of(session, game.id, seats_of(session, game.id))  # words for anyone
     sent = 0
     for obs in behind:
         news = [
@@ -185,6 +180,7 @@ def catch_up(
         ]
         undone = obs.seen_log > len(state["log"])  # a move was taken back (undo)
         groups = group_log(v["log"], min(obs.seen_log, len(state["log"])), None)
+        report_model.with_reasons(groups, reasons)
         end = over and not obs.seen_end
         if news or groups or end or undone or obs is welcome:
             _queue_report(

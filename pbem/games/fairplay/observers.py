@@ -29,7 +29,7 @@ from pbem.games.fairplay.mails import Note, queue_note
 from pbem.games.fairplay.observer_feed import last_event_id, message_id, queue_observer_note
 from pbem.games.timekeeping.records import notify, record_event
 from pbem.outbox.queue import seats_of
-from pbem.store.db import lock_game, note_game_facts
+from pbem.store.db import lock_game
 from pbem.store.models import Game, Observer
 
 __all__ = [
@@ -145,7 +145,6 @@ def confirm(session: Session, settings: Settings, obs: Observer, now: datetime) 
     obs.seen_version, obs.seen_log, obs.seen_end = -1, 0, False
     session.add(obs)
     session.flush()
-    note_game_facts(session, game.id, observers=True)
     who = requester(obs)
     ev = record_event(session, game, "", "observer", f"{obs.email} observes (asked by {who})", now)
     obs.seen_event = last_event_id(session, game.id)  # their own event is no news to them
@@ -201,7 +200,6 @@ def unsubscribe(session: Session, settings: Settings, obs: Observer, now: dateti
     )
     queue_note(
         session,
-        settings,
         note,
         kind="observer",
         side=None,

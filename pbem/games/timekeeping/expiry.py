@@ -18,7 +18,7 @@ from pbem.clocks import model
 from pbem.clocks.control import fmt_duration
 from pbem.clocks.model import ClockState, Due
 from pbem.config import Settings
-from pbem.games.bots import play_bots
+from pbem.games.bots import play_bots, public_words
 from pbem.games.fairplay.export import engine_seed_of
 from pbem.games.mailing import queue_mail
 from pbem.games.timekeeping.autopilot import KIND, play_for
@@ -143,6 +143,8 @@ def autopilot(
     mid = engine.active_sides(after) - {side}  # the timed-out decision ends here, answered
     s.flush()
     replies = [m.command for m in play_bots(s, settings, game, after, seats, now)]
+    # what the opponent and observers read names no card they cannot see (R17)
+    replies = [public_words(cmd, after) for cmd in replies]
     model.handover(c, engine.active_sides(state), mid, side, t, autopilot=True)
     model.handover(c, mid, engine.active_sides(after), None, t)  # a new period if still asked
     game.snapshot = engine.to_json(after)
@@ -153,10 +155,11 @@ def autopilot(
         model.stop_all(c, t)
     else:
         model.sync(c, bot_sides(seats), engine.active_sides(after), t)
-    store(game, c, t)
+    store(game, c)
     for seat in seats.values():
         refresh_key(seat, after)
     reasons = [f"- {m.command}: {m.reason}." for m in moves] or ["- nothing was legal."]
+    told = [public_words(line, after) for line in reasons]  # the opponent's copy
     grace = (
         f" and {fmt_duration(model.control_of(c).grace)} of grace"
         if model.control_of(c).grace
@@ -184,7 +187,7 @@ def autopilot(
                 f"{side.title()}'s clock{grace} ran out, so the server's computer player "
                 "answered the question they were asked (this game's expiry policy is "
                 f"autopilot). It played, with its reasons{SCORES}:",
-                *reasons,
+                *told,
             ]
         if replies:
             lines.append("The computer opponent answered: " + "; ".join(replies) + ".")

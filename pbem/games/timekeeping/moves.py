@@ -49,7 +49,7 @@ def sync(s: Session, game: Game, state: engine.GameState, now: datetime) -> None
     assert game.id is not None
     t = now.timestamp()
     model.sync(c, bot_sides(seats_of(s, game.id)), engine.active_sides(state), t)
-    store(game, c, t)
+    store(game, c)
     s.add(game)
 
 
@@ -117,7 +117,7 @@ def after_move(
         model.stop_all(c, t)
     else:
         model.sync(c, robots, engine.active_sides(after), t)
-    store(game, c, t)
+    store(game, c)
     return notes
 
 
@@ -138,7 +138,7 @@ def end_game(
     c = load(game)
     if c is not None:
         model.stop_all(c, now.timestamp())
-        store(game, c, now.timestamp())
+        store(game, c)
     s.add(game)
     ev = record_event(s, game, other(winner), reason, detail, now, key="end")
     assert game.id is not None

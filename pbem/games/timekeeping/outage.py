@@ -81,7 +81,7 @@ def mark_tick(settings: Settings, db: Engine, t: float, report: TickReport) -> N
             c = load(game)
             assert c is not None
             model.credit_gap(c, last, t)
-            store(game, c, t)
+            store(game, c)
             s.add(game)
             record_event(
                 s,

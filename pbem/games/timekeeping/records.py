@@ -69,17 +69,17 @@ def pending_clock(control: TimeControl) -> str:
     return json.dumps({"control": control.to_dict(), "pending": True})
 
 
-def store(game: Game, c: ClockState, now: float) -> None:
+def store(game: Game, c: ClockState) -> None:
     """Write the clock back with the time its next work is due (None when over)."""
     game.clock = json.dumps(c, sort_keys=True)
-    game.clock_due = model.next_due(c, now) if game.status == "active" else None
+    game.clock_due = model.next_due(c) if game.status == "active" else None
 
 
 def start_clock(
     game: Game, control: TimeControl, state: engine.GameState, now: float
 ) -> ClockState:
     c = model.start(control, now, engine.active_sides(state))
-    store(game, c, now)
+    store(game, c)
     return c
 
 

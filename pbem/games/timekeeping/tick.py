@@ -148,7 +148,7 @@ def _game_due(
             if game.status != "active":
                 break
     if game.status == "active":
-        store(game, c, t)
+        store(game, c)
     s.add(game)
 
 

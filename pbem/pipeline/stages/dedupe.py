@@ -11,9 +11,12 @@ from __future__ import annotations
 import hashlib
 import re
 
-from pbem.pipeline import rows
-from pbem.pipeline.base import Context, IgnoreMessage, InboundRow, Stage
+from sqlalchemy.exc import IntegrityError
+from sqlmodel import Session
+
+from pbem.pipeline.base import Context, IgnoreMessage, Stage
 from pbem.sanitize import bounded
+from pbem.store.models import InboundMessage
 
 TRACE_HEADERS = re.compile(
     rb"^(received|return-path|delivered-to|x-original-to):.*(\r?\n[ \t].*)*\r?\n", re.I | re.M
@@ -41,23 +44,35 @@ def dedupe_key(message_id: str | None, raw: bytes) -> str:
     return "sha256:" + content_hash(raw)
 
 
+def insert_once(session: Session, row: InboundMessage) -> bool:
+    """Insert the mail's record; False if its dedupe key or its mailbox's UID is known (both
+    unique: a concurrent insert of the same mail waits for the other transaction, then fails
+    here). The SAVEPOINT keeps the rest of the transaction."""
+    try:
+        with session.begin_nested():
+            session.add(row)
+    except IntegrityError:
+        return False
+    return True
+
+
 def dedupe(ctx: Context) -> None:
     assert ctx.parsed is not None
     p = ctx.parsed
     key = dedupe_key(p.message_id, ctx.raw)
-    row = InboundRow(None, key, content_hash(ctx.raw), "processing")
-    values = {
-        "message_id": bounded(p.message_id, 400),
-        "mailbox": bounded(ctx.mailbox, 200),
-        "uidvalidity": ctx.uidvalidity,
-        "uid": ctx.uid,
-        "from_addr": bounded(p.from_addr, 320),
-        "subject": bounded(p.subject, 500),
-        "received_at": ctx.now,
-    }
-    # one INSERT that does nothing when the dedupe key or the mailbox's UID is known (both
-    # unique; a concurrent insert of the same mail waits for it, then does nothing)
-    if not rows.insert_inbound(ctx.session, row, values):
+    row = InboundMessage(
+        dedupe_key=key,
+        content_hash=content_hash(ctx.raw),
+        outcome="processing",
+        message_id=bounded(p.message_id, 400),
+        mailbox=bounded(ctx.mailbox, 200),
+        uidvalidity=ctx.uidvalidity,
+        uid=ctx.uid,
+        from_addr=bounded(p.from_addr, 320),
+        subject=bounded(p.subject, 500),
+        received_at=ctx.now,
+    )
+    if not insert_once(ctx.session, row):
         raise DuplicateMessage(f"duplicate of an earlier mail ({key})")
     ctx.inbound = row
 

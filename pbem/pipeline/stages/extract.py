@@ -9,25 +9,28 @@ mean" hints; so do too many command lines, and a mail with nothing of the writer
 
 from __future__ import annotations
 
+from sqlmodel import col, select
+
 import engine
 from pbem.mail.extract import reply_text
-from pbem.pipeline import rows
 from pbem.pipeline.base import Context, RejectMessage, Stage
 from pbem.pipeline.lines import SentReports, read_reply, suggest
+from pbem.store.models import OutboxMessage
 
 SENT_REPORTS_READ = 60  # the latest reports to a seat whose lines are never read back as orders
 
 
 def sent_reports(ctx: Context) -> SentReports:
-    """The text of the latest mails sent (or queued) to this seat, read only if reading the
-    reply needs it (`SentReports`)."""
+    """The text of the latest mails sent (or queued) to this seat."""
     assert ctx.seat is not None
-    session, game_id, side = ctx.session, ctx.seat.game_id, ctx.seat.side
-
-    def load() -> list[str]:
-        return rows.report_texts(session, game_id, side, SENT_REPORTS_READ)
-
-    return SentReports(load=load)
+    return SentReports(
+        ctx.session.exec(
+            select(OutboxMessage.text)
+            .where(OutboxMessage.game_id == ctx.seat.game_id, OutboxMessage.side == ctx.seat.side)
+            .order_by(col(OutboxMessage.id).desc())
+            .limit(SENT_REPORTS_READ)
+        )
+    )
 
 
 def extract(ctx: Context) -> None:

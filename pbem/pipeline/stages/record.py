@@ -8,10 +8,13 @@ kept under its reply key, so a re-sent copy is known (``check-repeat``).
 
 from __future__ import annotations
 
+from sqlmodel import func, select
+
 import engine
 from pbem.games.undo import DECLINED
-from pbem.pipeline import repeats, rows
+from pbem.pipeline import repeats
 from pbem.pipeline.base import Context, Stage
+from pbem.store.models import Move
 
 
 def record(ctx: Context) -> None:
@@ -29,10 +32,20 @@ def record(ctx: Context) -> None:
     sources = ["mail"] * own + [  # a trigger declined by default is nobody's decision
         DECLINED if a.why == "declined" else "mail" for a in ctx.auto for _ in a.applied
     ]
-    if moves:
-        seq = rows.last_move_seq(s, game.id)
-        rows.insert_moves(
-            s, game.id, seq + 1, moves, inbound_id=ctx.inbound.id, now=ctx.now, sources=sources
+    last = s.exec(select(func.max(Move.seq)).where(Move.game_id == game.id)).one() or 0
+    for seq, (side, command), source in zip(
+        range(last + 1, last + 1 + len(moves)), moves, sources, strict=True
+    ):
+        s.add(
+            Move(
+                game_id=game.id,
+                seq=seq,
+                side=side,
+                command=command,
+                inbound_id=ctx.inbound.id,
+                created_at=ctx.now,
+                source=source,
+            )
         )
     game.snapshot = engine.to_json(ctx.new_state)
     game.version += 1

@@ -107,7 +107,7 @@ def _timezone(ctx: Context, args: list[str]) -> list[str]:
     else:
         zones[ctx.side] = zone
     c["zones"] = zones
-    clocks.store(ctx.game, c, t)
+    clocks.store(ctx.game, c)
     return [
         f"Times in your mails are now shown in {zone}: now is "
         f"{model.fmt_time(t, zones.get(ctx.side))}. Dates you write ('vacation 2027-01-03') "
@@ -170,7 +170,7 @@ def _vacation(ctx: Context, args: list[str]) -> list[str]:
         if not model.on_vacation(c, ctx.side, t):
             raise RejectMessage("'vacation end': you are not on vacation")
         refund = model.end_vacation(c, ctx.side, t)
-        clocks.store(ctx.game, c, t)
+        clocks.store(ctx.game, c)
         _tell_opponent(
             ctx,
             "vacation_end",
@@ -186,7 +186,7 @@ def _vacation(ctx: Context, args: list[str]) -> list[str]:
         model.start_vacation(c, ctx.side, t, until)
     except model.VacationError as exc:
         raise RejectMessage(f"'vacation {args[0]}': {exc}") from None
-    clocks.store(ctx.game, c, t)
+    clocks.store(ctx.game, c)
     when = model.fmt_time(until, model.tz_of(c, ctx.side))
     theirs = model.fmt_time(until, model.tz_of(c, clocks.other(ctx.side)))
     _tell_opponent(

@@ -11,7 +11,6 @@ side carries. Nothing private can reach it: its only input is `MapBoard`.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import lru_cache
 from xml.sax.saxutils import escape
 
 from pbem.reports.boardmap.layout import (
@@ -27,7 +26,7 @@ from pbem.reports.boardmap.layout import (
     label,
     text_colour,
 )
-from pbem.reports.boardmap.model import IssueBox, MapBoard, RegionPanel, Space, StateTile
+from pbem.reports.boardmap.model import MapBoard, Space
 
 WIDTH = 600
 PITCH = 48  # tile + gap
@@ -91,28 +90,8 @@ def document(body: str, box: tuple[int, int, int, int] | None = None) -> str:
 
 
 def layers(board: MapBoard) -> Layers:
-    """The constant layer (region edges and names, headings, legend) and the board's pieces.
-
-    Each part is made by a function of the few values it shows, cached (`_cached`): a new board
-    builds the markup of the parts it changed only, and an unchanged part is the same `Piece`
-    object (its hash and the string comparisons of the piece caches are cheap).
-    """
-    y = MAP_BOTTOM + 4
-    tk, tn = board.token_kennedy, board.token_nixon
-    pieces = [
-        *_title_piece(board.turn, board.ev_kennedy, board.ev_nixon, board.ev_total),
-        *(_tile(st, st.abbr == tk, st.abbr == tn) for st in board.states),
-        *(p for i, r in enumerate(board.regions) for p in _region_panel(i, r, y)),
-        *(_issue(i, iss, y + PANEL) for i, iss in enumerate(board.issues)),
-        _momentum(board.momentum_kennedy, board.momentum_nixon, y + PANEL),
-        _tokens(tk, tn, y + PANEL),
-    ]
-    regions = tuple((s.abbr, s.region) for s in board.states)
-    return Layers(_constant(regions, tuple(r.region for r in board.regions)), tuple(pieces))
-
-
-def layers_uncached(board: MapBoard) -> Layers:
-    """`layers` made from scratch (the tests check both give the same)."""
+    """The constant layer (region edges and names, headings, legend) and the board's pieces
+    (title, state tiles, region panels, issues, momentum, tokens: each drawn in its own box)."""
     y = MAP_BOTTOM + 4
     constant = [
         *_region_edges(board),
@@ -128,60 +107,6 @@ def layers_uncached(board: MapBoard) -> Layers:
         *_tracks(board, y + PANEL),
     ]
     return Layers("".join(constant), tuple(pieces))
-
-
-_cached = lru_cache(maxsize=4096)
-
-
-@_cached
-def _constant(regions: tuple[tuple[str, str], ...], panels: tuple[str, ...]) -> str:
-    y = MAP_BOTTOM + 4
-    board = MapBoard(
-        0, tuple(StateTile(a, r, 0, None, 0) for a, r in regions), (), (), 0, 0, "", "", 0, 0, 0
-    )
-    return "".join(
-        [
-            *_region_edges(board),
-            *_region_names(),
-            *_panel_frames(panels, y),
-            *_track_headings(y + PANEL),
-            *_legend(y + PANEL + 58),
-        ]
-    )
-
-
-@_cached
-def _title_piece(turn: int, k: int, n: int, total: int) -> tuple[Piece, ...]:
-    return _title_pieces(MapBoard(turn, (), (), (), 0, 0, "", "", k, n, total))
-
-
-@_cached
-def _tile(st: StateTile, kennedy: bool, nixon: bool) -> Piece:
-    board = MapBoard(
-        0, (st,), (), (), 0, 0, st.abbr if kennedy else "", st.abbr if nixon else "", 0, 0, 0
-    )
-    return _tiles(board)[0]
-
-
-@_cached
-def _region_panel(i: int, r: RegionPanel, y: int) -> list[Piece]:
-    board = MapBoard(0, (), (r,) * (i + 1), (), 0, 0, "", "", 0, 0, 0)
-    return _region_panels(board, y)[3 * i :]
-
-
-@_cached
-def _issue(i: int, iss: IssueBox, y: int) -> Piece:
-    return _tracks(MapBoard(0, (), (), (iss,) * (i + 1), 0, 0, "", "", 0, 0, 0), y)[i]
-
-
-@_cached
-def _momentum(k: int, n: int, y: int) -> Piece:
-    return _tracks(MapBoard(0, (), (), (), k, n, "", "", 0, 0, 0), y)[-2]
-
-
-@_cached
-def _tokens(tk: str, tn: str, y: int) -> Piece:
-    return _tracks(MapBoard(0, (), (), (), 0, 0, tk, tn, 0, 0, 0), y)[-1]
 
 
 def height() -> int:
