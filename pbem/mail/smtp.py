@@ -8,7 +8,9 @@ for unit tests.
 
 from __future__ import annotations
 
+import socket
 from dataclasses import dataclass, field
+from functools import cache
 from typing import Any
 
 import aiosmtplib
@@ -102,6 +104,7 @@ class SmtpSender:
             "use_tls": self.tls,
             "start_tls": None if self.user else False,
             "timeout": self.timeout,
+            "local_hostname": _local_hostname(),
         }
 
     async def _send_on_session(
@@ -140,6 +143,13 @@ class SmtpSender:
                 await conn.quit()
             except (aiosmtplib.SMTPException, OSError, TimeoutError):
                 conn.close()
+
+
+@cache
+def _local_hostname() -> str:
+    """The name this machine greets with (EHLO), looked up once per process: aiosmtplib's own
+    default (`socket.getfqdn`), which it would otherwise look up on a new thread per session."""
+    return socket.getfqdn()
 
 
 @dataclass

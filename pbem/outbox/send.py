@@ -99,23 +99,31 @@ def drain_outbox(
     *,
     now: datetime | None = None,
     limit: int = 500,
+    stats: SendStats | None = None,
     stop: StopAsked = never_stop,
 ) -> SendStats:
     """Send every due outbox row, claimed a batch at a time, on one SMTP session when the
     sender offers one; temporary failures back off, permanent ones are marked failed. When the
     SMTP server cannot be reached at all, the run stops at the first failure (one timeout per
-    run, not one per mail) and the rows stay due for the next run. Once ``stop()`` says so,
-    the run ends after the mail in hand (sent and marked): ``stats.stopped``."""
-    return asyncio.run(_drain(db, settings, sender, now or utcnow(), limit, stop))
+    run, not one per mail) and the rows stay due for the next run. ``stats``: count into
+    these (an earlier run's of the same pass), else new ones. Once ``stop()`` says so, the
+    run ends after the mail in hand (sent and marked): ``stats.stopped``."""
+    stats = stats if stats is not None else SendStats()
+    asyncio.run(_drain(db, settings, sender, now or utcnow(), limit, stats, stop))
+    return stats
 
 
 async def _drain(
-    db: Engine, settings: Settings, sender: Sender, now: datetime, limit: int, stop: StopAsked
-) -> SendStats:
-    stats = SendStats()
+    db: Engine,
+    settings: Settings,
+    sender: Sender,
+    now: datetime,
+    limit: int,
+    stats: SendStats,
+    stop: StopAsked,
+) -> None:
     async with smtp_session(sender):
         await send_due(db, settings, sender, now, stats, limit, stop)
-    return stats
 
 
 def smtp_session(sender: Sender) -> contextlib.AbstractAsyncContextManager[Any]:

@@ -1,4 +1,4 @@
-"""One worker pass, read top to bottom: guard, fetch, apply, housekeeping, send.
+"""One worker pass, read top to bottom: guard, fetch, apply, send the replies, housekeeping, send.
 
 `pbem poll` runs it once, `pbem tick` runs it without fetching, `pbem serve` runs it in a loop
 woken by IMAP IDLE, or without fetching after each mail its LMTP listener queued
@@ -14,11 +14,15 @@ A database failure anywhere ends the pass (`DatabaseFailure`); the caller says s
    (`pbem.worker.intake.poll_once`); on PostgreSQL mail for a game is handed over and applied by
    whichever worker holds the game (`pbem.worker.handover.apply_queued`), so a worker that
    does not lead still applies what was handed over.
-3. **Housekeeping**: the clocks' reminders and expiries (after the mail: a move waiting in the
+3. **Send the replies**: when mail was applied, the outbox (`pbem.outbox.send.drain_outbox`) at
+   once, so the players' reports leave before the housekeeping (they wait for them; nothing
+   below changes them).
+4. **Housekeeping**: the clocks' reminders and expiries (after the mail: a move waiting in the
    inbox when its clock ran out is played, not forfeited), invitations expiring, bot seats
    catching up, the daily digests, and then the observers of every game that changed
    (`pbem.games.fairplay.observer_feed.catch_up_all`).
-4. **Send** the outbox (`pbem.outbox.send.drain_outbox`), after everything above was applied.
+5. **Send** the outbox again: what the housekeeping queued, and everything else due (not when
+   the SMTP server did not answer in step 3: one timeout per pass).
 
 A stop asked for (``stop``: SIGTERM or SIGINT, `pbem.worker.serve.Stopper`) ends the pass after
 the mail in hand: the mail being applied is committed and moved, the one being sent is sent and
@@ -140,7 +144,12 @@ def _steps(
         raise DatabaseFailure(report.mail.database, report.mail.summary())
     if stop():  # the mail in hand is applied: the rest of the pass waits for the next run
         return
-    # 3. housekeeping: the clocks (not after an outage), invitations, bot seats, digests
+    # 3. send the replies to the mail at once: the players wait for them
+    if sender is not None and report.mail.total:
+        report.sent = drain_outbox(db, settings, sender, now=now, stop=stop)
+    if stop():
+        return
+    # 4. housekeeping: the clocks (not after an outage), invitations, bot seats, digests
     if guard.outage is None:
         report.clocks = tick(db, settings, now=now)
         report.clocks.started += guard.started
@@ -149,9 +158,9 @@ def _steps(
     housekeeping(db, settings, now, report.mail)
     if not is_sqlite(db):
         report.waiting = _waiting(db)
-    # 4. send what this pass (and any before it) queued
-    if sender is not None and not stop():
-        report.sent = drain_outbox(db, settings, sender, now=now, stop=stop)
+    # 5. send what the housekeeping (and any pass before) queued
+    if sender is not None and not (report.sent is not None and report.sent.unreachable):
+        report.sent = drain_outbox(db, settings, sender, now=now, stats=report.sent, stop=stop)
 
 
 def _fetch(

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import re
+import socket
 
 import pytest
 
@@ -210,3 +211,21 @@ def test_a_refused_envelope_or_a_421_loses_no_mail_and_sends_no_data() -> None:
     assert outcomes == ["TemporaryFailure 451", "sent", "TemporaryFailure 421", "sent"]
     assert recorder.received.count(b"\r\n.\r\n") == 2  # the two sent, nothing else
     assert recorder.received.count(b"EHLO") == 2
+
+
+def test_every_session_greets_with_this_machines_name() -> None:
+    # the EHLO name is aiosmtplib's own default (the fully qualified name), on every session
+    recorder = _Recorder()
+    raw = report_mail("game@example.test", "kim@example.org", 1)
+
+    async def go() -> None:
+        server = await asyncio.start_server(recorder.serve, "127.0.0.1", recorder.port)
+        async with server:
+            sender = SmtpSender("127.0.0.1", recorder.port, timeout=5)
+            await sender.send(raw, "game@example.test", ["kim@example.org"])
+            async with sender:
+                await sender.send(raw, "game@example.test", ["kim@example.org"])
+
+    asyncio.run(go())
+    greeting = f"EHLO {socket.getfqdn()}\r\n".encode()
+    assert recorder.received.count(b"EHLO") == recorder.received.count(greeting) == 2
