@@ -3,8 +3,8 @@
 A duplicate (one Message-ID delivered more than once) is a mail a worker sent and did not mark
 sent before it died: the next worker sends the row again, with the same Message-ID. To say
 which kill made which copy, `soak/crash_injection.py` keeps a `Ledger` per game: every worker
-it starts is a `Round` (poll or serve, killed or run to the end, the kill's delay and the span
-it was drawn from), and after each round (`Watch.after_round`) it
+it starts is a `Round` (poll or serve, stopped by SIGKILL or SIGTERM or run to the end, the
+stop's delay and the span it was drawn from), and after each round (`Watch.after_round`) it
 
 1. waits until the Postfix queue is empty (at most `SETTLE` seconds; its ``maildrop``,
    ``incoming`` and ``active`` folders): what the round's worker handed to Postfix is then in
@@ -55,16 +55,23 @@ class Round:
     game: int  # the game's seed
     index: int
     kind: str  # "poll" | "serve"
-    killed: bool = False
-    delay: float | None = None  # seconds from the start to the SIGKILL
+    killed: bool = False  # stopped by the harness (``signal``), not run to the end
+    delay: float | None = None  # seconds from the start to the signal
     span: float | None = None  # the clean poll span the delay was drawn from (serve: + 1 s)
+    signal: str = "SIGKILL"  # or "SIGTERM": a graceful stop
+
+    @property
+    def label(self) -> str:
+        """The kind of stop, as the summary counts them: "poll", "serve SIGTERM"..."""
+        return self.kind if self.signal == "SIGKILL" else f"{self.kind} {self.signal}"
 
     def describe(self) -> str:
         where = f"round {self.index} of game {self.game}"
         if not self.killed or self.delay is None:
             return f"{where}: {self.kind} run to the end"
         frac = f" = {self.delay / self.span:.2f} of the span {self.span:.2f} s" if self.span else ""
-        return f"{where}: {self.kind} killed after {self.delay:.2f} s{frac}"
+        how = "killed" if self.signal == "SIGKILL" else f"sent {self.signal}"
+        return f"{where}: {self.kind} {how} after {self.delay:.2f} s{frac}"
 
 
 @dataclass(frozen=True)
@@ -165,20 +172,25 @@ class Ledger:
 
 
 def summary(dups: list[Duplicate], kills: Counter[str]) -> str:
-    """Duplicates per kind of killed worker, per 1,000 kills of that kind."""
-    by: Counter[str] = Counter(d.cause.kind if d.cause else "?" for d in dups)
+    """Duplicates per kind of stopped worker, per 1,000 stops of that kind (``kills``: stops
+    per `Round.label`; the kinds of a signal are listed when it stopped any)."""
+    by: Counter[str] = Counter(d.cause.label if d.cause else "?" for d in dups)
     hows = Counter(d.how for d in dups)
     parts = []
-    for kind in ("poll", "serve"):
+    sigkill = any(kills[k] or by[k] for k in ("poll", "serve"))
+    for kind in ("poll", "serve", "poll SIGTERM", "serve SIGTERM"):
+        if not (kills[kind] or by[kind]) and ("SIGTERM" in kind or not sigkill):
+            continue
         rate = f"{1000 * by[kind] / kills[kind]:.1f}" if kills[kind] else "-"
-        parts.append(f"{kind} {by[kind]} in {kills[kind]} kills ({rate} per 1,000)")
+        stops = "kills" if "SIGTERM" not in kind else "stops"
+        parts.append(f"{kind} {by[kind]} in {kills[kind]} {stops} ({rate} per 1,000)")
     if by["?"]:
         parts.append(f"unattributed {by['?']}")
     clean = sum(1 for d in dups if d.cause and not d.cause.killed)
     if clean:
         parts.append(f"made by a worker that was NOT killed {clean}")
     how = ", ".join(f"{k} {v}" for k, v in sorted(hows.items()))
-    return f"duplicates by the killed worker: {'; '.join(parts)} [{how or 'none'}]"
+    return f"duplicates by the stopped worker: {'; '.join(parts)} [{how or 'none'}]"
 
 
 class Watch:

@@ -2,6 +2,7 @@
 players play, against a real Dovecot + Postfix (or the embedded servers for the CI smoke).
 
     python soak/crash_injection.py [--kills 1000] [--seed 1] [--serve-share 0.3] [--embedded]
+                                   [--sigterm-share 0.0]
     python soak/crash_injection.py --lmtp [--kills 300] [--window-share 0.5]
 
 ``--lmtp``: the players' mail reaches `pbem serve` over LMTP from Postfix, and workers are also
@@ -17,8 +18,9 @@ Each round the player whose turn it is submits one random legal command over SMT
 address of their current key (only after their previous command was applied), then a worker is
 started — `pbem poll`, or with probability ``--serve-share`` `pbem serve`, in a child forked from
 the harness after its imports (``--exec``: a fresh ``python -m pbem``) — and killed with SIGKILL
-after a random delay. The delay is drawn uniformly over the *span* of a
-worker's run: the median wall time of the clean polls measured so far in this run (every fifth
+after a random delay (with probability ``--sigterm-share`` sent SIGTERM instead: a graceful stop,
+which must end the worker after the mail in hand, within `TERM_WAIT`, and never make a
+duplicate). The delay is drawn uniformly over the *span* of a worker's run: the median wall time of the clean polls measured so far in this run (every fifth
 round the poll runs to the end and is timed; serve gets the same span plus one IDLE), so kills
 land in start-up, migration, the IMAP fetch, the pipeline's transaction, the IMAP move and the
 SMTP drain in proportion to the time each takes. At the end clean polls drain everything, the
@@ -42,19 +44,18 @@ the Postfix queue to empty, reads the Message-IDs new in the players' INBOXes an
 rows left claimed and unsent; a copy that was not the last is tied to the round that sent it
 and left it unmarked (the worker kind, the kill's delay and its share of the span), and to the
 round that sent it again. Each duplicate is printed with its outbox row (kind, game, seat), and
-a summary gives the duplicates per 1,000 kills of poll and of serve.
+a summary gives the duplicates per 1,000 stops of poll and of serve, by signal.
 
-Prints the kills made (poll / serve), the span, moves applied, mails delivered, duplicates and
-the violations; exit status 1 if an invariant broke. ``tests/pbem/test_crash_injection.py``
-runs a smoke size on the embedded servers.
+Prints a progress line every `PROGRESS_EVERY` stops (the figures so far: what a run cut short
+has shown), then the kills made (poll / serve; SIGTERM stops and how long they took), the span,
+moves applied, mails delivered, duplicates and the violations; exit status 1 if an invariant
+broke. ``tests/pbem/test_crash_injection.py`` runs a smoke size on the embedded servers.
 """
 
 from __future__ import annotations
 
 import argparse
-import asyncio
 import os
-import random
 import signal
 import statistics
 import subprocess
@@ -62,7 +63,7 @@ import sys
 import tempfile
 import time
 import uuid
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
@@ -70,23 +71,17 @@ ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from sqlmodel import Session, select  # noqa: E402
-
-import engine  # noqa: E402
 from benchmarks.mailenv import state_dir  # noqa: E402
-from pbem import keys  # noqa: E402
 from pbem.config import Settings  # noqa: E402
-from pbem.games import setup as game_setup  # noqa: E402
-from pbem.mail import SmtpSender  # noqa: E402
-from pbem.outbox.queue import current_key  # noqa: E402
 from pbem.store.db import make_engine, migrate  # noqa: E402
-from pbem.store.models import Game, InboundMessage, Seat  # noqa: E402
 from soak.attribution import (  # noqa: E402
+    Duplicate,
     Ledger,
     Round,
     Watch,
     outbox_rows,
     queue_folder,
+    summary,
 )
 from soak.forked import Child, Forked  # noqa: E402
 from soak.invariants import (  # noqa: E402
@@ -96,9 +91,12 @@ from soak.invariants import (  # noqa: E402
     check,
     database,
     expire_leases,
-    player_mail,
 )
 from soak.lmtp_crash import run_lmtp  # noqa: E402
+from soak.players import Players  # noqa: E402
+
+KILL, TERM = signal.SIGKILL, signal.SIGTERM
+PROGRESS_EVERY = 100  # stops between two progress lines
 
 
 def run(
@@ -108,24 +106,24 @@ def run(
     stack: Stack,
     *,
     serve_share: float = 0.3,
+    sigterm_share: float = 0.0,
     database_url: str | None = None,
     span: float | None = None,
     fork: bool = False,
     deadline: float = float("inf"),
     queue: Path | None = None,
+    progress: Callable[[Result, int, list[Duplicate]], None] = lambda *_: None,
 ) -> Result:
-    """One game (or until ``kills`` kills); ``span`` is the kill-delay range (None: calibrate).
+    """One game (or until ``kills`` stops); ``span`` is the stop-delay range (None: calibrate).
 
+    ``sigterm_share``: the share of stops made with SIGTERM (a graceful stop), the rest SIGKILL.
     ``fork``: start each worker by forking this process (see `soak.forked`) instead of a fresh
     ``python -m pbem`` (only without in-process mail servers: their threads do not fork).
-    ``queue``: the Postfix queue folder, waited on after each round (`soak.attribution`)."""
-    rnd = random.Random(seed)
+    ``queue``: the Postfix queue folder, waited on after each round (`soak.attribution`).
+    ``progress``: called after every stop with the game's figures so far, the commands
+    mailed and the duplicates seen so far."""
     out = Result(games=1)
     game_addr = f"game-{uuid.uuid4().hex[:8]}@{stack.domain}"
-    players = {
-        "kennedy": f"jack-{uuid.uuid4().hex[:8]}@{stack.domain}",
-        "nixon": f"dick-{uuid.uuid4().hex[:8]}@{stack.domain}",
-    }
     with database(database_url, folder) as db_url:
         settings = Settings(
             database_url=db_url,
@@ -158,16 +156,17 @@ def run(
         }
         db = make_engine(db_url)
         migrate(db)
-        game_id = game_setup.new_game(db, settings, seed=seed, **players)
-        mailed: list[tuple[str, str]] = []
+        players = Players(db, settings, seed, stack.host, stack.smtp_port, stack.domain)
+        rnd = players.rnd
         clean_spans: list[float] = []
-        submit = SmtpSender(stack.host, stack.smtp_port, timeout=30)
-        ledger, watch = Ledger(), Watch(stack, players.values(), queue)
+        ledger, watch = Ledger(), Watch(stack, players.addresses.values(), queue)
 
-        def worker(command: str, kill_after: float | None, limit: float | None = None) -> None:
+        def worker(
+            command: str, stop_after: float | None, limit: float | None = None, sig: int = KILL
+        ) -> None:
             args = [command, *(["--idle-timeout", "1"] if command == "serve" else [])]
             t = time.perf_counter()
-            killed: Round | None = None
+            stopped: Round | None = None
             if fork:
                 db.dispose()  # no pooled connection crosses the fork
                 child: Child = Forked(args, env, folder)
@@ -180,78 +179,59 @@ def run(
                     stderr=subprocess.DEVNULL,
                 )
             try:
-                if kill_after is None:
+                if stop_after is None:
                     out.exit_codes[child.wait(timeout=300)] += 1
                     out.clean_runs += 1
                     clean_spans.append(time.perf_counter() - t)
                 else:
-                    out.exit_codes[child.wait(timeout=kill_after)] += 1
+                    out.exit_codes[child.wait(timeout=stop_after)] += 1
             except subprocess.TimeoutExpired:
-                if kill_after is not None:
-                    child.send_signal(signal.SIGKILL)
-                    child.wait()
-                    out.kills += 1
-                    out.serve_kills += command == "serve"
-                    out.delays.append(kill_after)
-                    killed = Round(seed, len(ledger.rounds), command, True, kill_after, limit)
-                else:
+                if stop_after is None:
                     raise
+                child.send_signal(sig)
+                if sig == KILL:
+                    child.wait()
+                else:
+                    out.graceful(child)
+                name = signal.Signals(sig).name
+                stopped = Round(
+                    seed, len(ledger.rounds), command, True, stop_after, limit, signal=name
+                )
+                out.kills += 1
+                out.serve_kills += command == "serve"
+                out.stops[stopped.label] += 1
+                out.delays.append(stop_after)
             finally:
-                if (
-                    child.poll() is None
-                ):  # the harness itself was interrupted: leave nothing running
+                if child.poll() is None:  # the harness itself was interrupted: leave nothing
                     child.kill()
                     child.wait()
-            watch.after_round(ledger, killed or Round(seed, len(ledger.rounds), command), db)
-
-        def applied() -> (
-            int
-        ):  # mails applied (a mail may also play the other side's standing orders)
-            with Session(db) as s:
-                return len(
-                    s.exec(
-                        select(InboundMessage.id).where(
-                            InboundMessage.game_id == game_id, InboundMessage.outcome == "applied"
-                        )
-                    ).all()
-                )
+            watch.after_round(ledger, stopped or Round(seed, len(ledger.rounds), command), db)
+            if stopped is not None:
+                progress(out, len(players.mailed), ledger.attribute({}))
 
         round_ = 0
         worker("poll", None)  # sends the welcome mails and gives the first span
         while out.kills < kills and time.monotonic() < deadline:
             round_ += 1
-            with Session(db) as s:
-                game = s.get(Game, game_id)
-                assert game is not None
-                state = engine.from_json(game.snapshot)
-                seats = {st.side: st for st in s.exec(select(Seat).where(Seat.game_id == game_id))}
-            if engine.result(state) is not None:
+            if not players.turn():  # the game is over
                 break
-            if applied() == len(mailed):  # the previous command is in: submit the next one
-                side = sorted(engine.active_sides(state))[0]
-                command = rnd.choice(engine.legal_commands(state, side))
-                to = keys.reply_address(game_addr, current_key(settings, seats[side]))
-                raw = player_mail(players[side], to, command, stack.domain)
-                asyncio.run(submit.send(raw, players[side], [to]))
-                mailed.append((side, command))
             if round_ % 5 == 0:
                 worker("poll", None)
                 continue
             limit = span if span is not None else statistics.median(clean_spans[-20:])
             use_serve = rnd.random() < serve_share
-            worker(
-                "serve" if use_serve else "poll",
-                rnd.uniform(0.0, limit + (1.0 if use_serve else 0.0)),
-                limit,
-            )
+            delay = rnd.uniform(0.0, limit + (1.0 if use_serve else 0.0))
+            term = sigterm_share > 0 and rnd.random() < sigterm_share
+            worker("serve" if use_serve else "poll", delay, limit, TERM if term else KILL)
         out.spans += clean_spans
         out.leased += expire_leases(db)
         for _ in range(60):  # clean polls until every submitted mail is in and every report out
             worker("poll", None)
-            if applied() == len(mailed) and all_sent(db):
+            if players.all_in() and all_sent(db):
                 break
             time.sleep(0.5)
-        check(db, game_id, mailed, stack, players, out)
+        out.mailed = len(players.mailed)
+        check(db, players.game_id, players.mailed, stack, players.addresses, out)
         ledger.late_copies(watch.new_copies())
         watch.close()
         out.unsettled = watch.unsettled
@@ -284,6 +264,12 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument(
         "--serve-share", type=float, default=0.3, help="share of kills aimed at `pbem serve`"
+    )
+    ap.add_argument(
+        "--sigterm-share",
+        type=float,
+        default=0.0,
+        help="share of stops made with SIGTERM (graceful) instead of SIGKILL",
     )
     ap.add_argument(
         "--span",
@@ -346,15 +332,17 @@ def main(argv: list[str] | None = None) -> int:
                     folder,
                     stack,
                     serve_share=a.serve_share,
+                    sigterm_share=a.sigterm_share,
                     database_url=a.database_url,
                     span=a.span,
                     fork=a.fork and not a.embedded,
                     deadline=deadline,
                     queue=queue,
+                    progress=_progress(total, t),
                 )
             )
             print(
-                f"  game {seed}: {total.kills} kills so far, {total.moves} moves, "
+                f"  game {seed}: {total.kills} stops so far, {total.moves} moves, "
                 f"{len(total.violations)} violations, {time.perf_counter() - t:.0f} s",
                 flush=True,
             )
@@ -365,6 +353,26 @@ def main(argv: list[str] | None = None) -> int:
     for dup in total.sources:
         print("  duplicate " + dup.describe())
     return 1 if total.violations else 0
+
+
+def _progress(total: Result, t: float) -> Callable[[Result, int, list[Duplicate]], None]:
+    """A line every `PROGRESS_EVERY` stops: the finished games' figures plus the current one's
+    (its invariants are checked when it ends; its duplicates are the copies seen so far)."""
+
+    def show(game: Result, mailed: int, dups: list[Duplicate]) -> None:
+        stops = total.kills + game.kills
+        if stops % PROGRESS_EVERY:
+            return
+        counts = total.stops + game.stops
+        print(
+            f"  progress: {stops} stops ({', '.join(f'{k} {n}' for k, n in sorted(counts.items()))})"
+            f", {total.games} games done with {len(total.violations)} violations, moves mailed "
+            f"{total.mailed + mailed}, duplicates so far {len(total.sources) + len(dups)}; "
+            f"{summary(total.sources + dups, counts)}; {time.perf_counter() - t:.0f} s",
+            flush=True,
+        )
+
+    return show
 
 
 def _main_lmtp(a: argparse.Namespace, kills: int) -> int:

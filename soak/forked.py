@@ -15,6 +15,8 @@ from typing import Protocol
 
 from pbem.cli import cli
 
+_RESET = {signal.SIGTERM, signal.SIGHUP, signal.SIGINT}  # as a fresh `python -m pbem` has them
+
 
 class Child(Protocol):
     def wait(self, timeout: float | None = None) -> int: ...
@@ -86,10 +88,19 @@ class Forked(ForkedChild):
         """``before`` runs in the child first (e.g. to plant a crash point)."""
         sys.stdout.flush()
         sys.stderr.flush()
+        # the child starts with the signal handlers of a fresh process, not the harness's
+        # (which unwinds on SIGTERM): the signals wait until they are reset
+        signal.pthread_sigmask(signal.SIG_BLOCK, _RESET)
         pid = os.fork()
-        if pid == 0:  # the child: never returns
+        if pid:
+            signal.pthread_sigmask(signal.SIG_UNBLOCK, _RESET)
+        else:  # the child: never returns
             code = 70
             try:
+                for sig in _RESET:
+                    signal.signal(sig, signal.SIG_DFL)
+                signal.signal(signal.SIGINT, signal.default_int_handler)
+                signal.pthread_sigmask(signal.SIG_UNBLOCK, _RESET)
                 os.chdir(cwd)
                 os.environ.clear()
                 os.environ.update(env)

@@ -1,7 +1,6 @@
 """What every crash soak checks (`soak/crash_injection.py`, `soak/lmtp_crash.py`): the
-result counters, a player's mail, a database per game, and the invariants at the end (the move
-log is the mailed commands, each once, in order; every report sent and delivered; no mail
-quarantined).
+result counters, a database per game, and the invariants at the end (the move log is the
+mailed commands, each once, in order; every report sent and delivered; no mail quarantined).
 """
 
 from __future__ import annotations
@@ -9,6 +8,7 @@ from __future__ import annotations
 import email
 import email.policy
 import statistics
+import subprocess
 import time
 import uuid
 from collections import Counter
@@ -25,6 +25,13 @@ from sqlmodel import Session, col, select
 from pbem.store.db import make_engine
 from pbem.store.models import InboundMessage, Move, OutboxMessage, Quarantine, utcnow
 from soak.attribution import Duplicate, summary
+
+TERM_WAIT = 90.0  # seconds a worker sent SIGTERM may take to stop (the SMTP timeout is 30 s)
+
+
+class Stoppable(Protocol):
+    def wait(self, timeout: float | None = None) -> int: ...
+    def kill(self) -> None: ...
 
 
 class Stack(Protocol):
@@ -62,6 +69,22 @@ class Result:
     unseen: int = 0  # copies the final check read that the reads between rounds did not
     mailed: int = 0  # commands the players mailed
     stored_unanswered: int = 0  # LMTP: workers killed after storing a mail, before its 250
+    stops: Counter[str] = field(default_factory=Counter)  # per `soak.attribution.Round.label`
+    term_waits: list[float] = field(default_factory=list)  # SIGTERM to exit, seconds
+    term_codes: Counter[int] = field(default_factory=Counter)  # exit statuses after SIGTERM
+    term_late: int = 0  # workers still running `TERM_WAIT` after SIGTERM (then SIGKILLed)
+
+    def graceful(self, child: Stoppable) -> None:
+        """Wait for a worker sent SIGTERM to end (SIGKILL after `TERM_WAIT`) and count it."""
+        t = time.perf_counter()
+        try:
+            code = child.wait(timeout=TERM_WAIT)
+        except subprocess.TimeoutExpired:
+            child.kill()
+            code = child.wait()
+            self.term_late += 1
+        self.term_waits.append(time.perf_counter() - t)
+        self.term_codes[code] += 1
 
     def add(self, r: Result) -> None:
         for name in (
@@ -78,10 +101,14 @@ class Result:
             "unseen",
             "mailed",
             "stored_unanswered",
+            "term_late",
         ):
             setattr(self, name, getattr(self, name) + getattr(r, name))
         self.spans += r.spans
         self.delays += r.delays
+        self.term_waits += r.term_waits
+        self.stops.update(r.stops)
+        self.term_codes.update(r.term_codes)
         self.exit_codes.update(r.exit_codes)
         self.violations += r.violations
         self.sources += r.sources
@@ -93,20 +120,43 @@ class Result:
             if self.delays
             else "-"
         )
+        stops = (
+            f"kills {self.kills} (poll {self.kills - self.serve_kills}, serve {self.serve_kills})"
+        )
+        if self.term_waits:
+            by = self.stops
+            stops = (
+                f"stops {self.kills} (SIGKILL: poll {by['poll']}, serve {by['serve']}; SIGTERM: "
+                f"poll {by['poll SIGTERM']}, serve {by['serve SIGTERM']})"
+            )
         return (
-            f"kills {self.kills} (poll {self.kills - self.serve_kills}, serve {self.serve_kills}) "
-            f"in {self.games} games, kill delays {delay}, clean poll span {span}; "
+            f"{stops} in {self.games} games, stop delays {delay}, clean poll span {span}; "
             f"clean polls {self.clean_runs}, mailed moves applied {self.moves} "
             f"(+ {self.automatic} forced/standing/queued), "
             f"mails delivered {self.delivered} (duplicates {self.duplicates}, "
             f"held by a killed worker's claim until its lease ran out {self.leased}), "
             f"exit codes {dict(sorted(self.exit_codes.items()))}, "
             f"violations {len(self.violations)}; {seconds:.1f} s\n"
+            + self._graceful_report()
             + summary(
-                self.sources, Counter(poll=self.kills - self.serve_kills, serve=self.serve_kills)
+                self.sources,
+                self.stops or Counter(poll=self.kills - self.serve_kills, serve=self.serve_kills),
             )
             + (f"; queue not empty after {self.unsettled} rounds" if self.unsettled else "")
             + (f"; {self.unseen} copies not read between rounds" if self.unseen else "")
+        )
+
+    def _graceful_report(self) -> str:
+        """One line on the SIGTERM stops (nothing when there were none)."""
+        if not self.term_waits:
+            return ""
+        waits = sorted(self.term_waits)
+        early = " (-15: in start-up, before its handlers)" if self.term_codes[-15] else ""
+        return (
+            f"SIGTERM stops {len(waits)}: exit codes {dict(sorted(self.term_codes.items()))}"
+            f"{early}, "
+            f"signal to exit median {statistics.median(waits):.2f} s, max {waits[-1]:.2f} s, "
+            f"still running after {TERM_WAIT:.0f} s {self.term_late}\n"
         )
 
     def lmtp_report(self, seconds: float) -> str:
@@ -123,14 +173,6 @@ class Result:
             f"exit codes {dict(sorted(self.exit_codes.items()))}, "
             f"violations {len(self.violations)}; {seconds:.1f} s"
         )
-
-
-def player_mail(frm: str, to: str, body: str, domain: str) -> bytes:
-    return (
-        f"From: {frm}\r\nTo: {to}\r\nSubject: Re: move\r\n"
-        f"Message-ID: <{uuid.uuid4().hex}@{domain}>\r\nContent-Type: text/plain; charset=utf-8\r\n\r\n"
-        f"{body}\r\n"
-    ).encode()
 
 
 @contextmanager

@@ -22,32 +22,22 @@ every report was sent and reached its player, nothing was quarantined.
 
 from __future__ import annotations
 
-import asyncio
 import os
-import random
 import signal
 import socket
 import statistics
 import subprocess
 import time
-import uuid
 from pathlib import Path
 from typing import Protocol
 
-from sqlmodel import Session, select
-
-import engine
-from pbem import keys
 from pbem.config import Settings
-from pbem.games import setup as game_setup
-from pbem.mail import SmtpSender
 from pbem.mail.lmtp import Stored
-from pbem.outbox.queue import current_key
 from pbem.store.db import make_engine, migrate
-from pbem.store.models import Game, InboundMessage, Seat
 from pbem.worker import lmtp_intake
 from soak.forked import Forked
-from soak.invariants import Result, Stack, all_sent, check, database, expire_leases, player_mail
+from soak.invariants import Result, Stack, all_sent, check, database, expire_leases
+from soak.players import Players
 
 __all__ = ["RelayStack", "run_lmtp"]
 
@@ -97,13 +87,8 @@ def run_lmtp(
     deadline: float = float("inf"),
 ) -> Result:
     """One game (or until ``kills`` kills) through LMTP intake; see the module docstring."""
-    rnd = random.Random(seed)
     out = Result(games=1)
     game_addr = stack.relayed_address(f"crash{seed}")
-    players = {
-        "kennedy": f"jack-{uuid.uuid4().hex[:8]}@{stack.domain}",
-        "nixon": f"dick-{uuid.uuid4().hex[:8]}@{stack.domain}",
-    }
     flush = ["postqueue", "-c", str(Path(mailstack_dir, "postfix", "etc")), "-f"]
     with database(database_url, folder) as db_url:
         settings = Settings(
@@ -130,20 +115,9 @@ def run_lmtp(
         }
         db = make_engine(db_url)
         migrate(db)
-        game_id = game_setup.new_game(db, settings, seed=seed, **players)
-        mailed: list[tuple[str, str]] = []
+        players = Players(db, settings, seed, stack.host, stack.smtp_port, stack.domain)
+        rnd = players.rnd
         spans: list[float] = []
-        submit = SmtpSender(stack.host, stack.smtp_port, timeout=30)
-
-        def applied() -> int:
-            with Session(db) as s:
-                return len(
-                    s.exec(
-                        select(InboundMessage.id).where(
-                            InboundMessage.game_id == game_id, InboundMessage.outcome == "applied"
-                        )
-                    ).all()
-                )
 
         def start(window: bool) -> Forked:
             """A serve child, listening, with the Postfix queue flushed to it."""
@@ -171,7 +145,7 @@ def run_lmtp(
             t = time.perf_counter()
             child = start(False)
             end = time.monotonic() + timeout
-            while not (applied() == len(mailed) and all_sent(db)) and time.monotonic() < end:
+            while not (players.all_in() and all_sent(db)) and time.monotonic() < end:
                 time.sleep(0.01)
             took = time.perf_counter() - t
             stop(child, signal.SIGTERM)
@@ -182,20 +156,8 @@ def run_lmtp(
         round_ = 0
         while out.kills < kills and time.monotonic() < deadline:
             round_ += 1
-            with Session(db) as s:
-                game = s.get(Game, game_id)
-                assert game is not None
-                state = engine.from_json(game.snapshot)
-                seats = {st.side: st for st in s.exec(select(Seat).where(Seat.game_id == game_id))}
-            if engine.result(state) is not None:
+            if not players.turn():  # the game is over
                 break
-            if applied() == len(mailed):  # the previous command is in: submit the next one
-                side = sorted(engine.active_sides(state))[0]
-                command = rnd.choice(engine.legal_commands(state, side))
-                to = keys.reply_address(game_addr, current_key(settings, seats[side]))
-                raw = player_mail(players[side], to, command, stack.domain)
-                asyncio.run(submit.send(raw, players[side], [to]))
-                mailed.append((side, command))
             if round_ % 5 == 0:
                 spans.append(clean())
                 continue
@@ -224,9 +186,9 @@ def run_lmtp(
         out.leased += expire_leases(db)
         for _ in range(3):  # clean runs until every submitted mail is in and every report out
             clean(120.0)
-            if applied() == len(mailed) and all_sent(db):
+            if players.all_in() and all_sent(db):
                 break
-        out.mailed = len(mailed)
-        check(db, game_id, mailed, stack, players, out)
+        out.mailed = len(players.mailed)
+        check(db, players.game_id, players.mailed, stack, players.addresses, out)
         db.dispose()
     return out

@@ -43,7 +43,7 @@ EXIT_UNREACHABLE = 4
 EXIT_LOCKED = 75
 
 EXIT_STATUSES = (
-    (0, "done (or nothing to do)"),
+    (0, "done (or nothing to do, or stopped by SIGTERM/SIGINT after the mail in hand)"),
     (EXIT_USER, "a user error: no such game, no database yet (run pbem init), a refused setting"),
     (EXIT_USAGE, "a usage error: a missing or malformed argument, option or setting"),
     (

@@ -1,7 +1,8 @@
 """The mail worker commands: `pbem poll`, `tick`, `send` and `serve`.
 
 One pass for cron (poll, tick, send) or a long-running server (serve), each under the run
-lock; the exit code says what an operator should know (see `pbem.cli.app`).
+lock; the exit code says what an operator should know (see `pbem.cli.app`). SIGTERM or SIGINT
+stops each after the mail in hand (`pbem.worker.serve.Stopper`), with one line saying so.
 """
 
 from __future__ import annotations
@@ -33,14 +34,17 @@ def poll(app: App, no_send: bool) -> None:
     """One pass for cron: fetch and process new mail, send the outbox, exit."""
     app.require_identity()
     _warn(app)
+    stopper = _stopper()
     with _locked(app), _database_failure():
         report = worker_pass(
             app.db,
             app.settings,
             open_inbox=lambda: intake.open_mailbox(app.settings),
             sender=None if no_send else outbox.make_sender(app.settings),
+            stop=stopper.requested,
         )
         code = _report(app, report)
+    _said_stop(app, stopper)
     sys.exit(code)
 
 
@@ -54,9 +58,12 @@ def tick(app: App, no_send: bool) -> None:
     `pbem poll` and `pbem serve` do the same work on every pass. Exit 3 after an outage
     (the gap was credited to every clock) or when a game failed.
     """
+    stopper = _stopper()
     with _locked(app), _database_failure():
         sender = None if no_send else outbox.make_sender(app.settings)
-        code = _report(app, worker_pass(app.db, app.settings, sender=sender))
+        report = worker_pass(app.db, app.settings, sender=sender, stop=stopper.requested)
+        code = _report(app, report)
+    _said_stop(app, stopper)
     sys.exit(code)
 
 
@@ -65,10 +72,28 @@ def tick(app: App, no_send: bool) -> None:
 def send(app: App) -> None:
     """Send the outbox only (retrying earlier temporary failures that are due)."""
     app.require_identity()
+    stopper = _stopper()
     with _locked(app), _database_failure():
-        sent = outbox.drain_outbox(app.db, app.settings, outbox.make_sender(app.settings))
+        sender = outbox.make_sender(app.settings)
+        sent = outbox.drain_outbox(app.db, app.settings, sender, stop=stopper.requested)
         code = _sent_code(app, sent)
+    _said_stop(app, stopper)
     sys.exit(code)
+
+
+def _stopper() -> Stopper:
+    """SIGTERM and SIGINT from here on: finish the mail in hand, then stop."""
+    stopper = Stopper()
+    stopper.install()
+    return stopper
+
+
+def _said_stop(app: App, stopper: Stopper) -> None:
+    """The one line a stopping signal gets (nothing without one)."""
+    if stopper.signal_name:
+        app.say(
+            f"stopped by {stopper.signal_name} after the mail in hand; the next run does the rest"
+        )
 
 
 def _warn(app: App) -> None:
@@ -196,8 +221,7 @@ def serve(
     """
     app.require_identity()
     _warn(app)
-    stopper = Stopper()
-    stopper.install()
+    stopper = _stopper()
     try:
         _ = app.existing_db  # before the lock file is made beside it
         with RunLock(app.settings.lock_path):
@@ -231,7 +255,10 @@ def serve(
     except ListenError as exc:
         click.echo(str(exc), err=True)
         sys.exit(EXIT_UNREACHABLE)
-    app.say("stopped")
+    if stopper.signal_name:
+        _said_stop(app, stopper)
+    else:
+        app.say("stopped")
 
 
 def _serve_embedded(

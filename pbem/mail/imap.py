@@ -188,6 +188,9 @@ class ImapMailbox:
 
         Changes that arrived just before IDLE only show up in the DONE response, so those
         count too. Callers must re-sync (``fetch_new``) after every return, True or False.
+        Any other exception (`pbem serve`'s stop signal ends the wait by raising one) drops
+        the connection: the exchange is in an unknown state, and a LOGOUT could wait for an
+        answer up to the timeout.
         """
         if "IDLE" not in self.capabilities():
             time.sleep(min(timeout, 5.0))
@@ -204,7 +207,17 @@ class ImapMailbox:
             self.close()
             self.connect()
             return True
+        except BaseException:
+            self._drop()
+            raise
         return bool(responses) or bool(_changes(done[1]))
+
+    def _drop(self) -> None:
+        """Close the connection without a LOGOUT (nothing waits for the server)."""
+        client, self._client = self._client, None
+        if client is not None:
+            with contextlib.suppress(OSError):
+                client.shutdown()
 
     def _idle_changes(self, timeout: float) -> list[Any]:
         """Untagged responses that report a change, waiting up to ``timeout`` in all: a status

@@ -8,7 +8,9 @@ sends each (`pbem.outbox.compose`) on one SMTP session and marks it sent, to ret
 `backoff`, or failed, in a transaction of its own right after its send. Delivery is
 at-least-once: a worker killed between a send and its mark leaves the claim to be freed (at
 once when this machine sees it is dead, else when the lease ends) and the row is sent again
-with the same Message-ID, which the receiving side can recognise.
+with the same Message-ID, which the receiving side can recognise. A stop asked for (``stop``:
+SIGTERM or SIGINT, `pbem.worker.serve.Stopper`) is looked at before each row: the mail being
+sent is finished and marked, the rows claimed and not tried are handed back, no other is taken.
 `drain_outbox` is one whole run: the last step of every worker pass and `pbem send`.
 """
 
@@ -18,7 +20,7 @@ import asyncio
 import contextlib
 import os
 import time
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any, Protocol
@@ -42,9 +44,11 @@ __all__ = [
     "MAX_ATTEMPTS",
     "SendStats",
     "Sender",
+    "StopAsked",
     "backoff",
     "drain_outbox",
     "make_sender",
+    "never_stop",
     "pending_count",
     "send_due",
     "smtp_session",
@@ -58,6 +62,15 @@ DEAD_CLAIMS_EVERY = 30.0  # seconds between two looks for dead claimants, per pr
 _dead_claims_seen: dict[tuple[int, str], float] = {}  # (pid, database) -> when last looked
 
 
+StopAsked = Callable[[], bool]
+"""Whether a stop was asked for (a signal): looked at between two mails, never during one."""
+
+
+def never_stop() -> bool:
+    """The `StopAsked` of a run no signal stops (tests, benchmarks, the demo)."""
+    return False
+
+
 class Sender(Protocol):
     async def send(self, raw: bytes, sender: str, recipients: list[str]) -> None: ...
 
@@ -68,6 +81,7 @@ class SendStats:
     retrying: int = 0
     failed: int = 0
     unreachable: bool = False  # the SMTP server gave no answer: the rest waits for the next run
+    stopped: bool = False  # a stop was asked for: the rest waits for the next run
 
     def summary(self) -> str:
         return f"{self.sent} sent, {self.retrying} to retry, {self.failed} failed"
@@ -86,22 +100,30 @@ def drain_outbox(
     now: datetime | None = None,
     limit: int = 500,
     stats: SendStats | None = None,
+    stop: StopAsked = never_stop,
 ) -> SendStats:
     """Send every due outbox row, claimed a batch at a time, on one SMTP session when the
     sender offers one; temporary failures back off, permanent ones are marked failed. When the
     SMTP server cannot be reached at all, the run stops at the first failure (one timeout per
     run, not one per mail) and the rows stay due for the next run. ``stats``: count into
-    these (an earlier run's of the same pass), else new ones."""
+    these (an earlier run's of the same pass), else new ones. Once ``stop()`` says so, the
+    run ends after the mail in hand (sent and marked): ``stats.stopped``."""
     stats = stats if stats is not None else SendStats()
-    asyncio.run(_drain(db, settings, sender, now or utcnow(), limit, stats))
+    asyncio.run(_drain(db, settings, sender, now or utcnow(), limit, stats, stop))
     return stats
 
 
 async def _drain(
-    db: Engine, settings: Settings, sender: Sender, now: datetime, limit: int, stats: SendStats
+    db: Engine,
+    settings: Settings,
+    sender: Sender,
+    now: datetime,
+    limit: int,
+    stats: SendStats,
+    stop: StopAsked,
 ) -> None:
     async with smtp_session(sender):
-        await send_due(db, settings, sender, now, stats, limit)
+        await send_due(db, settings, sender, now, stats, limit, stop)
 
 
 def smtp_session(sender: Sender) -> contextlib.AbstractAsyncContextManager[Any]:
@@ -118,18 +140,27 @@ async def send_due(
     now: datetime,
     stats: SendStats,
     limit: int = CLAIM_BATCH,
+    stop: StopAsked = never_stop,
 ) -> bool:
     """Claim and send every row due at ``now``, a batch at a time; False when the SMTP server
     could not be reached (the rest stays due for the next run, ``stats.unreachable``). A batch
     shorter than asked for was every row due then (or held by other workers): no further
-    claim is made."""
+    claim is made. ``stop()`` is asked before each claim and each row: once it says so, the
+    rows claimed and not tried are handed back (``stats.stopped``)."""
     _free_dead_claims(db, now)
     n = max(1, min(limit, CLAIM_BATCH))
     while True:
+        if stop():
+            stats.stopped = True
+            return True
         rows, images = _claim_and_load(db, now, n)
         if not rows:
             return True
         for i, row in enumerate(rows):
+            if stop():  # the mail before this one was sent and marked: take no other
+                _release(db, rows[i:], now)
+                stats.stopped = True
+                return True
             failure: SendFailure | None = None
             try:  # outside any transaction: a crash after this resends the same Message-ID (C2)
                 await _send_row(sender, settings, row, images)

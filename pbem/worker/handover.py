@@ -40,6 +40,7 @@ from sqlmodel import Session, col, func, select
 from pbem.config import Settings
 from pbem.mail import Fetched, parse_message
 from pbem.mail.budget import cpu_budget
+from pbem.outbox.send import StopAsked, never_stop
 from pbem.pipeline import Outcome, process_message
 from pbem.pipeline.reply_keys import seat_by_key
 from pbem.pipeline.stages.dedupe import dedupe_key
@@ -232,20 +233,23 @@ def apply_queued(
     settings: Settings,
     *,
     now: datetime | None = None,
+    stop: StopAsked = never_stop,
 ) -> list[Outcome]:
     """Apply the queued mail of every game this worker can lock, until none is left that it
-    can (another worker holds the rest, or only deferred mail is left); the outcomes."""
+    can (another worker holds the rest, or only deferred mail is left), or until ``stop()``
+    says so (asked between two mails); the outcomes."""
     done: list[Outcome] = []
     tried: set[int] = set()  # a row whose deletion failed is never tried twice in a pass
     try:
-        while True:
+        while not stop():
             progress = False
             for game_id in _waiting_games(db):
                 with GameLock(db, game_id) as held:
                     if held:
-                        progress |= _apply_game(db, settings, game_id, now, done, tried)
+                        progress |= _apply_game(db, settings, game_id, now, done, tried, stop)
             if not progress:
                 return done
+        return done
     except Exception as exc:
         problem = database_problem(exc)
         if problem is None:
@@ -261,10 +265,12 @@ def _apply_game(
     now: datetime | None,
     done: list[Outcome],
     tried: set[int],
+    stop: StopAsked,
 ) -> bool:
-    """The game's queued mails in arrival order (its lock held); False if none was applied."""
+    """The game's queued mails in arrival order (its lock held), until ``stop()`` says so;
+    False if none was applied."""
     applied = False
-    while (row := _next(db, game_id)) is not None and row.id not in tried:
+    while not stop() and (row := _next(db, game_id)) is not None and row.id not in tried:
         tried.add(row.id)  # type: ignore[arg-type]
         out = process_message(
             db,

@@ -18,6 +18,7 @@ from sqlalchemy.engine import Engine
 
 from pbem.config import Settings
 from pbem.mail.imap import Fetched, ImapMailbox
+from pbem.outbox.send import StopAsked, never_stop
 from pbem.pipeline import Outcome, process_message
 from pbem.store.db import is_sqlite
 from pbem.store.failures import DatabaseProblem
@@ -81,8 +82,10 @@ def poll_once(
     *,
     mailbox: str = "INBOX",
     now: datetime | None = None,
+    stop: StopAsked = never_stop,
 ) -> PollStats:
-    """Process every mail still in the inbox; move each after its commit (C1).
+    """Process every mail still in the inbox; move each after its commit (C1). Once
+    ``stop()`` says so (asked before each mail) the mails not begun stay in the INBOX.
 
     On PostgreSQL a mail for a game is handed over (`pbem.worker.handover`: queued, committed, then
     moved) and applied game by game, by this worker and any other (`apply_queued`); on SQLite
@@ -92,13 +95,15 @@ def poll_once(
     stats = PollStats()
     seen: set[tuple[int, int]] = set()
     hand = not is_sqlite(db)  # SQLite: one worker, nothing is handed over
-    while True:  # in batches, so a flooded inbox never sits in memory at once
+    while not stop():  # in batches, so a flooded inbox never sits in memory at once
         batch = [
             m for m in inbox.fetch_new(limit=FETCH_BATCH) if (m.uidvalidity, m.uid) not in seen
         ]
         done: dict[str, list[int]] = {}
         try:
             for item in batch:
+                if stop():  # the mail before this one is committed: begin no other
+                    break
                 seen.add((item.uidvalidity, item.uid))
                 out = hand_over(db, settings, item, mailbox) if hand else None
                 if out is None:
@@ -115,8 +120,9 @@ def poll_once(
             _move(inbox, done)  # each only after its commit (C1); a crash before: dedupe skips it
         if len(batch) < FETCH_BATCH or stats.outcomes["deferred"]:
             break
-    for out in apply_queued(db, settings, now=now) if hand and not stats.database else ():
-        stats.add(out)
+    if hand and not stats.database:
+        for out in apply_queued(db, settings, now=now, stop=stop):
+            stats.add(out)
     return stats
 
 

@@ -4,7 +4,8 @@ Each pass is `pbem.worker.worker_pass.worker_pass`, the same as `pbem poll`'s. I
 latency hint (C6): after *every* wake-up, whether the server reported anything or not, the
 loop runs a whole pass, so a mail that arrived just before IDLE is never stranded.
 SIGTERM/SIGINT set a flag; a signal that arrives while blocked in IDLE interrupts the wait,
-any other time the current pass finishes first. Connection errors back off and reconnect.
+any other time the pass ends after the mail in hand (`worker_pass`'s ``stop``). Connection
+errors back off and reconnect.
 
 With ``PBEM_LMTP_PORT`` set the site's MTA delivers instead (`serve_delivered`): the LMTP
 listener (`pbem.worker.lmtp_intake`) queues each mail before it answers the MTA and wakes
@@ -55,16 +56,23 @@ class _Interrupt(Exception):
 
 @dataclass
 class Stopper:
-    """The stop flag and the signal handlers that set it."""
+    """The stop flag and the signal handlers that set it (every worker command installs
+    them); ``signal_name``: the signal that stopped it."""
 
     stopped: bool = False
     waiting: bool = False
+    signal_name: str = ""
 
     def stop(self, *_: Any) -> None:
         self.stopped = True
 
+    def requested(self) -> bool:
+        """Whether a stop was asked for (`pbem.outbox.send.StopAsked`)."""
+        return self.stopped
+
     def _handler(self, signum: int, frame: FrameType | None) -> None:
         self.stopped = True
+        self.signal_name = signal.Signals(signum).name
         if self.waiting:
             raise _Interrupt(signal.Signals(signum).name)
 
@@ -92,7 +100,7 @@ def serve(
             try:
                 if not leader.acquire():
                     passes += 1
-                    report = worker_pass(db, settings, sender=sender)
+                    report = worker_pass(db, settings, sender=sender, stop=stopper.requested)
                     said = report.summary(mail="applied")
                     on_pass("standby: another worker leads the IMAP fetch; " + said)
                     mail = report.mail
@@ -104,7 +112,10 @@ def serve(
                     backoff = 1.0
                     while not stopper.stopped and leader.holds():
                         passes += 1
-                        on_pass(worker_pass(db, settings, inbox=inbox, sender=sender).summary())
+                        report = worker_pass(
+                            db, settings, inbox=inbox, sender=sender, stop=stopper.requested
+                        )
+                        on_pass(report.summary())
                         if not stopper.stopped:
                             _wait(inbox, stopper, idle_timeout)
             except _Interrupt:
@@ -144,7 +155,7 @@ def serve_delivered(
             intake.wake.clear()  # a mail stored during the pass wakes the next one at once
             try:
                 passes += 1
-                report = worker_pass(db, settings, sender=sender)
+                report = worker_pass(db, settings, sender=sender, stop=stopper.requested)
                 on_pass(report.summary(mail="applied"))
                 backoff = 1.0
             except Exception as exc:

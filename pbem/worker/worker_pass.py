@@ -23,6 +23,10 @@ A database failure anywhere ends the pass (`DatabaseFailure`); the caller says s
    (`pbem.games.fairplay.observer_feed.catch_up_all`).
 5. **Send** the outbox again: what the housekeeping queued, and everything else due (not when
    the SMTP server did not answer in step 3: one timeout per pass).
+
+A stop asked for (``stop``: SIGTERM or SIGINT, `pbem.worker.serve.Stopper`) ends the pass after
+the mail in hand: the mail being applied is committed and moved, the one being sent is sent and
+marked; nothing further is begun (``PassReport.stopped``) and the next run does the rest.
 """
 
 from __future__ import annotations
@@ -44,7 +48,7 @@ from pbem.games.fairplay.expiry import expire_invitations
 from pbem.games.fairplay.observer_feed import catch_up_all
 from pbem.games.timekeeping.outage import TickReport
 from pbem.games.timekeeping.tick import tick
-from pbem.outbox.send import Sender, SendStats, drain_outbox
+from pbem.outbox.send import Sender, SendStats, StopAsked, drain_outbox, never_stop
 from pbem.store.db import is_sqlite, is_transient
 from pbem.store.failures import DatabaseFailure, database_problem
 from pbem.store.models import utcnow
@@ -64,7 +68,7 @@ class PassReport:
     """What one pass did. ``imap_error``: the mailbox could not be read (the rest of the pass
     ran); ``standby``: another worker leads the IMAP fetch (this one applied what it handed
     over); ``waiting``: handed-over mails other workers hold (PostgreSQL); ``sent``: None when
-    the pass did not send."""
+    the pass did not send; ``stopped``: a stop ended it after the mail in hand."""
 
     clocks: TickReport = field(default_factory=TickReport)
     mail: PollStats = field(default_factory=PollStats)
@@ -72,6 +76,7 @@ class PassReport:
     imap_error: str | None = None
     standby: bool = False
     waiting: int = 0
+    stopped: bool = False
 
     def summary(self, mail: str = "in") -> str:
         """One line for the log; ``mail`` names the mail part ("applied" for a pass that did
@@ -88,18 +93,21 @@ def worker_pass(
     open_inbox: OpenInbox | None = None,
     sender: Sender | None = None,
     now: datetime | None = None,
+    stop: StopAsked = never_stop,
 ) -> PassReport:
     """One pass. ``inbox``: a mailbox this worker already leads (`pbem serve`); ``open_inbox``:
     open one if this worker may lead the fetch (`pbem poll`); neither: no fetching, only the
     queued mail is applied (`pbem tick`, a standby `serve`, a `serve` fed over LMTP).
-    ``sender``: send the outbox at the end (None: `--no-send`).
+    ``sender``: send the outbox at the end (None: `--no-send`). ``stop``: asked between two
+    mails (in and out) and between the steps; once it says so the pass ends.
 
     A database failure (locked, unreachable, a full disk, read-only: `pbem.store.failures`)
     ends the pass at once with `DatabaseFailure`: the mail not applied stays in the INBOX.
     """
     report = PassReport()
     try:
-        _steps(db, settings, report, inbox, open_inbox, sender, now)
+        _steps(db, settings, report, inbox, open_inbox, sender, now, stop)
+        report.stopped = stop()
     except DatabaseFailure:
         raise
     except Exception as exc:
@@ -118,22 +126,29 @@ def _steps(
     open_inbox: OpenInbox | None,
     sender: Sender | None,
     now: datetime | None,
+    stop: StopAsked,
 ) -> None:
+    if stop():
+        return
     # 1. guard: the outage guard and the missing clocks, before any move is read
     guard = tick(db, settings, now=now, acts=False)
     # 2. fetch and apply, each mail in its own transaction
     if inbox is not None:
-        report.mail = poll_once(db, settings, inbox, now=now)
+        report.mail = poll_once(db, settings, inbox, now=now, stop=stop)
     elif open_inbox is not None:
-        _fetch(db, settings, open_inbox, now, report)
+        _fetch(db, settings, open_inbox, now, report, stop)
     else:
-        for out in apply_queued(db, settings, now=now):
+        for out in apply_queued(db, settings, now=now, stop=stop):
             report.mail.add(out)
     if report.mail.database is not None:  # a mail was deferred: the pass ends here
         raise DatabaseFailure(report.mail.database, report.mail.summary())
+    if stop():  # the mail in hand is applied: the rest of the pass waits for the next run
+        return
     # 3. send the replies to the mail at once: the players wait for them
     if sender is not None and report.mail.total:
-        report.sent = drain_outbox(db, settings, sender, now=now)
+        report.sent = drain_outbox(db, settings, sender, now=now, stop=stop)
+    if stop():
+        return
     # 4. housekeeping: the clocks (not after an outage), invitations, bot seats, digests
     if guard.outage is None:
         report.clocks = tick(db, settings, now=now)
@@ -145,11 +160,16 @@ def _steps(
         report.waiting = _waiting(db)
     # 5. send what the housekeeping (and any pass before) queued
     if sender is not None and not (report.sent is not None and report.sent.unreachable):
-        report.sent = drain_outbox(db, settings, sender, now=now, stats=report.sent)
+        report.sent = drain_outbox(db, settings, sender, now=now, stats=report.sent, stop=stop)
 
 
 def _fetch(
-    db: Engine, settings: Settings, open_inbox: OpenInbox, now: datetime | None, report: PassReport
+    db: Engine,
+    settings: Settings,
+    open_inbox: OpenInbox,
+    now: datetime | None,
+    report: PassReport,
+    stop: StopAsked,
 ) -> None:
     """Read and apply the inbox when this worker leads the IMAP fetch, else apply what the
     leader handed over; an unreachable mailbox is noted in the report."""
@@ -157,12 +177,12 @@ def _fetch(
         with ImapLeader(db, mailbox_of(settings)) as lead:
             if not lead.is_leader:  # PostgreSQL: another worker reads the mailbox now
                 report.standby = True
-                for out in apply_queued(db, settings, now=now):
+                for out in apply_queued(db, settings, now=now, stop=stop):
                     report.mail.add(out)
                 return
             with open_inbox() as mailbox:
                 mailbox.ensure_folders()
-                report.mail = poll_once(db, settings, mailbox, now=now)
+                report.mail = poll_once(db, settings, mailbox, now=now, stop=stop)
     except (OSError, imaplib.IMAP4.error) as exc:  # refused, timed out, login refused, garbage
         report.imap_error = f"{type(exc).__name__}: {exc}"
 

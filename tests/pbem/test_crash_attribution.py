@@ -151,3 +151,23 @@ def test_the_queue_wait_ends_when_the_queue_is_empty_or_at_the_limit(
     monkeypatch.setattr(attribution, "SETTLE", 0.05)
     watch.settle()
     assert watch.unsettled == 1
+
+
+def test_summary_counts_sigterm_stops_apart() -> None:
+    ledger = Ledger()
+    ledger.round_done(Round(21, 0, "poll", True, 0.3, 0.6, "SIGTERM"), [], [])
+    ledger.round_done(Round(21, 1, "serve", True, 0.3, 0.6), ["<a@x>"], [("<a@x>", "t1")])
+    ledger.round_done(Round(21, 2, "poll"), ["<a@x>"], [])
+    (dup,) = ledger.attribute(ROWS)
+    assert "serve killed after 0.30 s" in dup.describe()
+    assert (
+        Round(21, 0, "poll", True, 0.3, 0.6, "SIGTERM")
+        .describe()
+        .endswith("poll sent SIGTERM after 0.30 s = 0.50 of the span 0.60 s")
+    )
+    text = summary([dup], Counter({"poll SIGTERM": 40, "serve": 10}))
+    assert "serve 1 in 10 kills (100.0 per 1,000)" in text
+    assert "poll SIGTERM 0 in 40 stops (0.0 per 1,000)" in text
+    assert "serve SIGTERM" not in text
+    only_term = summary([], Counter({"poll SIGTERM": 40}))
+    assert "poll 0 in" not in only_term and "poll SIGTERM 0 in 40 stops" in only_term
