@@ -106,6 +106,8 @@ def test_typo_quoted_reply_undo_and_table_talk_by_real_mail(
     asked = dick.next_mail()  # Nixon is asked about the trigger, and hears the table talk
     assert "Kennedy says:" in _flat(asked) and "Your move, Dick." in _flat(asked)
     assert state() != before
+    receipt = kim.next_mail()  # Kim's mail was applied and Nixon is on the move: a receipt
+    assert "received, waiting for Nixon" in str(receipt["Subject"]), receipt["Subject"]
     kim.reply(refused, "undo")  # Kim is sent nothing while Nixon decides: an older report
     turn()
     assert state() == before  # taken back: nothing had been revealed
