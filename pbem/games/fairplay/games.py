@@ -31,7 +31,8 @@ from pbem.games.fairplay.mails import Note, note_to, queue_note
 from pbem.games.fairplay.verify import commitment, engine_seed, normalise_entropy
 from pbem.games.mailing import queue_mail
 from pbem.games.notify import start_orders
-from pbem.games.timekeeping.tick import ensure_clock, sync
+from pbem.games.timekeeping.moves import sync
+from pbem.games.timekeeping.records import ensure_clock
 from pbem.outbox.queue import current_key, refresh_key, seats_of
 from pbem.store.db import transaction
 from pbem.store.models import Commitment, Game, Invitation, Seat

@@ -8,13 +8,13 @@ their orders.
 
 from __future__ import annotations
 
-from pbem.games.timekeeping import tick as clocks
+from pbem.games.timekeeping.moves import after_move
 from pbem.pipeline.base import Context, Stage
 
 
 def clock(ctx: Context) -> None:
     assert ctx.game is not None and ctx.state is not None and ctx.new_state is not None
-    back = clocks.after_move(
+    back = after_move(
         ctx.session,
         ctx.settings,
         ctx.game,
