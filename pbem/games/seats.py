@@ -22,6 +22,7 @@ from sqlalchemy.engine import Engine
 from sqlmodel import Session, col, select
 
 import engine
+from engine.data import other
 from pbem import keys
 from pbem.clocks import model
 from pbem.config import Settings, accepted_secrets
@@ -98,7 +99,7 @@ def change_seat(
         if game is None:
             raise GameNotFound(f"no game #{game_id} (see `pbem games`)")
         seats = seats_of(s, game_id)
-        seat, opp = seats[side], seats[records.other(side)]
+        seat, opp = seats[side], seats[other(side)]
         if address == opp.email:
             raise ServiceError(f"{address} holds the other seat: one address per side (R17)")
         old = seat.email

@@ -19,6 +19,7 @@ from sqlalchemy.engine import Engine
 from sqlmodel import Session, col, select
 
 import engine
+from engine.data import other
 from pbem.clocks import model
 from pbem.clocks.control import fmt_duration
 from pbem.clocks.model import ClockState, Due
@@ -26,7 +27,7 @@ from pbem.config import Settings
 from pbem.games.timekeeping.expiry import expire
 from pbem.games.timekeeping.moves import bot_sides
 from pbem.games.timekeeping.outage import TickReport, mark_tick
-from pbem.games.timekeeping.records import ensure_clock, load, notify, other, record_event, store
+from pbem.games.timekeeping.records import ensure_clock, load, notify, record_event, store
 from pbem.outbox.queue import seats_of
 from pbem.store.db import lock_game, transaction
 from pbem.store.models import Game, utcnow

@@ -8,6 +8,7 @@ game (`pbem.games.timekeeping.tick.end_game`).
 
 from __future__ import annotations
 
+from engine.data import other
 from pbem.clocks import model
 from pbem.clocks.control import ClockSpecError, fmt_duration, parse_duration
 from pbem.games.mailing import queue_mail
@@ -128,7 +129,7 @@ def _tell_opponent(ctx: Context, kind: str, subject: str, lines: list[str]) -> N
         ctx.settings,
         ctx.game,
         ctx.state,
-        records.other(ctx.side),
+        other(ctx.side),
         ev,
         ctx.now,
         subject=subject,
@@ -188,7 +189,7 @@ def _vacation(ctx: Context, args: list[str]) -> list[str]:
         raise RejectMessage(f"'vacation {args[0]}': {exc}") from None
     records.store(ctx.game, c)
     when = model.fmt_time(until, model.tz_of(c, ctx.side))
-    theirs = model.fmt_time(until, model.tz_of(c, records.other(ctx.side)))
+    theirs = model.fmt_time(until, model.tz_of(c, other(ctx.side)))
     _tell_opponent(
         ctx,
         "vacation",
@@ -217,7 +218,7 @@ def _resign(ctx: Context, args: list[str]) -> list[str]:
         raise RejectMessage(
             f"'resign {args[0]}': that is not the confirmation code; send 'resign' alone to get it"
         )
-    winner = records.other(ctx.side)
+    winner = other(ctx.side)
     moves.end_game(
         ctx.session,
         ctx.settings,
@@ -235,7 +236,7 @@ def _claim(ctx: Context) -> list[str]:
     assert ctx.game is not None and ctx.state is not None
     c = _clock(ctx)
     control = model.control_of(c)
-    late = records.other(ctx.side)
+    late = other(ctx.side)
     t = ctx.now.timestamp()
     if control.expiry != "claim":
         raise RejectMessage(f"'claim': this game's expiry policy is {control.expiry}, not claim")
