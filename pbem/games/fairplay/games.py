@@ -23,6 +23,7 @@ from sqlalchemy.engine import Engine
 from sqlmodel import Session, col, select
 
 import engine
+from engine.data import other
 from pbem import keys
 from pbem.clocks.control import TimeControl
 from pbem.config import Settings
@@ -34,6 +35,7 @@ from pbem.games.notify import start_orders
 from pbem.games.timekeeping.moves import sync
 from pbem.games.timekeeping.records import ensure_clock
 from pbem.outbox.queue import current_key, refresh_key, seats_of
+from pbem.reports.model import EDITION_LABEL
 from pbem.store.db import transaction
 from pbem.store.models import Commitment, Game, Invitation, Seat
 
@@ -45,9 +47,7 @@ __all__ = [
     "new_committed_game",
 ]
 
-OTHER = {"kennedy": "nixon", "nixon": "kennedy"}
 MAX_ENTROPY = 300  # characters of a player's words kept as entropy
-EDITION_NAMES = {"zman": "Z-Man 2nd edition", "gmt": "GMT edition (2017)"}
 
 
 def new_committed_game(
@@ -157,7 +157,7 @@ def _facts(game: Game, commit: Commitment, seats: dict[str, Seat]) -> list[tuple
         ("Game", f"#{game.id}"),
         (
             "Rules",
-            EDITION_NAMES.get(game.edition, game.edition)
+            EDITION_LABEL.get(game.edition, game.edition)
             + (f", options: {', '.join(game.option_list)}" if game.option_list else ", no options"),
         ),
         ("Kennedy", seats["kennedy"].email),
@@ -182,10 +182,10 @@ def _queue_invitation(
     seats: dict[str, Seat],
     now: datetime,
 ) -> None:
-    other = seats[OTHER[seat.side]]
+    opp = seats[other(seat.side)]
     expires = commit.expires_at or now
-    bot = is_bot(other.email)
-    against = f"the computer ({other.email})" if bot else other.email
+    bot = is_bot(opp.email)
+    against = f"the computer ({opp.email})" if bot else opp.email
     note = Note(
         game_id=game.id or 0,
         subject=f"[1960 #{game.id}] Invitation: play {seat.side.title()} against {against}",
@@ -194,10 +194,10 @@ def _queue_invitation(
             f"You are invited to play {seat.side.title()} in a game of 1960: The Making of the "
             "President by email, "
             + (
-                f"against {against}, which plays {other.side.title()}. The game starts when "
+                f"against {against}, which plays {opp.side.title()}. The game starts when "
                 "you accept."
                 if bot
-                else f"against {against} ({other.side.title()}). The game starts when both of "
+                else f"against {against} ({opp.side.title()}). The game starts when both of "
                 "you have accepted."
             ),
             "Fair play: the server has already drawn the game's secret seed and shows you its "
@@ -269,7 +269,7 @@ def accept(
     commit = s.get(Commitment, game.id)
     invs = {i.side: i for i in s.exec(select(Invitation).where(Invitation.game_id == game.id))}
     assert commit is not None and seat.side in invs
-    mine, theirs = invs[seat.side], invs.get(OTHER[seat.side])  # None: a computer player
+    mine, theirs = invs[seat.side], invs.get(other(seat.side))  # None: a computer player
     seats = seats_of(s, game.id)
     if mine.status == "accepted":
         note_to(
@@ -283,7 +283,7 @@ def accept(
             paragraphs=[
                 "You accepted this invitation before; your first acceptance and its "
                 "words stand (a second one cannot change the deal).",
-                f"Waiting for {OTHER[seat.side].title()} to accept.",
+                f"Waiting for {other(seat.side).title()} to accept.",
             ],
             now=now,
             in_reply_to=message_id,
@@ -309,14 +309,14 @@ def accept(
             "Thank you: your acceptance is recorded. Your entropy (revealed to both "
             "players with the seed at the end of the game):",
             f"\u201c{entropy}\u201d",
-            f"The game starts as soon as {OTHER[seat.side].title()} "
-            f"({seats[OTHER[seat.side]].email}) accepts; you will get the first report then.",
+            f"The game starts as soon as {other(seat.side).title()} "
+            f"({seats[other(seat.side)].email}) accepts; you will get the first report then.",
         ],
         facts=[("Commitment (SHA-256)", commit.commitment)],
         now=now,
         in_reply_to=message_id,
     )
-    return Answer("accepted", f"accepted, waiting for {OTHER[seat.side]}")
+    return Answer("accepted", f"accepted, waiting for {other(seat.side)}")
 
 
 def decline(
@@ -340,7 +340,7 @@ def decline(
         s.add(inv)
     game.status, game.updated_at = "declined", now
     s.add(game)
-    other = seats[OTHER[seat.side]]
+    opp = seats[other(seat.side)]
     note_to(
         s,
         settings,
@@ -351,7 +351,7 @@ def decline(
         title="Declined",
         paragraphs=[
             f"You declined game #{game.id}; it is cancelled"
-            + ("" if is_bot(other.email) else f" and {other.email} has been told")
+            + ("" if is_bot(opp.email) else f" and {opp.email} has been told")
             + ". Nothing more will be sent."
         ],
         now=now,
@@ -361,7 +361,7 @@ def decline(
         s,
         settings,
         game,
-        other,
+        opp,
         cause=cause,
         subject="Game cancelled: your opponent declined",
         title="Game cancelled",
