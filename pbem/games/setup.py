@@ -17,11 +17,9 @@ import engine
 from pbem.clocks.control import TimeControl
 from pbem.config import Settings
 from pbem.errors import ServiceError
-from pbem.games.bots import is_bot, parse_bot, play_bots, store
-from pbem.games.fairplay.games import new_committed_game
-from pbem.games.mailing import queue_mail
-from pbem.games.notify import start_orders
-from pbem.games.timekeeping import moves, records
+from pbem.games.bots import is_bot, parse_bot
+from pbem.games.fairplay.games import new_committed_game, open_game
+from pbem.games.timekeeping import records
 from pbem.outbox.queue import refresh_key, seats_of
 from pbem.store.db import transaction
 from pbem.store.models import Game, Seat, utcnow
@@ -119,23 +117,5 @@ def new_game(
             refresh_key(seat, state)
             s.add(seat)
         s.flush()
-        seats = seats_of(s, game.id)
-        if play_bots(s, settings, game, state, seats, now):  # the bot moves first
-            store(game, state, now)
-            for seat in seats.values():
-                refresh_key(seat, state)
-        moves.sync(s, game, state, now)  # no clock runs for a bot seat
-        start_orders(s, seats, state)
-        for seat in seats.values():
-            queue_mail(
-                s,
-                settings,
-                kind="welcome",
-                game=game,
-                seat=seat,
-                state=state,
-                cause="v0",
-                now=now,
-                seats=seats,
-            )
+        open_game(s, settings, game, state, seats_of(s, game.id), now)
         return game.id

@@ -45,6 +45,7 @@ __all__ = [
     "decline",
     "invitations",
     "new_committed_game",
+    "open_game",
 ]
 
 MAX_ENTROPY = 300  # characters of a player's words kept as entropy
@@ -128,15 +129,26 @@ def _start(
     for seat in seats.values():
         refresh_key(seat, state)
     s.flush()
+    open_game(s, settings, game, state, seats, now, in_reply_to)
 
-    if play_bots(s, settings, game, state, seats, now):  # a bot seat to decide first moves now,
-        store(game, state, now)  # so the welcome shows the human its move, not "waiting for Nixon"
+
+def open_game(
+    s: Session,
+    settings: Settings,
+    game: Game,
+    state: engine.GameState,
+    seats: dict[str, Seat],
+    now: datetime,
+    in_reply_to: dict[str, str] | None = None,
+) -> None:
+    """A set-up game opens: a bot seat to decide first moves now (so the welcome shows the
+    human its move, not "waiting for Nixon"), the clocks and orders start, both are welcomed."""
+    if play_bots(s, settings, game, state, seats, now):
+        store(game, state, now)
         for seat in seats.values():
             refresh_key(seat, state)
     sync(s, game, state, now)  # no clock runs for a bot seat (pbem.clocks)
-    start_orders(
-        s, seats, state
-    )  # notify preferences, summaries from the opening (pbem.games.notify)
+    start_orders(s, seats, state)  # notify preferences, summaries from the opening
     for side, seat in sorted(seats.items()):
         queue_mail(
             s,
@@ -148,7 +160,7 @@ def _start(
             cause="v0",
             now=now,
             seats=seats,
-            in_reply_to=in_reply_to.get(side),
+            in_reply_to=(in_reply_to or {}).get(side),
         )
 
 
