@@ -65,7 +65,7 @@ def new_committed_game(
 ) -> int:
     """Create a game with a committed seed; invite both players, or start it at once.
 
-    ``clock``: the game's time control as `pbem.games.timekeeping.tick.pending_clock` writes it, so
+    ``clock``: the game's time control as `pbem.games.timekeeping.records.pending_clock` writes it, so
     the invitations and the welcome show it and it starts with the game.
     """
     server_seed = secrets.token_hex(32)

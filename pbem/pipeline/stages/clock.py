@@ -1,6 +1,6 @@
 """The ``clock`` stage: run the clocks for the recorded move: stop the mover's, start the next.
 
-`pbem.games.timekeeping.tick.after_move` charges the mover's time and starts the clock of the
+`pbem.games.timekeeping.moves.after_move` charges the mover's time and starts the clock of the
 side asked next (after an accepted ``undo``, from the clocks as they were before the undone
 mail); a player back from vacation by this move is told so among the results of
 their orders.

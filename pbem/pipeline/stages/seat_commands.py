@@ -3,7 +3,7 @@
 The lines starting with a seat word (`pbem.pipeline.seat_words.SEAT_WORDS`) are taken out of
 the mail and answered; they never reach the engine. A mail from a seat's address that is still
 awaiting confirmation may carry only ``address confirm CODE``. ``resign`` and ``claim`` end the
-game (`pbem.games.timekeeping.tick.end_game`).
+game (`pbem.games.timekeeping.moves.end_game`).
 """
 
 from __future__ import annotations
