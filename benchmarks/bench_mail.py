@@ -71,7 +71,7 @@ from pbem.outbox import compose
 from pbem.outbox import parts as mailimages
 from pbem.outbox import send as outbox
 from pbem.outbox.queue import current_key
-from pbem.pipeline import process_message
+from pbem.pipeline.runner import process_message
 from pbem.store.db import make_engine, migrate
 from pbem.store.models import Game, InboundMessage, OutboxMessage, Seat
 from tests.pbem.mailtools import MailServer, player_mail

@@ -21,9 +21,9 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from benchmarks.common import Row, print_table
-from pbem import pipeline
 from pbem.config import Settings
 from pbem.mail import parse_message
+from pbem.pipeline import runner as pipeline
 from pbem.store.db import make_engine, migrate
 
 HEAD = (

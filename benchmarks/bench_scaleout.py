@@ -48,7 +48,7 @@ from pbem.mail import MemorySender
 from pbem.outbox import compose
 from pbem.outbox import parts as mailimages
 from pbem.outbox import send as outbox
-from pbem.pipeline import process_message
+from pbem.pipeline.runner import process_message
 from pbem.store.db import make_engine, migrate
 from pbem.store.models import Game, InboundMessage, OutboxMessage, Quarantine
 from tests.pbem.mailtools import MailServer

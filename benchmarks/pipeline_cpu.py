@@ -53,7 +53,7 @@ def make(folder: Path, moves: int, games: int) -> tuple[Path, Any, list[bytes]]:
 
 def run_once(pristine: Path, settings: Any, mails: list[bytes], tmp: Path) -> dict[str, Any]:
     """Apply every mail to a fresh copy; CPU seconds and statements per stage, and in all."""
-    from pbem.pipeline import STAGES, process_message
+    from pbem.pipeline.runner import STAGES, process_message
     from pbem.store.db import make_engine, migrate
 
     db_file = tmp / "run.db"

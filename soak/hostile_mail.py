@@ -39,7 +39,7 @@ if str(ROOT) not in sys.path:
 
 from pbem import keys  # noqa: E402
 from pbem.outbox.queue import current_key  # noqa: E402
-from pbem.pipeline import process_message  # noqa: E402
+from pbem.pipeline.runner import process_message  # noqa: E402
 from pbem.store.models import Game, OutboxMessage, Seat, utcnow  # noqa: E402
 from tests.pbem.harness import EMAILS, Harness  # noqa: E402
 

@@ -18,15 +18,7 @@ import logging
 
 import click
 
-from pbem.cli.app import (
-    EXIT_ATTENTION,
-    EXIT_LOCKED,
-    EXIT_UNREACHABLE,
-    App,
-    PbemGroup,
-    exit_status_help,
-    pass_app,
-)
+from pbem.cli.app import App, PbemGroup, exit_status_help
 from pbem.cli.backup import backup, restore
 from pbem.cli.demo import demo, tournament
 from pbem.cli.fairplay import export, observe, verify
@@ -36,14 +28,7 @@ from pbem.cli.orders import notify_cmd, standing_cmd
 from pbem.cli.worker import poll, send, serve, tick
 from pbem.config import load_settings
 
-__all__ = [
-    "EXIT_ATTENTION",
-    "EXIT_LOCKED",
-    "EXIT_UNREACHABLE",
-    "App",
-    "cli",
-    "pass_app",
-]
+__all__ = ["cli"]
 
 
 @click.group(cls=PbemGroup, epilog=exit_status_help())

@@ -16,7 +16,7 @@ from pbem.clocks.control import ClockSpecError, parse_control
 from pbem.games import setup as game_setup
 from pbem.games import views as game_views
 from pbem.games.seats import change_seat
-from pbem.games.timekeeping.tick import events_of
+from pbem.games.timekeeping.display import events_of
 
 
 @click.command()

@@ -35,8 +35,6 @@ def ending_of(game: Game) -> dict[str, str] | None:
         "reason": game.ended,
         "why": WHY.get(game.ended, game.ended),
         "winner": winner.title(),
-        "loser": loser.title(),
-        "winner_side": winner,
         "text": text,
     }
 

@@ -21,7 +21,7 @@ import engine
 from pbem.config import Settings
 from pbem.games import bots as bot_seats
 from pbem.games.mailing import queue_mail
-from pbem.games.timekeeping import tick as clocks
+from pbem.games.timekeeping.moves import sync
 from pbem.outbox.queue import refresh_key, seats_of
 from pbem.store.db import lock_game, transaction
 from pbem.store.models import Game, Seat
@@ -88,7 +88,7 @@ def _record(
         if not moves:
             return 0
         bot_seats.store(game, state, now)
-        clocks.sync(s, game, state, now)  # the human's clock starts now
+        sync(s, game, state, now)  # the human's clock starts now
         game.version += 1
         s.add(game)
         kind = "game_over" if game.status == "over" else "report"

@@ -1,8 +1,5 @@
-"""The daily digest: each ``digest`` seat's one mail a day at its hour (see `pbem.games.notify`).
-
-`digest_pass` runs in every worker pass, idle or not, so this module imports only the
-database layer: the engine, the summary and the mail (`pbem.games.notify`, `pbem.outbox.queue`, which
-load Jinja2, the map picture and the rules) are imported when a digest is due.
+"""The daily digest: each ``digest`` seat's one mail a day at its hour (see `pbem.games.notify`),
+queued by `digest_pass` in every worker pass.
 """
 
 from __future__ import annotations

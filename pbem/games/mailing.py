@@ -11,9 +11,8 @@ they wrote (`pbem.games.bots.reasons_of`).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from datetime import datetime
-from typing import Any
+from typing import Unpack
 
 from sqlmodel import Session
 
@@ -23,6 +22,7 @@ from pbem.games.bots import is_bot, reasons_of
 from pbem.games.fairplay.export import reveal_for
 from pbem.games.orders import orders_extra
 from pbem.outbox import queue
+from pbem.outbox.queue import MailOptions
 from pbem.store.models import Game, OutboxMessage, Seat
 
 __all__ = ["queue_mail"]
@@ -38,47 +38,24 @@ def queue_mail(
     state: engine.GameState,
     cause: str,
     now: datetime,
-    results: Sequence[dict[str, Any]] = (),
-    error: str | None = None,
-    in_reply_to: str | None = None,
-    advance_log: bool = True,
-    ignored: Sequence[str] = (),
-    seats: dict[str, Seat] | None = None,
-    since: int | None = None,
-    extra: dict[str, Any] | None = None,
-    context: dict[str, Any] | None = None,
-    view: engine.View | None = None,
+    **opt: Unpack[MailOptions],
 ) -> OutboxMessage | None:
-    """Queue ``kind`` for ``seat`` (`pbem.outbox.queue.queue_mail`, the same arguments), or
-    None for a computer-played seat, which is never mailed."""
+    """Queue ``kind`` for ``seat`` (`pbem.outbox.queue.queue_mail`, the same arguments but
+    ``reveal``), or None for a computer-played seat, which is never mailed."""
     if is_bot(seat.email):
-        if advance_log:
+        if opt.get("advance_log", True):
             seat.last_log = len(state["log"])
             session.add(seat)
         return None
+    seats = opt.get("seats")
     if seats is None:
-        seats = queue.seats_of(session, game.id or 0)
+        seats = opt["seats"] = queue.seats_of(session, game.id or 0)
     reasons = reasons_of(session, game.id or 0, seats)
     if reasons:
-        context = {"reasons": reasons, **(context or {})}
+        opt["context"] = {"reasons": reasons, **(opt.get("context") or {})}
+    if opt.get("extra") is None:
+        opt["extra"] = orders_extra(session, seat)
+    opt["reveal"] = reveal_for(session, settings, game, now) if kind == "game_over" else None
     return queue.queue_mail(
-        session,
-        settings,
-        kind=kind,
-        game=game,
-        seat=seat,
-        state=state,
-        cause=cause,
-        now=now,
-        results=results,
-        error=error,
-        in_reply_to=in_reply_to,
-        advance_log=advance_log,
-        ignored=ignored,
-        seats=seats,
-        since=since,
-        extra=orders_extra(session, seat) if extra is None else extra,
-        context=context,
-        view=view,
-        reveal=reveal_for(session, settings, game, now) if kind == "game_over" else None,
+        session, settings, kind=kind, game=game, seat=seat, state=state, cause=cause, now=now, **opt
     )

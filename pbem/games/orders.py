@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import json
 import re
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from sqlmodel import Session
@@ -85,16 +85,7 @@ class Standing:
         return cls(**known)
 
     def to_json(self) -> str:
-        # the fields by hand: `asdict` deep-copies, and this runs for every seat of every move
-        fields = {
-            "trigger": self.trigger,
-            "preempt": self.preempt,
-            "election": self.election,
-            "done": self.done,
-            "swap": self.swap,
-            "receipts": self.receipts,
-        }
-        return json.dumps(fields, sort_keys=True)
+        return json.dumps(asdict(self), sort_keys=True)
 
     def describe(self) -> list[str]:
         """One line per order, as the player would write it."""

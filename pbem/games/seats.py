@@ -22,6 +22,7 @@ from sqlalchemy.engine import Engine
 from sqlmodel import Session, col, select
 
 import engine
+from engine.data import other
 from pbem import keys
 from pbem.clocks import model
 from pbem.config import Settings, accepted_secrets
@@ -29,7 +30,7 @@ from pbem.errors import GameNotFound, ServiceError
 from pbem.games.fairplay.mails import Note, queue_note
 from pbem.games.orders import book_row
 from pbem.games.setup import EMAIL_RE
-from pbem.games.timekeeping import tick as clocks
+from pbem.games.timekeeping import records
 from pbem.outbox.queue import refresh_key, seats_of
 from pbem.store.db import lock_game, transaction
 from pbem.store.models import Game, GameEvent, OutboxMessage, Seat, SeatOrders, utcnow
@@ -98,7 +99,7 @@ def change_seat(
         if game is None:
             raise GameNotFound(f"no game #{game_id} (see `pbem games`)")
         seats = seats_of(s, game_id)
-        seat, opp = seats[side], seats[clocks.other(side)]
+        seat, opp = seats[side], seats[other(side)]
         if address == opp.email:
             raise ServiceError(f"{address} holds the other seat: one address per side (R17)")
         old = seat.email
@@ -127,8 +128,8 @@ def change_seat(
         s.add(seat)
         detail = f"{side.title()}'s seat: {old} -> {address} (operator)"
         key = f"seat:{side}:{former_salt}"
-        ev = clocks.record_event(s, game, side, SEAT_EVENT, detail, now, key=key)
-        clocks.notify(
+        ev = records.record_event(s, game, side, SEAT_EVENT, detail, now, key=key)
+        records.notify(
             s,
             settings,
             game,
@@ -148,7 +149,7 @@ def change_seat(
                 "reply to this mail to play. Send 'history' for the whole log."
             ],
         )
-        clocks.notify(
+        records.notify(
             s,
             settings,
             game,

@@ -17,11 +17,9 @@ import engine
 from pbem.clocks.control import TimeControl
 from pbem.config import Settings
 from pbem.errors import ServiceError
-from pbem.games.bots import is_bot, parse_bot, play_bots, store
-from pbem.games.fairplay.games import new_committed_game
-from pbem.games.mailing import queue_mail
-from pbem.games.notify import start_orders
-from pbem.games.timekeeping import tick as _clocks
+from pbem.games.bots import is_bot, parse_bot
+from pbem.games.fairplay.games import new_committed_game, open_game
+from pbem.games.timekeeping import records
 from pbem.outbox.queue import refresh_key, seats_of
 from pbem.store.db import transaction
 from pbem.store.models import Game, Seat, utcnow
@@ -57,7 +55,7 @@ def new_game(
     ``clock`` is the game's time control (default: the site's, `pbem.clocks`).
     """
     now = now or utcnow()
-    control = clock if clock is not None else _clocks.site_control(settings)
+    control = clock if clock is not None else records.site_control(settings)
     emails = {"kennedy": kennedy.strip().lower(), "nixon": nixon.strip().lower()}
     for side, email in emails.items():
         if is_bot(email):
@@ -98,7 +96,7 @@ def new_game(
             invite=invite,
             now=now,
             expires_in=expires_in,
-            clock=_clocks.pending_clock(control),
+            clock=records.pending_clock(control),
         )
         return game_id  # its clock starts with the game (pbem.clocks)
     with transaction(db) as s:
@@ -110,7 +108,7 @@ def new_game(
             created_at=now,
             updated_at=now,
         )
-        _clocks.start_clock(game, control, state, now.timestamp())
+        records.start_clock(game, control, state, now.timestamp())
         s.add(game)
         s.flush()
         assert game.id is not None
@@ -119,23 +117,5 @@ def new_game(
             refresh_key(seat, state)
             s.add(seat)
         s.flush()
-        seats = seats_of(s, game.id)
-        if play_bots(s, settings, game, state, seats, now):  # the bot moves first
-            store(game, state, now)
-            for seat in seats.values():
-                refresh_key(seat, state)
-        _clocks.sync(s, game, state, now)  # no clock runs for a bot seat
-        start_orders(s, seats, state)
-        for seat in seats.values():
-            queue_mail(
-                s,
-                settings,
-                kind="welcome",
-                game=game,
-                seat=seat,
-                state=state,
-                cause="v0",
-                now=now,
-                seats=seats,
-            )
+        open_game(s, settings, game, state, seats_of(s, game.id), now)
         return game.id

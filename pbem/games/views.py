@@ -16,7 +16,7 @@ from pbem.config import Settings
 from pbem.errors import GameNotFound, ServiceError
 from pbem.games.fairplay.export import engine_seed_of
 from pbem.games.fairplay.games import invitations
-from pbem.games.timekeeping import tick as _clocks
+from pbem.games.timekeeping.display import clock_line, show_text
 from pbem.games.undo import replay_moves
 from pbem.outbox.queue import render_context, seats_of
 from pbem.reports.render import render
@@ -67,7 +67,7 @@ def show(db: Engine, settings: Settings, game_id: int, as_: str = "public") -> s
         game, state = _load(s, game_id)
         seats = seats_of(s, game_id)
         if side is None:
-            return _public_text(game, state) + _clocks.show_text(game, utcnow())
+            return _public_text(game, state) + show_text(game, utcnow())
         seat = seats[side]
         other = seats["nixon" if side == "kennedy" else "kennedy"]
         ctx = render_context(settings, game, seat, state, opponent=other.email, since=seat.last_log)
@@ -131,7 +131,7 @@ def games(db: Engine) -> list[GameRow]:
                     seats["nixon"].email,
                     n,
                     game.updated_at,
-                    _clocks.clock_line(game, utcnow()),
+                    clock_line(game, utcnow()),
                 )
             )
     return out

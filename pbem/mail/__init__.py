@@ -1,15 +1,7 @@
-"""Mail layer of the PBEM server: parse inbound mail, extract commands, compose outbound mail,
-talk IMAP (imapclient) and SMTP (aiosmtplib), and run embedded pure-Python servers for demos.
-
-Public interface (other packages code against these names):
-
-* :func:`parse_message` -> :class:`ParsedMessage`, raising :class:`MalformedMessage`
-* :func:`reply_text` -> :class:`ReplyText` (the writer's own lines; which are commands is the
-  pipeline's business, `pbem.pipeline.lines`)
-* :func:`build_message`
-* :class:`ImapMailbox`, :class:`MemoryMailbox`, :class:`Fetched`
-* :class:`SmtpSender`, :class:`MemorySender`, :class:`TemporaryFailure`, :class:`PermanentFailure`
-* :class:`EmbeddedMailServers` (import from ``pbem.mail.embedded``; it pulls in the servers)
+"""Mail layer of the PBEM server: parse inbound mail, extract the writer's own lines, compose
+outbound mail, talk IMAP (imapclient) and SMTP (aiosmtplib), and run embedded pure-Python servers
+for demos (`pbem.mail.embedded`). Other packages code against the names in ``__all__``; which
+lines are commands is the pipeline's business (`pbem.pipeline.lines`).
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""A CPU-time budget for reading one mail before its sender is known (issue 14, 4).
+"""A CPU-time budget for reading one mail before its sender is known.
 
 Parsing MIME and turning HTML into text run before anything tells a player's mail from a
 stranger's, so a stranger's bytes decide how long they take. Size and structure caps bound

@@ -1,5 +1,5 @@
 """Optional on-arrival DKIM verification (RFC 6376) with dkimpy, for sites whose receiving
-server writes no ``Authentication-Results`` of its own (issue 14).
+server writes no ``Authentication-Results`` of its own.
 
 Off by default (``PBEM_DKIM_VERIFY``); needs the ``dkim`` extra (``pip install
 'pbem1960[dkim]'``, i.e. dkimpy). `verdict` checks every DKIM signature of the mail whose

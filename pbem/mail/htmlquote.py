@@ -17,10 +17,8 @@ Two kinds of element, from the markup real clients write:
 from __future__ import annotations
 
 import re
-from typing import TYPE_CHECKING
 
-if TYPE_CHECKING:  # beautifulsoup4 is imported only when an HTML body is read (pbem.mail.htmltext)
-    from bs4.element import Tag
+from bs4.element import Tag
 
 __all__ = ["is_history_start", "is_quote"]
 

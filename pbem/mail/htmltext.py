@@ -2,36 +2,26 @@
 
 Quoted history is not thrown away but rendered as ``> ``-prefixed lines, so the HTML path and
 the text/plain path look the same to :mod:`pbem.mail.extract` (which drops quoted lines).
-Which elements are quoted history is decided by a *quote rule* (`QuoteRule`): given an
-element it answers ``"quote"`` (this element's text is quoted), ``"rest"`` (this element and
-everything after it in the document is quoted: Outlook's reply header) or None. The default,
-`default_quote_rule`, asks :mod:`pbem.mail.htmlquote` (the clients' conventions).
-Another module may pass its own rule (``html_to_text(html, quote_rule=...)``).
+Which elements are quoted history follows the common clients' conventions
+(:mod:`pbem.mail.htmlquote`): a quote element's text is quoted, and a reply header (Outlook's)
+quotes itself and everything after it in the document.
 
 The conversion is one iterative walk over the parsed tree (no per-tag insertions, no
 recursion, so deep nesting costs neither quadratic time nor the stack), and it stops after
-`MAX_ELEMENTS` elements: the work done before the sender is known is bounded (issue 14, 9).
+`MAX_ELEMENTS` elements: the work done before the sender is known is bounded.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterator
-from typing import TYPE_CHECKING, Literal
+from collections.abc import Iterator
 
 from bs4 import BeautifulSoup
 from bs4.element import NavigableString, PageElement, PreformattedString, Tag
 
 from pbem.mail import budget, htmlquote
 
-if TYPE_CHECKING:  # beautifulsoup4 (≈ 0.1 s to import) is loaded at the first HTML body, not by
-    # every `pbem poll` start: most mail has a text/plain part and never needs it
-    from bs4 import BeautifulSoup
-    from bs4.element import Tag
-
-__all__ = ["MAX_ELEMENTS", "QuoteRule", "default_quote_rule", "html_to_text"]
-
-QuoteRule = Callable[["Tag"], Literal["quote", "rest"] | None]
+__all__ = ["MAX_ELEMENTS", "html_to_text"]
 
 MAX_ELEMENTS = 20_000  # elements converted at most; the rest of a bigger mail is ignored
 _BLOCK_TAGS = frozenset(
@@ -61,16 +51,7 @@ _SKIP_TAGS = frozenset({"script", "style", "head", "title", "meta", "xml"})
 _SPACE = re.compile(r"\s+")
 
 
-def default_quote_rule(tag: Tag) -> Literal["quote", "rest"] | None:
-    """The quoting conventions of the common mail clients (`pbem.mail.htmlquote`)."""
-    if htmlquote.is_quote(tag):
-        return "quote"
-    if htmlquote.is_history_start(tag):
-        return "rest"
-    return None
-
-
-def html_to_text(html: str, *, quote_rule: QuoteRule = default_quote_rule) -> str:
+def html_to_text(html: str) -> str:
     """Return the visible text of *html*, one block per line, quoted history as ``> `` lines."""
     soup = BeautifulSoup(html, "html.parser")
     lines: list[str] = []
@@ -84,7 +65,7 @@ def html_to_text(html: str, *, quote_rule: QuoteRule = default_quote_rule) -> st
         current.clear()
         quoted_line = False
 
-    for text, quoted in _pieces(soup, quote_rule):
+    for text, quoted in _pieces(soup):
         if text == "\n":
             newline()
             continue
@@ -102,7 +83,7 @@ def html_to_text(html: str, *, quote_rule: QuoteRule = default_quote_rule) -> st
 _END = object()  # marks the end of an element on the walk's stack
 
 
-def _pieces(soup: BeautifulSoup, quote_rule: QuoteRule) -> Iterator[tuple[str, bool]]:
+def _pieces(soup: BeautifulSoup) -> Iterator[tuple[str, bool]]:
     """(text, quoted) pieces in document order; ``"\\n"`` pieces are block breaks."""
     stack: list[tuple[object, bool, bool]] = [(c, False, False) for c in reversed(soup.contents)]
     rest_quoted = False
@@ -128,10 +109,10 @@ def _pieces(soup: BeautifulSoup, quote_rule: QuoteRule) -> Iterator[tuple[str, b
         if node.name == "br":
             yield "\n", False
             continue
-        rule = quote_rule(node)
-        if rule == "rest":
-            rest_quoted = True
-        quoted = quoted or rule is not None
+        if htmlquote.is_quote(node):
+            quoted = True
+        elif htmlquote.is_history_start(node):
+            quoted = rest_quoted = True
         in_pre = in_pre or node.name == "pre"
         block = node.name in _BLOCK_TAGS
         if block:

@@ -289,14 +289,6 @@ class MemoryMailbox:
             self._arrived.set()
         return uid
 
-    def reset_uidvalidity(self, uidvalidity: int) -> None:
-        """Simulate the server re-creating the INBOX: new UIDVALIDITY, UIDs restart at 1."""
-        box = self.folders[self.folder]
-        self.folders[self.folder] = _Folder(uidvalidity, 1, {})
-        for raw in box.messages.values():
-            self.deliver(raw)
-        self.uidvalidity = uidvalidity
-
     def ensure_folders(self) -> None:
         for name in (self.processed, self.quarantine):
             self.folders.setdefault(name, _Folder(len(self.folders) + 1))

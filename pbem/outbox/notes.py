@@ -16,7 +16,7 @@ from sqlmodel import Session, col, select
 
 from pbem.store.models import KeyQuestion, TableTalk
 
-__all__ = ["KeyQuestion", "TableTalk", "asked_under", "post", "remember_question", "take"]
+__all__ = ["asked_under", "post", "remember_question", "take"]
 
 MAX_TALK_CHARS = 2000  # one mail's table talk, at most
 

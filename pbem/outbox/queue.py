@@ -12,7 +12,7 @@ import hashlib
 import json
 from collections.abc import Sequence
 from datetime import datetime
-from typing import Any
+from typing import Any, TypedDict, Unpack
 
 from sqlmodel import Session, select
 
@@ -28,6 +28,7 @@ from pbem.reports.render import render
 from pbem.store.models import Game, OutboxMessage, Seat
 
 __all__ = [
+    "MailOptions",
     "current_key",
     "decision_sig",
     "queue_mail",
@@ -99,6 +100,22 @@ def render_context(
     }
 
 
+class MailOptions(TypedDict, total=False):
+    """What a queued mail may carry besides its kind, seat and state (see `queue_mail`)."""
+
+    results: Sequence[dict[str, Any]]
+    error: str | None
+    in_reply_to: str | None
+    advance_log: bool  # default True
+    ignored: Sequence[str]
+    seats: dict[str, Seat] | None
+    since: int | None
+    extra: dict[str, Any] | None
+    context: dict[str, Any] | None
+    view: engine.View | None
+    reveal: tuple[dict[str, Any], list[dict[str, str]]] | None
+
+
 def queue_mail(
     session: Session,
     settings: Settings,
@@ -109,17 +126,7 @@ def queue_mail(
     state: engine.GameState,
     cause: str,
     now: datetime,
-    results: Sequence[dict[str, Any]] = (),
-    error: str | None = None,
-    in_reply_to: str | None = None,
-    advance_log: bool = True,
-    ignored: Sequence[str] = (),
-    seats: dict[str, Seat] | None = None,
-    since: int | None = None,
-    extra: dict[str, Any] | None = None,
-    context: dict[str, Any] | None = None,
-    view: engine.View | None = None,
-    reveal: tuple[dict[str, Any], list[dict[str, str]]] | None = None,
+    **opt: Unpack[MailOptions],
 ) -> OutboxMessage:
     """Add ``kind`` for ``seat`` to the outbox, rendered, in the same transaction as the change
     (its pictures and files stored beside it, `pbem.outbox.parts`).
@@ -134,9 +141,11 @@ def queue_mail(
     seat.side)`` when the caller made it already (`pbem.games.notify.mail_seat`).
     """
     assert game.id is not None
+    seats = opt.get("seats")
     if seats is None:
         seats = seats_of(session, game.id)
     others = [s for s in seats.values() if s.side != seat.side]
+    since = opt.get("since")
     ctx = render_context(
         settings,
         game,
@@ -144,12 +153,13 @@ def queue_mail(
         state,
         opponent=others[0].email if others else "",
         since=seat.last_log if since is None else since,
-        results=results,
-        error=error,
-        ignored=ignored,
+        results=opt.get("results", ()),
+        error=opt.get("error"),
+        ignored=opt.get("ignored", ()),
         now=now,
-        view=view,
+        view=opt.get("view"),
     )
+    extra = opt.get("extra")
     tabletalk.remember_question(
         session, game.id, seat.side, seat.key_gen, question(state, seat.side)
     )
@@ -159,19 +169,20 @@ def queue_mail(
             extra = {**(extra or {}), "talk": talk}
     if extra:
         ctx["extra"] = extra
+    reveal = opt.get("reveal")
     if reveal is not None:  # a committed game's final mail reveals the seed (pbem.games.fairplay)
         ctx["reveal"], attachments = reveal
     else:
         attachments = []
-    ctx = {**ctx, **(context or {})}
+    ctx = {**ctx, **(opt.get("context") or {})}
     mail = render(kind, ctx)
     mailimages.store(session, [*mail.images, *mail.attachments])
     key = current_key(settings, seat)
     message_id = keys.message_id(settings.secret, settings.address, key, f"{cause}.{kind}")
-    refs = [r for r in (seat.thread_root, in_reply_to) if r]
+    refs = [r for r in (seat.thread_root, opt.get("in_reply_to")) if r]
     if not seat.thread_root:
         seat.thread_root = message_id
-    if advance_log:
+    if opt.get("advance_log", True):
         seat.last_log = len(state["log"])
     session.add(seat)
     return queue_rendered(

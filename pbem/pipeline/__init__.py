@@ -1,6 +1,6 @@
 """The inbound mail pipeline: one mail, one database transaction, a fixed list of small stages.
 
-`process_message` runs the stages of `pbem.pipeline.runner.STAGES` in this order, each a module
+`pbem.pipeline.runner.process_message` runs the stages of `pbem.pipeline.runner.STAGES` in this order, each a module
 of `pbem.pipeline.stages` named after it (``filter-loops`` in ``filter_loops.py``):
 
     parse -> dedupe -> bounce -> filter-loops -> observer-mail -> identify-seat
@@ -17,19 +17,3 @@ A stage stops the mail by raising one of the exceptions of `pbem.pipeline.base` 
 rejected with an answer, answered, held); any other exception rolls the mail back and
 quarantines it with its stage (`pbem.pipeline.runner`).
 """
-
-from pbem.pipeline.base import Answered, Context, IgnoreMessage, RejectMessage, Stage, StopPipeline
-from pbem.pipeline.runner import STAGE_NAMES, STAGES, Outcome, process_message
-
-__all__ = [
-    "STAGES",
-    "STAGE_NAMES",
-    "Answered",
-    "Context",
-    "IgnoreMessage",
-    "Outcome",
-    "RejectMessage",
-    "Stage",
-    "StopPipeline",
-    "process_message",
-]

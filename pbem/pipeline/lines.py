@@ -49,6 +49,7 @@ __all__ = [
 
 MARKER = re.compile(r"reply above this line|1960-ref:?\s*[0-9a-z]{6,}", re.IGNORECASE)
 MAX_IGNORED = 20
+MAX_LINE_LEN = 300  # a longer line is prose, listed back cut short
 PROSE_AFTER_WORDS = 10  # a longer line is prose even if it starts with a verb ("Pass the …")
 _BULLET = re.compile(r"^(?:[-*•·]|\d{1,2}[.)])\s+")
 _WORD = re.compile(r"[#\w'-]+", re.UNICODE)
@@ -247,7 +248,6 @@ def read_reply(
     sent: SentReports | None = None,
     *,
     max_lines: int = 40,
-    max_line_len: int = 300,
 ) -> ReadReply:
     """Sort the writer's own lines into commands, unreadable attempts, talk and prose."""
     sent = sent or SentReports()
@@ -259,8 +259,8 @@ def read_reply(
         if not raw:
             continue
         line = " ".join(_BULLET.sub("", raw).split())
-        if len(line) > max_line_len:
-            out.ignored.append(line[:max_line_len] + "…")
+        if len(line) > MAX_LINE_LEN:
+            out.ignored.append(line[:MAX_LINE_LEN] + "…")
             continue
         words = _WORD.findall(line.lower())
         if not words:
@@ -316,13 +316,10 @@ def _blocks_with_report_prose(reply: ReplyText, sent: SentReports) -> set[int]:
     return leaked
 
 
-def read_text(
-    text: str, sent: SentReports | None = None, *, max_lines: int = 40, max_line_len: int = 300
-) -> ReadReply:
+def read_text(text: str, sent: SentReports | None = None) -> ReadReply:
     """`read_reply` of the own lines of a whole reply body *text*."""
     sent = sent or SentReports()
-    reply = reply_text(text, history_starts=sent.starts_history)
-    return read_reply(reply, sent, max_lines=max_lines, max_line_len=max_line_len)
+    return read_reply(reply_text(text, history_starts=sent.starts_history), sent)
 
 
 def _kind(line: str, words: list[str], report_line: bool) -> str:

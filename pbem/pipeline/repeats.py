@@ -29,7 +29,7 @@ from pbem.pipeline.answers import meta_request
 from pbem.pipeline.base import Context
 from pbem.store.models import KeyAnswer
 
-__all__ = ["KeyAnswer", "count_repeat", "earlier", "fingerprint", "remember"]
+__all__ = ["count_repeat", "earlier", "fingerprint", "remember"]
 
 
 def fingerprint(ctx: Context) -> str | None:

@@ -6,13 +6,9 @@ the mail's moves are recorded.
 
 from __future__ import annotations
 
+from engine.data import other
 from pbem.outbox import notes as tabletalk
 from pbem.pipeline.base import Context
-
-
-def opponent(side: str) -> str:
-    """The other side."""
-    return "nixon" if side == "kennedy" else "kennedy"
 
 
 def post_talk(ctx: Context) -> None:
@@ -21,7 +17,7 @@ def post_talk(ctx: Context) -> None:
     tabletalk.post(
         ctx.session,
         ctx.game.id or 0,
-        to_side=opponent(ctx.side),
+        to_side=other(ctx.side),
         from_side=ctx.side,
         kind="say",
         text="\n".join(ctx.talk),
@@ -32,7 +28,7 @@ def post_talk(ctx: Context) -> None:
         {
             "line": "say " + (first[:50] + "…" if len(first) > 50 else first),
             "ok": True,
-            "message": f"passed to {opponent(ctx.side).title()} with their next mail",
+            "message": f"passed to {other(ctx.side).title()} with their next mail",
         }
     )
     ctx.talk = []

@@ -14,6 +14,7 @@ from itertools import zip_longest
 from typing import Any
 
 import engine
+from engine.data import other
 from pbem.clocks.report import clock_model
 from pbem.reports import cardtext
 from pbem.server_words import SERVER_WORDS, words_of
@@ -27,10 +28,6 @@ CARD_VERBS = {
 }
 _PASSIVE = ("done", "pass", "decline")
 _ANY_STATE_MIN = 35  # list "any state except ..." once this many states are legal
-
-
-def other(side: str) -> str:
-    return "nixon" if side == "kennedy" else "kennedy"
 
 
 def support_label(space: dict[str, Any]) -> str:
@@ -58,7 +55,6 @@ def card_row(n: int, cp_now: dict[str, int] | None = None) -> dict[str, Any]:
         "cp_note": cp_note(c["cp"], cp_now),
         "rest": c["rest"],
         "icon": icon,
-        "icon_name": ICON_NAME.get(c["icon"], c["icon"]),
         "issue": issue_label(c["issue"]) if c["issue"] else "—",
         "state": c["state"] or "—",
         "text": cardtext.event_text(n),

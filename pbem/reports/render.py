@@ -85,11 +85,8 @@ class Attachment:
         return f"file-{hashlib.sha256(self.data).hexdigest()[:24]}@1960.pbem"
 
 
-def render(kind: str, ctx: dict[str, Any], *, text_only: bool = False) -> Rendered:
-    """Render mail ``kind`` (one of `KINDS`) for ``ctx`` (see the module docstring).
-
-    ``text_only``: the subject and text alone (the same as rendered with the rest), no HTML,
-    no picture drawn (the text shows no map)."""
+def render(kind: str, ctx: dict[str, Any]) -> Rendered:
+    """Render mail ``kind`` (one of `KINDS`) for ``ctx`` (see the module docstring)."""
     if kind not in KINDS:
         raise ValueError(f"unknown mail kind {kind!r}: expected one of {', '.join(KINDS)}")
     if kind not in NO_VIEW_KINDS and ctx.get("view") is None:
@@ -101,7 +98,7 @@ def render(kind: str, ctx: dict[str, Any], *, text_only: bool = False) -> Render
     env = environment()
     images: tuple[boardmap.Picture, ...] = ()
     if model.get("board") is not None:
-        if ctx.get("picture", True) and not text_only:
+        if ctx.get("picture", True):
             # public keys of the view only (R17.1); sent as two halves (`boardmap.halves`)
             images = boardmap.halves(boardmap.picture(ctx["view"]))
             model["board"]["map"] = [
@@ -116,8 +113,6 @@ def render(kind: str, ctx: dict[str, Any], *, text_only: bool = False) -> Render
     ]
     text = env.get_template(f"text/{kind}.txt.j2").render(model)
     title = subject(kind, model)
-    if text_only:
-        return Rendered(subject=title, text=tidy_text(text), html="")
     model["answers"] = onetap.answers(model, title)  # the HTML's one-tap answers (mailto:)
     html = env.get_template(f"html/{kind}.html.j2").render(model)
     images = tuple(p for p in images if f"cid:{p.cid}" in html)  # only what the HTML shows

@@ -63,7 +63,7 @@ class DatabaseUnreachable(DatabaseError):
 SUPPORTED = ("sqlite", "postgresql")
 
 
-def make_engine(url: str, *, echo: bool = False) -> Engine:
+def make_engine(url: str) -> Engine:
     """An engine for ``url`` (``sqlite:///path`` or ``postgresql+psycopg://...``).
 
     Raises `BadDatabaseURL` for anything else and `DriverMissing` when psycopg is not
@@ -85,7 +85,7 @@ def make_engine(url: str, *, echo: bool = False) -> Engine:
             folder.mkdir(parents=True, exist_ok=True)
         except OSError as exc:
             raise DatabaseError(f"cannot create the folder {folder}: {exc.strerror}") from None
-    kwargs: dict[str, Any] = {"echo": echo}
+    kwargs: dict[str, Any] = {}
     if url.startswith("sqlite"):
         kwargs["connect_args"] = {"timeout": BUSY_TIMEOUT_MS / 1000, "check_same_thread": False}
     else:

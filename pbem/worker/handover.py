@@ -41,8 +41,8 @@ from pbem.config import Settings
 from pbem.mail import Fetched, parse_message
 from pbem.mail.budget import cpu_budget
 from pbem.outbox.send import StopAsked, never_stop
-from pbem.pipeline import Outcome, process_message
 from pbem.pipeline.reply_keys import seat_by_key
+from pbem.pipeline.runner import Outcome, process_message
 from pbem.pipeline.stages.dedupe import dedupe_key
 from pbem.sanitize import bounded
 from pbem.store.db import is_sqlite, transaction

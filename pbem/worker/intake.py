@@ -1,7 +1,7 @@
 """Mail in: every mail in the inbox applied in its own transaction, then moved (C1).
 
 `poll_once` reads the inbox in batches; on SQLite each mail runs through the pipeline
-(`pbem.pipeline.process_message`) here and is moved to its folder only after its transaction
+(`pbem.pipeline.runner.process_message`) here and is moved to its folder only after its transaction
 committed, so a crash before the move leaves it to the next pass, whose dedupe skips it. On
 PostgreSQL a mail for a game is handed over (`pbem.worker.handover`) and applied game by game
 by whichever worker holds that game.
@@ -19,7 +19,7 @@ from sqlalchemy.engine import Engine
 from pbem.config import Settings
 from pbem.mail.imap import Fetched, ImapMailbox
 from pbem.outbox.send import StopAsked, never_stop
-from pbem.pipeline import Outcome, process_message
+from pbem.pipeline.runner import Outcome, process_message
 from pbem.store.db import is_sqlite
 from pbem.store.failures import DatabaseProblem
 from pbem.worker.handover import apply_queued, hand_over

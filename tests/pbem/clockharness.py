@@ -12,7 +12,9 @@ from sqlmodel import Session, select
 
 from pbem.clocks import model
 from pbem.clocks.control import parse_control
-from pbem.games.timekeeping.tick import TickReport, load, tick
+from pbem.games.timekeeping.outage import TickReport
+from pbem.games.timekeeping.records import load
+from pbem.games.timekeeping.tick import tick
 from pbem.outbox import send as outbox
 from pbem.store.models import Game, GameEvent
 from pbem.worker import intake

@@ -18,7 +18,8 @@ from sqlalchemy import create_engine, text
 from sqlalchemy.engine import make_url
 
 import engine
-from pbem.cli import EXIT_LOCKED, cli
+from pbem.cli import cli
+from pbem.cli.app import EXIT_LOCKED
 from pbem.worker.lock import RunLock
 from tests.pbem.harness import Harness
 

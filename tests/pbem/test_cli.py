@@ -13,7 +13,8 @@ import pytest
 from click.testing import CliRunner, Result
 
 import engine
-from pbem.cli import EXIT_ATTENTION, EXIT_LOCKED, EXIT_UNREACHABLE, cli
+from pbem.cli import cli
+from pbem.cli.app import EXIT_ATTENTION, EXIT_LOCKED, EXIT_UNREACHABLE
 from pbem.worker.lock import RunLock
 from tests.pbem.mailtools import MailServer, free_port, player_mail
 

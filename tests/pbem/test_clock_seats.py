@@ -277,7 +277,7 @@ def test_reminders_say_until_when_and_what_to_do_and_the_result_says_who_won(
     result = g.text(other(late))
     assert "RESULT ---" in result and f"The winner: {other(late).title()}, on time." in result
     assert "The game has ended." not in result
-    from pbem.games.timekeeping.tick import clock_line
+    from pbem.games.timekeeping.display import clock_line
 
     assert clock_line(g.game(), g.at) == f"{other(late)} won on time"  # `pbem games`
 

@@ -23,7 +23,8 @@ import pytest
 from click.testing import CliRunner, Result
 from sqlmodel import Session, select
 
-from pbem.cli import EXIT_ATTENTION, EXIT_UNREACHABLE, cli
+from pbem.cli import cli
+from pbem.cli.app import EXIT_ATTENTION, EXIT_UNREACHABLE
 from pbem.config import Settings
 from pbem.pipeline import runner
 from pbem.store import db as store_db

@@ -21,13 +21,14 @@ from click.testing import CliRunner, Result
 from sqlmodel import Session, select
 
 import engine
-from pbem import pipeline
-from pbem.cli import EXIT_UNREACHABLE, cli
+from pbem.cli import cli
+from pbem.cli.app import EXIT_UNREACHABLE
 from pbem.config import Settings
 from pbem.games import setup as game_setup
 from pbem.mail import MemorySender, SmtpSender, TemporaryFailure
 from pbem.mail.htmltext import html_to_text
 from pbem.outbox import send as outbox
+from pbem.pipeline import runner as pipeline
 from pbem.store.models import Move, OutboxMessage, Quarantine
 from pbem.worker import intake
 from tests.pbem.fakeservers import SilentServer, garbage_banner, imap_refusing_logins

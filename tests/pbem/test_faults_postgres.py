@@ -15,11 +15,11 @@ import pytest
 from sqlmodel import Session, select
 
 import engine
-from pbem import pipeline
 from pbem.games import setup as game_setup
 from pbem.mail import MemorySender
 from pbem.outbox import send as outbox
 from pbem.outbox import send as outbox_send
+from pbem.pipeline import runner as pipeline
 from pbem.store.models import OutboxMessage, Quarantine
 from pbem.worker import intake
 from tests.pbem.harness import Harness

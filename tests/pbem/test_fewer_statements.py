@@ -14,7 +14,7 @@ import engine
 from pbem.games import orders
 from pbem.games import views as game_views
 from pbem.mail import parse as mail_parse
-from pbem.pipeline import process_message
+from pbem.pipeline.runner import process_message
 from pbem.store.models import Move, OutboxMessage
 from tests.pbem.fairplay_helpers import confirm_observer
 from tests.pbem.harness import Harness

@@ -12,7 +12,8 @@ from sqlmodel import Session
 
 import pbem.pipeline
 from pbem.mail import parse_message
-from pbem.pipeline import STAGE_NAMES, STAGES, Context, IgnoreMessage, RejectMessage, Stage
+from pbem.pipeline.base import Context, IgnoreMessage, RejectMessage, Stage
+from pbem.pipeline.runner import STAGE_NAMES, STAGES
 from pbem.pipeline.stages.dedupe import DuplicateMessage, content_hash, dedupe_key
 from pbem.store.models import utcnow
 from tests.pbem.harness import EMAILS, Harness, player_mail

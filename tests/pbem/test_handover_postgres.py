@@ -36,7 +36,7 @@ from benchmarks.pgenv import fresh_database
 from pbem.config import Settings, as_env
 from pbem.games import setup as game_setup
 from pbem.mail import Fetched, InlineImage
-from pbem.pipeline import Outcome, process_message
+from pbem.pipeline.runner import Outcome, process_message
 from pbem.store.db import make_engine, migrate, transaction
 from pbem.store.models import InboundMessage, MailImage, Move, OutboxMessage, Quarantine, QueuedMail
 from pbem.worker import handover, intake

@@ -11,8 +11,9 @@ from pathlib import Path
 import pytest
 
 from pbem.mail import parse_message
+from pbem.mail.extract import reply_text
 from pbem.mail.htmltext import html_to_text
-from pbem.pipeline.lines import read_text
+from pbem.pipeline.lines import MAX_LINE_LEN, read_reply, read_text
 from tests.pbem.mailtools import CORPUS, DATA
 
 CMD = "campaign 17: NY 2, PA 1"
@@ -106,11 +107,10 @@ def test_hyphen_lists_are_not_mistaken_for_signatures() -> None:
 
 def test_caps_on_lines_and_line_length() -> None:
     text = "\n".join(f"support S{i}" for i in range(60)) + "\nsupport " + "X" * 400
-    result = read_text(text, max_lines=5, max_line_len=50)
+    result = read_reply(reply_text(text), max_lines=5)
     assert result.commands == [f"support S{i}" for i in range(5)]
-    assert any(line.endswith("…") and len(line) == 51 for line in result.ignored) or (
-        len(result.ignored) == 20
-    )  # ignored is itself capped
+    assert result.truncated == 55
+    assert [len(line) for line in result.ignored if line.endswith("…")] == [MAX_LINE_LEN + 1]
 
 
 def test_help_and_status_are_commands() -> None:

@@ -33,14 +33,6 @@ def test_memory_mailbox_fetch_move_and_uids() -> None:
             box.move(second, "Nowhere")
 
 
-def test_memory_mailbox_uidvalidity_reset_renumbers() -> None:
-    box = MemoryMailbox(uidvalidity=1)
-    box.deliver(b"a")
-    box.deliver(b"b")
-    box.reset_uidvalidity(99)
-    assert [(f.uid, f.uidvalidity) for f in box.fetch_new()] == [(1, 99), (2, 99)]
-
-
 def test_memory_mailbox_idle_wakes_on_delivery() -> None:
     box = MemoryMailbox()
     assert box.idle_wait(0.05) is False

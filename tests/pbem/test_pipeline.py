@@ -62,7 +62,7 @@ def test_duplicate_delivery_is_applied_once(h: Harness) -> None:
 
 def test_redelivery_after_a_crash_before_the_move_is_a_noop(h: Harness) -> None:
     raw = h.reply_bytes("kennedy", h.legal("kennedy")[0])
-    from pbem.pipeline import process_message
+    from pbem.pipeline.runner import process_message
 
     assert (
         process_message(h.db, h.settings, raw, mailbox="INBOX", uidvalidity=1, uid=1).outcome

@@ -16,7 +16,7 @@ from sqlmodel import Session
 
 import engine
 from pbem.games import views as game_views
-from pbem.pipeline import Context
+from pbem.pipeline.base import Context
 from pbem.pipeline.stages.dedupe import DuplicateMessage, dedupe
 from pbem.pipeline.stages.parse import parse
 from pbem.store.db import lock_game, transaction

@@ -1,8 +1,5 @@
-"""Invitations left unanswered past their deadline (`pbem.games.fairplay.games`): the game expires.
-
-`expire_invitations` runs in every worker pass, idle or not, so this module imports only the
-database layer; the mail (`pbem.games.fairplay.mails.note_to`, `pbem.outbox.queue`: Jinja2, the map
-picture, the rules) is imported when an invitation has expired.
+"""Invitations left unanswered past their deadline (`pbem.games.fairplay.games`): the game expires
+(`expire_invitations`, in every worker pass) and both players are told.
 """
 
 from __future__ import annotations

@@ -23,6 +23,7 @@ from sqlalchemy.engine import Engine
 from sqlmodel import Session, col, select
 
 import engine
+from engine.data import other
 from pbem import keys
 from pbem.clocks.control import TimeControl
 from pbem.config import Settings
@@ -31,8 +32,10 @@ from pbem.games.fairplay.mails import Note, note_to, queue_note
 from pbem.games.fairplay.verify import commitment, engine_seed, normalise_entropy
 from pbem.games.mailing import queue_mail
 from pbem.games.notify import start_orders
-from pbem.games.timekeeping.tick import ensure_clock, sync
+from pbem.games.timekeeping.moves import sync
+from pbem.games.timekeeping.records import ensure_clock
 from pbem.outbox.queue import current_key, refresh_key, seats_of
+from pbem.reports.model import EDITION_LABEL
 from pbem.store.db import transaction
 from pbem.store.models import Commitment, Game, Invitation, Seat
 
@@ -42,11 +45,10 @@ __all__ = [
     "decline",
     "invitations",
     "new_committed_game",
+    "open_game",
 ]
 
-OTHER = {"kennedy": "nixon", "nixon": "kennedy"}
 MAX_ENTROPY = 300  # characters of a player's words kept as entropy
-EDITION_NAMES = {"zman": "Z-Man 2nd edition", "gmt": "GMT edition (2017)"}
 
 
 def new_committed_game(
@@ -63,7 +65,7 @@ def new_committed_game(
 ) -> int:
     """Create a game with a committed seed; invite both players, or start it at once.
 
-    ``clock``: the game's time control as `pbem.games.timekeeping.tick.pending_clock` writes it, so
+    ``clock``: the game's time control as `pbem.games.timekeeping.records.pending_clock` writes it, so
     the invitations and the welcome show it and it starts with the game.
     """
     server_seed = secrets.token_hex(32)
@@ -127,15 +129,26 @@ def _start(
     for seat in seats.values():
         refresh_key(seat, state)
     s.flush()
+    open_game(s, settings, game, state, seats, now, in_reply_to)
 
-    if play_bots(s, settings, game, state, seats, now):  # a bot seat to decide first moves now,
-        store(game, state, now)  # so the welcome shows the human its move, not "waiting for Nixon"
+
+def open_game(
+    s: Session,
+    settings: Settings,
+    game: Game,
+    state: engine.GameState,
+    seats: dict[str, Seat],
+    now: datetime,
+    in_reply_to: dict[str, str] | None = None,
+) -> None:
+    """A set-up game opens: a bot seat to decide first moves now (so the welcome shows the
+    human its move, not "waiting for Nixon"), the clocks and orders start, both are welcomed."""
+    if play_bots(s, settings, game, state, seats, now):
+        store(game, state, now)
         for seat in seats.values():
             refresh_key(seat, state)
     sync(s, game, state, now)  # no clock runs for a bot seat (pbem.clocks)
-    start_orders(
-        s, seats, state
-    )  # notify preferences, summaries from the opening (pbem.games.notify)
+    start_orders(s, seats, state)  # notify preferences, summaries from the opening
     for side, seat in sorted(seats.items()):
         queue_mail(
             s,
@@ -147,7 +160,7 @@ def _start(
             cause="v0",
             now=now,
             seats=seats,
-            in_reply_to=in_reply_to.get(side),
+            in_reply_to=(in_reply_to or {}).get(side),
         )
 
 
@@ -156,7 +169,7 @@ def _facts(game: Game, commit: Commitment, seats: dict[str, Seat]) -> list[tuple
         ("Game", f"#{game.id}"),
         (
             "Rules",
-            EDITION_NAMES.get(game.edition, game.edition)
+            EDITION_LABEL.get(game.edition, game.edition)
             + (f", options: {', '.join(game.option_list)}" if game.option_list else ", no options"),
         ),
         ("Kennedy", seats["kennedy"].email),
@@ -181,10 +194,10 @@ def _queue_invitation(
     seats: dict[str, Seat],
     now: datetime,
 ) -> None:
-    other = seats[OTHER[seat.side]]
+    opp = seats[other(seat.side)]
     expires = commit.expires_at or now
-    bot = is_bot(other.email)
-    against = f"the computer ({other.email})" if bot else other.email
+    bot = is_bot(opp.email)
+    against = f"the computer ({opp.email})" if bot else opp.email
     note = Note(
         game_id=game.id or 0,
         subject=f"[1960 #{game.id}] Invitation: play {seat.side.title()} against {against}",
@@ -193,10 +206,10 @@ def _queue_invitation(
             f"You are invited to play {seat.side.title()} in a game of 1960: The Making of the "
             "President by email, "
             + (
-                f"against {against}, which plays {other.side.title()}. The game starts when "
+                f"against {against}, which plays {opp.side.title()}. The game starts when "
                 "you accept."
                 if bot
-                else f"against {against} ({other.side.title()}). The game starts when both of "
+                else f"against {against} ({opp.side.title()}). The game starts when both of "
                 "you have accepted."
             ),
             "Fair play: the server has already drawn the game's secret seed and shows you its "
@@ -268,7 +281,7 @@ def accept(
     commit = s.get(Commitment, game.id)
     invs = {i.side: i for i in s.exec(select(Invitation).where(Invitation.game_id == game.id))}
     assert commit is not None and seat.side in invs
-    mine, theirs = invs[seat.side], invs.get(OTHER[seat.side])  # None: a computer player
+    mine, theirs = invs[seat.side], invs.get(other(seat.side))  # None: a computer player
     seats = seats_of(s, game.id)
     if mine.status == "accepted":
         note_to(
@@ -282,7 +295,7 @@ def accept(
             paragraphs=[
                 "You accepted this invitation before; your first acceptance and its "
                 "words stand (a second one cannot change the deal).",
-                f"Waiting for {OTHER[seat.side].title()} to accept.",
+                f"Waiting for {other(seat.side).title()} to accept.",
             ],
             now=now,
             in_reply_to=message_id,
@@ -308,14 +321,14 @@ def accept(
             "Thank you: your acceptance is recorded. Your entropy (revealed to both "
             "players with the seed at the end of the game):",
             f"\u201c{entropy}\u201d",
-            f"The game starts as soon as {OTHER[seat.side].title()} "
-            f"({seats[OTHER[seat.side]].email}) accepts; you will get the first report then.",
+            f"The game starts as soon as {other(seat.side).title()} "
+            f"({seats[other(seat.side)].email}) accepts; you will get the first report then.",
         ],
         facts=[("Commitment (SHA-256)", commit.commitment)],
         now=now,
         in_reply_to=message_id,
     )
-    return Answer("accepted", f"accepted, waiting for {OTHER[seat.side]}")
+    return Answer("accepted", f"accepted, waiting for {other(seat.side)}")
 
 
 def decline(
@@ -339,7 +352,7 @@ def decline(
         s.add(inv)
     game.status, game.updated_at = "declined", now
     s.add(game)
-    other = seats[OTHER[seat.side]]
+    opp = seats[other(seat.side)]
     note_to(
         s,
         settings,
@@ -350,7 +363,7 @@ def decline(
         title="Declined",
         paragraphs=[
             f"You declined game #{game.id}; it is cancelled"
-            + ("" if is_bot(other.email) else f" and {other.email} has been told")
+            + ("" if is_bot(opp.email) else f" and {opp.email} has been told")
             + ". Nothing more will be sent."
         ],
         now=now,
@@ -360,7 +373,7 @@ def decline(
         s,
         settings,
         game,
-        other,
+        opp,
         cause=cause,
         subject="Game cancelled: your opponent declined",
         title="Game cancelled",

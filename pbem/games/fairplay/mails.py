@@ -9,7 +9,7 @@ caller's transaction, with deterministic Message-IDs like every other mail.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field
 from datetime import datetime
 from typing import Any
 
@@ -63,16 +63,7 @@ def queue_note(
     headers: dict[str, str] | None = None,
 ) -> OutboxMessage:
     """Render a `Note` (template ``fair_note``) and queue it."""
-    model = {
-        "game_id": note.game_id,
-        "title": note.title,
-        "paragraphs": note.paragraphs,
-        "facts": note.facts,
-        "commands": note.commands,
-        "footer": note.footer,
-        "reply_to": reply_to,
-    }
-    text, html = render_fair("note", model)
+    text, html = render_fair("note", {**asdict(note), "reply_to": reply_to})
     return queue_rendered(
         session,
         game_id=note.game_id,

@@ -29,6 +29,7 @@ from sqlalchemy.engine import Engine
 from sqlmodel import Session, col, select
 
 import engine
+from engine.data import other
 from pbem import keys
 from pbem.clocks.report import ending_of
 from pbem.config import Settings
@@ -56,16 +57,12 @@ __all__ = [
 ]
 
 
-def _other(side: str) -> str:
-    return "Nixon" if side == "kennedy" else "Kennedy"
-
-
 # the game events an observer is told of, in their words (the rest are a player's own
 # business: reminders, answers, addresses)
 PUBLIC_EVENTS: dict[str, Callable[[GameEvent], str]] = {
     "out_of_time": lambda e: f"{e.side.title()}'s clock has run out; their grace time runs now.",
     "claim_offered": lambda e: (
-        f"{e.side.title()} is out of time and grace: {_other(e.side)} may claim the win."
+        f"{e.side.title()} is out of time and grace: {other(e.side).title()} may claim the win."
     ),
     "autopilot": lambda e: (
         f"{e.side.title()} was out of time and grace, so the server's computer player "

@@ -1,13 +1,12 @@
 """The clocks as text for the command line: `pbem games`, `pbem show` and `pbem log`.
 
 `clock_line` is the one-line summary of `pbem games`, `show_text` the clock block of
-`pbem show`, `clocks_of` the per-side numbers, `events_of` the game log of `pbem log`.
+`pbem show`, `events_of` the game log of `pbem log`.
 """
 
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Any
 
 from sqlalchemy.engine import Engine
 from sqlmodel import Session, col, select
@@ -18,23 +17,7 @@ from pbem.clocks.model import ClockState
 from pbem.games.timekeeping.records import load
 from pbem.store.models import Game, GameEvent
 
-__all__ = ["clock_line", "clocks_of", "events_of", "show_text"]
-
-
-def clocks_of(game: Game, now: float) -> dict[str, dict[str, Any]] | None:
-    """Per side: seconds left, running, on vacation until — for `pbem games` / `pbem show`."""
-    c = load(game)
-    if c is None or not model.control_of(c).enabled:
-        return None
-    return {
-        side: {
-            "left": model.left(c, side, now),
-            "running": sc["since"] is not None,
-            "vacation": sc["vac_until"] if model.on_vacation(c, side, now) else None,
-            "vacation_left": model.vacation_left(c, side, now),
-        }
-        for side, sc in c["sides"].items()
-    }
+__all__ = ["clock_line", "events_of", "show_text"]
 
 
 def clock_line(game: Game, now: datetime) -> str:

@@ -14,6 +14,7 @@ from sqlalchemy import func
 from sqlmodel import Session, select
 
 import engine
+from engine.data import other
 from pbem.clocks import model
 from pbem.clocks.control import fmt_duration
 from pbem.clocks.model import ClockState, Due
@@ -23,7 +24,7 @@ from pbem.games.fairplay.export import engine_seed_of
 from pbem.games.mailing import queue_mail
 from pbem.games.timekeeping.autopilot import KIND, play_for
 from pbem.games.timekeeping.moves import bot_sides, end_game
-from pbem.games.timekeeping.records import notify, other, record_event, store
+from pbem.games.timekeeping.records import notify, record_event, store
 from pbem.outbox.queue import refresh_key
 from pbem.store.models import Game, Move, Seat
 

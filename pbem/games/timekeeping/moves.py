@@ -12,12 +12,13 @@ from datetime import datetime
 from sqlmodel import Session
 
 import engine
+from engine.data import other
 from pbem.clocks import model
 from pbem.clocks.control import fmt_duration
 from pbem.config import Settings
 from pbem.games.bots import is_bot
 from pbem.games.mailing import queue_mail
-from pbem.games.timekeeping.records import ensure_clock, load, other, record_event, store
+from pbem.games.timekeeping.records import ensure_clock, load, record_event, store
 from pbem.outbox.queue import seats_of
 from pbem.store.models import Game, Seat
 

@@ -26,7 +26,6 @@ __all__ = [
     "ensure_clock",
     "load",
     "notify",
-    "other",
     "pending_clock",
     "pending_control",
     "record_event",
@@ -34,10 +33,6 @@ __all__ = [
     "start_clock",
     "store",
 ]
-
-
-def other(side: str) -> str:
-    return "nixon" if side == "kennedy" else "kennedy"
 
 
 def site_control(settings: Settings) -> TimeControl:

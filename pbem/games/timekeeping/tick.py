@@ -6,14 +6,8 @@ key, and as outbox rows — all in the one transaction of its game, which holds
 the game row (``BEGIN IMMEDIATE`` on SQLite, ``FOR UPDATE`` on PostgreSQL).
 A second tick running at the same time waits, then finds nothing due; a crash
 before the commit records nothing, a crash after it leaves the mails in the
-outbox with their deterministic Message-IDs for the next drain.
-
-This module is also the public face of the clocks' database side: it re-exports
-`pbem.games.timekeeping.records` (the clock on the game row, events, notices),
-`pbem.games.timekeeping.moves` (hand-overs, sync, ending a game), `pbem.games.timekeeping.outage` (the
-outage guard, `TickReport`), `pbem.games.timekeeping.expiry` (forfeit, claim, autopilot) and
-`pbem.games.timekeeping.display` (`pbem games`/`show`/`log` text). `notify` is looked up here by
-the reminder and out-of-time notices, so a patch of ``service.notify`` reaches them.
+outbox with their deterministic Message-IDs for the next drain. `notify` is looked up
+in this module by the reminder and out-of-time notices (a test patches it here).
 """
 
 from __future__ import annotations
@@ -25,48 +19,18 @@ from sqlalchemy.engine import Engine
 from sqlmodel import Session, col, select
 
 import engine
+from engine.data import other
 from pbem.clocks import model
 from pbem.clocks.control import fmt_duration
 from pbem.clocks.model import ClockState, Due
 from pbem.config import Settings
-from pbem.games.timekeeping.display import clock_line as clock_line
-from pbem.games.timekeeping.display import clocks_of as clocks_of
-from pbem.games.timekeeping.display import events_of as events_of
-from pbem.games.timekeeping.display import show_text as show_text
 from pbem.games.timekeeping.expiry import expire
-from pbem.games.timekeeping.moves import after_move, bot_sides, end_game, sync
+from pbem.games.timekeeping.moves import bot_sides
 from pbem.games.timekeeping.outage import TickReport, mark_tick
-from pbem.games.timekeeping.records import (
-    ensure_clock,
-    load,
-    pending_clock,
-    record_event,
-    site_control,
-    start_clock,
-    store,
-)
-from pbem.games.timekeeping.records import notify as notify
-from pbem.games.timekeeping.records import other as other
-from pbem.games.timekeeping.records import pending_control as pending_control
+from pbem.games.timekeeping.records import ensure_clock, load, notify, record_event, store
 from pbem.outbox.queue import seats_of
 from pbem.store.db import lock_game, transaction
 from pbem.store.models import Game, utcnow
-
-__all__ = [
-    "TickReport",
-    "after_move",
-    "bot_sides",
-    "end_game",
-    "ensure_clock",
-    "load",
-    "pending_clock",
-    "record_event",
-    "site_control",
-    "start_clock",
-    "store",
-    "sync",
-    "tick",
-]
 
 log = logging.getLogger("pbem.clocks")
 SIDES = model.SIDES

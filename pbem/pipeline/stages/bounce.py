@@ -24,7 +24,7 @@ from sqlmodel import select
 import engine
 from pbem import keys
 from pbem.config import accepted_secrets
-from pbem.games.timekeeping.tick import notify, record_event
+from pbem.games.timekeeping.records import notify, record_event
 from pbem.outbox.queue import seats_of
 from pbem.pipeline.base import Context, IgnoreMessage, Stage
 from pbem.sanitize import bounded

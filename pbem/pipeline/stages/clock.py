@@ -1,6 +1,6 @@
 """The ``clock`` stage: run the clocks for the recorded move: stop the mover's, start the next.
 
-`pbem.games.timekeeping.tick.after_move` charges the mover's time and starts the clock of the
+`pbem.games.timekeeping.moves.after_move` charges the mover's time and starts the clock of the
 side asked next (after an accepted ``undo``, from the clocks as they were before the undone
 mail); a player back from vacation by this move is told so among the results of
 their orders.
@@ -8,13 +8,13 @@ their orders.
 
 from __future__ import annotations
 
-from pbem.games.timekeeping import tick as clocks
+from pbem.games.timekeeping.moves import after_move
 from pbem.pipeline.base import Context, Stage
 
 
 def clock(ctx: Context) -> None:
     assert ctx.game is not None and ctx.state is not None and ctx.new_state is not None
-    back = clocks.after_move(
+    back = after_move(
         ctx.session,
         ctx.settings,
         ctx.game,

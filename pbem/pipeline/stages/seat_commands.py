@@ -3,16 +3,17 @@
 The lines starting with a seat word (`pbem.pipeline.seat_words.SEAT_WORDS`) are taken out of
 the mail and answered; they never reach the engine. A mail from a seat's address that is still
 awaiting confirmation may carry only ``address confirm CODE``. ``resign`` and ``claim`` end the
-game (`pbem.games.timekeeping.tick.end_game`).
+game (`pbem.games.timekeeping.moves.end_game`).
 """
 
 from __future__ import annotations
 
+from engine.data import other
 from pbem.clocks import model
 from pbem.clocks.control import ClockSpecError, fmt_duration, parse_duration
 from pbem.games.mailing import queue_mail
 from pbem.games.seats import aliases_of, confirm_code, valid_email
-from pbem.games.timekeeping import tick as clocks
+from pbem.games.timekeeping import moves, records
 from pbem.outbox.queue import seats_of
 from pbem.pipeline.base import Answered, Context, IgnoreMessage, RejectMessage, Stage
 from pbem.pipeline.seat_words import SEAT_WORDS
@@ -36,11 +37,11 @@ def seat_commands(ctx: Context) -> None:
         if ctx.game.status != "active":
             raise Answered(f"game ended by {line!r}")
     if answers:
-        ev = clocks.record_event(
+        ev = records.record_event(
             ctx.session, ctx.game, ctx.side, "answer", " | ".join(mine), ctx.now
         )
         assert ctx.state is not None
-        clocks.notify(
+        records.notify(
             ctx.session,
             ctx.settings,
             ctx.game,
@@ -107,7 +108,7 @@ def _timezone(ctx: Context, args: list[str]) -> list[str]:
     else:
         zones[ctx.side] = zone
     c["zones"] = zones
-    clocks.store(ctx.game, c)
+    records.store(ctx.game, c)
     return [
         f"Times in your mails are now shown in {zone}: now is "
         f"{model.fmt_time(t, zones.get(ctx.side))}. Dates you write ('vacation 2027-01-03') "
@@ -117,18 +118,18 @@ def _timezone(ctx: Context, args: list[str]) -> list[str]:
 
 def _clock(ctx: Context) -> model.ClockState:
     assert ctx.game is not None and ctx.state is not None
-    return clocks.ensure_clock(ctx.game, ctx.settings, ctx.state, ctx.now.timestamp())
+    return records.ensure_clock(ctx.game, ctx.settings, ctx.state, ctx.now.timestamp())
 
 
 def _tell_opponent(ctx: Context, kind: str, subject: str, lines: list[str]) -> None:
     assert ctx.game is not None and ctx.state is not None
-    ev = clocks.record_event(ctx.session, ctx.game, ctx.side, kind, lines[0], ctx.now)
-    clocks.notify(
+    ev = records.record_event(ctx.session, ctx.game, ctx.side, kind, lines[0], ctx.now)
+    records.notify(
         ctx.session,
         ctx.settings,
         ctx.game,
         ctx.state,
-        clocks.other(ctx.side),
+        other(ctx.side),
         ev,
         ctx.now,
         subject=subject,
@@ -170,7 +171,7 @@ def _vacation(ctx: Context, args: list[str]) -> list[str]:
         if not model.on_vacation(c, ctx.side, t):
             raise RejectMessage("'vacation end': you are not on vacation")
         refund = model.end_vacation(c, ctx.side, t)
-        clocks.store(ctx.game, c)
+        records.store(ctx.game, c)
         _tell_opponent(
             ctx,
             "vacation_end",
@@ -186,9 +187,9 @@ def _vacation(ctx: Context, args: list[str]) -> list[str]:
         model.start_vacation(c, ctx.side, t, until)
     except model.VacationError as exc:
         raise RejectMessage(f"'vacation {args[0]}': {exc}") from None
-    clocks.store(ctx.game, c)
+    records.store(ctx.game, c)
     when = model.fmt_time(until, model.tz_of(c, ctx.side))
-    theirs = model.fmt_time(until, model.tz_of(c, clocks.other(ctx.side)))
+    theirs = model.fmt_time(until, model.tz_of(c, other(ctx.side)))
     _tell_opponent(
         ctx,
         "vacation",
@@ -217,8 +218,8 @@ def _resign(ctx: Context, args: list[str]) -> list[str]:
         raise RejectMessage(
             f"'resign {args[0]}': that is not the confirmation code; send 'resign' alone to get it"
         )
-    winner = clocks.other(ctx.side)
-    clocks.end_game(
+    winner = other(ctx.side)
+    moves.end_game(
         ctx.session,
         ctx.settings,
         ctx.game,
@@ -235,7 +236,7 @@ def _claim(ctx: Context) -> list[str]:
     assert ctx.game is not None and ctx.state is not None
     c = _clock(ctx)
     control = model.control_of(c)
-    late = clocks.other(ctx.side)
+    late = other(ctx.side)
     t = ctx.now.timestamp()
     if control.expiry != "claim":
         raise RejectMessage(f"'claim': this game's expiry policy is {control.expiry}, not claim")
@@ -251,7 +252,7 @@ def _claim(ctx: Context) -> list[str]:
             f"({fmt_duration(left + control.grace) if sc['since'] is not None else 'their clock is stopped'}"
             f"{' left' if sc['since'] is not None else ''})"
         )
-    clocks.end_game(
+    moves.end_game(
         ctx.session,
         ctx.settings,
         ctx.game,
@@ -306,7 +307,7 @@ def _address(ctx: Context, args: list[str]) -> list[str]:
             raise RejectMessage(f"'address add {arg}': that address is already in this game")
         seat.pending_email = arg
         ctx.session.add(seat)
-        ev = clocks.record_event(ctx.session, ctx.game, ctx.side, "address_pending", arg, ctx.now)
+        ev = records.record_event(ctx.session, ctx.game, ctx.side, "address_pending", arg, ctx.now)
         code = confirm_code(ctx.settings, seat, "addr:" + arg)
         row = queue_mail(
             ctx.session,
@@ -357,6 +358,6 @@ def _address(ctx: Context, args: list[str]) -> list[str]:
             )
         seat.aliases = ",".join(a for a in aliases_of(seat) if a != arg)
         ctx.session.add(seat)
-        clocks.record_event(ctx.session, ctx.game, ctx.side, "address", f"removed {arg}", ctx.now)
+        records.record_event(ctx.session, ctx.game, ctx.side, "address", f"removed {arg}", ctx.now)
         return [f"{arg} may no longer send for you."]
     raise RejectMessage(f"'address {verb}': {usage}")

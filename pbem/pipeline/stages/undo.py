@@ -15,12 +15,13 @@ from __future__ import annotations
 
 from sqlmodel import col, select
 
+from engine.data import other
 from engine.undo import undo_refusal
 from pbem.games.fairplay.export import engine_seed_of
 from pbem.games.undo import replay_moves
 from pbem.pipeline.answers import meta_request
 from pbem.pipeline.base import Answered, Context, RejectMessage, Stage
-from pbem.pipeline.talk import opponent, post_talk
+from pbem.pipeline.talk import post_talk
 from pbem.store.models import Move
 
 
@@ -51,16 +52,16 @@ def undo(ctx: Context) -> None:
             "taken back (an operator can check it with 'pbem replay')"
         )
     last = replayed.mails[-1] if replayed.mails else None
-    other = opponent(ctx.side).title()
+    other_side = other(ctx.side).title()
     if last is None or ctx.side not in last.sides:
         raise RejectMessage(
             "'undo': your last mail cannot be taken back: "
-            + ("nothing has been played yet" if last is None else f"{other} has decided since")
+            + ("nothing has been played yet" if last is None else f"{other_side} has decided since")
         )
     if last.sides != {ctx.side}:
         raise RejectMessage(
             f"'undo': your last mail cannot be taken back: moves were made for "
-            f"{other} after it (standing or queued orders)"
+            f"{other_side} after it (standing or queued orders)"
         )
     if last.before is None:
         raise RejectMessage("'undo': your last mail cannot be taken back: it is too old")

@@ -7,13 +7,10 @@ ships in ``fonts/`` (Bitstream Vera licence, see docs/DATA.md); system fonts are
 so the same board gives the same pixels on every machine.
 
 The board is drawn as a constant layer (the map, drawn once per process) with pieces pasted
-on (a state's tile, a region's panel, …: `draw.layers`), each piece rasterised once and kept,
-so a move's new picture costs the pieces it changed, the pasting and the encoding — a few
-milliseconds where the whole document in one resvg pass takes ~40 (benchmarks/bench_picture.py;
-the pixels are the same, tests/pbem/test_boardmap.py). The PNG uses the palette that ships
-with the code (``palette.bin``, `make_palette`): flat colours and anti-aliased text look the
-same at a third of the bytes of RGB, which keeps a report mail well inside its size budget
-(HTML < 100 KB, mail < 300 KB). Both players' reports of a move (and the observers') show the
+on (a state's tile, a region's panel, …: `draw.layers`), each piece rasterised once and kept;
+the pixels are those of the whole document drawn at once (`render_whole`). The PNG uses the
+palette that ships with the code (``palette.bin``, `make_palette`), which keeps a report mail
+well inside its size budget (HTML < 100 KB, mail < 300 KB). Both players' reports of a move (and the observers') show the
 same public board: the last pictures are kept (`PICTURES_KEPT`), so a board is drawn once.
 A report carries it as two halves (`halves`).
 """

@@ -1,8 +1,6 @@
 """The boards the map picture's one palette is chosen from (``palette.bin``, `make_palette`).
 
-Mapping a picture to a fixed palette takes well under a millisecond, where choosing a palette
-for each picture (octree) took ~4 ms. The palette ships with the code (a fresh process pays
-nothing for it); after a change of colours in `layout`, write it again with
+The palette ships with the code; after a change of colours in `layout`, write it again with
 ``python tests/pbem/test_boardmap.py --regenerate``. The three samples together show what any board can:
 every support shade of both sides with its letters, tokens on light and dark tiles, each
 region panel and issue box held by either side or none, momentum and the electoral-vote bar;
