@@ -155,7 +155,7 @@ def lock_game(session: Session, game_id: int) -> Game | None:
 
 
 def alembic_config(engine: Engine) -> Any:
-    from alembic.config import Config
+    from alembic.config import Config  # heavy (~0.1 s): only commands that open the database
 
     cfg = Config()
     cfg.set_main_option("script_location", str(Path(__file__).parent / "migrations"))
@@ -166,7 +166,7 @@ def alembic_config(engine: Engine) -> Any:
 
 def migrate(engine: Engine) -> tuple[str | None, str | None]:
     """Create or upgrade the schema to the newest revision; returns (before, after)."""
-    from alembic import command
+    from alembic import command  # heavy: loaded by the commands that migrate, not by --help
 
     before = current_revision(engine)
     cfg = alembic_config(engine)
@@ -178,7 +178,7 @@ def migrate(engine: Engine) -> tuple[str | None, str | None]:
 
 def current_revision(engine: Engine) -> str | None:
     """The database's schema revision (None: no pbem tables yet)."""
-    from alembic.runtime.migration import MigrationContext
+    from alembic.runtime.migration import MigrationContext  # heavy: as in `alembic_config`
 
     with engine.connect() as conn:
         return MigrationContext.configure(conn).get_current_revision()
