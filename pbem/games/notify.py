@@ -150,8 +150,7 @@ def queue_reports(ctx: Any) -> None:
     s = ctx.session
     over = game.status == "over"
     kind = "game_over" if over else "report"
-    seats = seats_of(s, game.id or 0)  # loaded once: no autoflush per mail
-    rows = orders.book_rows(s, seats)
+    seats, rows = ctx.seats, ctx.seat_orders_of()
     mark_decided(rows[ctx.side], ctx.state)
     active = engine.active_sides(g)
     for side, seat in sorted(seats.items()):

@@ -23,9 +23,10 @@ from sqlmodel import Session
 
 from engine import GameState
 from pbem.config import Settings
+from pbem.games.orders import book_rows
 from pbem.keys import ReplyKey
 from pbem.mail import ParsedMessage
-from pbem.store.models import Game, InboundMessage, Seat
+from pbem.store.models import Game, InboundMessage, Seat, SeatOrders
 
 __all__ = [
     "Answered",
@@ -86,6 +87,10 @@ class Context:
     key: ReplyKey | None = None
     game: Game | None = None
     seat: Seat | None = None
+    # The game's rows, loaded once and held here for the mail's transaction (the session's
+    # identity map keeps only rows someone holds: a stage asking again would query again).
+    seats: dict[str, Seat] = field(default_factory=dict)  # by side, from ``load-game``
+    seat_orders: dict[str, SeatOrders] = field(default_factory=dict)  # by side, `seat_orders_of`
     state: GameState | None = None  # the position before this mail
     new_state: GameState | None = None
     lines: list[str] = field(default_factory=list)
@@ -116,6 +121,12 @@ class Context:
     def side(self) -> str:
         assert self.seat is not None
         return self.seat.side
+
+    def seat_orders_of(self) -> dict[str, SeatOrders]:
+        """The seats' orders rows by side (`pbem.games.orders.book_rows`), loaded once."""
+        if not self.seat_orders:
+            self.seat_orders = book_rows(self.session, self.seats)
+        return self.seat_orders
 
 
 @dataclass(frozen=True)

@@ -14,7 +14,7 @@ def store_orders(ctx: Context) -> None:
     """Store the mail's orders (``ctx.orders``) in the seat's order book; each line is
     confirmed among the mail's results (a mail of settings alone gets them in its status mail)."""
     assert ctx.seat is not None and ctx.orders is not None
-    row = orders.book_row(ctx.session, ctx.seat)
+    row = ctx.seat_orders_of()[ctx.side]
     book = orders.book_of(row, ctx.side)
     notify.apply_mail_orders(row, book, ctx.orders, ctx.now)
     orders.store_book(row, book)

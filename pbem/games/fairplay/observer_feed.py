@@ -148,6 +148,8 @@ def catch_up(
             select(Observer).where(Observer.game_id == game.id, col(Observer.active).is_(True))
         ).all()
     )
+    if not rows or not game.snapshot:  # most games have no observer
+        return 0
     over = game.status == "over"
     last = last_event_id(session, game.id)
     behind = [
@@ -155,9 +157,9 @@ def catch_up(
         for o in rows
         if o.seen_version != game.version or o.seen_event < last or (over and not o.seen_end)
     ]
-    state = engine.from_json(game.snapshot) if game.snapshot else None
-    if not behind or state is None:
+    if not behind:
         return 0
+    state = engine.from_json(game.snapshot)
     first = min(o.seen_event for o in behind)
     events = list(
         session.exec(

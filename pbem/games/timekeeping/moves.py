@@ -63,6 +63,7 @@ def after_move(
     mover: str,
     now: datetime,
     *,
+    seats: dict[str, Seat],
     autopilot: bool = False,
     mid: set[str] | None = None,
     undone: bool = False,
@@ -85,7 +86,7 @@ def after_move(
         model.restore(c, position)
     model.mark_before(c, position)
     assert game.id is not None
-    robots = bot_sides(seats_of(s, game.id))
+    robots = bot_sides(seats)
     c["robots"] = sorted(robots)
     notes = []
     if not autopilot and model.on_vacation(c, mover, t):

@@ -8,7 +8,6 @@ someone must be asked; ``record`` logs them as ordinary moves.
 from __future__ import annotations
 
 from pbem.games import orders
-from pbem.outbox.queue import seats_of
 from pbem.pipeline.base import Context, Stage
 from pbem.pipeline.mail_orders import store_orders
 
@@ -17,8 +16,7 @@ def autoplay(ctx: Context) -> None:
     assert ctx.game is not None and ctx.new_state is not None
     if ctx.orders is not None:
         store_orders(ctx)
-    seats = seats_of(ctx.session, ctx.game.id or 0)
-    rows = orders.book_rows(ctx.session, seats)
+    rows = ctx.seat_orders_of()
     books = {side: orders.book_of(row, side) for side, row in rows.items()}
     if ctx.kept:  # answers ahead for later questions: first in the queue, each waits for its own
         books[ctx.side].queue = [*ctx.kept, *books[ctx.side].queue]

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import engine
 from pbem.games.bots import play_bots, store
-from pbem.outbox.queue import seats_of
 from pbem.pipeline.base import Context, Stage
 
 
@@ -20,14 +19,13 @@ def bot_moves(ctx: Context) -> None:
     assert ctx.game is not None and ctx.new_state is not None
     if ctx.game.status != "active" or ctx.bots_later:
         return
-    seats = seats_of(ctx.session, ctx.game.id or 0)
     deciding = engine.active_sides(ctx.new_state)
     if play_bots(
         ctx.session,
         ctx.settings,
         ctx.game,
         ctx.new_state,
-        seats,
+        ctx.seats,
         ctx.now,
         ctx.bot_plan,
         think_here=False,

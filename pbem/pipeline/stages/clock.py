@@ -22,6 +22,7 @@ def clock(ctx: Context) -> None:
         ctx.new_state,
         ctx.side,
         ctx.now,
+        seats=ctx.seats,
         mid=ctx.before_bots,
         undone=ctx.undone is not None,
     )

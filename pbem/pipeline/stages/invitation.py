@@ -21,7 +21,7 @@ from pbem.store.models import Game
 def invitation(ctx: Context) -> None:
     assert ctx.seat is not None and ctx.parsed is not None and ctx.inbound is not None
     stale_invite = ctx.key is not None and ctx.key.gen == 0  # answers the invitation mail
-    game = lock_game(ctx.session, ctx.seat.game_id)
+    game = ctx.game = lock_game(ctx.session, ctx.seat.game_id)  # ``load-game`` goes on with it
     if game is None or game.status == "over" or (game.status == "active" and not stale_invite):
         return  # a running game's mail: `decline` here is the engine's verb
     own, answers = own_lines(ctx.parsed.text, ("accept", "decline"))
@@ -30,7 +30,6 @@ def invitation(ctx: Context) -> None:
         if word in ("accept", "decline"):
             _already_started(ctx, game, word)
         return
-    ctx.game = game
     ctx.inbound.game_id, ctx.inbound.side = game.id, ctx.seat.side
     cause = f"in{ctx.inbound.id}"
     mid = ctx.parsed.message_id or f"sha256:{ctx.inbound.content_hash}"
@@ -73,7 +72,6 @@ STAGE = Stage(
 def _already_started(ctx: Context, game: Game, word: str) -> NoReturn:
     """An ``accept``/``decline`` answering the invitation after the game began."""
     assert ctx.seat is not None and ctx.inbound is not None
-    ctx.game = game
     ctx.inbound.game_id, ctx.inbound.side = game.id, ctx.seat.side
     note(
         ctx,

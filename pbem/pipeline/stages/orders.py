@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import engine
 from pbem.games import notify, orders
-from pbem.outbox.queue import seats_of
 from pbem.pipeline.answers import meta_request
 from pbem.pipeline.base import Answered, Context, RejectMessage, Stage
 from pbem.pipeline.mail_orders import store_orders
@@ -50,7 +49,7 @@ def _confirm(ctx: Context) -> None:
     """A status mail that says what the settings lines did."""
     assert ctx.game is not None and ctx.seat is not None and ctx.state is not None
     assert ctx.inbound is not None and ctx.parsed is not None and ctx.orders is not None
-    row = orders.book_row(ctx.session, ctx.seat)
+    row = ctx.seat_orders_of()[ctx.side]
     notify.mail_seat(
         ctx.session,
         ctx.settings,
@@ -61,7 +60,7 @@ def _confirm(ctx: Context) -> None:
         state=ctx.state,
         cause=f"in{ctx.inbound.id}",
         now=ctx.now,
-        seats=seats_of(ctx.session, ctx.game.id or 0),
+        seats=ctx.seats,
         answers=ctx.orders.answers,
         in_reply_to=ctx.parsed.message_id,
         advance_log=False,

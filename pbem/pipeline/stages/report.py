@@ -7,7 +7,6 @@ status, history and card requests are answered after the moves (`pbem.pipeline.a
 from __future__ import annotations
 
 from pbem.games.notify import queue_reports
-from pbem.outbox.queue import seats_of
 from pbem.pipeline.answers import queue_meta
 from pbem.pipeline.base import Context, Stage
 
@@ -17,7 +16,7 @@ def report(ctx: Context) -> None:
     queue_reports(ctx)
     if ctx.meta:
         ctx.state = ctx.new_state
-        ctx.seat = seats_of(ctx.session, ctx.game.id or 0)[ctx.side]
+        ctx.seat = ctx.seats[ctx.side]
         queue_meta(ctx)
 
 

@@ -14,7 +14,6 @@ from pbem.clocks.control import ClockSpecError, fmt_duration, parse_duration
 from pbem.games.mailing import queue_mail
 from pbem.games.seats import aliases_of, confirm_code, valid_email
 from pbem.games.timekeeping import moves, records
-from pbem.outbox.queue import seats_of
 from pbem.pipeline.base import Answered, Context, IgnoreMessage, RejectMessage, Stage
 from pbem.pipeline.seat_words import SEAT_WORDS
 
@@ -302,8 +301,7 @@ def _address(ctx: Context, args: list[str]) -> list[str]:
     if not valid_email(arg):
         raise RejectMessage(f"'address {verb} {args[1]}': not an email address; {usage}")
     if verb == "add":
-        seats = seats_of(ctx.session, ctx.game.id or 0)
-        if arg in (s.email for s in seats.values()) or arg in aliases_of(seat):
+        if arg in (s.email for s in ctx.seats.values()) or arg in aliases_of(seat):
             raise RejectMessage(f"'address add {arg}': that address is already in this game")
         seat.pending_email = arg
         ctx.session.add(seat)

@@ -13,7 +13,6 @@ from typing import Any
 import engine
 from pbem.games.mailing import queue_mail
 from pbem.outbox import notes as tabletalk
-from pbem.outbox.queue import seats_of
 from pbem.pipeline.base import Context, Stage
 from pbem.pipeline.talk import post_talk
 from pbem.store.models import Seat
@@ -23,7 +22,7 @@ def table_talk(ctx: Context) -> None:
     assert ctx.game is not None and ctx.state is not None
     if ctx.undone is not None:
         size = len(ctx.state["log"])  # the position the undo restored
-        for side, seat in seats_of(ctx.session, ctx.game.id or 0).items():
+        for side, seat in ctx.seats.items():
             seen = ctx.undone["log"][size : seat.last_log]
             seat.last_log = min(seat.last_log, size)
             ctx.session.add(seat)
