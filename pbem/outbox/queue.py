@@ -24,7 +24,7 @@ from pbem.config import Settings
 from pbem.outbox import notes as tabletalk
 from pbem.outbox import parts as mailimages
 from pbem.reports.onetap import shortcuts
-from pbem.reports.render import render
+from pbem.reports.render import ANSWER_KINDS, render
 from pbem.store.models import Game, OutboxMessage, Seat
 
 __all__ = [
@@ -79,9 +79,10 @@ def render_context(
     ignored: Sequence[str] = (),
     now: datetime | None = None,
     view: engine.View | None = None,
+    kind: str = "report",
 ) -> dict[str, Any]:
-    """The ``ctx`` dict `pbem.reports.render.render` takes (``view``: ``engine.view(state, seat.side)``
-    if the caller holds it)."""
+    """The ``ctx`` dict `pbem.reports.render.render` takes for mail ``kind`` (``view``:
+    ``engine.view(state, seat.side)`` if the caller holds it)."""
 
     return {
         **clock_context(game, seat.side, now),  # "clock", "ending" (pbem.clocks)
@@ -94,7 +95,8 @@ def render_context(
         "error": error,
         "opponent": opponent,
         "reply_to": keys.reply_address(settings.address, current_key(settings, seat)),
-        "shortcuts": shortcuts(state, seat.side),  # whole-action one-tap answers (HTML)
+        # whole-action one-tap answers, for the kinds whose HTML offers them
+        "shortcuts": shortcuts(state, seat.side) if kind in ANSWER_KINDS else [],
         "edition": game.edition,
         "options": game.option_list,
     }
@@ -158,6 +160,7 @@ def queue_mail(
         ignored=opt.get("ignored", ()),
         now=now,
         view=opt.get("view"),
+        kind=kind,
     )
     extra = opt.get("extra")
     tabletalk.remember_question(

@@ -52,6 +52,18 @@ KINDS = (
     "receipt",
 )
 NO_VIEW_KINDS = ("help", "key_problem", "card")  # kinds that render without a view
+# what each kind's templates show (tests/pbem/test_render_kinds.py reads the templates):
+BOARD_KINDS = ("welcome", "report", "rejected", "game_over", "status", "notice")  # the board
+ANSWER_KINDS = (  # the decision with its one-tap answers (`pbem.reports.onetap`)
+    "welcome",
+    "report",
+    "rejected",
+    "status",
+    "notice",
+    "held",
+    "help",
+    "key_problem",
+)
 HISTORY_INLINE = 150  # a longer history goes in an attached file, the mail shows the latest turn
 WIDTH = 72
 SIDE_COLOURS = {"kennedy": ("#1d4ed8", "#dbeafe"), "nixon": ("#b91c1c", "#fee2e2")}
@@ -97,7 +109,7 @@ def render(kind: str, ctx: dict[str, Any]) -> Rendered:
     )  # the fair-play reveal of a final mail (pbem.games.fairplay)
     env = environment()
     images: tuple[boardmap.Picture, ...] = ()
-    if model.get("board") is not None:
+    if kind in BOARD_KINDS and model.get("board") is not None:
         if ctx.get("picture", True):
             # public keys of the view only (R17.1); sent as two halves (`boardmap.halves`)
             images = boardmap.halves(boardmap.picture(ctx["view"]))
@@ -113,7 +125,8 @@ def render(kind: str, ctx: dict[str, Any]) -> Rendered:
     ]
     text = env.get_template(f"text/{kind}.txt.j2").render(model)
     title = subject(kind, model)
-    model["answers"] = onetap.answers(model, title)  # the HTML's one-tap answers (mailto:)
+    if kind in ANSWER_KINDS:  # the HTML's one-tap answers (mailto:)
+        model["answers"] = onetap.answers(model, title)
     html = env.get_template(f"html/{kind}.html.j2").render(model)
     images = tuple(p for p in images if f"cid:{p.cid}" in html)  # only what the HTML shows
     return Rendered(
@@ -221,6 +234,7 @@ def environment() -> jinja2.Environment:
         trim_blocks=True,
         lstrip_blocks=True,
         keep_trailing_newline=True,
+        auto_reload=False,  # templates ship with the code: no stat() of each one at every render
     )
     env.filters.update(
         wrap=wrap,
