@@ -227,8 +227,12 @@ def _header(name: str, value: str) -> str:
 
 
 def _multipart(subtype: str, boundary: str) -> str:
-    """The ``Content-Type: multipart/…; boundary="…"`` line (folded: it is over 78 characters)."""
-    return _header("Content-Type", f'multipart/{subtype}; boundary="{boundary}"')
+    """The ``Content-Type: multipart/…; boundary="…"`` line, folded before the boundary when it
+    is over 78 characters, as the email policy folds it (all ASCII: nothing to encode)."""
+    line = f'Content-Type: multipart/{subtype}; boundary="{boundary}"'
+    if len(line) <= 78:
+        return line + "\r\n"
+    return f'Content-Type: multipart/{subtype};\r\n boundary="{boundary}"\r\n'
 
 
 def _part(subtype: str, body: str) -> list[str]:

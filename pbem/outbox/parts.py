@@ -34,8 +34,12 @@ __all__ = [
     "store",
 ]
 
-_CID = re.compile(r"""\bsrc=["']cid:([^"'\s>]+)["']""")
-_ATTACHED = re.compile(r"""\bdata-pbem-attachment=["']([^"'\s>]+)["']""")
+# Each pattern begins with its attribute's name, a literal, which `re` finds by a fast substring
+# search, and reads the value in a lookahead (a match takes the name alone: an attribute inside
+# another's value is still found); `_ids` keeps the names that start a word. A leading ``\b``
+# or lookbehind would have `re` try the pattern at every position of a ~30 KB report (~35x).
+_CID = re.compile(r"""src=(?=["']cid:([^"'\s>]+)["'])""")
+_ATTACHED = re.compile(r"""data-pbem-attachment=(?=["']([^"'\s>]+)["'])""")
 
 
 class StoredPart(Protocol):
@@ -72,8 +76,14 @@ def attachment_ids_in(html: str) -> list[str]:
 
 
 def _ids(pattern: re.Pattern[str], html: str | None) -> list[str]:
-    """``pattern``'s group in ``html``, in order, without repeats."""
-    return list(dict.fromkeys(pattern.findall(html or "")))
+    """``pattern``'s group in ``html`` where its name starts a word, in order, without repeats."""
+    html = html or ""
+    found = (
+        m.group(1)
+        for m in pattern.finditer(html)
+        if not (m.start() and (html[m.start() - 1].isalnum() or html[m.start() - 1] == "_"))
+    )
+    return list(dict.fromkeys(found))
 
 
 def store(session: Session, parts: Sequence[StoredPart]) -> None:
