@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -139,3 +140,28 @@ def test_a_clock_s_reminders_are_read_from_their_spelling() -> None:
     for _ in range(2):
         with pytest.raises(ClockSpecError):
             parse_reminders("150%")
+
+
+def test_a_move_mail_reads_the_seats_and_their_orders_once(tmp_path: Path) -> None:
+    """The stages share the rows `load-game` loaded (`Context.seats`, `seat_orders_of`): the
+    seats are read by the key check and once more with the game, each seat's orders row once,
+    the game row once. Asked again by each stage, they were read 5, 4 and 2 times."""
+    from sqlalchemy import event
+
+    h = Harness(tmp_path)
+    h.new_game(seed=2)
+    raw = _move_mail(h)
+    selects: list[str] = []
+
+    def seen(conn: object, cursor: object, statement: str, *rest: object) -> None:
+        table = re.match(r"\s*SELECT\b.*?\bFROM\s+(\w+)", statement, re.S | re.I)
+        if table:
+            selects.append(table.group(1).lower())
+
+    event.listen(h.db, "before_cursor_execute", seen)
+    try:
+        out = process_message(h.db, h.settings, raw, mailbox="INBOX", uidvalidity=1, uid=1)
+    finally:
+        event.remove(h.db, "before_cursor_execute", seen)
+    assert out.outcome == "applied"
+    assert (selects.count("seat"), selects.count("seatorders"), selects.count("game")) == (2, 2, 1)
