@@ -1,4 +1,5 @@
-"""The README's command reference and configuration cannot drift from the code."""
+"""The README's command reference and configuration, and the files the manuals name, cannot drift
+from the code."""
 
 from __future__ import annotations
 
@@ -107,3 +108,21 @@ def test_the_exit_statuses_are_the_codes_and_the_help() -> None:
     shown = CliRunner().invoke(cli, ["--help"]).output
     for code, text in EXIT_STATUSES:
         assert f"{code:>2}  {text}" in shown
+
+
+# A project path written in a manual: starts a word (not inside /var/lib/pbem/…), names a file.
+_PROJECT_FILE = re.compile(
+    r"(?<![\w/.~$-])(?:benchmarks|scripts|soak|pbem|engine|bots|tests|deploy|docs)/[\w/.-]+\.(?:py|sh|md|j2)\b"
+)
+
+
+def test_every_project_file_the_manuals_name_exists() -> None:
+    """A manual that tells the reader to run or read a file the project no longer has is wrong."""
+    manuals = [ROOT / "README.md", ROOT / "benchmarks" / "README.md", *(ROOT / "docs").glob("*.md")]
+    missing = {
+        (m.relative_to(ROOT).as_posix(), path)
+        for m in manuals
+        for path in _PROJECT_FILE.findall(m.read_text(encoding="utf-8"))
+        if not (ROOT / path).exists()
+    }
+    assert not missing, sorted(missing)

@@ -111,8 +111,8 @@ def render(kind: str, ctx: dict[str, Any]) -> Rendered:
     images: tuple[boardmap.Picture, ...] = ()
     if kind in BOARD_KINDS and model.get("board") is not None:
         if ctx.get("picture", True):
-            # public keys of the view only (R17.1); sent as two halves (`boardmap.halves`)
-            images = boardmap.halves(boardmap.picture(ctx["view"]))
+            # public keys of the view only (R17.1), as two halves
+            images = boardmap.report_pictures(ctx["view"])
             model["board"]["map"] = [
                 {"cid": p.cid, "alt": p.alt, "width": p.width, "height": p.height} for p in images
             ]
@@ -251,11 +251,18 @@ def environment() -> jinja2.Environment:
 
 
 def wrap(text: Any, indent: int = 0, hang: int | None = None, width: int = WIDTH) -> str:
-    """Fill ``text`` to ``width`` columns; continuation lines indented by ``hang``."""
+    """Fill ``text`` to ``width`` columns; continuation lines indented by ``hang``.
+
+    What `textwrap.fill` gives, which is ``text`` as it is (trailing spaces dropped) when it
+    fits on one line and holds no whitespace but plain spaces: most lines of a report, written
+    without `textwrap`'s splitting (a fifth of the text report's rendering)."""
+    s = str(text)
+    if indent + len(s) <= width and s.isprintable():
+        return " " * indent + s.rstrip(" ")
     hang = indent if hang is None else hang
     return (
         textwrap.fill(
-            str(text),
+            s,
             width=width,
             initial_indent=" " * indent,
             subsequent_indent=" " * hang,

@@ -141,13 +141,13 @@ def test_the_picture_is_drawn_from_public_keys_only() -> None:
 
 def test_reports_carry_the_picture_with_alt_text_and_it_is_drawn_once_per_board() -> None:
     g = mailview.position(11, 40)
-    before = boardmap.board_picture.cache_info()
+    before = boardmap.board_halves.cache_info()
     mails = [render("report", mailview.context(g, side)) for side in ("kennedy", "nixon")]
-    after = boardmap.board_picture.cache_info()
+    after = boardmap.board_halves.cache_info()
     assert after.misses - before.misses <= 1  # the second seat's report is a cache hit
     assert after.hits - before.hits >= 1
     for mail in mails:
-        west, east = mail.images  # the map's two halves (boardmap.halves)
+        west, east = mail.images  # the map's two halves (boardmap.report_pictures)
         for pic in (west, east):
             assert pic.png.startswith(b"\x89PNG") and len(pic.png) < 40_000
             assert f'src="cid:{pic.cid}"' in mail.html
@@ -158,8 +158,9 @@ def test_reports_carry_the_picture_with_alt_text_and_it_is_drawn_once_per_board(
 def test_the_halves_are_the_picture_cut_in_two_and_nothing_written_crosses_the_cut() -> None:
     """Side by side the halves give the whole picture's pixels; the columns either side of the
     cut hold only white, the grid's region edges and panel frames (no text, bar or box)."""
-    pic = boardmap.picture(engine.view(golden_state(), "kennedy"))
-    west, east = boardmap.halves(pic)
+    view = engine.view(golden_state(), "kennedy")
+    pic = boardmap.picture(view)
+    west, east = boardmap.report_pictures(view)
     whole = pixels(pic.png)
     assert (west.width, east.width) == (draw.HALF, boardmap.WIDTH - draw.HALF)
     joined = Image.new("RGB", whole.size)

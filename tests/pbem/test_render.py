@@ -12,6 +12,7 @@ from __future__ import annotations
 import json
 import random
 import re
+import textwrap
 from collections.abc import Iterator
 from html.parser import HTMLParser
 from pathlib import Path
@@ -19,6 +20,7 @@ from typing import Any
 
 import markupsafe
 import pytest
+from hypothesis import given, settings, strategies
 
 import engine
 from pbem.reports import cardtext
@@ -465,3 +467,35 @@ def test_lines_not_read_as_commands_are_listed_in_reports_and_rejections() -> No
         assert "frobnicate the vote" in out.text
         assert "ignored" in out.text.lower()
         assert "&lt;b&gt;bold&lt;/b&gt;" in out.html and "<b>bold</b>" not in out.html
+
+
+_WRAP_TEXT = strategies.lists(
+    strategies.sampled_from(
+        ["a", "b", "word", "—", "×", "-", " ", "  ", "\t", "\n", "\u00a0", "\x0b"]
+    ),
+    max_size=60,
+).map("".join)
+
+
+@settings(max_examples=600, deadline=None)
+@given(
+    text=_WRAP_TEXT,
+    indent=strategies.integers(0, 6),
+    hang=strategies.none() | strategies.integers(0, 8),
+    width=strategies.integers(10, 80),
+)
+def test_wrap_is_textwraps_fill_for_every_text(
+    text: str, indent: int, hang: int | None, width: int
+) -> None:
+    """The one-line shortcut of `render.wrap` gives what `textwrap.fill` gives, whitespace of
+    every kind, a text that just fits and one a column too long included."""
+    h = indent if hang is None else hang
+    filled = textwrap.fill(
+        text,
+        width=width,
+        initial_indent=" " * indent,
+        subsequent_indent=" " * h,
+        break_long_words=False,
+        break_on_hyphens=False,
+    )
+    assert render_mod.wrap(text, indent, hang, width) == (filled or " " * indent)

@@ -12,7 +12,7 @@ the pixels are those of the whole document drawn at once (`render_whole`). The P
 palette that ships with the code (``palette.bin``, `make_palette`), which keeps a report mail
 well inside its size budget (HTML < 100 KB, mail < 300 KB). Both players' reports of a move (and the observers') show the
 same public board: the last pictures are kept (`PICTURES_KEPT`), so a board is drawn once.
-A report carries it as two halves (`halves`).
+A report carries it as two halves (`report_pictures`).
 """
 
 from __future__ import annotations
@@ -39,14 +39,15 @@ __all__ = [
     "MapBoard",
     "Picture",
     "alt_text",
+    "board_halves",
     "board_picture",
     "compose",
     "from_view",
-    "halves",
     "make_palette",
     "picture",
     "png",
     "render_whole",
+    "report_pictures",
     "svg",
 ]
 
@@ -151,10 +152,16 @@ def _rasterise(doc: str) -> Image.Image:
 
 def _encode(canvas: Image.Image) -> bytes:
     """A 256-colour PNG in the shipped palette, no dithering (flat colours stay exact)."""
+    return _save(_quantize(canvas))
+
+
+def _quantize(canvas: Image.Image) -> Image.Image:
+    return canvas.quantize(palette=_palette(), dither=Image.Dither.NONE)
+
+
+def _save(image: Image.Image) -> bytes:
     out = io.BytesIO()
-    canvas.quantize(palette=_palette(), dither=Image.Dither.NONE).save(
-        out, "PNG", compress_level=LEVEL
-    )
+    image.save(out, "PNG", compress_level=LEVEL)
     return out.getvalue()
 
 
@@ -185,35 +192,42 @@ def make_palette() -> bytes:
     return b"".join(colours).ljust(768, b"\0")
 
 
+def report_pictures(view: Mapping[str, Any]) -> tuple[Picture, Picture]:
+    """The map picture of a report built from ``view``, as its two halves (`board_halves`)."""
+    return board_halves(from_view({k: view[k] for k in PUBLIC_KEYS}))
+
+
 @lru_cache(maxsize=PICTURES_KEPT)
-def halves(pic: Picture) -> tuple[Picture, Picture]:
-    """``pic`` cut at `draw.HALF` into its west and east halves (the same pixels).
+def board_halves(board: MapBoard) -> tuple[Picture, Picture]:
+    """The picture of ``board`` cut at `draw.HALF` into its west and east halves: the pixels of
+    `board_picture`, each half encoded on its own (the last `PICTURES_KEPT` kept).
 
     The HTML shows the two side by side where the mail is 600 px wide or more (the whole
     map, as drawn) and one above the other on a phone, each at its own width: twice the size
     of the whole map shrunk to the screen, with no CSS media query (which mail programs
     honour unevenly). Nothing written on the map crosses the cut (`draw.HALF`).
     """
-    out = []
-    with Image.open(io.BytesIO(pic.png)) as whole:  # a crop keeps the palette
-        for side, box in (
-            ("west", (0, 0, HALF, pic.height)),
-            ("east", (HALF, 0, WIDTH, pic.height)),
-        ):
-            part = io.BytesIO()
-            whole.crop(box).save(part, "PNG", compress_level=LEVEL)
-            data = part.getvalue()
-            out.append(
-                Picture(
-                    png=data,
-                    cid=f"board-{side}-{hashlib.sha256(data).hexdigest()[:24]}@1960.pbem",
-                    alt=pic.alt if side == "west" else "(the map's eastern half)",
-                    width=HALF,
-                    height=pic.height,
-                    filename=f"board-{side}.png",
-                )
-            )
-    return out[0], out[1]
+    whole = _quantize(compose(board))
+    tall = height()
+    west, east = (_save(whole.crop(box)) for box in ((0, 0, HALF, tall), (HALF, 0, WIDTH, tall)))
+    return (
+        Picture(
+            png=west,
+            cid=f"board-west-{hashlib.sha256(west).hexdigest()[:24]}@1960.pbem",
+            alt=alt_text(board),
+            width=HALF,
+            height=tall,
+            filename="board-west.png",
+        ),
+        Picture(
+            png=east,
+            cid=f"board-east-{hashlib.sha256(east).hexdigest()[:24]}@1960.pbem",
+            alt="(the map's eastern half)",
+            width=WIDTH - HALF,
+            height=tall,
+            filename="board-east.png",
+        ),
+    )
 
 
 def alt_text(board: MapBoard) -> str:
