@@ -9,12 +9,15 @@ import re
 from pathlib import Path
 
 import pytest
+from sqlalchemy import event
 from sqlmodel import Session, col, select
 
 import engine
+from pbem.clocks.control import ClockSpecError, Reminder, parse_reminders
 from pbem.games import orders
 from pbem.games import views as game_views
 from pbem.mail import parse as mail_parse
+from pbem.outbox import parts as mailimages
 from pbem.pipeline.runner import process_message
 from pbem.store.models import Move, OutboxMessage
 from tests.pbem.fairplay_helpers import confirm_observer
@@ -40,7 +43,6 @@ def test_odd_and_encoded_headers_are_read() -> None:
 
 
 def test_image_ids_are_found_only_at_a_word_start() -> None:
-    from pbem.outbox import parts as mailimages
 
     html = (
         "<img src='cid:a1'> <img xsrc='cid:no'> _src=\"cid:no\" -src=\"cid:b2\" "
@@ -129,7 +131,6 @@ def test_standing_orders_are_stored_as_the_json_of_every_field() -> None:
 
 
 def test_a_clock_s_reminders_are_read_from_their_spelling() -> None:
-    from pbem.clocks.control import ClockSpecError, Reminder, parse_reminders
 
     assert parse_reminders("50%,90%,24h,2h") == (
         Reminder("50%", used=0.5),
@@ -146,7 +147,6 @@ def test_a_move_mail_reads_the_seats_and_their_orders_once(tmp_path: Path) -> No
     """The stages share the rows `load-game` loaded (`Context.seats`, `seat_orders_of`): the
     seats are read by the key check and once more with the game, each seat's orders row once,
     the game row once. Asked again by each stage, they were read 5, 4 and 2 times."""
-    from sqlalchemy import event
 
     h = Harness(tmp_path)
     h.new_game(seed=2)
