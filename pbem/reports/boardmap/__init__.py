@@ -10,9 +10,9 @@ The board is drawn as a constant layer (the map, drawn once per process) with pi
 on (a state's tile, a region's panel, …: `draw.layers`), each piece rasterised once and kept;
 the pixels are those of the whole document drawn at once (`render_whole`). The PNG uses the
 palette that ships with the code (``palette.bin``, `make_palette`), which keeps a report mail
-well inside its size budget (HTML < 100 KB, mail < 300 KB). Both players' reports of a move (and the observers') show the
-same public board: the last pictures are kept (`PICTURES_KEPT`), so a board is drawn once.
-A report carries it as two halves (`report_pictures`).
+well inside its size budget (HTML < 100 KB, mail < 300 KB). Both players' reports of a move
+show the same public board, as two halves (`report_pictures`); the observers' feed shows it whole
+(`picture`). The last of each are kept (`PICTURES_KEPT`), so a board is drawn once for each.
 """
 
 from __future__ import annotations
