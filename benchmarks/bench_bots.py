@@ -8,9 +8,10 @@ mean electoral votes, decision time median / p95. The baseline is the other play
 pair, in the same run. ``--smoke`` plays 2 games of heuristic vs random and of a small
 search against the heuristic: a check that it still works, never a timing assertion.
 
-A search spec may name a variant with one piece of the search off (`bots.ismcts.VARIANTS`:
-``search:60i:flat`` is the earlier flat search, ``notree``, ``noprior``, ``nowiden``,
-``puct``), to measure what each piece adds against the full search at the same playouts.
+A search spec may name a variant with one piece of the search off or changed
+(`bots.ismcts.VARIANTS`: ``search:60i:flat`` is the earlier flat search, ``notree``,
+``noprior``, ``nowiden``, ``puct``, ``narrow``), to measure what each piece adds against the
+full search at the same playouts.
 
 A budget in seconds buys fewer playouts on a busy machine, so the table also gives the
 search's playouts per searched decision. ``--calibrate [--games 2]`` says what a budget is
@@ -18,13 +19,29 @@ worth on an idle core: it times searched decisions (``search:Ni``) at the positi
 heuristic-vs-heuristic games in CPU time (`time.process_time`, which other processes on the
 machine hardly change) and prints playouts per CPU second and the playouts that 0.1, 0.5
 and 2 s of one idle core buy.
+
+``--regret A [B ...]`` measures how well each search spec finds the best command under the
+search's own model (its four-action horizon and `engine.evaluate.win_probability`), without
+playing games: at ``--positions`` searched decisions sampled from heuristic games, each of the
+heuristic's best ``--top`` commands (and any other a spec chooses) is searched alone for
+``--reference`` playouts, which gives its value; a spec's regret at a position is the best
+value less the value of the command it chose (in win probability, over ``--repeats`` seeds).
+The first spec is the baseline; the table gives each spec's mean regret, its ratio to the
+baseline's and how often it chose the best command. ``--seed`` picks the heuristic games the
+positions come from. It takes minutes where a match takes hours (about a quarter of an hour
+on two idle cores at its defaults), so it is the place to compare the search's constants; it
+cannot judge the model itself (the horizon, the evaluation), which only games can, and a
+different sample of positions can rank two close settings differently.
 """
 
 from __future__ import annotations
 
 import argparse
+import math
+import random
 import sys
 import time
+from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
@@ -32,7 +49,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 import bots
 import engine
 from bots import search, tournament
-from bots.heuristic import POINT_STEPS
+from bots.heuristic import POINT_STEPS, Heuristic
+from bots.ismcts import Config, Tree
+from engine.determinize import determinize, sampler
 
 
 def calibrate(games: int, iterations: int = 60) -> None:
@@ -65,6 +84,102 @@ def calibrate(games: int, iterations: int = 60) -> None:
     )
 
 
+def searched_positions(games: int, per_game: int, seed: int) -> list[tuple[engine.GameState, str]]:
+    """``per_game`` decisions the search would search (more than one legal command, not a
+    point-spending step), drawn at random from each of ``games`` heuristic games."""
+    out: list[tuple[engine.GameState, str]] = []
+    for game in range(games):
+        g = engine.new_game(seed + game)
+        found: list[tuple[engine.GameState, str]] = []
+        n = 0
+        while engine.active_sides(g):
+            side = sorted(engine.active_sides(g))[0]
+            legal = engine.legal_commands(g, side)
+            if len(legal) > 1 and g["stack"][-1]["step"] not in POINT_STEPS:
+                found.append((engine.copy_state(g), side))
+            engine.apply_in_place(g, side, bots.choose_command(g, side, "heuristic", seed=n))
+            n += 1
+        out += random.Random(seed * 7919 + game).sample(found, min(per_game, len(found)))
+    return out
+
+
+def command_value(args: tuple[engine.GameState, str, str, int, int]) -> float:
+    """The search's value of ``cmd`` for ``side``: ``cmd`` searched alone (a tree with that
+    one root command) for ``iterations`` playouts; the root child's mean result."""
+    state, side, cmd, iterations, seed = args
+    tree = Tree(state, side, [cmd], random.Random(seed), sampler(seed), Config())
+    tree.run(iterations, None)
+    child = tree.root.children[(side, cmd)]
+    return child.total / child.visits
+
+
+def heuristic_top(state: engine.GameState, side: str, top: int, seed: int) -> list[str]:
+    legal = engine.legal_commands(state, side)
+    rnd = random.Random(seed)
+    ranked = Heuristic(rnd).ranked(determinize(state, side, sampler(seed)), side, legal)
+    return [c for _, c in ranked[:top]]
+
+
+def search_choice(args: tuple[engine.GameState, str, str, int]) -> str:
+    state, side, spec, seed = args
+    kind, budget = bots.parse_kind(spec)
+    return bots.decide(state, side, kind, budget, seed=seed).command
+
+
+def regret(
+    specs: list[str],
+    positions: int,
+    top: int,
+    reference: int,
+    repeats: int,
+    workers: int,
+    seed: int,
+) -> None:
+    """Each spec's regret at sampled positions under the search's own model (see the docstring)."""
+    for spec in specs:
+        kind, budget = bots.parse_kind(spec)
+        if kind != "search" or budget is None or budget.iterations is None:
+            raise SystemExit(f"--regret compares searches with a budget in playouts, not {spec!r}")
+    started = time.perf_counter()
+    ps = searched_positions(max(1, positions // 2), 2, seed)[:positions]
+    values: list[dict[str, float]] = [{} for _ in ps]
+    with ProcessPoolExecutor(workers) as pool:
+
+        def evaluate(wanted: list[tuple[int, str]]) -> None:
+            jobs = [(ps[i][0], ps[i][1], cmd, reference, 5000 + i) for i, cmd in wanted]
+            for (i, cmd), v in zip(wanted, pool.map(command_value, jobs, chunksize=4), strict=True):
+                values[i][cmd] = v
+
+        evaluate([(i, c) for i, (s, side) in enumerate(ps) for c in heuristic_top(s, side, top, i)])
+        jobs = [(s, side, spec, 77 + r) for spec in specs for r in range(repeats) for s, side in ps]
+        chosen = list(pool.map(search_choice, jobs, chunksize=4))
+        where = [(i % len(ps), cmd) for i, cmd in enumerate(chosen)]
+        evaluate(sorted({(i, c) for i, c in where if c not in values[i]}))
+    print(
+        f"search regret: {len(ps)} searched decisions of heuristic games (seed {seed}) x "
+        f"{repeats} seeds; "
+        f"values: the heuristic's best {top} commands and every command chosen, each searched "
+        f"alone for {reference} playouts ({time.perf_counter() - started:.0f} s)"
+    )
+    print("| search | mean regret (win probability) [95 % CI] | ratio to the first | best chosen |")
+    print("| --- | --- | ---: | ---: |")
+    n = len(ps) * repeats
+    base = 0.0
+    for k, spec in enumerate(specs):
+        regrets = []
+        for i, cmd in where[k * n : (k + 1) * n]:
+            regrets.append(max(values[i].values()) - values[i][cmd])
+        mean = sum(regrets) / n
+        half = 1.96 * math.sqrt(sum((r - mean) ** 2 for r in regrets) / max(1, n - 1) / n)
+        if k == 0:
+            base = mean
+        best = sum(r == 0.0 for r in regrets)
+        print(
+            f"| `{spec}` | {mean:.4f} [{max(0.0, mean - half):.4f}, {mean + half:.4f}] | "
+            f"{mean / base if base else math.nan:.2f} | {best}/{n} = {100 * best / n:.0f} % |"
+        )
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
@@ -80,13 +195,30 @@ def main(argv: list[str] | None = None) -> int:
         action="store_true",
         help="playouts per CPU second of the search (what a budget in seconds buys)",
     )
+    ap.add_argument(
+        "--regret",
+        action="store_true",
+        help="each search's regret at sampled positions under its own model (no games played)",
+    )
+    ap.add_argument("--positions", type=int, default=120, help="--regret: decisions sampled")
+    ap.add_argument("--top", type=int, default=20, help="--regret: commands valued per decision")
+    ap.add_argument("--reference", type=int, default=400, help="--regret: playouts per value")
+    ap.add_argument("--repeats", type=int, default=2, help="--regret: seeds per search")
     a = ap.parse_args(argv)
+    if a.regret:
+        specs = a.players or ["search:300i", "search:1200i"]
+        if a.smoke:
+            a.positions, a.top, a.reference, a.repeats = 4, 3, 10, 1
+            specs = ["search:10i", "search:20i:narrow"]
+        regret(specs, a.positions, a.top, a.reference, a.repeats, a.workers, a.seed)
+        return 0
     if a.calibrate:
         calibrate(games=a.games if a.games != 200 else 2)
         return 0
     players = a.players or ["heuristic", "random", "search:0.5", "heuristic"]
     if a.smoke:
         players, a.games = ["heuristic", "random", "search:2i", "heuristic"], 2
+        regret(["search:10i", "search:20i"], 4, 3, 10, 1, a.workers, a.seed)
     if len(players) % 2:
         ap.error("players come in pairs: A B [A B ...]")
     for i in range(0, len(players), 2):

@@ -25,7 +25,8 @@ The opponent's nodes choose for the opponent (``1 - Q``). The root plays the mos
 command; `Tree.stats` gives the root's statistics for the reason a player reads.
 
 `Config` holds the pieces, so a benchmark can switch one off (`VARIANTS`): ``flat`` is the
-earlier search (five heuristic candidates at the root, UCB1, no tree below the root).
+earlier search (five heuristic candidates at the root, UCB1, no tree below the root),
+``narrow`` half of UCB1's constant at the root (less exploration).
 """
 
 from __future__ import annotations
@@ -77,6 +78,7 @@ VARIANTS = {
     "noprior": Config(prior=False),
     "nowiden": Config(widening=False),
     "puct": Config(root_ucb=False, by_mean=False, root_min=1),
+    "narrow": Config(c_ucb=0.25),
 }
 
 
