@@ -176,7 +176,7 @@ def regret(
         best = sum(r == 0.0 for r in regrets)
         print(
             f"| `{spec}` | {mean:.4f} [{max(0.0, mean - half):.4f}, {mean + half:.4f}] | "
-            f"{mean / base if base else math.nan:.2f} | {best}/{n} = {100 * best / n:.0f} % |"
+            f"{f'{mean / base:.2f}' if base else '–'} | {best}/{n} = {100 * best / n:.0f} % |"
         )
 
 
