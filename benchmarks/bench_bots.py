@@ -205,11 +205,12 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--reference", type=int, default=400, help="--regret: playouts per value")
     ap.add_argument("--repeats", type=int, default=2, help="--regret: seeds per search")
     a = ap.parse_args(argv)
+    if a.smoke:  # tiny sizes: the regret of two small searches, then the games below
+        regret(["search:10i", "search:20i:narrow"], 4, 3, 10, 1, a.workers, a.seed)
+        if a.regret:
+            return 0
     if a.regret:
         specs = a.players or ["search:300i", "search:1200i"]
-        if a.smoke:
-            a.positions, a.top, a.reference, a.repeats = 4, 3, 10, 1
-            specs = ["search:10i", "search:20i:narrow"]
         regret(specs, a.positions, a.top, a.reference, a.repeats, a.workers, a.seed)
         return 0
     if a.calibrate:
@@ -218,7 +219,6 @@ def main(argv: list[str] | None = None) -> int:
     players = a.players or ["heuristic", "random", "search:0.5", "heuristic"]
     if a.smoke:
         players, a.games = ["heuristic", "random", "search:2i", "heuristic"], 2
-        regret(["search:10i", "search:20i"], 4, 3, 10, 1, a.workers, a.seed)
     if len(players) % 2:
         ap.error("players come in pairs: A B [A B ...]")
     for i in range(0, len(players), 2):
