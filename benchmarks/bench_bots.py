@@ -49,7 +49,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 import bots
 import engine
 from bots import search, tournament
-from bots.heuristic import POINT_STEPS, Heuristic
+from bots.heuristic import Heuristic
 from bots.ismcts import Config, Tree
 from engine.determinize import determinize, sampler
 
@@ -63,7 +63,7 @@ def calibrate(games: int, iterations: int = 60) -> None:
         while engine.active_sides(g):
             side = sorted(engine.active_sides(g))[0]
             legal = engine.legal_commands(g, side)
-            if len(legal) > 1 and g["stack"][-1]["step"] not in POINT_STEPS and n % 3 == 0:
+            if search.searches(g, legal) and n % 3 == 0:
                 started = time.process_time()
                 d = search.decide(g, side, search.Budget(iterations=iterations), seed=n)
                 cpu = time.process_time() - started
@@ -95,7 +95,7 @@ def searched_positions(games: int, per_game: int, seed: int) -> list[tuple[engin
         while engine.active_sides(g):
             side = sorted(engine.active_sides(g))[0]
             legal = engine.legal_commands(g, side)
-            if len(legal) > 1 and g["stack"][-1]["step"] not in POINT_STEPS:
+            if search.searches(g, legal):
                 found.append((engine.copy_state(g), side))
             engine.apply_in_place(g, side, bots.choose_command(g, side, "heuristic", seed=n))
             n += 1

@@ -31,7 +31,7 @@ from bots.heuristic import POINT_STEPS, Heuristic
 from bots.ismcts import VARIANTS, Config, Tree
 from engine.determinize import determinize, sampler
 
-__all__ = ["Budget", "Decision", "choose", "decide"]
+__all__ = ["Budget", "Decision", "choose", "decide", "searches"]
 
 
 @dataclass(frozen=True)
@@ -57,6 +57,12 @@ class Budget:
             )
 
 
+def searches(state: engine.GameState, legal: list[str]) -> bool:
+    """Whether the search grows a tree for this decision (``legal``: the side's commands):
+    more than one command, at a step that is not point-spending (left to the heuristic)."""
+    return len(legal) > 1 and state["stack"][-1]["step"] not in POINT_STEPS
+
+
 def choose(state: engine.GameState, side: str, budget: Budget, seed: int = 0) -> str:
     """The search's command for ``side``, from what ``side`` may see only."""
     return decide(state, side, budget, seed).command
@@ -73,9 +79,8 @@ def decide(state: engine.GameState, side: str, budget: Budget, seed: int = 0) ->
         return Decision(legal[0], forced(legal[0]))
     root = determinize(state, side, rng)
     ranked = Heuristic(rnd).ranked(root, side, legal)
-    step = root["stack"][-1]["step"]
-    if step in POINT_STEPS:
-        return Decision(ranked[0][1], heuristic_reason(step, ranked))
+    if not searches(state, legal):
+        return Decision(ranked[0][1], heuristic_reason(root["stack"][-1]["step"], ranked))
     config: Config = VARIANTS[budget.variant]
     tree = Tree(state, side, [c for _, c in ranked], rnd, rng, config)
     playouts = tree.run(budget.iterations, budget.seconds)
