@@ -10,28 +10,29 @@ search against the heuristic: a check that it still works, never a timing assert
 
 A search spec may name a variant with one piece of the search off or changed
 (`bots.ismcts.VARIANTS`: ``search:60i:flat`` is the earlier flat search, ``notree``,
-``noprior``, ``nowiden``, ``puct``, ``narrow``), to measure what each piece adds against the
-full search at the same playouts.
+``noprior``, ``nowiden``, ``puct``, ``narrow``, ``leaf``, ``deep``, ``points``), to measure
+what each piece adds against the full search at the same playouts.
 
 A budget in seconds buys fewer playouts on a busy machine, so the table also gives the
-search's playouts per searched decision. ``--calibrate [--games 2]`` says what a budget is
-worth on an idle core: it times searched decisions (``search:Ni``) at the positions of
+search's playouts per searched decision. ``--calibrate [--games 2] [search:60i[:VARIANT]]``
+says what a budget is worth on an idle core: it times searched decisions at the positions of
 heuristic-vs-heuristic games in CPU time (`time.process_time`, which other processes on the
 machine hardly change) and prints playouts per CPU second and the playouts that 0.1, 0.5
 and 2 s of one idle core buy.
 
 ``--regret A [B ...]`` measures how well each search spec finds the best command under the
-search's own model (its four-action horizon and `engine.evaluate.win_probability`), without
+search's own model (its horizon and `engine.evaluate.win_probability`), without
 playing games: at ``--positions`` searched decisions sampled from heuristic games, each of the
 heuristic's best ``--top`` commands (and any other a spec chooses) is searched alone for
-``--reference`` playouts, which gives its value; a spec's regret at a position is the best
+``--reference`` playouts under that spec's horizon, which gives its value; a spec's regret at a position is the best
 value less the value of the command it chose (in win probability, over ``--repeats`` seeds).
 The first spec is the baseline; the table gives each spec's mean regret, its ratio to the
 baseline's and how often it chose the best command. ``--seed`` picks the heuristic games the
 positions come from. It takes minutes where a match takes hours (about a quarter of an hour
 on two idle cores at its defaults), so it is the place to compare the search's constants; it
 cannot judge the model itself (the horizon, the evaluation), which only games can, and a
-different sample of positions can rank two close settings differently.
+different sample of positions can rank two close settings differently. What it can say of a
+model is how much room it leaves between a small budget and a large one.
 """
 
 from __future__ import annotations
@@ -50,12 +51,13 @@ import bots
 import engine
 from bots import search, tournament
 from bots.heuristic import Heuristic
-from bots.ismcts import Config, Tree
+from bots.ismcts import VARIANTS, Config, Tree
 from engine.determinize import determinize, sampler
 
 
-def calibrate(games: int, iterations: int = 60) -> None:
+def calibrate(games: int, budget: search.Budget) -> None:
     """Playouts per CPU second of the search at the decisions it searches (see the docstring)."""
+    assert budget.iterations is not None
     rates: list[float] = []
     for game in range(games):
         g = engine.new_game(900 + game)
@@ -65,7 +67,7 @@ def calibrate(games: int, iterations: int = 60) -> None:
             legal = engine.legal_commands(g, side)
             if search.searches(g, legal) and n % 3 == 0:
                 started = time.process_time()
-                d = search.decide(g, side, search.Budget(iterations=iterations), seed=n)
+                d = search.decide(g, side, budget, seed=n)
                 cpu = time.process_time() - started
                 if d.playouts:
                     rates.append(d.playouts / cpu)
@@ -74,7 +76,8 @@ def calibrate(games: int, iterations: int = 60) -> None:
     rate = sorted(rates)[len(rates) // 2]
     lo, hi = tournament.percentile(rates, 0.1), tournament.percentile(rates, 0.9)
     print(
-        f"search calibration: {len(rates)} searched decisions ({iterations} playouts each) in "
+        f"search calibration: {len(rates)} searched decisions ({budget.iterations} playouts each"
+        f"{', ' + budget.variant if budget.variant else ''}) in "
         f"{games} heuristic games: median {rate:.0f} playouts per CPU second "
         f"(10th-90th percentile {lo:.0f}-{hi:.0f})"
     )
@@ -103,11 +106,17 @@ def searched_positions(games: int, per_game: int, seed: int) -> list[tuple[engin
     return out
 
 
-def command_value(args: tuple[engine.GameState, str, str, int, int]) -> float:
-    """The search's value of ``cmd`` for ``side``: ``cmd`` searched alone (a tree with that
-    one root command) for ``iterations`` playouts; the root child's mean result."""
-    state, side, cmd, iterations, seed = args
-    tree = Tree(state, side, [cmd], random.Random(seed), sampler(seed), Config())
+def model(variant: str) -> Config:
+    """The model a variant's search values commands by (its horizon; the rest at defaults)."""
+    v = VARIANTS[variant]
+    return Config(horizon=v.horizon, from_leaf=v.from_leaf, turn_end=v.turn_end)
+
+
+def command_value(args: tuple[engine.GameState, str, str, int, int, Config]) -> float:
+    """The value of ``cmd`` for ``side`` under ``config``'s model: ``cmd`` searched alone (a
+    tree with that one root command) for ``iterations`` playouts; the root child's mean."""
+    state, side, cmd, iterations, seed, config = args
+    tree = Tree(state, side, [cmd], random.Random(seed), sampler(seed), config)
     tree.run(iterations, None)
     child = tree.root.children[(side, cmd)]
     return child.total / child.visits
@@ -136,25 +145,33 @@ def regret(
     seed: int,
 ) -> None:
     """Each spec's regret at sampled positions under the search's own model (see the docstring)."""
+    models: dict[str, Config] = {}
     for spec in specs:
         kind, budget = bots.parse_kind(spec)
         if kind != "search" or budget is None or budget.iterations is None:
             raise SystemExit(f"--regret compares searches with a budget in playouts, not {spec!r}")
+        models[spec] = model(budget.variant)
     started = time.perf_counter()
     ps = searched_positions(max(1, positions // 2), 2, seed)[:positions]
-    values: list[dict[str, float]] = [{} for _ in ps]
+    values: dict[Config, list[dict[str, float]]] = {m: [{} for _ in ps] for m in models.values()}
     with ProcessPoolExecutor(workers) as pool:
 
-        def evaluate(wanted: list[tuple[int, str]]) -> None:
-            jobs = [(ps[i][0], ps[i][1], cmd, reference, 5000 + i) for i, cmd in wanted]
+        def evaluate(m: Config, wanted: list[tuple[int, str]]) -> None:
+            jobs = [(ps[i][0], ps[i][1], cmd, reference, 5000 + i, m) for i, cmd in wanted]
             for (i, cmd), v in zip(wanted, pool.map(command_value, jobs, chunksize=4), strict=True):
-                values[i][cmd] = v
+                values[m][i][cmd] = v
 
-        evaluate([(i, c) for i, (s, side) in enumerate(ps) for c in heuristic_top(s, side, top, i)])
+        tops = [heuristic_top(s, side, top, i) for i, (s, side) in enumerate(ps)]
+        for m in values:
+            evaluate(m, [(i, c) for i in range(len(ps)) for c in tops[i]])
         jobs = [(s, side, spec, 77 + r) for spec in specs for r in range(repeats) for s, side in ps]
         chosen = list(pool.map(search_choice, jobs, chunksize=4))
         where = [(i % len(ps), cmd) for i, cmd in enumerate(chosen)]
-        evaluate(sorted({(i, c) for i, c in where if c not in values[i]}))
+        n = len(ps) * repeats
+        for k, spec in enumerate(specs):
+            m = models[spec]
+            mine = {(i, c) for i, c in where[k * n : (k + 1) * n] if c not in values[m][i]}
+            evaluate(m, sorted(mine))
     print(
         f"search regret: {len(ps)} searched decisions of heuristic games (seed {seed}) x "
         f"{repeats} seeds; "
@@ -163,12 +180,12 @@ def regret(
     )
     print("| search | mean regret (win probability) [95 % CI] | ratio to the first | best chosen |")
     print("| --- | --- | ---: | ---: |")
-    n = len(ps) * repeats
     base = 0.0
     for k, spec in enumerate(specs):
         regrets = []
+        v = values[models[spec]]
         for i, cmd in where[k * n : (k + 1) * n]:
-            regrets.append(max(values[i].values()) - values[i][cmd])
+            regrets.append(max(v[i].values()) - v[i][cmd])
         mean = sum(regrets) / n
         half = 1.96 * math.sqrt(sum((r - mean) ** 2 for r in regrets) / max(1, n - 1) / n)
         if k == 0:
@@ -205,8 +222,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--reference", type=int, default=400, help="--regret: playouts per value")
     ap.add_argument("--repeats", type=int, default=2, help="--regret: seeds per search")
     a = ap.parse_args(argv)
-    if a.smoke:  # tiny sizes: the regret of two small searches, then the games below
-        regret(["search:10i", "search:20i:narrow"], 4, 3, 10, 1, a.workers, a.seed)
+    if a.smoke:  # tiny sizes: a calibration, the regret of two small searches, the games below
+        calibrate(1, search.Budget(iterations=4, variant="deep"))
+        regret(["search:10i", "search:20i:deep"], 4, 3, 10, 1, a.workers, a.seed)
         if a.regret:
             return 0
     if a.regret:
@@ -214,7 +232,10 @@ def main(argv: list[str] | None = None) -> int:
         regret(specs, a.positions, a.top, a.reference, a.repeats, a.workers, a.seed)
         return 0
     if a.calibrate:
-        calibrate(games=a.games if a.games != 200 else 2)
+        kind, budget = bots.parse_kind(a.players[0] if a.players else "search:60i")
+        if kind != "search" or budget is None or budget.iterations is None:
+            ap.error("--calibrate times a search with a budget in playouts, e.g. search:60i:deep")
+        calibrate(a.games if a.games != 200 else 2, budget)
         return 0
     players = a.players or ["heuristic", "random", "search:0.5", "heuristic"]
     if a.smoke:

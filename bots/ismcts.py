@@ -4,6 +4,9 @@ One tree per decision, from the deciding side's information set: every iteration
 state consistent with that side's view (`engine.determinize`: the opponent's cards, the deck
 and every draw to come dealt anew), walks the tree in it, grows it by one node, plays on with
 the fast heuristic to a horizon and scores the position (`engine.evaluate.win_probability`).
+The horizon (`Config`) is a number of further actions (R6.1), counted from the root's
+decision or from the tree's leaf, and, unless the iteration may play on into the next turn,
+the turn's end; the last turn always plays on to the election.
 The tree's nodes are sequences of decisions, not states, so every determinisation that
 allows a decision adds to the same statistics (the tree is shared across them).
 
@@ -26,7 +29,9 @@ command; `Tree.stats` gives the root's statistics for the reason a player reads.
 
 `Config` holds the pieces, so a benchmark can switch one off (`VARIANTS`): ``flat`` is the
 earlier search (five heuristic candidates at the root, UCB1, no tree below the root),
-``narrow`` half of UCB1's constant at the root (less exploration).
+``narrow`` half of UCB1's constant at the root (less exploration); ``leaf`` the horizon
+counted from the tree's leaf, ``deep`` that and past the turn's end; ``points`` searches the
+point-spending steps too.
 """
 
 from __future__ import annotations
@@ -45,9 +50,6 @@ from engine.schema import Rng
 __all__ = ["VARIANTS", "Config", "Node", "RootStat", "Tree"]
 
 MAX_PLAYOUT_MOVES = 600
-HORIZON_ACTIONS = (
-    4  # an iteration stops after this many further actions (R6.1), or at the turn's end
-)
 
 
 @dataclass(frozen=True)
@@ -69,6 +71,10 @@ class Config:
     widen: float = 1.0
     alpha: float = 0.5
     expand_after: int = 10  # below the root: the heuristic's choice alone until this many visits
+    horizon: int = 4  # an iteration stops after this many further actions (R6.1) ...
+    from_leaf: bool = False  # ... counted from the tree's leaf (False: from the root's decision)
+    turn_end: bool = True  # ... or at the turn's end (False: it plays on into the next turn)
+    point_share: float = 0.0  # > 0: point-spending steps searched, with this share of the budget
 
 
 VARIANTS = {
@@ -79,6 +85,9 @@ VARIANTS = {
     "nowiden": Config(widening=False),
     "puct": Config(root_ucb=False, by_mean=False, root_min=1),
     "narrow": Config(c_ucb=0.25),
+    "leaf": Config(from_leaf=True),
+    "deep": Config(from_leaf=True, turn_end=False),
+    "points": Config(point_share=0.25),
 }
 
 
@@ -138,25 +147,31 @@ class Tree:
         return self.iterations
 
     def _iterate(self) -> None:
+        cfg = self.config
         g = determinize(self.state, self.side, self.rng)
         turn = g["turn"]
+        last_turn = turn >= 9  # the last turn plays on to the election (R13)
         path = [self.root]
         node: Node | None = self.root
         actions = 0
         expanding = True  # walk the tree until a new node is added
         for _ in range(MAX_PLAYOUT_MOVES):
             active = engine.active_sides(g)
-            if not active or (g["turn"] != turn and turn < 9):
+            if not active or (cfg.turn_end and g["turn"] != turn and not last_turn):
                 break
-            if g["stack"][-1]["step"] == "action" and len(path) > 1:
+            if (
+                g["stack"][-1]["step"] == "action"
+                and len(path) > 1
+                and not (cfg.from_leaf and expanding)
+            ):
                 actions += 1
-                if actions > HORIZON_ACTIONS and turn < 9:
+                if actions > cfg.horizon and not last_turn:
                     break
             if node is not None and expanding:
                 who = self.side if self.side in active else min(active)
                 cmd, child = self._select(g, who, node)
                 path.append(child)
-                if child.visits == 0 or not self.config.tree:
+                if child.visits == 0 or not cfg.tree:
                     expanding = False
                 node = child
             else:

@@ -10,7 +10,8 @@ next most promising one.
 
 Choices where points are only being spent (campaign, media, issues, bonus support) are left
 to the heuristic at the table (the tree looks at them below the card play that gives the
-points): they are many, cheap to score, and rarely decide a game alone.
+points): they are many, cheap to score, and rarely decide a game alone (the ``points``
+variant searches them too, with a quarter of the budget; benchmarks/README.md §5 measures it).
 The budget is a number of playouts (reproducible for a given seed) or seconds of
 wall-clock time (the strength a real game gets; on a busy machine it buys fewer playouts,
 so the `Decision` says how many it ran).
@@ -57,10 +58,13 @@ class Budget:
             )
 
 
-def searches(state: engine.GameState, legal: list[str]) -> bool:
+def searches(state: engine.GameState, legal: list[str], config: Config = VARIANTS[""]) -> bool:
     """Whether the search grows a tree for this decision (``legal``: the side's commands):
-    more than one command, at a step that is not point-spending (left to the heuristic)."""
-    return len(legal) > 1 and state["stack"][-1]["step"] not in POINT_STEPS
+    more than one command, at a step that is not point-spending unless ``config`` searches
+    those too (else they are left to the heuristic)."""
+    return len(legal) > 1 and (
+        state["stack"][-1]["step"] not in POINT_STEPS or config.point_share > 0
+    )
 
 
 def choose(state: engine.GameState, side: str, budget: Budget, seed: int = 0) -> str:
@@ -79,11 +83,16 @@ def decide(state: engine.GameState, side: str, budget: Budget, seed: int = 0) ->
         return Decision(legal[0], forced(legal[0]))
     root = determinize(state, side, rng)
     ranked = Heuristic(rnd).ranked(root, side, legal)
-    if not searches(state, legal):
-        return Decision(ranked[0][1], heuristic_reason(root["stack"][-1]["step"], ranked))
     config: Config = VARIANTS[budget.variant]
+    if not searches(state, legal, config):
+        return Decision(ranked[0][1], heuristic_reason(root["stack"][-1]["step"], ranked))
+    iterations, seconds = budget.iterations, budget.seconds
+    if state["stack"][-1]["step"] in POINT_STEPS:
+        share = config.point_share
+        iterations = None if iterations is None else max(1, round(iterations * share))
+        seconds = None if seconds is None else seconds * share
     tree = Tree(state, side, [c for _, c in ranked], rnd, rng, config)
-    playouts = tree.run(budget.iterations, budget.seconds)
+    playouts = tree.run(iterations, seconds)
     best = tree.best()
     stats = [(s.command, s.visits, s.mean) for s in tree.stats()]
     reason = search_reason(best, stats, playouts, ranked[0][1], tree.plan())

@@ -85,7 +85,14 @@ def test_a_determinisation_is_consistent_with_the_view(edition: str) -> None:
 
 
 @pytest.mark.parametrize(
-    ("kind", "budget"), [("random", None), ("heuristic", None), ("search", Budget(iterations=8))]
+    ("kind", "budget"),
+    [
+        ("random", None),
+        ("heuristic", None),
+        ("search", Budget(iterations=8)),
+        ("search", Budget(iterations=8, variant="deep")),  # plays on into the next turn's draws
+        ("search", Budget(iterations=8, variant="points")),  # searches the campaign steps too
+    ],
 )
 def test_a_player_decides_the_same_whatever_it_cannot_see(kind: str, budget: Budget | None) -> None:
     pairs = positions("zman", games=4, every=25) + positions("gmt", games=3, every=25)

@@ -13,11 +13,12 @@ import re
 import pytest
 
 import bots
+import bots.ismcts
 import engine
 from bots import search
 from bots.decision import describe
 from bots.heuristic import POINT_STEPS, Heuristic
-from bots.ismcts import Config, Tree
+from bots.ismcts import VARIANTS, Config, Tree
 from bots.search import Budget
 from engine.determinize import determinize, sampler
 from engine.state import GameState
@@ -81,17 +82,93 @@ def test_progressive_widening_opens_the_heuristics_best_first() -> None:
     assert len(wide.stats()) > len(tried)  # UCB1 without widening tries everything once
 
 
+def last_action_of_the_turn(seed: int = 5) -> tuple[GameState, str]:
+    """A searched action in the last activity phase of turn 1 (R6.1)."""
+    skip = 0
+    while True:
+        g, side = searched_position(seed, skip)
+        if g["turn"] > 1:
+            raise AssertionError("turn 1 ended before its last activity phase was found")
+        if g["round"] == 4:
+            return g, side
+        skip += 1
+
+
+def iterations_seen(
+    monkeypatch: pytest.MonkeyPatch, config: Config, iterations: int
+) -> list[tuple[int, int]]:
+    """Each iteration's (actions played, the last turn an action was played in) in a `Tree`
+    with ``config`` at the last action of turn 1."""
+    g, side = last_action_of_the_turn()
+    seen: list[tuple[int, int]] = []
+    actions, turn = 0, 0
+    apply, score = engine.apply_in_place, bots.ismcts.win_probability
+
+    def counting_apply(state: GameState, who: str, cmd: str) -> list[str]:
+        nonlocal actions, turn
+        if state["stack"][-1]["step"] == "action":
+            actions, turn = actions + 1, state["turn"]
+        return apply(state, who, cmd)
+
+    def recording_score(state: GameState, who: str) -> float:
+        nonlocal actions
+        seen.append((actions, turn))
+        actions = 0
+        return score(state, who)
+
+    monkeypatch.setattr(engine, "apply_in_place", counting_apply)
+    monkeypatch.setattr(bots.ismcts, "win_probability", recording_score)
+    legal = engine.legal_commands(g, side)
+    Tree(g, side, legal, random.Random(1), sampler(1), config).run(iterations, None)
+    assert len(seen) == iterations
+    return seen
+
+
+def test_an_iteration_stops_at_the_horizon_or_the_turns_end(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    seen = iterations_seen(monkeypatch, Config(), 40)
+    assert {turn for _, turn in seen} == {1}  # never past the turn's end
+    assert max(actions for actions, _ in seen) <= 1 + 4  # the root's, then the horizon
+
+
+def test_the_deep_model_plays_on_into_the_next_turn_and_counts_from_the_leaf(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    seen = iterations_seen(monkeypatch, VARIANTS["deep"], 40)
+    assert {turn for _, turn in seen} == {2}  # every iteration plays on into turn 2
+    assert max(actions for actions, _ in seen) > 1 + 4  # the tree's actions, then four more
+
+
 def test_a_time_budget_runs_at_least_one_playout() -> None:
     g, side = searched_position()
     d = search.decide(g, side, Budget(seconds=1e-9), seed=1)
     assert d.playouts >= 1 and d.command in engine.legal_commands(g, side)
 
 
-@pytest.mark.parametrize("variant", ["flat", "noprior", "nowiden", "notree"])
+@pytest.mark.parametrize("variant", [v for v in VARIANTS if v])
 def test_every_variant_plays_a_legal_command(variant: str) -> None:
     g, side = searched_position(skip=3)
     d = search.decide(g, side, Budget(iterations=12, variant=variant), seed=2)
     assert d.command in engine.legal_commands(g, side) and d.playouts == 12
+
+
+def test_point_spending_is_searched_with_its_share_of_the_budget_or_left_to_the_heuristic() -> None:
+    g = engine.new_game(5)
+    n = 0
+    while True:  # the first campaign step of a heuristic game with a choice to make (R7)
+        side = sorted(engine.active_sides(g))[0]
+        if g["stack"][-1]["step"] == "campaign" and len(engine.legal_commands(g, side)) > 1:
+            break
+        engine.apply_in_place(g, side, bots.choose_command(g, side, "heuristic", seed=n))
+        n += 1
+    plain = search.decide(g, side, Budget(iterations=40), seed=2)
+    assert plain.playouts == 0 and "by the rules of thumb" in plain.reason
+    assert plain.command == bots.choose_command(g, side, "heuristic", seed=2)
+    share = VARIANTS["points"].point_share
+    searched = search.decide(g, side, Budget(iterations=40, variant="points"), seed=2)
+    assert searched.playouts == round(40 * share) and "simulated games" in searched.reason
+    assert searched.command in engine.legal_commands(g, side)
 
 
 def test_unknown_variants_are_refused() -> None:
