@@ -21,11 +21,12 @@ machine hardly change) and prints playouts per CPU second and the playouts that 
 and 2 s of one idle core buy.
 
 ``--regret A [B ...]`` measures how well each search spec finds the best command under the
-search's own model (its horizon and `engine.evaluate.win_probability`), without
-playing games: at ``--positions`` searched decisions sampled from heuristic games, each of the
+search's own model (its horizon and `engine.evaluate.win_probability`), without playing
+games: at ``--positions`` searched decisions sampled from heuristic games, each of the
 heuristic's best ``--top`` commands (and any other a spec chooses) is searched alone for
-``--reference`` playouts under that spec's horizon, which gives its value; a spec's regret at a position is the best
-value less the value of the command it chose (in win probability, over ``--repeats`` seeds).
+``--reference`` playouts under that spec's horizon, which gives its value; a spec's regret at
+a position is the best value less the value of the command it chose (in win probability, over
+``--repeats`` seeds).
 The first spec is the baseline; the table gives each spec's mean regret, its ratio to the
 baseline's and how often it chose the best command. ``--seed`` picks the heuristic games the
 positions come from. It takes minutes where a match takes hours (about a quarter of an hour
