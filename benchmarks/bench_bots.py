@@ -107,12 +107,6 @@ def searched_positions(games: int, per_game: int, seed: int) -> list[tuple[engin
     return out
 
 
-def model(variant: str) -> Config:
-    """The model a variant's search values commands by (its horizon; the rest at defaults)."""
-    v = VARIANTS[variant]
-    return Config(horizon=v.horizon, from_leaf=v.from_leaf, turn_end=v.turn_end)
-
-
 def command_value(args: tuple[engine.GameState, str, str, int, int, Config]) -> float:
     """The value of ``cmd`` for ``side`` under ``config``'s model: ``cmd`` searched alone (a
     tree with that one root command) for ``iterations`` playouts; the root child's mean."""
@@ -151,7 +145,7 @@ def regret(
         kind, budget = bots.parse_kind(spec)
         if kind != "search" or budget is None or budget.iterations is None:
             raise SystemExit(f"--regret compares searches with a budget in playouts, not {spec!r}")
-        models[spec] = model(budget.variant)
+        models[spec] = VARIANTS[budget.variant].model()
     started = time.perf_counter()
     ps = searched_positions(max(1, positions // 2), 2, seed)[:positions]
     values: dict[Config, list[dict[str, float]]] = {m: [{} for _ in ps] for m in models.values()}

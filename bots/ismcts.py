@@ -76,6 +76,11 @@ class Config:
     turn_end: bool = True  # ... or at the turn's end (False: it plays on into the next turn)
     point_share: float = 0.0  # > 0: point-spending steps searched, with this share of the budget
 
+    def model(self) -> Config:
+        """What an iteration's value measures (the horizon), the search's other pieces at the
+        player's defaults: two configs with the same model value a command alike."""
+        return Config(horizon=self.horizon, from_leaf=self.from_leaf, turn_end=self.turn_end)
+
 
 VARIANTS = {
     "": Config(),

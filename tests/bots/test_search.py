@@ -17,7 +17,7 @@ import bots.ismcts
 import engine
 from bots import search
 from bots.decision import describe
-from bots.heuristic import POINT_STEPS, Heuristic
+from bots.heuristic import Heuristic
 from bots.ismcts import VARIANTS, Config, Tree
 from bots.search import Budget
 from engine.determinize import determinize, sampler
@@ -25,14 +25,14 @@ from engine.state import GameState
 
 
 def searched_position(seed: int = 5, skip: int = 0, step: str = "action") -> tuple[GameState, str]:
-    """A position of a heuristic game where the search searches (by default: an action)."""
+    """A position of a heuristic game with a choice at ``step`` (by default: an action)."""
     g = engine.new_game(seed)
     n = 0
     while True:
         side = sorted(engine.active_sides(g))[0]
         legal = engine.legal_commands(g, side)
         here = g["stack"][-1]["step"]
-        if len(legal) > 1 and here not in POINT_STEPS and step in (here, ""):
+        if len(legal) > 1 and here == step:
             if skip == 0:
                 return g, side
             skip -= 1
@@ -154,14 +154,7 @@ def test_every_variant_plays_a_legal_command(variant: str) -> None:
 
 
 def test_point_spending_is_searched_with_its_share_of_the_budget_or_left_to_the_heuristic() -> None:
-    g = engine.new_game(5)
-    n = 0
-    while True:  # the first campaign step of a heuristic game with a choice to make (R7)
-        side = sorted(engine.active_sides(g))[0]
-        if g["stack"][-1]["step"] == "campaign" and len(engine.legal_commands(g, side)) > 1:
-            break
-        engine.apply_in_place(g, side, bots.choose_command(g, side, "heuristic", seed=n))
-        n += 1
+    g, side = searched_position(step="campaign")  # spending campaign points (R7)
     plain = search.decide(g, side, Budget(iterations=40), seed=2)
     assert plain.playouts == 0 and "by the rules of thumb" in plain.reason
     assert plain.command == bots.choose_command(g, side, "heuristic", seed=2)
@@ -169,6 +162,13 @@ def test_point_spending_is_searched_with_its_share_of_the_budget_or_left_to_the_
     searched = search.decide(g, side, Budget(iterations=40, variant="points"), seed=2)
     assert searched.playouts == round(40 * share) and "simulated games" in searched.reason
     assert searched.command in engine.legal_commands(g, side)
+
+
+def test_variants_with_the_players_horizon_share_its_model() -> None:
+    """`--regret` values each spec by its model: one reference for all the player's-horizon variants."""
+    assert {VARIANTS[v].model() for v in ("", "flat", "narrow", "points")} == {Config()}
+    assert VARIANTS["deep"].model() == Config(from_leaf=True, turn_end=False)
+    assert VARIANTS["leaf"].model() != Config()
 
 
 def test_unknown_variants_are_refused() -> None:
