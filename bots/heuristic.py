@@ -26,7 +26,7 @@ import random
 import engine
 from bots.decision import Decision, forced, heuristic_reason
 from engine.determinize import determinize, playout_copy, sampler
-from engine.evaluate import evaluate
+from engine.evaluate import evaluate, issue_value
 
 __all__ = ["Heuristic", "choose", "decide"]
 
@@ -39,7 +39,6 @@ _REGION_EV = {
     r: sum(ev for ev, region, _ in _STATE_INFO.values() if region == r) for r in engine.REGIONS
 }
 _ZONE = {st: info.zone for st, info in engine.STATES.items()}
-_ISSUE_WEIGHT = (6.0, 4.0, 2.0)
 _tanh = math.tanh
 CP_USES = ("campaign", "advertise", "position")
 POINT_STEPS = frozenset(
@@ -372,11 +371,7 @@ def _issue_gain(b: _Board, issue: str, points: int) -> float:
         return 0.0
     pos = g["issue_order"].index(issue)
     x: int = g["issues"][issue] * b.s
-    w = _ISSUE_WEIGHT[pos]
-    before = (w if x > 0 else -w if x < 0 else 0.0) + 0.5 * max(-4, min(4, x))
-    y = x + points
-    after = (w if y > 0 else -w if y < 0 else 0.0) + 0.5 * max(-4, min(4, y))
-    return after - before
+    return issue_value(pos, x + points) - issue_value(pos, x)
 
 
 def _use_value(b: _Board, kind: str, cp: int) -> float:

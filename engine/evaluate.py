@@ -22,6 +22,7 @@ from engine.state import GameState
 __all__ = [
     "carry_probability",
     "evaluate",
+    "issue_value",
     "state_value",
     "win_probability",
 ]
@@ -89,6 +90,15 @@ def _expected_kennedy_ev(g: GameState) -> float:
     return total
 
 
+def issue_value(pos: int, support: int) -> float:
+    """What ``support`` (signed: + for the side counted) in the issue at ``pos`` (0-2 in the
+    issue order) is worth: the lead itself (R10.3) and its depth, up to 4 points."""
+    if not support:
+        return 0.0
+    value = ISSUE_POSITION[pos] + 0.5 * min(abs(support), 4)
+    return value if support > 0 else -value
+
+
 def _kennedy_margin(g: GameState) -> float:
     """The evaluation from Kennedy's side (Nixon's is its negative)."""
     margin: float = 2.0 * (_expected_kennedy_ev(g) - _HALF)
@@ -101,10 +111,7 @@ def _kennedy_margin(g: GameState) -> float:
     margin += ENDORSEMENT * sum(g["endorsements"].values())
     issues: dict[str, int] = g["issues"]
     for pos, issue in enumerate(g["issue_order"]):
-        x = issues[issue]
-        if x:
-            lead = 1 if x > 0 else -1
-            margin += lead * (ISSUE_POSITION[pos] + 0.5 * min(abs(x), 4))
+        margin += issue_value(pos, issues[issue])
     cand = g["candidate"]
     margin += CANDIDATE_CARD * ((cand["kennedy"] == "active") - (cand["nixon"] == "active"))
     margin += CARD_IN_HAND * (len(g["hands"]["kennedy"]) - len(g["hands"]["nixon"]))

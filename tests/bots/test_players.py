@@ -13,7 +13,7 @@ import pytest
 import bots
 import engine
 from bots.search import Budget
-from engine.evaluate import evaluate, win_probability
+from engine.evaluate import evaluate, issue_value, win_probability
 from tests.engine.playout import play_out
 
 
@@ -104,6 +104,20 @@ def test_the_evaluation_is_symmetric_and_exact_at_the_end() -> None:
         assert evaluate(h, "kennedy") == pytest.approx(-evaluate(h, "nixon"))
         p = win_probability(h, "kennedy")
         assert 0.0 < p < 1.0 and p == pytest.approx(1.0 - win_probability(h, "nixon"))
+
+
+def test_an_issue_lead_is_worth_more_the_higher_the_issue_and_the_deeper_up_to_four() -> None:
+    """R10.3: the 1st issue's leader gains most (the evaluation's and the heuristic's value)."""
+    assert issue_value(0, 0) == 0.0
+    assert issue_value(0, 1) > issue_value(1, 1) > issue_value(2, 1) > 0.0
+    assert issue_value(1, 3) > issue_value(1, 2) and issue_value(1, 4) == issue_value(1, 7)
+    assert all(issue_value(p, -x) == -issue_value(p, x) for p in range(3) for x in range(6))
+    g = engine.new_game(3)
+    first = g["issue_order"][0]
+    g["issues"][first] = 0
+    before = evaluate(g, "nixon")
+    g["issues"][first] = -2  # Nixon leads the 1st issue by 2
+    assert evaluate(g, "nixon") - before == pytest.approx(issue_value(0, 2) - issue_value(0, 0))
 
 
 def test_more_support_in_a_state_is_worth_more() -> None:
