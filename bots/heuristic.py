@@ -26,7 +26,7 @@ import random
 import engine
 from bots.decision import Decision, forced, heuristic_reason
 from engine.determinize import determinize, playout_copy, sampler
-from engine.evaluate import evaluate, issue_value
+from engine.evaluate import evaluate, issue_value, spread, tilts
 
 __all__ = ["Heuristic", "choose", "decide"]
 
@@ -67,31 +67,13 @@ def _travel_table() -> dict[str, dict[str, int]]:
 _TRAVEL = _travel_table()  # CP to cross from a state's zone to another's (R7.3)
 
 
-_TILTS: dict[tuple[int, ...], dict[str, float]] = {}  # endorsement signs -> each state's tilt
-
-
-def _tilts(endorsements: dict[str, int]) -> dict[str, float]:
-    """Each state's lean toward its Election Day owner (R13.5), by the endorsements' signs."""
-    key = tuple((endorsements[r] > 0) - (endorsements[r] < 0) for r in engine.REGIONS)
-    tilt = _TILTS.get(key)
-    if tilt is None:
-        region_tilt = {r: (0.45 if e > 0 else -0.45) if e else 0.0 for r, e in endorsements.items()}
-        tilt = {
-            st: region_tilt[region] or 0.45 * border
-            for st, (_, region, border) in _STATE_INFO.items()
-        }
-        _TILTS[key] = tilt
-    return tilt
-
-
 class _Board:
     """What one decision's scoring needs, computed once: state values and the bag's odds."""
 
     def __init__(self, g: engine.GameState, side: str) -> None:
         self.g, self.side, self.s = g, side, _SIGN[side]
-        turn = int(g["turn"])
-        self.spread = 1.2 + 0.45 * max(0, 9 - turn)
-        self.tilt = _tilts(g["endorsements"])
+        self.spread = spread(g)
+        self.tilt = tilts(g["endorsements"])
         bag = g["bag"]
         total = bag["kennedy"] + bag["nixon"]
         self.p_check = bag[side] / total if total else 0.5  # R3.1 (a refill keeps it near 1/2)

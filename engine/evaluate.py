@@ -23,7 +23,9 @@ __all__ = [
     "carry_probability",
     "evaluate",
     "issue_value",
+    "spread",
     "state_value",
+    "tilts",
     "win_probability",
 ]
 
@@ -46,9 +48,9 @@ def _turns_left(g: GameState) -> int:
     return max(0, 9 - int(g["turn"]))
 
 
-def _spread(turns_left: int) -> float:
+def spread(g: GameState) -> float:
     """How many cubes of lead make a state fairly safe: wider the longer the game goes on."""
-    return 1.2 + 0.45 * turns_left
+    return 1.2 + 0.45 * _turns_left(g)
 
 
 def carry_probability(support: float, tilt: float, spread: float) -> float:
@@ -59,34 +61,35 @@ def carry_probability(support: float, tilt: float, spread: float) -> float:
     return 0.5 + 0.5 * math.tanh((support + tilt) / spread)
 
 
-def _tilt(g: GameState, region: str, border: int) -> float:
-    e = g["endorsements"][region]
-    lean = (
-        (1 if e > 0 else -1) if e else border
-    )  # R13.5: endorsements first, else the border colour
-    return 0.45 * lean
+_TILTS: dict[tuple[int, ...], dict[str, float]] = {}  # endorsement signs -> each state's tilt
+
+
+def tilts(endorsements: dict[str, int]) -> dict[str, float]:
+    """Each state's lean toward its Election Day owner (R13.5), + Kennedy: its region's
+    endorsements first, else the border colour."""
+    key = tuple((endorsements[r] > 0) - (endorsements[r] < 0) for r in REGIONS)
+    tilt = _TILTS.get(key)
+    if tilt is None:
+        region_tilt = {r: (0.45 if e > 0 else -0.45) if e else 0.0 for r, e in endorsements.items()}
+        tilt = {st: region_tilt[region] or 0.45 * border for st, _, region, border in _STATE_LIST}
+        _TILTS[key] = tilt
+    return tilt
 
 
 def state_value(g: GameState, st: str, support: int | None = None) -> float:
     """Kennedy's expected electoral votes from state ``st`` (with ``support`` instead of the board's)."""
-    info = STATES[st]
     x = g["states"][st] if support is None else support
-    border = 1 if info.border == "kennedy" else -1
-    return info.ev * carry_probability(x, _tilt(g, info.region, border), _spread(_turns_left(g)))
+    return STATES[st].ev * carry_probability(x, tilts(g["endorsements"])[st], spread(g))
 
 
 def _expected_kennedy_ev(g: GameState) -> float:
-    spread = _spread(_turns_left(g))
-    tilts = {}
-    for r in REGIONS:
-        e = g["endorsements"][r]
-        tilts[r] = (0.45 if e > 0 else -0.45) if e else 0.0
+    k = spread(g)
+    tilt = tilts(g["endorsements"])
     support = g["states"]
     total = 0.0
     tanh = math.tanh
-    for st, ev, region, border in _STATE_LIST:
-        t = tilts[region] or 0.45 * border
-        total += ev * (0.5 + 0.5 * tanh((support[st] + t) / spread))
+    for st, ev, _, _ in _STATE_LIST:
+        total += ev * (0.5 + 0.5 * tanh((support[st] + tilt[st]) / k))
     return total
 
 

@@ -13,7 +13,7 @@ import pytest
 import bots
 import engine
 from bots.search import Budget
-from engine.evaluate import evaluate, issue_value, win_probability
+from engine.evaluate import evaluate, issue_value, state_value, tilts, win_probability
 from tests.engine.playout import play_out
 
 
@@ -118,6 +118,24 @@ def test_an_issue_lead_is_worth_more_the_higher_the_issue_and_the_deeper_up_to_f
     before = evaluate(g, "nixon")
     g["issues"][first] = -2  # Nixon leads the 1st issue by 2
     assert evaluate(g, "nixon") - before == pytest.approx(issue_value(0, 2) - issue_value(0, 0))
+
+
+def test_an_empty_state_leans_to_its_regions_endorsements_else_its_border_colour() -> None:
+    """R13.5, as the evaluation and the heuristic both read it (`engine.evaluate.tilts`)."""
+    g = engine.new_game(3)
+    endorsements = {r: 0 for r in engine.REGIONS}
+    lean = tilts(endorsements)
+    for st, info in engine.STATES.items():
+        assert lean[st] == (0.45 if info.border == "kennedy" else -0.45)
+    region = next(iter(engine.REGIONS))
+    endorsements[region] = -1  # one Nixon endorsement marker there
+    lean = tilts(endorsements)
+    for st, info in engine.STATES.items():
+        if info.region == region:
+            assert lean[st] == -0.45
+    g["endorsements"] = endorsements
+    st = next(s for s, info in engine.STATES.items() if info.region == region)
+    assert state_value(g, st, 0) < engine.STATES[st].ev / 2  # empty: Nixon's more likely than not
 
 
 def test_more_support_in_a_state_is_worth_more() -> None:
