@@ -31,12 +31,9 @@ from engine.evaluate import evaluate, issue_value, spread, tilts
 __all__ = ["Heuristic", "choose", "decide"]
 
 _SIGN = {"kennedy": 1, "nixon": -1}
-_STATE_INFO = {
-    st: (info.ev, info.region, 1 if info.border == "kennedy" else -1)
-    for st, info in engine.STATES.items()
-}
+_STATE_INFO = {st: (info.ev, info.region) for st, info in engine.STATES.items()}
 _REGION_EV = {
-    r: sum(ev for ev, region, _ in _STATE_INFO.values() if region == r) for r in engine.REGIONS
+    r: sum(ev for ev, region in _STATE_INFO.values() if region == r) for r in engine.REGIONS
 }
 _ZONE = {st: info.zone for st, info in engine.STATES.items()}
 _tanh = math.tanh
@@ -385,7 +382,7 @@ def _campaign_start(b: _Board) -> tuple[dict[str, float], dict[str, float]]:
         media = g["media"]
         points: dict[str, float] = {}
         gains: dict[str, float] = {}
-        for st, (_, region, _) in _STATE_INFO.items():
+        for st, (_, region) in _STATE_INFO.items():
             x = support[st]
             checked = (x * s <= -4 or st == opp_token) and media[region] * s <= 0  # R7.4
             points[st] = b.p_check if checked else 1.0
