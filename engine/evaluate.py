@@ -29,14 +29,16 @@ __all__ = [
     "win_probability",
 ]
 
-# weights in electoral votes (tuned by hand against the random player, see benchmarks/README.md)
+# weights in electoral votes, tuned by hand against the random player; the issue weights by
+# heuristic self-play (see benchmarks/README.md)
 MOMENTUM = 4.0
 MEDIA = 2.0
 ENDORSEMENT = 1.5
 CANDIDATE_CARD = 6.0
 CARD_IN_HAND = 3.0
 STRATEGY_CARD = 2.5
-ISSUE_POSITION = (6.0, 4.0, 2.0)  # leading the 1st, 2nd, 3rd issue (R10.3)
+ISSUE_POSITION = (12.0, 8.0, 4.0)  # leading the 1st, 2nd, 3rd issue (R10.3)
+ISSUE_DEPTH = 1.0  # each point of the lead, up to 4 (R10.4 takes one a turn)
 
 _STATE_LIST = tuple(
     (st, info.ev, info.region, 1 if info.border == "kennedy" else -1) for st, info in STATES.items()
@@ -98,7 +100,7 @@ def issue_value(pos: int, support: int) -> float:
     issue order) is worth: the lead itself (R10.3) and its depth, up to 4 points."""
     if not support:
         return 0.0
-    value = ISSUE_POSITION[pos] + 0.5 * min(abs(support), 4)
+    value = ISSUE_POSITION[pos] + ISSUE_DEPTH * min(abs(support), 4)
     return value if support > 0 else -value
 
 
