@@ -34,6 +34,15 @@ on two idle cores at its defaults), so it is the place to compare the search's c
 cannot judge the model itself (the horizon, the evaluation), which only games can, and a
 different sample of positions can rank two close settings differently. What it can say of a
 model is how much room it leaves between a small budget and a large one.
+
+``--weights NAME=VALUE [...] [--player heuristic] [--deals 1000]`` measures a change to
+`engine.evaluate`'s weights (``MOMENTUM``, ``MEDIA``, ``ENDORSEMENT``, ``CANDIDATE_CARD``,
+``CARD_IN_HAND``, ``STRATEGY_CARD``, ``ISSUE_DEPTH``; ``ISSUE_POSITION=12,8,4``) by self-play:
+the player thinking with the changed weights (A) against the same player with today's (B),
+each deal from ``--seed`` on played twice with the sides swapped. B is the baseline in the
+same run: two identical players split every deal, so anything but 50 % is the change. The
+heuristic plays a game in a few hundredths of a second, so thousands of games take a minute;
+a search spec (``--player search:300i``) measures what the search makes of the change.
 """
 
 from __future__ import annotations
@@ -43,7 +52,9 @@ import math
 import random
 import sys
 import time
+from collections.abc import Iterator
 from concurrent.futures import ProcessPoolExecutor
+from contextlib import contextmanager
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
@@ -53,6 +64,7 @@ import engine
 from bots import search, tournament
 from bots.heuristic import Heuristic
 from bots.ismcts import VARIANTS, Config, Tree
+from engine import evaluate as evaluation
 from engine.determinize import determinize, sampler
 
 
@@ -192,6 +204,117 @@ def regret(
         )
 
 
+WEIGHTS = (
+    "MOMENTUM",
+    "MEDIA",
+    "ENDORSEMENT",
+    "CANDIDATE_CARD",
+    "CARD_IN_HAND",
+    "STRATEGY_CARD",
+    "ISSUE_POSITION",
+    "ISSUE_DEPTH",
+)
+Weight = float | tuple[float, ...]
+
+
+def parse_weights(items: list[str]) -> dict[str, Weight]:
+    """``NAME=VALUE`` items as `engine.evaluate` weights; SystemExit naming what is wrong."""
+    out: dict[str, Weight] = {}
+    for item in items:
+        name, eq, value = item.partition("=")
+        name = name.strip().upper()
+        if not eq or name not in WEIGHTS:
+            raise SystemExit(
+                f"--weights: {item!r} is not NAME=VALUE with NAME one of {', '.join(WEIGHTS)}"
+            )
+        current = getattr(evaluation, name)
+        try:
+            numbers = tuple(float(v) for v in value.split(","))
+        except ValueError:
+            raise SystemExit(f"--weights: {item!r}: {value!r} is not a number") from None
+        if isinstance(current, tuple):
+            if len(numbers) != len(current):
+                raise SystemExit(
+                    f"--weights: {name} takes {len(current)} numbers, like {name}="
+                    + ",".join(f"{v:g}" for v in current)
+                )
+            out[name] = numbers
+        elif len(numbers) != 1:
+            raise SystemExit(f"--weights: {name} takes one number, like {name}={current:g}")
+        else:
+            out[name] = numbers[0]
+    return out
+
+
+@contextmanager
+def weighted(changes: dict[str, Weight]) -> Iterator[None]:
+    """`engine.evaluate` thinks with ``changes`` inside the block, with its own weights after."""
+    saved = {name: getattr(evaluation, name) for name in changes}
+    try:
+        for name, value in changes.items():
+            setattr(evaluation, name, value)
+        yield
+    finally:
+        for name, value in saved.items():
+            setattr(evaluation, name, value)
+
+
+def weights_game(args: tuple[int, str, str, dict[str, Weight]]) -> str:
+    """The winner of deal ``seed`` where ``a_side`` thinks with ``changes``, the other side not."""
+    seed, a_side, spec, changes = args
+    kind, budget = bots.parse_kind(spec)
+    g = engine.new_game(seed)
+    n = 0
+    while engine.active_sides(g):
+        side = sorted(engine.active_sides(g))[0]
+        if side == a_side:
+            with weighted(changes):
+                cmd = bots.choose_command(g, side, kind, budget, seed=seed * 1000 + n)
+        else:
+            cmd = bots.choose_command(g, side, kind, budget, seed=seed * 1000 + n)
+        engine.apply_in_place(g, side, cmd)
+        n += 1
+    result = g["result"]
+    assert result is not None
+    return str(result["winner"])
+
+
+def weights_ab(changes: dict[str, Weight], spec: str, deals: int, workers: int, seed: int) -> None:
+    """A (``spec`` with ``changes``) against B (``spec`` as it is), each deal twice."""
+    started = time.perf_counter()
+    jobs = [
+        (s, a_side, spec, changes)
+        for s in range(seed, seed + deals)
+        for a_side in ("kennedy", "nixon")
+    ]
+    with ProcessPoolExecutor(workers) as pool:
+        winners = list(pool.map(weights_game, jobs, chunksize=8))
+    won = {
+        side: sum(w == side for (_, a, _, _), w in zip(jobs, winners, strict=True) if a == side)
+        for side in ("kennedy", "nixon")
+    }
+    wins, games = won["kennedy"] + won["nixon"], len(jobs)
+    lo, hi = tournament.wilson(wins, games)
+    change = " ".join(
+        f"{k}={','.join(f'{x:g}' for x in v) if isinstance(v, tuple) else f'{v:g}'}"
+        for k, v in changes.items()
+    )
+    today = " ".join(
+        f"{k}={','.join(f'{x:g}' for x in v) if isinstance(v, tuple) else f'{v:g}'}"
+        for k in changes
+        for v in [getattr(evaluation, k)]
+    )
+    print(
+        f"evaluation weights: {spec} with {change} (A) against {spec} with {today} (B), "
+        f"deals {seed}-{seed + deals - 1} each played twice, sides swapped "
+        f"({time.perf_counter() - started:.0f} s)"
+    )
+    print(
+        f"A won {wins}/{games} = {100 * wins / games:.1f} % [{100 * lo:.1f}, {100 * hi:.1f}]; "
+        f"as Kennedy {won['kennedy']}/{deals}, as Nixon {won['nixon']}/{deals}"
+    )
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
@@ -216,12 +339,23 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--top", type=int, default=20, help="--regret: commands valued per decision")
     ap.add_argument("--reference", type=int, default=400, help="--regret: playouts per value")
     ap.add_argument("--repeats", type=int, default=2, help="--regret: seeds per search")
+    ap.add_argument(
+        "--weights",
+        nargs="+",
+        metavar="NAME=VALUE",
+        help="self-play: the player with these engine.evaluate weights against today's",
+    )
+    ap.add_argument("--player", default="heuristic", help="--weights: the player (a spec)")
+    ap.add_argument("--deals", type=int, default=1000, help="--weights: deals, each played twice")
     a = ap.parse_args(argv)
     if a.smoke:  # tiny sizes: a calibration, the regret of two small searches, the games below
         calibrate(1, search.Budget(iterations=4, variant="deep"))
         regret(["search:10i", "search:20i:deep"], 4, 3, 10, 1, a.workers, a.seed)
         if a.regret:
             return 0
+    if a.weights:
+        weights_ab(parse_weights(a.weights), a.player, a.deals, a.workers, a.seed)
+        return 0
     if a.regret:
         specs = a.players or ["search:300i", "search:1200i"]
         regret(specs, a.positions, a.top, a.reference, a.repeats, a.workers, a.seed)
