@@ -37,12 +37,12 @@ model is how much room it leaves between a small budget and a large one.
 
 ``--weights NAME=VALUE [...] [--player heuristic] [--deals 1000]`` measures a change to
 `engine.evaluate`'s weights (``MOMENTUM``, ``MEDIA``, ``ENDORSEMENT``, ``CANDIDATE_CARD``,
-``CARD_IN_HAND``, ``STRATEGY_CARD``, ``ISSUE_DEPTH``; ``ISSUE_POSITION=12,8,4``) by self-play:
-the player thinking with the changed weights (A) against the same player with today's (B),
+``CARD_IN_HAND``, ``STRATEGY_CARD``, ``ISSUE_DEPTH``; ``ISSUE_POSITION=A,B,C``, three numbers)
+by self-play: the player thinking with the changed weights (A) against the same player with today's (B),
 each deal from ``--seed`` on played twice with the sides swapped. B is the baseline in the
 same run: two identical players split every deal, so anything but 50 % is the change. The
-heuristic plays a game in a few hundredths of a second, so thousands of games take a minute;
-a search spec (``--player search:300i``) measures what the search makes of the change.
+heuristic plays a game in about a tenth of a second, so 2,000 games take a few minutes of a
+core; a search spec (``--player search:300i``) measures what the search makes of the change.
 """
 
 from __future__ import annotations
@@ -235,12 +235,14 @@ def parse_weights(items: list[str]) -> dict[str, Weight]:
         if isinstance(current, tuple):
             if len(numbers) != len(current):
                 raise SystemExit(
-                    f"--weights: {name} takes {len(current)} numbers, like {name}="
-                    + ",".join(f"{v:g}" for v in current)
+                    f"--weights: {name} takes {len(current)} numbers, like "
+                    + _weight_text(name, current)
                 )
             out[name] = numbers
         elif len(numbers) != 1:
-            raise SystemExit(f"--weights: {name} takes one number, like {name}={current:g}")
+            raise SystemExit(
+                f"--weights: {name} takes one number, like {_weight_text(name, current)}"
+            )
         else:
             out[name] = numbers[0]
     return out
@@ -279,6 +281,12 @@ def weights_game(args: tuple[int, str, str, dict[str, Weight]]) -> str:
     return str(result["winner"])
 
 
+def _weight_text(name: str, value: Weight) -> str:
+    """``NAME=VALUE`` as `parse_weights` reads it."""
+    numbers = value if isinstance(value, tuple) else (value,)
+    return f"{name}=" + ",".join(f"{v:g}" for v in numbers)
+
+
 def weights_ab(changes: dict[str, Weight], spec: str, deals: int, workers: int, seed: int) -> None:
     """A (``spec`` with ``changes``) against B (``spec`` as it is), each deal twice."""
     started = time.perf_counter()
@@ -295,15 +303,8 @@ def weights_ab(changes: dict[str, Weight], spec: str, deals: int, workers: int, 
     }
     wins, games = won["kennedy"] + won["nixon"], len(jobs)
     lo, hi = tournament.wilson(wins, games)
-    change = " ".join(
-        f"{k}={','.join(f'{x:g}' for x in v) if isinstance(v, tuple) else f'{v:g}'}"
-        for k, v in changes.items()
-    )
-    today = " ".join(
-        f"{k}={','.join(f'{x:g}' for x in v) if isinstance(v, tuple) else f'{v:g}'}"
-        for k in changes
-        for v in [getattr(evaluation, k)]
-    )
+    change = " ".join(_weight_text(k, v) for k, v in changes.items())
+    today = " ".join(_weight_text(k, getattr(evaluation, k)) for k in changes)
     print(
         f"evaluation weights: {spec} with {change} (A) against {spec} with {today} (B), "
         f"deals {seed}-{seed + deals - 1} each played twice, sides swapped "
