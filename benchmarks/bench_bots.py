@@ -269,10 +269,7 @@ def weights_game(args: tuple[int, str, str, dict[str, Weight]]) -> str:
     n = 0
     while engine.active_sides(g):
         side = sorted(engine.active_sides(g))[0]
-        if side == a_side:
-            with weighted(changes):
-                cmd = bots.choose_command(g, side, kind, budget, seed=seed * 1000 + n)
-        else:
+        with weighted(changes if side == a_side else {}):
             cmd = bots.choose_command(g, side, kind, budget, seed=seed * 1000 + n)
         engine.apply_in_place(g, side, cmd)
         n += 1
