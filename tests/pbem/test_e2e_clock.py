@@ -93,10 +93,13 @@ def test_a_silent_player_is_reminded_and_loses_by_the_chosen_policy(
                 claimed = True
         time.sleep(0.3)
     assert over, "the game did not end on time"
-    nixon = _subjects(mail_server, addr["nixon"], 5)  # welcome, 2 reminders, time is up, result
+    # Nixon: welcome, 2 reminders, time is up, (claim: out of time, the opponent may claim,) result
+    nixon = _subjects(mail_server, addr["nixon"], 6 if policy == "claim" else 5)
     kennedy = _subjects(mail_server, addr["kennedy"], 3)  # welcome, Nixon out of time, result
     assert sum("Reminder" in s for s in nixon) == 2, nixon
     assert sum("Your time is up" in s for s in nixon) == 1, nixon
     assert any("Nixon is out of time" in s for s in kennedy), kennedy
+    if policy == "claim":
+        assert sum("your opponent may claim the win" in s for s in nixon) == 1, nixon
     for subjects in (kennedy, nixon):
         assert sum("game over: Kennedy wins (on time)" in s for s in subjects) == 1, subjects
