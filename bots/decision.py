@@ -5,8 +5,8 @@ search's statistics (``won 64 % of 400 simulated games, against 51 % for 'campai
 or the heuristic's scoring (``best of 12 options: about +4.5 electoral votes ...``). It reads
 only what the deciding side may see (its own commands, card names, state names): the cards of
 its own hand among them, so before the opponent or an observer reads it, `hide_cards` words it
-without the cards they cannot see. One home for the wording: `describe`, `forced`,
-`heuristic_reason`, `search_reason`, `hide_cards`.
+without the cards they cannot see. One home for the wording: `readable`, `describe`,
+`forced`, `heuristic_reason`, `search_reason`, `hide_cards`.
 """
 
 from __future__ import annotations
@@ -17,7 +17,15 @@ from dataclasses import dataclass
 
 import engine
 
-__all__ = ["Decision", "describe", "forced", "heuristic_reason", "hide_cards", "search_reason"]
+__all__ = [
+    "Decision",
+    "describe",
+    "forced",
+    "heuristic_reason",
+    "hide_cards",
+    "readable",
+    "search_reason",
+]
 
 
 @dataclass(frozen=True)
@@ -30,15 +38,22 @@ class Decision:
     playouts: int = 0
 
 
+def readable(cmd: str) -> str:
+    """A canonical command as a player would write it: ``issue civil_rights`` -> ``issue civil
+    rights`` (which the parser reads back, `engine.parse`)."""
+    return " ".join(w.replace("_", " ") if w in engine.ISSUES else w for w in cmd.split())
+
+
 def describe(cmd: str) -> str:
     """A command in quotes with what its numbers and codes stand for:
-    ``'campaign 17' (#17 Kennedy's Peace Corps)``, ``'check OH 2' (Ohio)``."""
+    ``'campaign 17' (#17 Kennedy's Peace Corps)``, ``'check OH 2' (Ohio)``,
+    ``'issue civil rights'``."""
     words = cmd.split()
     if len(words) > 1 and words[1].isdigit() and int(words[1]) in engine.CARDS:
         return f"'{cmd}' (#{words[1]} {engine.CARDS[int(words[1])].name})"
     if len(words) > 1 and words[1] in engine.STATES:
         return f"'{cmd}' ({engine.STATES[words[1]].name})"
-    return f"'{cmd}'"
+    return f"'{readable(cmd)}'"
 
 
 def forced(cmd: str) -> str:
@@ -83,7 +98,7 @@ def search_reason(
     else:
         text += f" ({playouts} in all; no other option came close enough to be tried)"
     if plan:
-        text += "; then " + ", ".join(_runs(plan))
+        text += "; then " + ", ".join(_runs([readable(c) for c in plan]))
     if heuristic_first != chosen:
         text += f" (the rules of thumb alone would have played {describe(heuristic_first)})"
     return text
@@ -126,25 +141,55 @@ _CARD_COMMAND = re.compile(
     r"(?P<rest>(?: (?:preempt|kennedy|nixon))*)(?(q)')(?: \(#(?P=n) [^)]*\))?"
 )
 _CARD_NAME = re.compile(r"#(?P<n>\d+)\b")
+_ORDINALS = ("first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth")
+
+
+def _nth(i: int) -> str:
+    """``first`` for 0, ``second`` for 1 ...; ``9th`` beyond the words."""
+    return _ORDINALS[i] if i < len(_ORDINALS) else f"{i + 1}th"
 
 
 def hide_cards(text: str, shown: Container[int]) -> str:
     """``text`` (a reason, or commands) worded without the cards not in ``shown``: a command
-    naming one reads ``'campaign' with a hidden card``, a ``#17 Name`` reads ``a hidden card``."""
+    naming one reads ``'campaign' with a hidden card``, a ``#17 Name`` reads ``a hidden card``.
+    Further hidden cards read ``a second hidden card`` and so on, and one named again ``the same
+    hidden card`` (``the first hidden card`` once there are two), so options with different hidden
+    cards do not read as one."""
+    order: list[int] = []  # the hidden cards in the order the text names them
 
-    def command(m: re.Match[str]) -> str:
-        n = int(m["n"])
-        if n not in engine.CARDS or n in shown:
-            return m[0]
-        q = m["q"] or ""
-        return f"{q}{m['verb']}{q} with {HIDDEN}"
+    def hidden(n: int) -> str:
+        if n in order:
+            return (
+                "the same hidden card"
+                if len(order) == 1
+                else f"the {_nth(order.index(n))} hidden card"
+            )
+        order.append(n)
+        return HIDDEN if len(order) == 1 else f"a {_nth(len(order) - 1)} hidden card"
 
-    text = _CARD_COMMAND.sub(command, text)
-    for m in reversed(list(_CARD_NAME.finditer(text))):
-        n = int(m["n"])
-        if n in engine.CARDS and n not in shown:
-            name = f"#{n} {engine.CARDS[n].name}"
-            start = m.start()
-            end = start + len(name) if text.startswith(name, start) else m.end()
-            text = text[:start] + HIDDEN + text[end:]
-    return text
+    out: list[str] = []
+    pos = 0
+    while True:
+        cmd = _CARD_COMMAND.search(text, pos)
+        name = _CARD_NAME.search(text, pos)
+        if cmd is not None and (name is None or cmd.start() <= name.start()):
+            n = int(cmd["n"])
+            if n not in engine.CARDS or n in shown:
+                out.append(text[pos : cmd.end()])
+            else:
+                q = cmd["q"] or ""
+                out.append(f"{text[pos : cmd.start()]}{q}{cmd['verb']}{q} with {hidden(n)}")
+            pos = cmd.end()
+        elif name is not None:
+            n = int(name["n"])
+            end = name.end()
+            if n in engine.CARDS and n not in shown:
+                label = f"#{n} {engine.CARDS[n].name}"
+                end = name.start() + len(label) if text.startswith(label, name.start()) else end
+                out.append(f"{text[pos : name.start()]}{hidden(n)}")
+            else:
+                out.append(text[pos:end])
+            pos = end
+        else:
+            out.append(text[pos:])
+            return "".join(out)

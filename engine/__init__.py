@@ -16,6 +16,7 @@ from engine.api import (
     legal_commands,
     result,
 )
+from engine.board import issue_name
 from engine.commands import parse
 from engine.data import CARDS, EDITIONS, ISSUES, OPTIONS, REGIONS, SIDES, STATES
 from engine.errors import (
@@ -65,6 +66,7 @@ __all__ = [
     "copy_state",
     "decision",
     "from_json",
+    "issue_name",
     "legal_commands",
     "new_game",
     "parse",

@@ -162,6 +162,7 @@ def move_issue_up(g: GameState, issue: str, n: int) -> None:
 
 
 def issue_name(issue: str) -> str:
+    """An issue as the rules name it (R2.3): ``civil_rights`` -> ``Civil Rights``."""
     return issue.replace("_", " ").title()
 
 

@@ -21,7 +21,6 @@ from pbem.server_words import SERVER_WORDS, words_of
 
 SIDE_LETTER = {"kennedy": "K", "nixon": "N"}
 ICON_NAME = {"kennedy": "Kennedy", "nixon": "Nixon", "both": "both"}
-ISSUE_LABEL = {"defense": "Defense", "economy": "Economy", "civil_rights": "Civil rights"}
 EDITION_LABEL = {"zman": "Z-Man 2nd edition", "gmt": "GMT edition (2017)"}
 CARD_VERBS = {
     name for name, v in engine.VERBS.items() if v.args and v.args[0].lstrip("?") == "card"
@@ -35,10 +34,6 @@ def support_label(space: dict[str, Any]) -> str:
     if not space.get("side") or not space.get("cubes"):
         return "·"
     return f"{SIDE_LETTER[space['side']]}{space['cubes']}"
-
-
-def issue_label(issue: str) -> str:
-    return ISSUE_LABEL.get(issue, issue.replace("_", " ").capitalize())
 
 
 def card_row(n: int, cp_now: dict[str, int] | None = None) -> dict[str, Any]:
@@ -55,7 +50,7 @@ def card_row(n: int, cp_now: dict[str, int] | None = None) -> dict[str, Any]:
         "cp_note": cp_note(c["cp"], cp_now),
         "rest": c["rest"],
         "icon": icon,
-        "issue": issue_label(c["issue"]) if c["issue"] else "—",
+        "issue": engine.issue_name(c["issue"]) if c["issue"] else "—",
         "state": c["state"] or "—",
         "text": cardtext.event_text(n),
         "facts": " · ".join(
@@ -64,7 +59,7 @@ def card_row(n: int, cp_now: dict[str, int] | None = None) -> dict[str, Any]:
                 f"{c['cp']} CP",
                 f"{c['rest']} rest",
                 f"icon {ICON_NAME.get(c['icon'], c['icon'])}",
-                f"debate {issue_label(c['issue'])}" if c["issue"] else "",
+                f"debate {engine.issue_name(c['issue'])}" if c["issue"] else "",
                 f"Election Day state {c['state']}" if c["state"] else "",
             )
             if x
@@ -144,7 +139,9 @@ def board(v: Mapping[str, Any]) -> dict[str, Any]:
         "ev": ev_total,
         "ev_open": ev_all - sum(ev_total.values()),
         "ev_needed": ev_all // 2 + 1,
-        "issues": [{"name": issue_label(i["issue"]), "sup": support_label(i)} for i in v["issues"]],
+        "issues": [
+            {"name": engine.issue_name(i["issue"]), "sup": support_label(i)} for i in v["issues"]
+        ],
         "momentum": v["momentum"],
         "rest": v.get("rest", {}),
         "bag": v["bag"],
@@ -177,7 +174,7 @@ def debate(d: dict[str, Any] | None) -> dict[str, Any] | None:
         sides = d["board"][issue]
         rows.append(
             {
-                "name": issue_label(issue),
+                "name": engine.issue_name(issue),
                 "cards": {s: [card_row(n)["label"] for n in cards] for s, cards in sides.items()},
                 "totals": d.get("totals", {}).get(issue, {}),
                 "resolved": issue in d["resolved"],

@@ -121,7 +121,7 @@ def _label(kind: str, key: str) -> str:
     if kind == "states":
         return engine.STATES[key].name if key in engine.STATES else key
     if kind == "issues":
-        return key.replace("_", " ").capitalize()
+        return engine.issue_name(key)
     return f"{'Media' if kind == 'media' else 'Endorsement'}, {key.capitalize()}"
 
 

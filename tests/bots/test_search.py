@@ -16,7 +16,7 @@ import bots
 import bots.ismcts
 import engine
 from bots import search
-from bots.decision import describe
+from bots.decision import describe, search_reason
 from bots.heuristic import Heuristic
 from bots.ismcts import VARIANTS, Config, Tree
 from bots.search import Budget
@@ -224,6 +224,24 @@ def test_the_reason_names_cards_and_states() -> None:
     assert describe("campaign 17").startswith("'campaign 17' (#17 ")
     assert describe("check OH 2") == "'check OH 2' (Ohio)"
     assert describe("done") == "'done'"
+
+
+def test_the_reason_writes_issues_as_a_player_would() -> None:
+    """An issue reads as it is written in a reply, never as the engine's key."""
+    assert describe("issue civil_rights") == "'issue civil rights'"
+    assert engine.parse("issue civil rights", ["issue civil_rights"]) == ["issue civil_rights"]
+    reason = search_reason(
+        "issue civil_rights",
+        [("issue civil_rights", 80, 0.6), ("issue economy", 40, 0.5)],
+        120,
+        "swap civil_rights economy",
+        plan=["issue civil_rights", "issue civil_rights"],
+    )
+    assert "_" not in reason, reason
+    assert reason.endswith(
+        "; then issue civil rights x2 (the rules of thumb alone would have played "
+        "'swap civil rights economy')"
+    )
 
 
 def test_the_heuristics_decision_is_its_choice_with_a_reason() -> None:

@@ -34,7 +34,28 @@ def test_hide_cards_words_a_reason_without_the_hidden_ones() -> None:
     assert "39" not in hidden and "Johnson" not in hidden and "51" not in hidden
     assert "Missile" not in hidden and "campaign 42" in hidden
     assert "for 'campaign' with a hidden card; then" in hidden
-    assert hide_cards("#12 and #7.", set()) == f"{HIDDEN} and {HIDDEN}."
+    assert hide_cards("#12 and #7.", set()) == f"{HIDDEN} and a second hidden card."
+
+
+def test_hide_cards_tells_different_hidden_cards_apart() -> None:
+    """Two options with different hidden cards must not read as one (as they did:
+    "'strategy' with a hidden card ... would have played 'strategy' with a hidden card")."""
+    reason = (
+        "won 50 % of 5302 simulated games, against 50 % of 5298 for 'strategy 25' (#25 1960 "
+        "Civil Rights Act), the next most promising of 2 options tried in 10600 games (the rules "
+        "of thumb alone would have played 'strategy 87' (#87 Stevenson Loyalists)); then event 25"
+    )
+    assert hide_cards(reason, {25, 87}) == reason
+    assert hide_cards(reason, set()) == (
+        "won 50 % of 5302 simulated games, against 50 % of 5298 for 'strategy' with a hidden "
+        "card, the next most promising of 2 options tried in 10600 games (the rules of thumb "
+        "alone would have played 'strategy' with a second hidden card); then event with the "
+        "first hidden card"
+    )
+    assert hide_cards(reason, {87}).endswith("then event with the same hidden card")
+    assert hide_cards("#12, #7, #3 and #12", set()) == (
+        f"{HIDDEN}, a second hidden card, a third hidden card and the first hidden card"
+    )
 
 
 def hidden_from(state: engine.GameState, reader: str | None) -> set[int]:

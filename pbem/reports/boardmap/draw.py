@@ -13,6 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from xml.sax.saxutils import escape
 
+import engine
 from pbem.reports.boardmap.layout import (
     COLUMNS,
     GRID,
@@ -41,7 +42,6 @@ PANEL = 80  # height of the region panels' row
 HALF = WIDTH // 2
 FONT = "DejaVu Sans Condensed"
 REGION_TITLE = {"west": "West", "midwest": "Midwest", "south": "South", "east": "East"}
-ISSUE_TITLE = {"defense": "Defense", "economy": "Economy", "civil_rights": "Civil rights"}
 # where each region's name is written on the map: an empty cell next to the region
 REGION_LABEL_AT = {
     "west": (7.55, 2.5),
@@ -359,7 +359,7 @@ def _tracks(board: MapBoard, y: int) -> list[Piece]:
         out = [
             f'<rect x="{x + 1}" y="{y + 18}" width="{w}" height="30" rx="4" fill="#f9fafb" '
             f'stroke="#6b7280"/>',
-            _text(x + 8, y + 38, f"{i + 1}. {ISSUE_TITLE.get(iss.issue, iss.issue)}", 12),
+            _text(x + 8, y + 38, f"{i + 1}. {engine.issue_name(iss.issue)}", 12),
             _text(x + w - 6, y + 38, text, 13, colour, anchor="end", bold=True),
         ]
         pieces.append(Piece((x, y + 17, w + 2, 33), "".join(out)))
