@@ -16,9 +16,8 @@ from engine.api import (
     legal_commands,
     result,
 )
-from engine.board import issue_name
 from engine.commands import parse
-from engine.data import CARDS, EDITIONS, ISSUES, OPTIONS, REGIONS, SIDES, STATES
+from engine.data import CARDS, EDITIONS, ISSUES, OPTIONS, REGIONS, SIDES, STATES, issue_name
 from engine.errors import (
     AmbiguousCommandError,
     CommandError,

@@ -14,7 +14,7 @@ from collections.abc import Callable
 from typing import Literal
 
 from engine import rng
-from engine.data import CARDS, REGIONS, STATES, STATES_BY_REGION, other, sign
+from engine.data import CARDS, REGIONS, STATES, STATES_BY_REGION, issue_name, other, sign
 from engine.state import GameState, log
 
 Track = Literal["states", "media", "issues", "endorsements"]
@@ -159,11 +159,6 @@ def move_issue_up(g: GameState, issue: str, n: int) -> None:
     order.pop(i)
     order.insert(j, issue)
     log(g, f"{issue_name(issue)} moves up to position {j + 1}.")
-
-
-def issue_name(issue: str) -> str:
-    """An issue as the rules name it (R2.3): ``civil_rights`` -> ``Civil Rights``."""
-    return issue.replace("_", " ").title()
 
 
 # -- momentum ------------------------------------------------------------------------------

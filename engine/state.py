@@ -24,6 +24,7 @@ from engine.data import (
     SIDES,
     STATES,
     deck_cards,
+    issue_name,
 )
 from engine.schema import GameState as GameState  # re-exported: the public name
 from engine.schema import LogEntry
@@ -194,7 +195,6 @@ def log(g: GameState, text: str, to: str | None = None) -> None:
 
 
 _STEP_CAUSE = {
-    "award_choice": "2nd-issue award, R10.3",
     "debate_bonus": "debate won, R12.6",
     "strategy": "R11.1",
     "campaign": "R7",
@@ -203,7 +203,7 @@ _STEP_CAUSE = {
     "endorse_region": "endorsement, R10.5",
     "issue_swap": "R10.6",
 }
-_MOMENTUM_CAUSE = {"award3": "3rd issue", "award1": "1st issue"}
+_MOMENTUM_CAUSE = {"award3": 2, "award2": 1, "award1": 0}  # the issue's place on the track
 
 
 def _cause(g: GameState) -> str:
@@ -213,9 +213,9 @@ def _cause(g: GameState) -> str:
         if step == "event" and f.get("card") in CARDS:
             return f"#{f['card']} {CARDS[f['card']].name}"
         if step == "momentum" and f.get("doing") in _MOMENTUM_CAUSE:
-            place = _MOMENTUM_CAUSE[f["doing"]]
-            issue = g["issue_order"][0 if place == "1st issue" else 2].replace("_", " ").title()
-            return f"leads {issue}, the {place}, R10.3"
+            i = _MOMENTUM_CAUSE[f["doing"]]
+            place = ("1st", "2nd", "3rd")[i]
+            return f"leads {issue_name(g['issue_order'][i])}, the {place} issue, R10.3"
         if step in _STEP_CAUSE:
             return _STEP_CAUSE[step]
         if step == "turn" and f.get("stage") == "start":

@@ -17,6 +17,11 @@ EDITIONS = ("zman", "gmt")
 OPTIONS = ("vice_presidents", "restricted_positioning")
 
 
+def issue_name(issue: str) -> str:
+    """An issue as the rules name it (R2.3): ``civil_rights`` -> ``Civil Rights``."""
+    return issue.replace("_", " ").title()
+
+
 @dataclass(frozen=True)
 class StateInfo:
     """One of the 50 states (R1.2)."""

@@ -19,6 +19,7 @@ from engine.data import (
     STATES,
     TRAVEL,
     TRAVEL_AWAY,
+    issue_name,
     other,
     sign,
     travel_cost,
@@ -339,7 +340,7 @@ class Position(Step):
         f["cp"] -= self._price(f, issue)
         f["bought"][issue] = f["bought"].get(issue, 0) + 1
         board.gain(g, "issues", issue, side)
-        log(g, f"{side.title()} positions on {board.issue_name(issue)} (R9.1).")
+        log(g, f"{side.title()} positions on {issue_name(issue)} (R9.1).")
         if self.legal(g, f, side) == ["done"]:
             pop(g)
 

@@ -10,7 +10,7 @@ their `EventDef` declares (``debate_bonus``, ``reveal_first``).
 from __future__ import annotations
 
 from engine import board
-from engine.data import CARDS, ISSUES, STATES
+from engine.data import CARDS, ISSUES, STATES, issue_name
 from engine.events.script import EVENTS
 from engine.flow import Frame, Step, pop, push, register
 from engine.schema import Debate
@@ -107,13 +107,13 @@ class Debates(Step):
             g["discard"].append(card)
             log(
                 g,
-                f"{board.card_label(card)} goes to the resolved {board.issue_name(issue)} and is discarded (R12.4).",
+                f"{board.card_label(card)} goes to the resolved {issue_name(issue)} and is discarded (R12.4).",
             )
             return
         d["board"][issue][place].append(card)
         log(
             g,
-            f"{side.title()}'s {board.card_label(card)} goes to {board.issue_name(issue)} on {place.title()}'s side.",
+            f"{side.title()}'s {board.card_label(card)} goes to {issue_name(issue)} on {place.title()}'s side.",
         )
 
     def _finish(self, g: GameState, f: Frame) -> None:
@@ -132,7 +132,7 @@ class Debates(Step):
         log(
             g,
             "The Debates end; the issue track is now "
-            + ", ".join(board.issue_name(i) for i in g["issue_order"])
+            + ", ".join(issue_name(i) for i in g["issue_order"])
             + ".",
         )
         g["debate"] = None
@@ -150,7 +150,7 @@ def resolve_issue(g: GameState, issue: str) -> None:
     tie = " (tie: debate initiative)" if k == n else ""
     log(
         g,
-        f"{board.issue_name(issue)} is resolved: Kennedy {k}, Nixon {n} — {winner.title()} wins{tie} and places {bonus} support (R12.6).",
+        f"{issue_name(issue)} is resolved: Kennedy {k}, Nixon {n} — {winner.title()} wins{tie} and places {bonus} support (R12.6).",
     )
     for s in ("kennedy", "nixon"):
         g["discard"].extend(d["board"][issue][s])

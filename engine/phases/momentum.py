@@ -13,7 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from engine import board
-from engine.data import REGIONS, other
+from engine.data import REGIONS, issue_name, other
 from engine.flow import Frame, Step, pop, push, register
 from engine.phases.strategy import valid_for_stack
 from engine.state import GameState, log
@@ -165,8 +165,8 @@ def ahead_problem(g: GameState, side: str, line: str, declared: list[str]) -> st
     for c in swaps:
         a, b = c.split()[1:]
         if abs(o.index(a) - o.index(b)) != 1:
-            order = ", ".join(board.issue_name(i) for i in o)
-            return f"{board.issue_name(a)} and {board.issue_name(b)} are not adjacent (the order is {order}; R10.6)"
+            order = ", ".join(issue_name(i) for i in o)
+            return f"{issue_name(a)} and {issue_name(b)} are not adjacent (the order is {order}; R10.6)"
     if len(swaps) + declared.count("decline") > 1:
         return "one issue swap at most, or 'no swap' (R10.6)"
     for card in cards:
@@ -227,7 +227,7 @@ class IssueSwap(Step):
         o[i], o[j] = o[j], o[i]
         log(
             g,
-            f"{side.title()} swaps {board.issue_name(words[1])} and {board.issue_name(words[2])} (R10.6).",
+            f"{side.title()} swaps {issue_name(words[1])} and {issue_name(words[2])} (R10.6).",
         )
 
     def prompt(self, g: GameState, f: Frame, side: str) -> str:

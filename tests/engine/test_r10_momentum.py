@@ -144,3 +144,26 @@ def test_r10_6_no_swap_on_a_media_tie(media: dict[str, int]) -> None:
     g = momentum_phase(momentum={"kennedy": 0, "nixon": 0}, media=media)
     assert top(g)["step"] == "strategy"
     assert g["issue_order"] == ["defense", "economy", "civil_rights"]
+
+
+@pytest.mark.parametrize("award", ["momentum", "endorsement"])
+def test_r10_3_each_award_is_logged_with_the_issue_it_is_for(award: str) -> None:
+    """Every award line says which issue's lead earned it (the report prints the cause): the
+    2nd issue's endorsement as much as its momentum (it said nothing), and both alike."""
+    issues = {"defense": 1, "economy": -1, "civil_rights": -2}  # K leads the 1st, N the 2nd, 3rd
+    g = momentum_phase(
+        momentum={"kennedy": 0, "nixon": 0},
+        issues=issues,
+        endorse_deck=["south", "east"],
+        endorse_discard=[],
+    )
+    assert [e["why"] for e in g["log"] if e["text"] == "Nixon gains 1 momentum (now 1)."] == [
+        "leads Civil Rights, the 3rd issue, R10.3"
+    ]
+    seen = len(g["log"])
+    g = play(g, "nixon", award)
+    line = g["log"][seen]  # the award itself
+    assert line["text"].startswith("Nixon gains 1 momentum" if award == "momentum" else "Nixon")
+    assert line["why"] == "leads Economy, the 2nd issue, R10.3", line
+    first = next(e for e in g["log"][seen:] if e["text"] == "Kennedy gains 1 momentum (now 1).")
+    assert first["why"] == "leads Defense, the 1st issue, R10.3"

@@ -142,3 +142,26 @@ def test_log_lines_say_why() -> None:
     ]
     assert len(unexplained) < len(lines) * 0.03, unexplained[:20]
     assert any(t.endswith(")") or t.endswith(").") for t in lines if "support in" in t)
+
+
+def test_a_cause_beyond_the_lines_own_rule_is_shown_beside_it() -> None:
+    """The 2nd issue's endorsement said only "(R10.5)": its cause now stands beside the rule;
+    a cause that is only a rule, or the line's own, adds nothing."""
+    award = {
+        "text": "Nixon places an endorsement in the South (R10.5).",
+        "why": "leads Economy, the 2nd issue, R10.3",
+    }
+    assert explained(award) == (
+        "Nixon places an endorsement in the South (R10.5; leads Economy, the 2nd issue, R10.3)."
+    )
+    rest = {"text": "Nixon's 5 rest cube(s) go into the bag (R11.3).", "why": "R11.1"}
+    assert explained(rest) == rest["text"]
+    same = {"text": "Kennedy campaigns in Ohio (R7).", "why": "R7"}
+    assert explained(same) == same["text"]
+    plain = {
+        "text": "Nixon gains 1 momentum (now 2).",
+        "why": "leads Economy, the 2nd issue, R10.3",
+    }
+    assert (
+        explained(plain) == "Nixon gains 1 momentum (now 2) (leads Economy, the 2nd issue, R10.3)."
+    )

@@ -8,7 +8,7 @@ from __future__ import annotations
 from itertools import permutations
 
 from engine import board
-from engine.data import ISSUES
+from engine.data import ISSUES, issue_name
 from engine.events.script import (
     ask,
     event_label,
@@ -31,7 +31,7 @@ def issue_support(g: GameState, f: Frame, who: str, issue: str, n: int) -> None:
     if side is None:
         return
     board.gain(g, "issues", issue, side, n)
-    log(g, f"{side.title()} gains {n} support on {board.issue_name(issue)}.")
+    log(g, f"{side.title()} gains {n} support on {issue_name(issue)}.")
 
 
 @primitive
@@ -51,7 +51,7 @@ def lose_issue_each(g: GameState, f: Frame, who: str, n: int = 1) -> None:
     for issue in ISSUES:
         k = board.lose(g, "issues", issue, side, n)
         if k:
-            log(g, f"{side.title()} loses {k} support on {board.issue_name(issue)}.")
+            log(g, f"{side.title()} loses {k} support on {issue_name(issue)}.")
 
 
 @primitive
@@ -61,7 +61,7 @@ def leaders_lose(g: GameState, f: Frame, issues: list[str]) -> None:
     for issue, side in zip(issues, leaders, strict=True):
         if side is not None:
             board.lose(g, "issues", issue, side, 1)
-            log(g, f"{side.title()} leads {board.issue_name(issue)} and loses 1 support there.")
+            log(g, f"{side.title()} leads {issue_name(issue)} and loses 1 support there.")
     if leaders[0] is not None and all(s == leaders[0] for s in leaders):
         board.lose_momentum(g, leaders[0], 1)
 
@@ -86,7 +86,7 @@ class OrderIssues(Step):
     def act(self, g: GameState, f: Frame, side: str, words: list[str]) -> None:
         pop(g)
         g["issue_order"] = list(words[1:4])
-        shown = ", ".join(board.issue_name(i) for i in g["issue_order"])
+        shown = ", ".join(issue_name(i) for i in g["issue_order"])
         log(g, f"{side.title()} rearranges the issue track: {shown}.")
 
     def prompt(self, g: GameState, f: Frame, side: str) -> str:
@@ -111,7 +111,7 @@ class ChooseIssue(Step):
     def act(self, g: GameState, f: Frame, side: str, words: list[str]) -> None:
         pop(g)
         board.gain(g, "issues", words[1], side, f["n"])
-        log(g, f"{side.title()} gains {f['n']} support on {board.issue_name(words[1])}.")
+        log(g, f"{side.title()} gains {f['n']} support on {issue_name(words[1])}.")
 
     def prompt(self, g: GameState, f: Frame, side: str) -> str:
         return f"{event_label(f)}: choose the issue for all {f['n']} issue support, 'issue NAME'."

@@ -4,7 +4,7 @@ media regions or on issues one at a time (choice step ``space_points``)."""
 from __future__ import annotations
 
 from engine import board
-from engine.data import ISSUES, REGIONS
+from engine.data import ISSUES, REGIONS, issue_name
 from engine.events.script import (
     ask,
     primitive,
@@ -95,7 +95,7 @@ class SpacePoints(Step):
             pop(g)
             return
         space, key, tgt = f["space"], words[1], f["target"]
-        where = f"the {key.title()} media box" if space == "media" else board.issue_name(key)
+        where = f"the {key.title()} media box" if space == "media" else issue_name(key)
         if f["mode"] == "gain":
             board.gain(g, space, key, tgt, 1)
             log(g, f"{tgt.title()} gains 1 support in {where}.")
