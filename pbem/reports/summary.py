@@ -136,7 +136,7 @@ def board_changes(before: dict[str, Any] | None, after: dict[str, Any]) -> list[
             if old != new:
                 out.append(f"{_label(kind, key)}: {_support(old)} -> {_support(new)}")
     if before.get("issue_order") and before["issue_order"] != after["issue_order"]:
-        order = ", ".join(i.replace("_", " ") for i in after["issue_order"])
+        order = ", ".join(engine.issue_name(i) for i in after["issue_order"])
         out.append(f"Issue track now: {order}")
     for side in engine.SIDES:
         old, new = before.get("momentum", {}).get(side), after["momentum"][side]

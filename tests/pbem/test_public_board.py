@@ -15,6 +15,7 @@ from typing import Any
 import pytest
 
 import engine
+from pbem.reports.summary import board_changes
 
 
 def _from_the_view(state: engine.GameState) -> dict[str, Any]:
@@ -71,3 +72,14 @@ def test_the_public_board_builds_no_view(monkeypatch: pytest.MonkeyPatch) -> Non
     expected = _from_the_view(g)
     monkeypatch.setattr(engine, "view", None)
     assert engine.public_board(g) == expected
+
+
+def test_board_changes_name_issues_as_the_rules_do() -> None:
+    """Issues read as everywhere else in a report (R2.3's names), never as the engine's keys."""
+    before = engine.public_board(engine.new_game(1))
+    after = json.loads(json.dumps(before))
+    after["issues"]["civil_rights"] = -2
+    after["issue_order"] = ["defense", "civil_rights", "economy"]
+    changes = board_changes(before, after)
+    assert "Civil Rights: empty -> Nixon 2" in changes
+    assert "Issue track now: Defense, Civil Rights, Economy" in changes
