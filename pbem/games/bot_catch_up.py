@@ -20,6 +20,7 @@ from sqlmodel import Session, col, select
 import engine
 from pbem.config import Settings
 from pbem.games import bots as bot_seats
+from pbem.games.bot_turns import MAX_ROUNDS, Plans, play_until_asked
 from pbem.games.mailing import queue_mail
 from pbem.games.timekeeping.moves import sync
 from pbem.outbox.queue import refresh_key, seats_of
@@ -52,8 +53,12 @@ def catch_up(db: Engine, settings: Settings, now: datetime) -> int:
 
 
 def _settle(db: Engine, settings: Settings, game_id: int, now: datetime) -> int:
-    """Think from the game as read, record if it is still that position; returns moves made."""
-    for _ in range(bot_seats.MAX_THINKS):
+    """Think from the game as read, record if it is still that position; returns moves made.
+    A bot due again after a human's standing order answered thinks from there, and the whole
+    turn is recorded at once (`pbem.games.bot_turns`)."""
+    plans: Plans = {}
+    changed = rounds = 0  # positions that changed while the bot thought; later rounds
+    while changed < bot_seats.MAX_THINKS and rounds < MAX_ROUNDS:
         with Session(db) as s:  # a read: closed before the bot thinks
             game = s.get(Game, game_id)
             if game is None or game.status != "active":
@@ -63,29 +68,53 @@ def _settle(db: Engine, settings: Settings, game_id: int, now: datetime) -> int:
         state = engine.from_json(snapshot)
         if not bot_seats.due(state, robots):
             return 0
-        plan = bot_seats.think(settings, game_id, state, robots)  # no session open
-        if not plan.steps:
+        if not _think(settings, game_id, state, robots, plans):
             return 0  # the bot failed at once (logged): the next pass tries again
-        made = _record(db, settings, game_id, snapshot, plan, now)
+        try:
+            made = _record(db, settings, game_id, snapshot, plans, now)
+        except bot_seats.ThinkFirst as need:  # rolled back: a later round of the same turn
+            rounds += 1
+            if not _think(settings, game_id, need.state, need.robots, plans):
+                return 0
+            continue
         if made is not None:
             return made
+        changed += 1
         log.info("game #%s: the position changed while the bot thought; thinking again", game_id)
     return 0
 
 
+def _think(
+    settings: Settings,
+    game_id: int,
+    state: engine.GameState,
+    robots: dict[str, str],
+    plans: Plans,
+) -> bool:
+    """Add the bots' plan from ``state`` to ``plans`` (thought with no session open) unless
+    it is there; False if the bot failed at once."""
+    position = engine.to_json(state)
+    if position not in plans:
+        plan = bot_seats.think(settings, game_id, state, robots)
+        if not plan.steps:
+            return False
+        plans[position] = plan
+    return True
+
+
 def _record(
-    db: Engine, settings: Settings, game_id: int, snapshot: str, plan: bot_seats.Plan, now: datetime
+    db: Engine, settings: Settings, game_id: int, snapshot: str, plans: Plans, now: datetime
 ) -> int | None:
-    """Apply ``plan`` in one short transaction if the game is still at ``snapshot``; None if
-    the position changed (nothing written)."""
+    """Apply the bots' turn in one short transaction if the game is still at ``snapshot``;
+    None if the position changed (nothing written)."""
     with transaction(db) as s:
         game = lock_game(s, game_id)
         if game is None or game.status != "active" or game.snapshot != snapshot:
             return None
         state = engine.from_json(game.snapshot)
         seats = seats_of(s, game_id)
-        moves = bot_seats.play_bots(s, settings, game, state, seats, now, plan, think_here=False)
-        if not moves:
+        played = play_until_asked(s, settings, game, state, seats, now, plans, think_here=False)
+        if not played.moves:
             return 0
         bot_seats.store(game, state, now)
         sync(s, game, state, now)  # the human's clock starts now
@@ -105,4 +134,4 @@ def _record(
                 now=now,
                 seats=seats,
             )
-        return len(moves)
+        return len(played.moves)

@@ -116,11 +116,21 @@ class Plan:
 
 
 class ThinkFirst(Exception):
-    """A bot must decide and no plan was made from this position: roll back, `think`, retry."""
+    """A bot must decide and no plan was made from this position: roll back, `think`, retry.
+    ``chained``: the position is a later round of the same bots' turn, reached through a plan
+    and a human's standing order (`pbem.games.bot_turns`), not a position that changed."""
 
-    def __init__(self, game_id: int, state: engine.GameState, robots: dict[str, str]) -> None:
+    def __init__(
+        self,
+        game_id: int,
+        state: engine.GameState,
+        robots: dict[str, str],
+        *,
+        chained: bool = False,
+    ) -> None:
         super().__init__(f"game #{game_id}: a computer player must think first")
         self.game_id, self.state, self.robots = game_id, state, robots
+        self.chained = chained
 
 
 def public_cards(state: engine.GameState) -> set[int]:

@@ -476,10 +476,11 @@ def _next(g: engine.GameState, book: Book) -> Next | None:
 
 
 def settle(g: engine.GameState, books: dict[str, Book]) -> list[Auto]:
-    """Apply queued, standing and forced commands in place until every side must be asked."""
+    """Apply queued, standing and forced commands in place until every side with a book must
+    be asked (a side without one, a computer player between its moves, is left alone)."""
     done: list[Auto] = []
     while len(done) < MAX_AUTO:
-        for side in sorted(engine.active_sides(g)):
+        for side in sorted(engine.active_sides(g) & books.keys()):
             found = _next(g, books[side])
             if found is not None:
                 cmd, why, after, applied, reason = found

@@ -111,7 +111,8 @@ class Context:
         default_factory=list
     )  # pbem.games.orders.Auto: moves the server applied
     before_bots: set[str] | None = None  # deciding sides when the bots moved (pbem.clocks)
-    bot_plan: Any = None  # pbem.games.bots.Plan: thought outside the transaction (the runner)
+    # pbem.games.bot_turns.Plans: the bots' plans by position, thought outside the transaction
+    bot_plans: dict[str, Any] = field(default_factory=dict)
     bots_later: bool = (
         False  # the bots' moves are left to the worker pass (pbem.games.bot_catch_up)
     )

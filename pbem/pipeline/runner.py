@@ -9,9 +9,11 @@ returns (C1), and carries on with the next mail.
 A computer player never thinks inside the transaction: when the ``bot-moves`` stage finds a
 bot to move with no plan made from that position (`pbem.games.bots.ThinkFirst`), everything
 is rolled back, the bot thinks with no transaction open, and the mail runs again with the
-plan, which the stage records only if the position is still the one thought about. After
-`pbem.games.bots.MAX_THINKS` changed positions the mail is applied without the bots' moves,
-left to the worker pass (`pbem.games.bot_catch_up`).
+plan, which the stage records only if the position is still the one thought about (a bot due
+again after a human's standing order answered thinks the same way, its plan kept beside the
+first, `pbem.games.bot_turns`). After `pbem.games.bots.MAX_THINKS` changed positions (and
+`pbem.games.bot_turns.MAX_ROUNDS` rounds) the mail is applied without the bots' moves, left
+to the worker pass (`pbem.games.bot_catch_up`).
 """
 
 from __future__ import annotations
@@ -21,7 +23,7 @@ import re
 import time
 import traceback
 from contextlib import suppress
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 
 from sqlalchemy import delete
@@ -31,6 +33,7 @@ from sqlmodel import Session, col, select
 import engine
 from pbem.config import Settings
 from pbem.games import bots as bot_seats
+from pbem.games.bot_turns import MAX_ROUNDS, Plans
 from pbem.games.mailing import queue_mail
 from pbem.mail.budget import OverBudget
 from pbem.pipeline.base import Context, RejectMessage, Stage, StopPipeline, run
@@ -182,9 +185,11 @@ class _Where:
 
 @dataclass
 class _BotTurn:
-    """The bots' plan for the mail's next attempt, or ``later``: the mail without them."""
+    """The bots' plans for the mail's next attempt (by position: a bot may move again after
+    a human's standing order answered, `pbem.games.bot_turns`), or ``later``: the mail
+    without them."""
 
-    plan: bot_seats.Plan | None = None
+    plans: Plans = field(default_factory=dict)
     later: bool = False
 
 
@@ -198,11 +203,15 @@ def _attempt_thinking(
     turn: _BotTurn,
 ) -> Outcome:
     """`_attempt`, the bots thinking between attempts, outside the transaction."""
-    for _ in range(bot_seats.MAX_THINKS):
+    changed = rounds = 0  # thoughts for a position that changed; for a later round
+    while changed < bot_seats.MAX_THINKS and rounds < MAX_ROUNDS:
         try:
             return _attempt(db, settings, raw, where, now, pipeline, turn)
         except bot_seats.ThinkFirst as need:  # rolled back: no lock is held while it thinks
-            turn.plan = bot_seats.think(settings, need.game_id, need.state, need.robots)
+            rounds += need.chained
+            changed += not need.chained
+            plan = bot_seats.think(settings, need.game_id, need.state, need.robots)
+            turn.plans[plan.position] = plan
     log.info("the position kept changing while the bot thought: its moves are left to the pass")
     turn.later = True
     return _attempt(db, settings, raw, where, now, pipeline, turn)
@@ -234,7 +243,7 @@ def _attempt(
     try:
         with transaction(db) as session:
             ctx = Context(session, settings, raw, now, where.mailbox, where.uidvalidity, where.uid)
-            ctx.bot_plan, ctx.bots_later = turn.plan, turn.later
+            ctx.bot_plans, ctx.bots_later = turn.plans, turn.later
             try:
                 run(ctx, pipeline)
                 out = _finish(ctx, "applied", "")

@@ -12,9 +12,10 @@ from sqlmodel import Session, col, select
 import bots
 import engine
 from pbem import errors
+from pbem.games import bot_catch_up
 from pbem.games import setup as game_setup
 from pbem.games import views as game_views
-from pbem.store.models import Move
+from pbem.store.models import Move, utcnow
 from tests.pbem.harness import EMAILS, Harness
 
 
@@ -143,4 +144,72 @@ def test_a_failing_bot_keeps_the_human_move_and_catches_up_later(
     assert stats.outcomes["bot moves"] >= 1
     assert engine.active_sides(h.state()) == {"kennedy"}
     assert len(h.mails_to("kennedy")) == before + 1
+    assert game_views.replay(h.db, h.game_id).ok
+
+
+def test_the_humans_standing_orders_answer_after_the_bots_move_too(tmp_path: Path) -> None:
+    """'standing trigger never' holds in a game against a bot: a trigger question that the
+    bot's move raises is declined for the human by the server, as it is against a human, and
+    the human is mailed only for their next real decision (it asked them every time)."""
+    h = bot_game(tmp_path, seed=4)
+    rnd = random.Random(4)
+    state = h.state()
+    first = rnd.choice(engine.legal_commands(state, "kennedy"))
+    assert h.reply("kennedy", f"{first}\nstanding trigger never").outcomes["applied"] == 1
+    for _ in range(1500):
+        state = h.state()
+        if engine.result(state) is not None:
+            break
+        assert engine.active_sides(state) == {"kennedy"}
+        legal = engine.legal_commands(state, "kennedy")
+        assert sorted(legal) != ["decline", "trigger"], "asked to trigger against a standing order"
+        h.reply("kennedy", rnd.choice(legal))
+    log = moves(h)
+    # the server's answers after the bot's move: the human's moves of a mail that come after a
+    # bot move of the same pass (the mail's own lines all come before it)
+    after_bot = [
+        i
+        for i, m in enumerate(log)
+        if m.side == "kennedy"
+        and any(p.inbound_id == m.inbound_id and p.side == "kennedy" for p in log[:i])
+        and log[i - 1].side == "nixon"
+        and log[i - 1].inbound_id is None
+    ]
+    # the declines of the standing order, and choices the human had no other one for
+    assert "decline" in {log[i].command for i in after_bot}
+    # some let the bot move again in the same pass: it thought from there, and says why
+    chained = [i for i in after_bot if i + 1 < len(log) and log[i + 1].side == "nixon"]
+    assert chained, "no decline was followed by the bot's move in the same pass"
+    assert all(log[i + 1].inbound_id is None and log[i + 1].reason for i in chained)
+    assert game_views.replay(h.db, h.game_id).ok
+
+
+def test_the_catch_up_pass_also_answers_by_the_humans_standing_orders(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """When the worker's pass plays the bot (its move failed in the mail's pass), the human's
+    orders answer what they can after it, and the bot moves again from there, as after a mail."""
+    h = bot_game(tmp_path, seed=5)
+    real = bots.decide
+
+    def broken(*args: object, **kw: object) -> str:
+        raise RuntimeError("the bot is broken")
+
+    rnd = random.Random(5)
+    h.reply("kennedy", "standing trigger never")
+    passes = 0
+    while engine.result(h.state()) is None and passes < 400:
+        state = h.state()
+        assert engine.active_sides(state) == {"kennedy"}
+        legal = engine.legal_commands(state, "kennedy")
+        assert sorted(legal) != ["decline", "trigger"], "asked to trigger against a standing order"
+        monkeypatch.setattr(bots, "decide", broken)
+        h.reply("kennedy", rnd.choice(legal))  # the bot fails: its moves wait for the pass
+        monkeypatch.setattr(bots, "decide", real)
+        if "nixon" in engine.active_sides(h.state()):
+            assert bot_catch_up.catch_up(h.db, h.settings, utcnow()) > 0
+            passes += 1
+    assert passes > 20
+    declined = [m for m in moves(h) if m.side == "kennedy" and m.inbound_id is None]
+    assert declined and {m.command for m in declined} >= {"decline"}
     assert game_views.replay(h.db, h.game_id).ok

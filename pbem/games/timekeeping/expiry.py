@@ -19,7 +19,8 @@ from pbem.clocks import model
 from pbem.clocks.control import fmt_duration
 from pbem.clocks.model import ClockState, Due
 from pbem.config import Settings
-from pbem.games.bots import play_bots, public_words
+from pbem.games.bot_turns import play_until_asked
+from pbem.games.bots import public_words
 from pbem.games.fairplay.export import engine_seed_of
 from pbem.games.mailing import queue_mail
 from pbem.games.timekeeping.autopilot import KIND, play_for
@@ -119,7 +120,8 @@ def autopilot(
     """Answer ``side``'s timed-out question with the computer player, record the moves,
     report to both (each move with its reason).
 
-    A computer-played opponent answers at once (`pbem.games.bots.play_bots`), as after a mail.
+    A computer-played opponent answers at once, and the orders of the side that timed out
+    answer what they can after it (`pbem.games.bot_turns`), as after a mail.
     """
     assert game.id is not None
     after, moves = play_for(state, side, engine_seed_of(s, game), game.id)
@@ -143,7 +145,8 @@ def autopilot(
     t = now.timestamp()
     mid = engine.active_sides(after) - {side}  # the timed-out decision ends here, answered
     s.flush()
-    replies = [m.command for m in play_bots(s, settings, game, after, seats, now)]
+    answered = play_until_asked(s, settings, game, after, seats, now, think_here=True)
+    replies = [m.command for m in answered.bot_moves]
     # what the opponent and observers read names no card they cannot see (R17)
     replies = [public_words(cmd, after) for cmd in replies]
     model.handover(c, engine.active_sides(state), mid, side, t, autopilot=True)
