@@ -25,7 +25,7 @@ import engine
 from pbem.config import Settings
 from pbem.games import orders
 from pbem.games.bots import Plan, ThinkFirst, due, is_bot, play_bots, robots_of
-from pbem.games.undo import DECLINED
+from pbem.games.undo import AFTER_BOT
 from pbem.store.models import Game, Move, Seat
 
 __all__ = ["MAX_ROUNDS", "Plans", "Played", "play_until_asked"]
@@ -104,7 +104,8 @@ def _record(
     inbound_id: int | None,
     now: datetime,
 ) -> list[Move]:
-    """The humans' answered questions as moves, as the ``record`` stage writes them."""
+    """The humans' answered questions as moves: with the mail of the pass (if any), but not
+    a mail of theirs that 'undo' could take back (`pbem.games.undo.AFTER_BOT`)."""
     assert game.id is not None
     seq = session.exec(select(func.max(Move.seq)).where(Move.game_id == game.id)).one() or 0
     moves = []
@@ -119,7 +120,7 @@ def _record(
                     command=command,
                     inbound_id=inbound_id,
                     created_at=now,
-                    source=DECLINED if a.why == "declined" else "mail",
+                    source=AFTER_BOT,
                 )
             )
     session.add_all(moves)

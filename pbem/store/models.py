@@ -98,7 +98,7 @@ class Move(SQLModel, table=True):
     created_at: datetime = Field(default_factory=utcnow)
     source: str = Field(
         default="mail", max_length=16
-    )  # mail | autopilot | declined (pbem.games.undo)
+    )  # mail | autopilot | declined | after-bot (pbem.games.undo)
     # a computer player's move (pbem.games.bots): why it played it, in words anyone may read
     # (no card the public cannot see), and the game log's index of the first public line the
     # move wrote, where reports show the reason

@@ -213,3 +213,29 @@ def test_the_catch_up_pass_also_answers_by_the_humans_standing_orders(
     declined = [m for m in moves(h) if m.side == "kennedy" and m.inbound_id is None]
     assert declined and {m.command for m in declined} >= {"decline"}
     assert game_views.replay(h.db, h.game_id).ok
+
+
+def test_undo_after_the_server_answered_for_the_human_is_refused_as_after_the_bots_move(
+    tmp_path: Path,
+) -> None:
+    """The bot moved after the human's mail and the server then declined a trigger for them:
+    'undo' cannot take their mail back (the bot has decided since), and must not pretend to
+    take back the server's answer alone."""
+    h = bot_game(tmp_path, seed=4)
+    rnd = random.Random(4)
+    h.reply("kennedy", "standing trigger never")
+    for _ in range(300):
+        before = len(moves(h))
+        h.reply("kennedy", rnd.choice(engine.legal_commands(h.state(), "kennedy")))
+        new = moves(h)[before:]
+        if len(new) > 2 and new[-1].side == "kennedy" and new[-2].side == "nixon":
+            break  # this pass ended with the server's answer for the human
+    else:
+        pytest.fail("no pass ended with a server's answer for the human")
+    position = h.state()
+    stats = h.reply("kennedy", "undo")
+    assert stats.outcomes["rejected"] == 1
+    text = h.last_mail("kennedy").get_body(("plain",)).get_content()  # type: ignore[union-attr]
+    assert "your last mail cannot be taken back: Nixon has decided since" in " ".join(text.split())
+    assert h.state() == position
+    assert game_views.replay(h.db, h.game_id).ok
