@@ -350,15 +350,15 @@ _BARE_RULE = re.compile(r"R\d+(?:\.\d+)?")
 def explained(entry: Mapping[str, Any]) -> str:
     """A log line with its cause (the entry's ``why``) when the text does not already say it:
     after a line that names no card and no rule, in parentheses; beside the rule a line closes
-    with when the cause is more than that rule (``... in the South (R10.5; leads Economy, the
-    2nd issue, R10.3).``)."""
+    with when the cause is more than that rule and no card (``... in the South (R10.5; leads
+    Economy, the 2nd issue, R10.3).``)."""
     text, why = str(entry["text"]), str(entry.get("why") or "")
     if not why or "#" in text or why in text or text.startswith(("Turn ", "End of turn")):
         return text
     if "(R" in text:
         m = _RULE_TAIL.search(text)
-        if m is None or _BARE_RULE.fullmatch(why) or m[1] in why:
-            return text
+        if m is None or _BARE_RULE.fullmatch(why) or why.startswith("#") or m[1] in why:
+            return text  # nothing more, or the card whose event line came just before
         return f"{text[: m.start()]} ({m[1]}; {why}){m[2]}"
     return f"{text[:-1]} ({why})." if text.endswith(".") else f"{text} ({why})"
 

@@ -158,6 +158,8 @@ def test_a_cause_beyond_the_lines_own_rule_is_shown_beside_it() -> None:
     assert explained(rest) == rest["text"]
     same = {"text": "Kennedy campaigns in Ohio (R7).", "why": "R7"}
     assert explained(same) == same["text"]
+    card = {"text": "Nixon has no support in Michigan to lose (R6.6).", "why": "#20 Nixon Egged"}
+    assert explained(card) == card["text"]  # the event's own line, just before, names it
     plain = {
         "text": "Nixon gains 1 momentum (now 2).",
         "why": "leads Economy, the 2nd issue, R10.3",
