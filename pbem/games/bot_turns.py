@@ -90,10 +90,9 @@ def _settle_humans(
     rows = orders.book_rows(session, humans)
     books = {side: orders.book_of(row, side) for side, row in rows.items()}
     autos = orders.settle(state, books)
-    if autos:
-        for side, row in rows.items():
-            orders.store_book(row, books[side])
-            session.add(row)
+    for side, row in rows.items():  # a queue that stopped is noted and emptied, autos or not
+        orders.store_book(row, books[side])
+        session.add(row)
     return autos
 
 

@@ -11,6 +11,7 @@ from sqlmodel import Session, col, select
 
 import bots
 import engine
+from engine.forced import deciding_step
 from pbem import errors
 from pbem.games import bot_catch_up
 from pbem.games import setup as game_setup
@@ -238,4 +239,44 @@ def test_undo_after_the_server_answered_for_the_human_is_refused_as_after_the_bo
     text = h.last_mail("kennedy").get_body(("plain",)).get_content()  # type: ignore[union-attr]
     assert "your last mail cannot be taken back: Nixon has decided since" in " ".join(text.split())
     assert h.state() == position
+    assert game_views.replay(h.db, h.game_id).ok
+
+
+def _whole_action(state: engine.GameState, card: int) -> str | None:
+    """A line that plays ``card`` for its CP, all into Kennedy's token's state, and ends the
+    action (no support check there: Kennedy's token starts where Kennedy carries, R7.4)."""
+    where = state["token"]["kennedy"]
+    cp = engine.card_info(card)["cp"]
+    line = f"campaign {card}: {where} {cp}"
+    try:
+        after = engine.apply(state, "kennedy", line)
+    except engine.CommandError:
+        return None
+    return line if "kennedy" not in engine.active_sides(after) else None
+
+
+def test_a_queued_line_is_played_after_the_bots_move_in_the_same_pass(tmp_path: Path) -> None:
+    """'then' queues the human's next action: once the bot has answered the first, the server
+    plays the queued line and the bot answers it too, all in the pass of one mail."""
+    for seed in range(1, 30):
+        h = bot_game(tmp_path / str(seed), seed=seed)
+        state = h.state()
+        if deciding_step(state, "kennedy") != "action":
+            continue
+        lines = [x for c in state["hands"]["kennedy"] if (x := _whole_action(state, c))]
+        if len(lines) >= 2:
+            break
+    else:
+        pytest.skip("no deal in range gave Kennedy two whole actions at the start")
+    before = len(moves(h))
+    stats = h.reply("kennedy", f"standing trigger never\n{lines[0]}\nthen\n{lines[1]}")
+    assert stats.outcomes["applied"] == 1
+    new = moves(h)[before:]
+    queued_card = lines[1].split()[1].rstrip(":")
+    played = [m for m in new if m.side == "kennedy" and m.command == f"campaign {queued_card}"]
+    assert played and played[0].source == "after-bot"
+    after_queued = new[new.index(played[0]) :]
+    assert any(m.side == "nixon" and m.reason for m in after_queued)  # the bot answered it
+    text = h.last_mail("kennedy").get_body(("plain",)).get_content()  # type: ignore[union-attr]
+    assert f"from your queue: {lines[1]}" in " ".join(text.split())
     assert game_views.replay(h.db, h.game_id).ok
