@@ -456,7 +456,7 @@ def _next(g: engine.GameState, book: Book) -> Next | None:
         except engine.CommandError as exc:
             rest = len(book.queue) - 1
             book.notes.append(
-                f"your queue stopped at {line!r}: not legal now ({exc})"
+                f"your queue stopped at {line!r}: not legal now ({exc.reason})"
                 + (f"; the {rest} line(s) after it were cancelled" if rest else "")
             )
             book.queue = []
