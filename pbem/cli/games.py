@@ -17,6 +17,7 @@ from pbem.games import setup as game_setup
 from pbem.games import views as game_views
 from pbem.games.seats import change_seat
 from pbem.games.timekeeping.display import events_of
+from pbem.store.move_log import SOURCE_NOTES
 
 
 @click.command()
@@ -217,7 +218,7 @@ def log_(app: App, game: int) -> None:
     for m in game_views.game_log(app.db, game):
         app.say(
             f"{m.seq:5} {m.created_at:%Y-%m-%d %H:%M} {m.side:8} {m.command}"
-            + ("   (autopilot)" if m.source == "autopilot" else "")
+            + (f"   ({SOURCE_NOTES[m.source]})" if m.source in SOURCE_NOTES else "")
         )
     events = events_of(app.db, game)
     if events:

@@ -18,15 +18,15 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from datetime import datetime
 
-from sqlalchemy import func
-from sqlmodel import Session, select
+from sqlmodel import Session
 
 import engine
 from pbem.config import Settings
 from pbem.games import orders
 from pbem.games.bots import Plan, ThinkFirst, due, is_bot, play_bots, robots_of
-from pbem.games.undo import AFTER_BOT
+from pbem.store import move_log
 from pbem.store.models import Game, Move, Seat
+from pbem.store.move_log import AFTER_BOT, NewMove
 
 __all__ = ["MAX_ROUNDS", "Plans", "Played", "play_until_asked"]
 
@@ -104,23 +104,15 @@ def _record(
     now: datetime,
 ) -> list[Move]:
     """The humans' answered questions as moves: with the mail of the pass (if any), but not
-    a mail of theirs that 'undo' could take back (`pbem.games.undo.AFTER_BOT`)."""
+    a mail of theirs that 'undo' could take back (`pbem.store.move_log.AFTER_BOT`)."""
     assert game.id is not None
-    seq = session.exec(select(func.max(Move.seq)).where(Move.game_id == game.id)).one() or 0
-    moves = []
-    for a in autos:
-        for command in a.applied:
-            seq += 1
-            moves.append(
-                Move(
-                    game_id=game.id,
-                    seq=seq,
-                    side=a.side,
-                    command=command,
-                    inbound_id=inbound_id,
-                    created_at=now,
-                    source=AFTER_BOT,
-                )
-            )
-    session.add_all(moves)
-    return moves
+    return move_log.append(
+        session,
+        game.id,
+        (
+            NewMove(a.side, command, AFTER_BOT, inbound_id=inbound_id)
+            for a in autos
+            for command in a.applied
+        ),
+        now,
+    )

@@ -23,12 +23,13 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import TYPE_CHECKING
 
-from sqlalchemy import func
 from sqlmodel import Session, col, select
 
 import engine
 from pbem.config import Settings
+from pbem.store import move_log
 from pbem.store.models import Game, Move, Seat
+from pbem.store.move_log import BOT, NewMove
 
 if TYPE_CHECKING:
     import bots
@@ -240,23 +241,17 @@ def play_bots(
         if not think_here:
             raise ThinkFirst(game.id, engine.copy_state(state), robots)
         plan = think(settings, game.id, state, robots)
-    seq = session.exec(select(func.max(Move.seq)).where(Move.game_id == game.id)).one() or 0
-    moves: list[Move] = []
     for step in plan.steps:
         engine.apply_in_place(state, step.side, step.command)
-        seq += 1
-        move = Move(
-            game_id=game.id,
-            seq=seq,
-            side=step.side,
-            command=step.command,
-            created_at=now,
-            reason=step.reason,
-            log_index=step.log_index,
-        )
-        session.add(move)
-        moves.append(move)
-    return moves
+    return move_log.append(
+        session,
+        game.id,
+        (
+            NewMove(step.side, step.command, BOT, reason=step.reason, log_index=step.log_index)
+            for step in plan.steps
+        ),
+        now,
+    )
 
 
 def store(game: Game, state: engine.GameState, now: datetime) -> None:

@@ -13,16 +13,11 @@ from dataclasses import dataclass, field
 
 import engine
 from pbem.store.models import Game, Move
+from pbem.store.move_log import AFTER_BOT, DECLINED
 
-__all__ = ["AFTER_BOT", "DECLINED", "UNDO", "Mail", "Replayed", "replay_moves"]
+__all__ = ["UNDO", "Mail", "Replayed", "replay_moves"]
 
 UNDO = "undo"
-# `Move.source` of a trigger the server declined for a player by default (pbem.games.triggers):
-# not that player's decision, so it does not stop the mail it came with from being undone
-DECLINED = "declined"
-# `Move.source` of what a player's orders answered after a computer opponent's move
-# (pbem.games.bot_turns): no mail of theirs, so 'undo' finds the bot's moves before it
-AFTER_BOT = "after-bot"
 KEEP_BEFORE = 4  # positions kept for the latest mails (only the last one can ever be undone)
 
 

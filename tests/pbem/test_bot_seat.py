@@ -7,12 +7,14 @@ import random
 from pathlib import Path
 
 import pytest
+from click.testing import CliRunner
 from sqlmodel import Session, col, select
 
 import bots
 import engine
 from engine.forced import deciding_step
 from pbem import errors
+from pbem.cli import cli
 from pbem.games import bot_catch_up
 from pbem.games import setup as game_setup
 from pbem.games import views as game_views
@@ -277,6 +279,18 @@ def test_a_queued_line_is_played_after_the_bots_move_in_the_same_pass(tmp_path: 
     assert played and played[0].source == "after-bot"
     after_queued = new[new.index(played[0]) :]
     assert any(m.side == "nixon" and m.reason for m in after_queued)  # the bot answered it
+    # the bot's own moves; a trigger the server declined by default is nobody's decision
+    assert {m.source for m in new if m.side == "nixon"} <= {"bot", "declined"}
     text = h.last_mail("kennedy").get_body(("plain",)).get_content()  # type: ignore[union-attr]
     assert f"from your queue: {lines[1]}" in " ".join(text.split())
     assert game_views.replay(h.db, h.game_id).ok
+    # `pbem log` says who decided each row: the mail's own lines bare, the others marked
+    env = {"PBEM_DATABASE_URL": h.settings.database_url, "PBEM_SECRET": h.settings.secret}
+    out = CliRunner().invoke(cli, ["log", str(h.game_id)], env=env, catch_exceptions=False)
+    rows = {line.split()[0]: line for line in out.output.splitlines() if line[:5].strip()}
+    assert rows[str(played[0].seq)].endswith("(player's orders, after the computer's move)")
+    notes = {"bot": "(computer player)", "declined": "(declined by default)", "mail": ""}
+    for m in new:
+        line = rows[str(m.seq)]
+        if m.source in notes:
+            assert line.endswith(f"{m.command}   {notes[m.source]}".rstrip()), line

@@ -10,8 +10,7 @@ from __future__ import annotations
 
 from datetime import datetime
 
-from sqlalchemy import func
-from sqlmodel import Session, select
+from sqlmodel import Session
 
 import engine
 from engine.data import other
@@ -27,7 +26,9 @@ from pbem.games.timekeeping.autopilot import KIND, play_for
 from pbem.games.timekeeping.moves import bot_sides, end_game
 from pbem.games.timekeeping.records import notify, record_event, store
 from pbem.outbox.queue import refresh_key
-from pbem.store.models import Game, Move, Seat
+from pbem.store import move_log
+from pbem.store.models import Game, Seat
+from pbem.store.move_log import AUTOPILOT, NewMove
 
 __all__ = ["autopilot", "expire"]
 
@@ -126,18 +127,7 @@ def autopilot(
     assert game.id is not None
     after, moves = play_for(state, side, engine_seed_of(s, game), game.id)
     played = [m.command for m in moves]
-    seq = s.exec(select(func.max(Move.seq)).where(Move.game_id == game.id)).one() or 0
-    for i, cmd in enumerate(played):
-        s.add(
-            Move(
-                game_id=game.id,
-                seq=seq + i + 1,
-                side=side,
-                command=cmd,
-                created_at=now,
-                source="autopilot",
-            )
-        )
+    move_log.append(s, game.id, (NewMove(side, cmd, AUTOPILOT) for cmd in played), now)
     detail = f"autopilot ({KIND} player) for {side.title()}: " + (
         "; ".join(played) or "nothing legal"
     )

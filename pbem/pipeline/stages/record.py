@@ -8,13 +8,11 @@ kept under its reply key, so a re-sent copy is known (``check-repeat``).
 
 from __future__ import annotations
 
-from sqlmodel import func, select
-
 import engine
-from pbem.games.undo import DECLINED
 from pbem.pipeline import repeats
 from pbem.pipeline.base import Context, Stage
-from pbem.store.models import Move
+from pbem.store import move_log
+from pbem.store.move_log import DECLINED, MAIL, NewMove
 
 
 def record(ctx: Context) -> None:
@@ -29,24 +27,18 @@ def record(ctx: Context) -> None:
         + [(a.side, c) for a in ctx.auto for c in a.applied]
     )
     own = len(moves) - sum(len(a.applied) for a in ctx.auto)
-    sources = ["mail"] * own + [  # a trigger declined by default is nobody's decision
-        DECLINED if a.why == "declined" else "mail" for a in ctx.auto for _ in a.applied
+    sources = [MAIL] * own + [  # a trigger declined by default is nobody's decision
+        DECLINED if a.why == "declined" else MAIL for a in ctx.auto for _ in a.applied
     ]
-    last = s.exec(select(func.max(Move.seq)).where(Move.game_id == game.id)).one() or 0
-    for seq, (side, command), source in zip(
-        range(last + 1, last + 1 + len(moves)), moves, sources, strict=True
-    ):
-        s.add(
-            Move(
-                game_id=game.id,
-                seq=seq,
-                side=side,
-                command=command,
-                inbound_id=ctx.inbound.id,
-                created_at=ctx.now,
-                source=source,
-            )
-        )
+    move_log.append(
+        s,
+        game.id,
+        (
+            NewMove(side, command, source, inbound_id=ctx.inbound.id)
+            for (side, command), source in zip(moves, sources, strict=True)
+        ),
+        ctx.now,
+    )
     game.snapshot = engine.to_json(ctx.new_state)
     game.version += 1
     game.updated_at = ctx.now
