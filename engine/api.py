@@ -246,7 +246,9 @@ def _why(g: GameState, side: str, cmd: str, legal: list[str]) -> str:
         or (step == "strategy" and words[0] == "strategy")
     )
     if words[0] not in verbs and not card_step:
-        return f"'{words[0]}' is not a choice at this point"
+        choices = [f"'{v}'" for v in dict.fromkeys(c.split()[0] for c in legal)]
+        named = choices[0] if len(choices) == 1 else f"{', '.join(choices[:-1])} or {choices[-1]}"
+        return f"'{words[0]}' is not a choice at this point; the choices are {named}"
     if card_step and len(words) > 1:
         card = int(words[1])
         label = f"#{card} {CARDS[card].name}"

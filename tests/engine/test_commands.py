@@ -169,9 +169,13 @@ def test_illegal_command_names_the_decision_and_lists_what_is_legal() -> None:
     assert e.legal == engine.legal_commands(g, "kennedy")
 
 
-def test_wrong_kind_of_command_for_the_decision() -> None:
-    with pytest.raises(engine.IllegalCommandError, match=r"'media' is not a choice at this point"):
-        engine.apply(_pos(), "kennedy", "media east")
+def test_wrong_kind_of_command_for_the_decision_names_the_choices() -> None:
+    g = _pos()
+    verbs = list(dict.fromkeys(c.split()[0] for c in engine.legal_commands(g, "kennedy")))
+    named = ", ".join(f"'{v}'" for v in verbs[:-1]) + f" or '{verbs[-1]}'"
+    with pytest.raises(engine.IllegalCommandError) as info:
+        engine.apply(g, "kennedy", "media east")
+    assert f"'media' is not a choice at this point; the choices are {named}" in str(info.value)
 
 
 def test_not_your_turn() -> None:
