@@ -123,7 +123,8 @@ _word(
     "orders",
     "then",
     "",
-    "the lines after it are kept and applied, in order, at your next decisions",
+    "the lines after it are kept and applied, in order, at your next decisions (the first may"
+    " share its line: 'then event 22')",
     "then",
 )
 _word(

@@ -278,6 +278,12 @@ def read_reply(
             n >= reply.above_quote and reply.block_of(n) in leaked and sent.is_report_line(line)
         )
         kind = _kind(line, words, report_line)
+        queued = _after_then(line, words, report_line)
+        if queued is not None:  # "then campaign 13: MA 3": 'then', and the line it queues
+            kind = "command"
+            if len(out.commands) < max_lines:
+                out.commands.append("then")
+            line = queued
         if kind == "prose":
             (out.talk if talking else out.ignored).append(line)
         elif kind == "undo":
@@ -343,6 +349,18 @@ def _kind(line: str, words: list[str], report_line: bool) -> str:
     if word == "typo" or _card_attempt(words) or _state_attempt(words, line):
         return "attempt"
     return "prose"
+
+
+def _after_then(line: str, words: list[str], report_line: bool) -> str | None:
+    """The game command a 'then' leads on the same line ("then event 22"), else None: such a
+    line reads as 'then' alone on its line and the command on the next."""
+    if report_line or len(words) < 2 or words[0].rstrip(":,.!") != "then":
+        return None
+    rest = line.split(maxsplit=1)[1].lstrip(":,. ")
+    rest_words = _WORD.findall(rest.lower())
+    if not rest_words or canonical_word(rest_words[0].rstrip(":,.!")) not in VERBS:
+        return None
+    return rest if _kind(rest, rest_words, False) == "command" else None
 
 
 def _takes_nothing(word: str) -> bool:

@@ -93,6 +93,26 @@ def test_a_queued_line_waits_for_its_own_question(tmp_path: Path) -> None:
     assert engine.active_sides(h.state()) == {"nixon"}
 
 
+def test_then_and_the_line_it_queues_may_share_a_line(tmp_path: Path) -> None:
+    """ "then position 48: ..." on one line reads as 'then' alone and the line after it (it
+    was listed back as ignored prose, and nothing was queued)."""
+    h = Harness(tmp_path)
+    h.new_game(seed=2)
+    h.reply("kennedy", "first kennedy")
+    stats = h.reply(
+        "kennedy",
+        "position 27: civil rights 1, economy 1, defense 1\n"
+        "Then position 48: defense 1, economy 1, civil rights 1",
+    )
+    assert stats.outcomes == {"applied": 1}
+    text = _text(h, "kennedy")
+    assert "1 line(s) queued" in text and "Then position 48" not in text
+    h.reply("nixon", "decline")
+    h.reply("nixon", "position 80: defense 1, economy 1")
+    h.reply("kennedy", "decline")
+    assert 48 not in h.state()["hands"]["kennedy"]  # the queued action came at its question
+
+
 def test_an_initiative_answer_ahead_used_in_the_same_mail_reads_applied() -> None:
     """``strategy 38: first nixon`` when Kennedy's last card ends the turn and Kennedy wins the
     initiative at once: 'first nixon' was applied, not dropped; if Nixon wins, it was his."""

@@ -117,6 +117,21 @@ def test_the_synonym_play_applies_by_mail(h: Harness) -> None:
 
 
 @pytest.mark.parametrize(
+    ("text", "commands"),
+    [
+        ("then campaign 13: MA 3", ["then", "campaign 13: MA 3"]),
+        ("Then, event 22\nthen play 40", ["then", "event 22", "then", "play 40"]),
+        ("then we will see how it goes", []),
+        ("then standing trigger never", []),  # a setting is not queued: 'then' alone first
+    ],
+)
+def test_then_before_a_game_command_on_its_line_reads_as_two_lines(
+    text: str, commands: list[str]
+) -> None:
+    assert read_text(text).commands == commands
+
+
+@pytest.mark.parametrize(
     "line", ["suport WI", "campain 4: NY, PA", "evnt 22", "OH 2", "Ohio", "#22", "Gaffe"]
 )
 def test_command_attempts(line: str) -> None:
