@@ -122,6 +122,11 @@ def heuristic_reason(step: str, ranked: Sequence[tuple[float, str]]) -> str:
         if step in _POINT_STEPS
         else "electoral votes"
     )
+    if rest and f"{rest[0][0]:+.1f}" == f"{top:+.1f}":  # no better as the reader sees it
+        return (
+            f"{describe(chosen)}: a toss-up by the rules of thumb with {describe(rest[0][1])}, "
+            f"both worth about {top:+.1f} {unit} (of {len(ranked)} options)"
+        )
     text = f"{describe(chosen)}: best of {len(ranked)} options by the rules of thumb, worth about {top:+.1f} {unit}"
     if rest:
         second, cmd2 = rest[0]

@@ -16,7 +16,7 @@ import bots
 import bots.ismcts
 import engine
 from bots import search
-from bots.decision import describe, search_reason
+from bots.decision import describe, heuristic_reason, search_reason
 from bots.heuristic import Heuristic
 from bots.ismcts import VARIANTS, Config, Tree
 from bots.search import Budget
@@ -211,7 +211,9 @@ def test_every_computer_move_of_a_game_has_a_reason() -> None:
             assert d.playouts == 6
         elif "by the rules of thumb" in d.reason:
             seen["rules"] += 1
-            assert re.search(r"best of \d+ options .* worth about [+-]\d", d.reason), d.reason
+            assert re.search(r"(best of \d+ options|a toss-up) .* worth about [+-]\d", d.reason), (
+                d.reason
+            )
         else:
             assert "only legal move" in d.reason, d.reason
             seen["forced"] += 1
@@ -250,3 +252,18 @@ def test_the_heuristics_decision_is_its_choice_with_a_reason() -> None:
         d = bots.decide(g, side, "heuristic", seed=seed)
         assert d.command == bots.choose_command(g, side, "heuristic", seed=seed)
         assert d.playouts == 0 and "best of" in d.reason
+
+
+def test_the_heuristics_reason_calls_a_tie_a_toss_up() -> None:
+    """Two options worth the same, as the reason rounds them, are not "best ... against" (it
+    read "best of 4 options ..., worth about +1.0 ..., against +1.0 for 'issue defense'")."""
+    tie = heuristic_reason("position", [(1.04, "issue economy"), (0.96, "issue defense")])
+    assert tie == (
+        "'issue economy': a toss-up by the rules of thumb with 'issue defense', both worth about "
+        "+1.0 electoral votes per CP (of 2 options)"
+    )
+    clear = heuristic_reason("position", [(1.2, "issue economy"), (0.9, "issue defense")])
+    assert clear.endswith(
+        "best of 2 options by the rules of thumb, worth about +1.2 electoral "
+        "votes per CP, against +0.9 for 'issue defense'"
+    )
