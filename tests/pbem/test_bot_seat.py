@@ -58,8 +58,10 @@ def test_a_whole_game_against_the_heuristic_bot(tmp_path: Path) -> None:
         assert mails < 1500
     log = moves(h)
     assert {m.side for m in log} == {"kennedy", "nixon"}
-    # the bot's own decisions come with no mail (standing orders may play forced ones)
+    # the bot's own decisions come with no mail
     assert sum(m.inbound_id is None for m in log if m.side == bot) > 50
+    # every one of its moves is its own, with its reason (no order of the server's for it)
+    assert all(m.source == "bot" and m.reason for m in log if m.side == bot)
     assert all(m.inbound_id is not None for m in log if m.side == human)
     assert [m.seq for m in log] == list(range(1, len(log) + 1))
     assert {r.recipient for r in h.outbox()} == {EMAILS[human]}
@@ -279,8 +281,10 @@ def test_a_queued_line_is_played_after_the_bots_move_in_the_same_pass(tmp_path: 
     assert played and played[0].source == "after-bot"
     after_queued = new[new.index(played[0]) :]
     assert any(m.side == "nixon" and m.reason for m in after_queued)  # the bot answered it
-    # the bot's own moves; a trigger the server declined by default is nobody's decision
-    assert {m.source for m in new if m.side == "nixon"} <= {"bot", "declined"}
+    # the bot decides its own questions, each with its reason: no order of the server's
+    # ('trigger useful' declined some for it, with no reason in the human's report)
+    assert {m.source for m in new if m.side == "nixon"} == {"bot"}
+    assert all(m.reason for m in new if m.side == "nixon")
     text = h.last_mail("kennedy").get_body(("plain",)).get_content()  # type: ignore[union-attr]
     assert f"from your queue: {lines[1]}" in " ".join(text.split())
     assert game_views.replay(h.db, h.game_id).ok
@@ -289,7 +293,7 @@ def test_a_queued_line_is_played_after_the_bots_move_in_the_same_pass(tmp_path: 
     out = CliRunner().invoke(cli, ["log", str(h.game_id)], env=env, catch_exceptions=False)
     rows = {line.split()[0]: line for line in out.output.splitlines() if line[:5].strip()}
     assert rows[str(played[0].seq)].endswith("(player's orders, after the computer's move)")
-    notes = {"bot": "(computer player)", "declined": "(declined by default)", "mail": ""}
+    notes = {"bot": "(computer player)", "mail": ""}
     for m in new:
         line = rows[str(m.seq)]
         if m.source in notes:
