@@ -89,7 +89,13 @@ def search_reason(
     n, q = by_cmd.get(chosen, (0, 0.0))
     others = [(c, m, p) for c, m, p in stats if c != chosen]
     text = f"{describe(chosen)}: won {_percent(q)} of {n} simulated games"
-    if others:
+    if others and _percent(others[0][2]) == _percent(q):  # no better as the reader sees it
+        c2, m2, p2 = others[0]
+        text += (
+            f", as did {describe(c2)} ({_percent(p2)} of {m2}): a toss-up between the two most "
+            f"promising of {len(stats)} options tried in {playouts} games"
+        )
+    elif others:
         c2, m2, p2 = others[0]
         text += (
             f", against {_percent(p2)} of {m2} for {describe(c2)}, "

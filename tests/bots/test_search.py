@@ -246,6 +246,20 @@ def test_the_reason_writes_issues_as_a_player_would() -> None:
     )
 
 
+def test_the_searchs_reason_calls_equal_rounded_results_a_toss_up() -> None:
+    """'won 69 % of 44 ..., against 69 % of 44 for ...' read as if the first were better."""
+    tie = search_reason(
+        "event 6", [("event 6", 44, 0.691), ("position 6", 44, 0.688)], 914, "event 6"
+    )
+    assert tie == (
+        "'event 6' (#6 New England): won 69 % of 44 simulated games, as did 'position 6' (#6 New "
+        "England) (69 % of 44): a toss-up between the two most promising of 2 options tried in "
+        "914 games"
+    )
+    clear = search_reason("event 6", [("event 6", 44, 0.7), ("position 6", 40, 0.6)], 84, "event 6")
+    assert ", against 60 % of 40 for 'position 6' (#6 New England), the next most" in clear
+
+
 def test_the_heuristics_decision_is_its_choice_with_a_reason() -> None:
     g, side = searched_position(skip=2)
     for seed in range(5):
