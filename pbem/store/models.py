@@ -96,7 +96,7 @@ class Move(SQLModel, table=True):
     command: str = Field(max_length=500)
     inbound_id: int | None = Field(default=None, foreign_key="inboundmessage.id")
     created_at: datetime = Field(default_factory=utcnow)
-    # who decided it: mail | bot | autopilot | declined | after-bot (pbem.store.move_log)
+    # who decided it: mail | server | bot | autopilot | declined | after-bot (pbem.store.move_log)
     source: str = Field(default="mail", max_length=16)
     # a computer player's move (pbem.games.bots): why it played it, in words anyone may read
     # (no card the public cannot see), and the game log's index of the first public line the

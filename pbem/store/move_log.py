@@ -17,10 +17,23 @@ from sqlmodel import Session, select
 
 from pbem.store.models import Move
 
-__all__ = ["AFTER_BOT", "AUTOPILOT", "BOT", "DECLINED", "MAIL", "SOURCE_NOTES", "NewMove", "append"]
+__all__ = [
+    "AFTER_BOT",
+    "AUTOPILOT",
+    "BOT",
+    "DECLINED",
+    "MAIL",
+    "SERVER",
+    "SOURCE_NOTES",
+    "NewMove",
+    "append",
+]
 
-# a player's mail, or what their orders answered in the same pass (queued, standing, forced)
+# a line of a player's mail
 MAIL = "mail"
+# what a player's queued or standing orders, or the only legal choice, answered in the pass of
+# their mail: part of that mail for 'undo' (older moves say 'mail')
+SERVER = "server"
 # a computer player's move, its reason beside it (`Move.reason`)
 BOT = "bot"
 # the computer player answering for a side whose clock ran out
@@ -34,10 +47,11 @@ AFTER_BOT = "after-bot"
 
 # `pbem log`'s words beside a row that no player's mail decided
 SOURCE_NOTES = {
+    SERVER: "done for the player by the server",
     BOT: "computer player",
     AUTOPILOT: "autopilot",
     DECLINED: "declined by default",
-    AFTER_BOT: "player's orders, after the computer's move",
+    AFTER_BOT: "done for the player by the server, after the computer's move",
 }
 
 

@@ -292,8 +292,14 @@ def test_a_queued_line_is_played_after_the_bots_move_in_the_same_pass(tmp_path: 
     env = {"PBEM_DATABASE_URL": h.settings.database_url, "PBEM_SECRET": h.settings.secret}
     out = CliRunner().invoke(cli, ["log", str(h.game_id)], env=env, catch_exceptions=False)
     rows = {line.split()[0]: line for line in out.output.splitlines() if line[:5].strip()}
-    assert rows[str(played[0].seq)].endswith("(player's orders, after the computer's move)")
-    notes = {"bot": "(computer player)", "mail": ""}
+    assert rows[str(played[0].seq)].endswith(
+        "(done for the player by the server, after the computer's move)"
+    )
+    notes = {
+        "bot": "(computer player)",
+        "server": "(done for the player by the server)",
+        "mail": "",
+    }
     for m in new:
         line = rows[str(m.seq)]
         if m.source in notes:

@@ -95,6 +95,11 @@ def test_queued_lines_are_logged_as_canonical_commands(tmp_path: Path) -> None:
     assert log[1:3] == [("kennedy", play), ("kennedy", "done")]
     assert all(cmd != "finish" for _, cmd in log)
     assert game_views.replay(h.db, h.game_id).ok
+    # the queued line came with the mail, but the server played it: the log says so
+    with Session(h.db) as s:
+        rows = s.exec(select(Move).where(Move.game_id == h.game_id).order_by(col(Move.seq))).all()
+    assert [(m.command, m.source) for m in rows[1:3]] == [(play, "mail"), ("done", "server")]
+    assert rows[1].inbound_id == rows[2].inbound_id is not None
 
 
 def test_migration_0010_rewrites_queued_lines_logged_as_written(tmp_path: Path) -> None:

@@ -12,7 +12,7 @@ import engine
 from pbem.pipeline import repeats
 from pbem.pipeline.base import Context, Stage
 from pbem.store import move_log
-from pbem.store.move_log import DECLINED, MAIL, NewMove
+from pbem.store.move_log import DECLINED, MAIL, SERVER, NewMove
 
 
 def record(ctx: Context) -> None:
@@ -28,7 +28,7 @@ def record(ctx: Context) -> None:
     )
     own = len(moves) - sum(len(a.applied) for a in ctx.auto)
     sources = [MAIL] * own + [  # a trigger declined by default is nobody's decision
-        DECLINED if a.why == "declined" else MAIL for a in ctx.auto for _ in a.applied
+        DECLINED if a.why == "declined" else SERVER for a in ctx.auto for _ in a.applied
     ]
     move_log.append(
         s,
