@@ -31,7 +31,9 @@ command; `Tree.stats` gives the root's statistics for the reason a player reads.
 earlier search (five heuristic candidates at the root, UCB1, no tree below the root),
 ``narrow`` half of UCB1's constant at the root (less exploration); ``leaf`` the horizon
 counted from the tree's leaf, ``deep`` that and past the turn's end; ``points`` searches the
-point-spending steps too.
+point-spending steps too with a quarter of the budget, ``allpoints`` with all of it; ``sure``
+keeps the heuristic's best unless another command's mean beats it by two standard errors of
+the difference (a few noisy games do not overrule it), ``surepoints`` is both.
 """
 
 from __future__ import annotations
@@ -75,6 +77,7 @@ class Config:
     from_leaf: bool = False  # ... counted from the tree's leaf (False: from the root's decision)
     turn_end: bool = True  # ... or at the turn's end (False: it plays on into the next turn)
     point_share: float = 0.0  # > 0: point-spending steps searched, with this share of the budget
+    sure: float = 0.0  # > 0: the heuristic's best stands unless beaten by this many standard errors
 
     def model(self) -> Config:
         """What an iteration's value measures (the horizon), the search's other pieces at the
@@ -93,6 +96,9 @@ VARIANTS = {
     "leaf": Config(from_leaf=True),
     "deep": Config(from_leaf=True, turn_end=False),
     "points": Config(point_share=0.25),
+    "allpoints": Config(point_share=1.0),
+    "sure": Config(sure=2.0),
+    "surepoints": Config(point_share=1.0, sure=2.0),
 }
 
 
@@ -102,6 +108,7 @@ class Node:
 
     visits: int = 0
     total: float = 0.0  # the root side's summed results
+    squares: float = 0.0  # ... and their squares (the spread of a root command's results)
     available: int = 0
     children: dict[tuple[str, str], Node] = field(default_factory=dict)
 
@@ -114,6 +121,11 @@ class RootStat:
     visits: int
     mean: float
     prior_rank: int  # 0: the heuristic's best
+    variance: float = 0.0  # of the simulated games' results (0 with fewer than two)
+
+    def error(self) -> float:
+        """The standard error of ``mean``."""
+        return math.sqrt(self.variance / self.visits) if self.visits else math.inf
 
 
 class Tree:
@@ -187,6 +199,7 @@ class Tree:
         for n in path:
             n.visits += 1
             n.total += result
+            n.squares += result * result
 
     # --- selection --------------------------------------------------------------------------
 
@@ -246,7 +259,13 @@ class Tree:
         """The root's tried commands, the preferred first: with ``by_mean`` the well-tried by
         their mean, then the rest; else by simulated games (ties: the higher mean)."""
         out = [
-            RootStat(cmd, child.visits, child.total / child.visits, self.rank.get(cmd, -1))
+            RootStat(
+                cmd,
+                child.visits,
+                child.total / child.visits,
+                self.rank.get(cmd, -1),
+                _variance(child),
+            )
             for (who, cmd), child in self.root.children.items()
             if who == self.side and child.visits
         ]
@@ -254,6 +273,15 @@ class Tree:
         if self.config.by_mean and out:
             floor = out[0].visits * self.config.well_tried
             out.sort(key=lambda s: (s.visits < floor, -s.mean if s.visits >= floor else 0.0))
+        if self.config.sure > 0 and out:
+            first = next((s for s in out if s.prior_rank == 0), None)
+            tried = max(s.visits for s in out) * self.config.well_tried
+            if first is not None and first is not out[0] and first.visits >= max(2, tried):
+                lead = out[0].mean - first.mean
+                noise = math.hypot(out[0].error(), first.error())
+                if lead < self.config.sure * noise:  # not shown better: the heuristic's stands
+                    out.remove(first)
+                    out.insert(0, first)
         return out
 
     def best(self) -> str:
@@ -277,3 +305,11 @@ class Tree:
             out.append(cmd)
             node = node.children[(self.side, cmd)]
         return out
+
+
+def _variance(node: Node) -> float:
+    """The sample variance of the results through ``node`` (0 with fewer than two)."""
+    if node.visits < 2:
+        return 0.0
+    mean = node.total / node.visits
+    return max(0.0, (node.squares - node.visits * mean * mean) / (node.visits - 1))

@@ -281,3 +281,31 @@ def test_the_heuristics_reason_calls_a_tie_a_toss_up() -> None:
         "best of 2 options by the rules of thumb, worth about +1.2 electoral "
         "votes per CP, against +0.9 for 'issue defense'"
     )
+
+
+def test_sure_keeps_the_heuristics_best_unless_the_games_show_another_better() -> None:
+    """``sure``: a lead within the noise of a few games does not overrule the heuristic's best;
+    a lead of many standard errors does."""
+    g, side = searched_position()
+    ranked = [
+        c for _, c in Heuristic(random.Random(0)).ranked(g, side, engine.legal_commands(g, side))
+    ]
+    first, other = ranked[0], ranked[1]
+
+    def tree(results: dict[str, list[float]]) -> Tree:
+        t = Tree(g, side, ranked, random.Random(0), sampler(0), VARIANTS["sure"])
+        for cmd, values in results.items():
+            child = t.root.children[(side, cmd)] = bots.ismcts.Node()
+            for v in values:
+                child.visits += 1
+                child.total += v
+                child.squares += v * v
+        return t
+
+    noisy = tree({first: [0.2, 0.8, 0.4, 0.6], other: [0.3, 0.9, 0.5, 0.7]})  # 0.5 vs 0.6
+    assert noisy.best() == first and noisy.stats()[0].command == first
+    clear = tree({first: [0.49, 0.51] * 20, other: [0.59, 0.61] * 20})  # the same lead, sure
+    assert clear.best() == other
+    plain = Tree(g, side, ranked, random.Random(0), sampler(0), VARIANTS[""])
+    plain.root.children = noisy.root.children
+    assert plain.best() == other  # without ``sure`` the better mean plays
