@@ -247,7 +247,9 @@ def _why(g: GameState, side: str, cmd: str, legal: list[str]) -> str:
     )
     if words[0] not in verbs and not card_step:
         choices = [f"'{v}'" for v in dict.fromkeys(c.split()[0] for c in legal)]
-        named = choices[0] if len(choices) == 1 else f"{', '.join(choices[:-1])} or {choices[-1]}"
+        if len(choices) == 1:
+            return f"'{words[0]}' is not a choice at this point; the only choice is {choices[0]}"
+        named = f"{', '.join(choices[:-1])} or {choices[-1]}"
         return f"'{words[0]}' is not a choice at this point; the choices are {named}"
     if card_step and len(words) > 1:
         card = int(words[1])

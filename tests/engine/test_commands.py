@@ -208,3 +208,10 @@ def test_every_legal_command_parses_to_itself() -> None:
         legal = engine.legal_commands(state, "kennedy")
         for cmd in legal:
             assert parse(cmd, legal) == [cmd]
+
+
+def test_wrong_kind_of_command_where_one_verb_is_legal_names_it_once() -> None:
+    g = engine.new_game(2)  # Kennedy chooses who goes first: 'first kennedy' or 'first nixon'
+    with pytest.raises(engine.IllegalCommandError) as info:
+        engine.apply(g, "kennedy", "campaign 27")
+    assert "'campaign' is not a choice at this point; the only choice is 'first'" in str(info.value)
