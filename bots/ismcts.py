@@ -52,6 +52,23 @@ from engine.schema import Rng
 __all__ = ["VARIANTS", "Config", "Node", "RootStat", "Tree"]
 
 MAX_PLAYOUT_MOVES = 600
+# the steps where a side starts a decision of its own, never the follow-up of an earlier one:
+# the first player (R5.2), a card play (R6.1), a trigger (R6.7), the 2nd issue's award (R10.3),
+# the issue swap (R10.6), strategy cards (R11.1), debate cards and sides (R12), Election Day's
+# strategy cards (R13.3)
+OWN_DECISION_STEPS = frozenset(
+    {
+        "action",
+        "trigger",
+        "strategy",
+        "debate_pick",
+        "debate_side",
+        "award_choice",
+        "issue_swap",
+        "election_card",
+        "choose_first",
+    }
+)
 
 
 @dataclass(frozen=True)
@@ -110,6 +127,7 @@ class Node:
     total: float = 0.0  # the root side's summed results
     squares: float = 0.0  # ... and their squares (the spread of a root command's results)
     available: int = 0
+    step: str = ""  # the step the decision was taken at (engine's stack: "action", "campaign" ...)
     children: dict[tuple[str, str], Node] = field(default_factory=dict)
 
 
@@ -232,7 +250,7 @@ class Tree:
         for cmd in order:
             child = node.children.get((who, cmd))
             if child is None:
-                child = node.children[(who, cmd)] = Node()
+                child = node.children[(who, cmd)] = Node(step=g["stack"][-1]["step"])
             child.available += 1
             if child.visits:
                 q = child.total / child.visits
@@ -290,7 +308,10 @@ class Tree:
 
     def plan(self, limit: int = 6) -> list[str]:
         """The side's own decisions right after `best`, most visited first (its intended
-        follow-up: the CP placements of a campaign, the options of an event)."""
+        follow-up: the CP placements of a campaign, the options of an event, the region of an
+        award). It ends before the side's next decision of its own (`OWN_DECISION_STEPS`): that
+        is not this one's follow-up, and the opponent, who reads the reason, would learn a
+        card play (or a strategy card) before it was made."""
         node = self.root.children.get((self.side, self.best()))
         out: list[str] = []
         while node is not None and len(out) < limit:
@@ -300,7 +321,7 @@ class Tree:
             ):
                 break
             visits, cmd = max(own)
-            if visits < 2:
+            if visits < 2 or node.children[(self.side, cmd)].step in OWN_DECISION_STEPS:
                 break
             out.append(cmd)
             node = node.children[(self.side, cmd)]

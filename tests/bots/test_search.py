@@ -309,3 +309,34 @@ def test_sure_keeps_the_heuristics_best_unless_the_games_show_another_better() -
     plain = Tree(g, side, ranked, random.Random(0), sampler(0), VARIANTS[""])
     plain.root.children = noisy.root.children
     assert plain.best() == other  # without ``sure`` the better mean plays
+
+
+def test_the_plan_is_the_decisions_follow_up_never_the_next_card_play() -> None:
+    """A plan after declining a trigger read 'then position with a hidden card': the side's
+    next card play (R6.1), told to the opponent before it was made. The plan follows the
+    decision through its own steps and ends before the next action."""
+    seen = 0
+    for seed in (3,):
+        g = engine.new_game(seed)
+        for n in range(400):
+            active = sorted(engine.active_sides(g))
+            if not active:
+                break
+            side = active[0]
+            legal = engine.legal_commands(g, side)
+            if search.searches(g, legal) and n % 3 == 0:
+                rnd, rng = random.Random(n), sampler(n)
+                root = determinize(g, side, rng)
+                ranked = [c for _, c in Heuristic(rnd).ranked(root, side, legal)]
+                tree = Tree(g, side, ranked, rnd, rng, Config())
+                tree.run(40, None)
+                plan = tree.plan()
+                h = determinize(g, side, sampler(n + 1))
+                engine.apply_in_place(h, side, tree.best())
+                for cmd in plan:
+                    assert engine.active_sides(h) == {side}, (tree.best(), plan)
+                    assert h["stack"][-1]["step"] != "action", (tree.best(), plan, cmd)
+                    engine.apply_in_place(h, side, cmd)
+                seen += bool(plan)
+            engine.apply_in_place(g, side, bots.choose_command(g, side, "heuristic", seed=n))
+    assert seen >= 5
