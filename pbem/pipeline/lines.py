@@ -397,7 +397,9 @@ def _card_commands(words: list[str]) -> tuple[str, ...]:
 
 
 def did_you_mean(line: str, legal: list[str]) -> list[str]:
-    """Legal commands close to *line*: misspelt verbs, states, issues, regions, card names."""
+    """Legal commands close to *line*: misspelt verbs, states, issues, regions, card names;
+    for a line that is only illegal, the legal commands naming what it names (its state, card
+    or issue), before any spelt alike."""
     words = line.replace(",", " , ").replace(":", " : ").split()
     if not words:
         return []
@@ -427,6 +429,11 @@ def did_you_mean(line: str, legal: list[str]) -> list[str]:
         text = " ".join(combo).replace(" , ", ", ").replace(" : ", ": ").replace(" ,", ",")
         if text.lower() != line.lower() and _readable(text, legal):
             found.append(legal_keys.get(text.lower(), text))
+    if not found and words[0].lower() in _vocabulary():  # a known verb: keep what it names
+        named = {
+            w.lower() for w in words[1:] if w not in (",", ":")
+        }  # 'support NY' -> 'check NY 1'
+        found = [c for c in legal if named and named <= {w.lower() for w in c.split()[1:]}]
     if not found:
         found = difflib.get_close_matches(line, legal, n=3, cutoff=0.6)
     return list(dict.fromkeys(found))[:3]

@@ -237,3 +237,16 @@ def test_a_bare_state_is_answered_with_a_command_that_fits_the_step(h: Harness) 
     part = _rejection_section(h)
     assert "did you mean 'campaign 27: Ohio 2'" in part
     assert "support Ohio 2" not in part and "campaign N" not in part
+
+
+def test_a_state_that_needs_checks_is_offered_its_checks_not_other_states(h: Harness) -> None:
+    """Found by playing: 'support NY' where NY needs support checks (R7.4) got "did you mean
+    'support TN' or 'support NJ' or 'support NH'" — other states, spelt alike. The hint keeps
+    the state the player named: its 'check' commands."""
+    _rejected(h, "campaign 50\nsupport CA")
+    part = _rejection_section(h)
+    assert "CA needs support checks (R7.4, R16.3)" in part
+    hints = part.split("did you mean", 1)[1].split("?", 1)[0]
+    offered = [x.strip(" '") for x in hints.split(" or ")]
+    assert offered[0] == "check CA 1", offered
+    assert all(" CA" in x for x in offered), offered  # 'travel CA' may follow
