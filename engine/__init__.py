@@ -14,6 +14,7 @@ from engine.api import (
     apply_logged,
     decision,
     legal_commands,
+    new_game,
     result,
 )
 from engine.commands import parse
@@ -28,7 +29,7 @@ from engine.errors import (
 )
 from engine.events.cards import unimplemented_events
 from engine.schema import CardNo, Side, StateCode
-from engine.state import SCHEMA_VERSION, GameState, copy_state, from_json, new_game, to_json
+from engine.state import SCHEMA_VERSION, GameState, copy_state, from_json, to_json
 from engine.view import PublicBoard, View, card_info, public_board, view
 from engine.vocabulary import SYNONYMS, VERBS, command_words
 

@@ -7,6 +7,7 @@ state part-applied, so servers use ``apply``).
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import replace
 from typing import Any
 
@@ -19,7 +20,18 @@ from engine.errors import GameOverError, IllegalCommandError, NotYourTurnError
 from engine.flow import STEPS, advance, deciding_sides, step_of, top
 from engine.phases.momentum import ahead_problem, swap_in_order
 from engine.phases.turn import keep_first
-from engine.state import GameState, copy_state
+from engine.state import GameState, copy_state, setup
+
+
+def new_game(seed: int, *, edition: str = "zman", options: Iterable[str] = ()) -> GameState:
+    """Set up a new game (R2, `engine.state.setup`) and run it to the first decision.
+
+    ``edition`` is ``"zman"`` (default) or ``"gmt"``; ``options`` may hold
+    ``"vice_presidents"`` and ``"restricted_positioning"``, GMT only (R15.3, R16.7).
+    """
+    g = setup(seed, edition=edition, options=options)
+    advance(g)
+    return g
 
 
 def active_sides(g: GameState) -> set[str]:

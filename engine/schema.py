@@ -1,7 +1,7 @@
 """The shapes of the game state: type aliases and TypedDicts, for strict mypy.
 
 Nothing here exists at run time beyond the names: a ``GameState`` is still the plain
-``dict`` that `engine.state.new_game` builds and `json.loads` gives back, so
+``dict`` that `engine.new_game` builds and `json.loads` gives back, so
 ``from_json(to_json(g)) == g`` holds and the seeded-playout fingerprint is unchanged.
 The TypedDicts only let mypy check every ``g["..."]`` against the one list of keys.
 

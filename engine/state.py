@@ -1,4 +1,4 @@
-"""Game state: plain, JSON-round-trippable data, created by `new_game` (R2).
+"""Game state: plain, JSON-round-trippable data, set up by `setup` (R2).
 
 A ``GameState`` is a ``dict`` of ints, strings, lists and dicts only. Support
 in every space is a *signed* count: positive = Kennedy cubes, negative = Nixon
@@ -32,8 +32,9 @@ from engine.schema import LogEntry
 SCHEMA_VERSION = 1
 
 
-def new_game(seed: int, *, edition: str = "zman", options: Iterable[str] = ()) -> GameState:
-    """Set up a new game (R2) and run it to the first decision.
+def setup(seed: int, *, edition: str = "zman", options: Iterable[str] = ()) -> GameState:
+    """A new game as set up (R2), before its first step runs (`engine.new_game` runs it to the
+    first decision).
 
     ``edition`` is ``"zman"`` (default) or ``"gmt"``; ``options`` may hold
     ``"vice_presidents"`` and ``"restricted_positioning"``, GMT only (R15.3, R16.7).
@@ -98,9 +99,6 @@ def new_game(seed: int, *, edition: str = "zman", options: Iterable[str] = ()) -
         "log": [],
         "result": None,
     }
-    from engine.flow import advance  # the flow imports every step module
-
-    advance(g)
     return g
 
 
