@@ -15,6 +15,7 @@ from typing import Literal
 
 from engine import rng
 from engine.data import CARDS, REGIONS, STATES, STATES_BY_REGION, issue_name, other, sign
+from engine.effects import may_redraw
 from engine.state import GameState, log
 
 Track = Literal["states", "media", "issues", "endorsements"]
@@ -209,8 +210,6 @@ def support_checks(g: GameState, side: str, n: int, purpose: str) -> int:
 
     A rest-of-turn effect may let the side redraw a failed check once (#31).
     """
-    from engine.effects import may_redraw
-
     wins = 0
     draws: list[str] = []
     for _ in range(n):

@@ -209,8 +209,6 @@ class RevealResolve(Step):
     auto = True
 
     def run(self, g: GameState, f: Frame) -> None:
-        from engine.events import event_available, start_event
-
         if not f["holding"]:
             pop(g)
             return
