@@ -1,6 +1,6 @@
 """What mails show of the clocks: both clocks, the time control, vacation left, how a game ended.
 
-`clock_context` reads the game row (its clock JSON, ``ended``/``winner``) into
+`clock_context` reads the game (its clock JSON, ``ended``/``winner``: `Game`) into
 the render context; `clock_model` turns that into the template model keys
 ``clock``, ``ending`` and ``notice`` (always present, None when there is
 nothing to show), so every report can include ``_clock`` in one line.
@@ -10,15 +10,23 @@ from __future__ import annotations
 
 import json
 from datetime import UTC, datetime
-from typing import Any
+from typing import Any, Protocol
 
 from pbem.clocks import model
 from pbem.clocks.control import fmt_duration
-from pbem.store.models import Game
 
 __all__ = ["clock_context", "clock_model", "ending_of"]
 
 WHY = {"timeout": "on time", "resigned": "by resignation"}
+
+
+class Game(Protocol):
+    """What the clocks read of a game (the row `pbem.store.models.Game`): the clock's JSON, and
+    how a game ended outside the rules."""
+
+    clock: str | None
+    ended: str  # "" | timeout | resigned
+    winner: str
 
 
 def ending_of(game: Game) -> dict[str, str] | None:
