@@ -14,7 +14,16 @@ from collections.abc import Callable
 from typing import Literal
 
 from engine import rng
-from engine.data import CARDS, REGIONS, STATES, STATES_BY_REGION, issue_name, other, sign
+from engine.data import (
+    CARDS,
+    REGIONS,
+    STATES,
+    STATES_BY_REGION,
+    counted,
+    issue_name,
+    other,
+    sign,
+)
 from engine.effects import may_redraw
 from engine.state import GameState, log
 
@@ -221,9 +230,8 @@ def support_checks(g: GameState, side: str, n: int, purpose: str) -> int:
         if cube == side:
             wins += 1
     shown = ", ".join(draws) if draws else "none"
-    log(
-        g, f"{side.title()} makes {n} support check(s) for {purpose}: {shown} — {wins} success(es)."
-    )
+    checks, successes = counted(n, "support check"), counted(wins, "success", "successes")
+    log(g, f"{side.title()} makes {checks} for {purpose}: {shown} — {successes}.")
     return wins
 
 
@@ -267,7 +275,7 @@ def draw_cards(g: GameState, side: str, n: int) -> list[int]:
     g["hands"][side].extend(got)
     if got:
         names = ", ".join(card_label(c) for c in got)
-        log(g, f"{side.title()} draws {len(got)} card(s).")
+        log(g, f"{side.title()} draws {counted(len(got), 'card')}.")
         log(g, f"You draw: {names}.", to=side)
     return got
 

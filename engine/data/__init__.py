@@ -17,6 +17,12 @@ EDITIONS = ("zman", "gmt")
 OPTIONS = ("vice_presidents", "restricted_positioning")
 
 
+def counted(n: int, noun: str, plural: str = "") -> str:
+    """``n`` and the noun in its number: ``counted(1, "card")`` -> ``1 card``, ``counted(3,
+    "card")`` -> ``3 cards``, ``counted(0, "success", "successes")`` -> ``0 successes``."""
+    return f"{n} {noun if n == 1 else plural or noun + 's'}"
+
+
 def issue_name(issue: str) -> str:
     """An issue as the rules name it (R2.3): ``civil_rights`` -> ``Civil Rights``."""
     return issue.replace("_", " ").title()

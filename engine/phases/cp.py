@@ -19,6 +19,7 @@ from engine.data import (
     STATES,
     TRAVEL,
     TRAVEL_AWAY,
+    counted,
     issue_name,
     other,
     sign,
@@ -278,7 +279,7 @@ class Advertise(Step):
             pop(g)
 
     def prompt(self, g: GameState, f: Frame, side: str) -> str:
-        return f"Advertising: place {f['left']} media point(s) in any region(s) (R8.1)."
+        return f"Advertising: place {counted(f['left'], 'media point')} in any regions (R8.1)."
 
 
 @register

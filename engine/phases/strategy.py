@@ -6,7 +6,7 @@ Step: ``strategy`` (decision for both sides at once).
 from __future__ import annotations
 
 from engine import board
-from engine.data import CARDS
+from engine.data import CARDS, counted
 from engine.flow import Frame, Step, pop, register, top
 from engine.state import GameState, log
 
@@ -83,12 +83,16 @@ class Strategy(Step):
         for side in ("kennedy", "nixon"):
             left = g["hands"][side]
             if left:
-                log(g, f"{side.title()} discards {len(left)} card(s) left in hand (R11.1).")
+                log(
+                    g, f"{side.title()} discards {counted(len(left), 'card')} left in hand (R11.1)."
+                )
                 g["discard"].extend(sorted(left))
                 g["hands"][side] = []
             if g["rest"][side]:
                 g["bag"][side] += g["rest"][side]  # R11.3
-                log(g, f"{side.title()}'s {g['rest'][side]} rest cube(s) go into the bag (R11.3).")
+                cubes = counted(g["rest"][side], "rest cube")
+                goes = "goes" if g["rest"][side] == 1 else "go"
+                log(g, f"{side.title()}'s {cubes} {goes} into the bag (R11.3).")
                 g["rest"][side] = 0
         ahead = f.get("ahead")
         pop(g)
@@ -99,7 +103,7 @@ class Strategy(Step):
     def prompt(self, g: GameState, f: Frame, side: str) -> str:
         left = f["need"] - f["picked"][side]
         text = (
-            f"Campaign strategy: put {left} more card(s) from your hand face down on your "
+            f"Campaign strategy: put {counted(left, 'more card')} from your hand face down on your "
             "campaign-strategy stack (not a Gathering Momentum card); the rest are discarded (R11)."
         )
         example = self.ahead_example(g, f, side)

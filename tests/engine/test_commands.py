@@ -145,7 +145,7 @@ def test_compact_campaign_uses_declared_checks_where_r7_4_requires() -> None:
         _pos(states={"NY": -4}, bag={"kennedy": 5, "nixon": 0}), "kennedy", "campaign 40: NY 2"
     )
     assert g["states"]["NY"] == -2
-    assert any("2 support check(s) for New York" in e["text"] for e in g["log"])
+    assert any("2 support checks for New York" in e["text"] for e in g["log"])
 
 
 def test_compact_campaign_that_overspends_fails_and_changes_nothing() -> None:

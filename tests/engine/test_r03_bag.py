@@ -81,3 +81,15 @@ def test_r3_5_r17_1_bag_counts_are_public() -> None:
     g = _g({"kennedy": 4, "nixon": 7})
     for side in ("kennedy", "nixon", None):
         assert engine.view(g, side)["bag"] == {"kennedy": 4, "nixon": 7}
+
+
+def test_the_log_counts_checks_and_successes_in_words() -> None:
+    """Found by playing: "makes 2 support check(s) ... — 0 success(es)" in every report."""
+    g = _g({"kennedy": 1, "nixon": 5})
+    board.support_checks(g, "kennedy", 1, "Ohio")
+    board.support_checks(g, "kennedy", 2, "Ohio")
+    texts = [e["text"] for e in g["log"] if "support check" in e["text"]]
+    assert texts[0].startswith("Kennedy makes 1 support check for Ohio: ")
+    assert texts[0].endswith(" — 1 success.") or texts[0].endswith(" — 0 successes.")
+    assert texts[1].startswith("Kennedy makes 2 support checks for Ohio: ")
+    assert all("(s)" not in t and "(es)" not in t for t in texts)

@@ -115,7 +115,7 @@ def test_r13_4_the_initiative_player_orders_election_day_events(
     assert g["states"]["IL"] == 1
     texts = [e["text"] for e in g["log"]]
     tx = next(i for i, t in enumerate(texts) if "support in Texas" in t)
-    il = next(i for i, t in enumerate(texts) if "check(s) for Illinois" in t)
+    il = next(i for i, t in enumerate(texts) if "checks for Illinois" in t)
     assert tx < il
     assert sorted(g["removed"][-2:]) == [7, 90]
     assert g["result"] is not None

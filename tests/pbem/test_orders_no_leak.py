@@ -95,9 +95,7 @@ def test_a_declared_advertising_order_is_never_rejected_after_the_draw(tmp_path:
     assert stats.outcomes == {"applied": 1}
     after = h.state()
     placed = after["media"]["east"] - before["media"]["east"]
-    checks = [
-        e["text"] for e in after["log"][len(before["log"]) :] if "support check(s)" in e["text"]
-    ]
+    checks = [e["text"] for e in after["log"][len(before["log"]) :] if "support check" in e["text"]]
     successes = int(checks[0].rsplit("— ", 1)[1].split()[0])
     assert placed == successes
     assert "REJECTED" not in h.text_of(h.last_mail("kennedy"))

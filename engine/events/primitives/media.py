@@ -4,7 +4,7 @@ media regions or on issues one at a time (choice step ``space_points``)."""
 from __future__ import annotations
 
 from engine import board
-from engine.data import ISSUES, REGIONS, issue_name
+from engine.data import ISSUES, REGIONS, counted, issue_name
 from engine.events.script import (
     ask,
     primitive,
@@ -110,8 +110,9 @@ class SpacePoints(Step):
         where = "media boxes, 'media REGION'" if f["space"] == "media" else "issues, 'issue NAME'"
         need = "up to " if f["optional"] else ""
         if f["mode"] == "gain":
-            what = f"place {need}{f['left']} more point(s) on {where} each"
+            what = f"place {need}{counted(f['left'], 'more point')} on {where} each"
         else:
-            what = f"remove {need}{f['left']} more {f['target'].title()} cube(s) from {where} each"
+            cubes = counted(f["left"], f"more {f['target'].title()} cube")
+            what = f"remove {need}{cubes} from {where} each"
         done = ", or 'done'" if f["optional"] else ""
         return f"{board.card_label(f['card'])}: {what}{done}."

@@ -9,7 +9,7 @@ ST N``); losses are limited to what is on the board (R6.6). Choice steps:
 from __future__ import annotations
 
 from engine import board
-from engine.data import STATES, sign
+from engine.data import STATES, counted, sign
 from engine.events.script import (
     ask,
     event_label,
@@ -109,7 +109,8 @@ def gathering_momentum(g: GameState, f: Frame, region: str) -> None:
         event_gain(g, side, s, 1)
     log(
         g,
-        f"{side.title()} leads more {region.title()} states and adds support in {len(empty)} empty state(s).",
+        f"{side.title()} leads more {region.title()} states and adds support in "
+        f"{counted(len(empty), 'empty state')}.",
     )
 
 

@@ -18,7 +18,7 @@ def test_nixon_draws_two() -> None:
     before = g
     g = play(g, "nixon", "event 91")
     assert g["hands"]["nixon"] == top2
-    assert "Nixon draws 2 card(s)." in new_log(before, g)
+    assert "Nixon draws 2 cards." in new_log(before, g)
     assert any(all(card_label(c) in t for c in top2) for t in new_log(before, g, "nixon"))
     assert not any(card_label(c) in t for c in top2 for t in new_log(before, g, "kennedy"))
     assert awaiting_action(g, "kennedy") and conserved(g)
