@@ -8,6 +8,7 @@ from pathlib import Path
 
 import click
 
+from engine.data import counted
 from pbem.cli.app import EXIT_LOCKED, App, pass_app
 from pbem.store.backup import BackupError
 from pbem.store.backup import backup as backup_database
@@ -31,7 +32,7 @@ def backup(app: App, file: Path) -> None:
     except BackupError as exc:
         raise click.ClickException(str(exc)) from None
     app.note(f"{info.size} bytes, schema {info.revision}")
-    app.say(f"backup written to {info.path}: {info.games} game(s), schema {info.revision}")
+    app.say(f"backup written to {info.path}: {counted(info.games, 'game')}, schema {info.revision}")
 
 
 @click.command()
@@ -55,4 +56,4 @@ def restore(app: App, file: Path, yes: bool) -> None:
         sys.exit(EXIT_LOCKED)
     except BackupError as exc:
         raise click.ClickException(str(exc)) from None
-    app.say(f"database {info.path} restored from {file}: {info.games} game(s)")
+    app.say(f"database {info.path} restored from {file}: {counted(info.games, 'game')}")

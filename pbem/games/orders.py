@@ -30,6 +30,7 @@ from sqlmodel import Session
 
 import engine
 from engine import forced
+from engine.data import counted
 from pbem.games.triggers import only_for_opponent
 from pbem.reports.summary import notify_text
 from pbem.server_words import words_of
@@ -215,7 +216,7 @@ def read_mail(lines: list[str]) -> MailOrders:
                 "line": "then",
                 "ok": True,
                 "message": (
-                    f"{len(queued)} line(s) queued for your next decisions"
+                    f"{counted(len(queued), 'line')} queued for your next decisions"
                     if queued
                     else "nothing after 'then': your queue is now empty"
                 ),
@@ -457,7 +458,12 @@ def _next(g: engine.GameState, book: Book) -> Next | None:
             rest = len(book.queue) - 1
             book.notes.append(
                 f"your queue stopped at {line!r}: not legal now ({exc.reason})"
-                + (f"; the {rest} line(s) after it were cancelled" if rest else "")
+                + (
+                    f"; the {counted(rest, 'line')} after it {'was' if rest == 1 else 'were'} "
+                    "cancelled"
+                    if rest
+                    else ""
+                )
             )
             book.queue = []
         else:

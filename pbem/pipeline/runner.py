@@ -31,6 +31,7 @@ from sqlalchemy.engine import Engine
 from sqlmodel import Session, col, select
 
 import engine
+from engine.data import counted
 from pbem.config import Settings
 from pbem.games import bots as bot_seats
 from pbem.games.bot_turns import MAX_ROUNDS, Plans
@@ -273,7 +274,7 @@ def _detail(ctx: Context, reason: str) -> str:
     if ctx.lines:
         parts.append("lines: " + " | ".join(ctx.lines))
     if ctx.ignored:
-        parts.append(f"ignored {len(ctx.ignored)} line(s)")
+        parts.append(f"ignored {counted(len(ctx.ignored), 'line')}")
     return "; ".join(parts)
 
 

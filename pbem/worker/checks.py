@@ -11,6 +11,7 @@ from collections.abc import Callable, Iterator
 import aiosmtplib
 from sqlalchemy.engine import Engine
 
+from engine.data import counted
 from pbem.config import Settings, identity_problems
 from pbem.mail import dkimcheck
 from pbem.store.db import current_revision
@@ -78,7 +79,7 @@ def _imap(settings: Settings) -> Check:
             waiting = len(box.folder_uids("INBOX"))
     except Exception as exc:
         return ("imap", False, f"{where}: {exc}")
-    return ("imap", True, f"{where}: login ok, folders ok, {waiting} mail(s) waiting")
+    return ("imap", True, f"{where}: login ok, folders ok, {counted(waiting, 'mail')} waiting")
 
 
 def _lmtp(settings: Settings) -> Check:

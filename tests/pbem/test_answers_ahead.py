@@ -106,7 +106,7 @@ def test_then_and_the_line_it_queues_may_share_a_line(tmp_path: Path) -> None:
     )
     assert stats.outcomes == {"applied": 1}
     text = _text(h, "kennedy")
-    assert "1 line(s) queued" in text and "Then position 48" not in text
+    assert "1 line queued" in text and "Then position 48" not in text
     h.reply("nixon", "decline")
     h.reply("nixon", "position 80: defense 1, economy 1")
     h.reply("kennedy", "decline")

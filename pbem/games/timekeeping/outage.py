@@ -14,6 +14,7 @@ from datetime import datetime
 from sqlalchemy.engine import Engine
 from sqlmodel import col, select
 
+from engine.data import counted
 from pbem.clocks import model
 from pbem.clocks.control import fmt_duration, parse_duration
 from pbem.config import Settings
@@ -44,7 +45,7 @@ class TickReport:
         if self.outage:
             gap = fmt_duration(self.outage[1] - self.outage[0])
             parts.append(
-                f"OUTAGE: no tick for {gap}; {self.credited} game(s) credited the gap, "
+                f"OUTAGE: no tick for {gap}; {counted(self.credited, 'game')} credited the gap, "
                 "no expiry in this pass"
             )
         for name, n in (
