@@ -25,7 +25,8 @@ _PRICE = {
 
 
 def overspend(g: GameState, side: str, text: str) -> str | None:
-    """ "needs N CP, the card gives M" if *text* is a one-line action that overspends, else None."""
+    """ "need N CP, the card gives M" if *text* is a one-line action that overspends, else None
+    (a campaign's N split into support and travel)."""
     legal = legal_commands(g, side)
     try:
         cmds = commands.parse(text, legal)
@@ -60,7 +61,13 @@ def overspend(g: GameState, side: str, text: str) -> str | None:
     if needed <= given:
         return None
     verb = play.split()[0]
+    points = sum(frame.get("spent", {}).values())  # campaign: the rest is travel (R7.3)
+    why = (
+        f" ({points} for support, {needed - points} for travel, R7.3)"
+        if 0 < points < needed
+        else ""
+    )
     return (
-        f"the points written need {needed} CP, the card gives {given} ({_RULE[verb]}); "
+        f"the points written need {needed} CP{why}, the card gives {given} ({_RULE[verb]}); "
         f"{_PRICE.get(verb, '')}write fewer points or play a bigger card"
     )

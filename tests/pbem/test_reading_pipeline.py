@@ -6,6 +6,7 @@ action says what it needs; a misspelt state gets a suggestion; synonyms work by 
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
@@ -250,3 +251,12 @@ def test_a_state_that_needs_checks_is_offered_its_checks_not_other_states(h: Har
     offered = [x.strip(" '") for x in hints.split(" or ")]
     assert offered[0] == "check CA 1", offered
     assert all(" CA" in x for x in offered), offered  # 'travel CA' may follow
+
+
+def test_overspending_a_campaign_says_how_much_of_it_is_travel(h: Harness) -> None:
+    """Found by playing: 'the points written need 7 CP, the card gives 4' for 4 points left
+    the player to guess the other 3 (travel from the token's state, R7.3)."""
+    text = _rejected(h, "campaign 50: CA 2, TX 2")
+    m = re.search(r"need (\d+) CP \((\d+) for support, (\d+) for travel, R7\.3\)", text)
+    assert m, text
+    assert int(m.group(1)) == int(m.group(2)) + int(m.group(3)) and m.group(2) == "4"
