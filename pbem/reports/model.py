@@ -265,14 +265,15 @@ def _card_arg(arg: str, own_cards: set[int]) -> str:
 def decision_cards(v: dict[str, Any], own: set[int]) -> list[dict[str, Any]]:
     """The cards a decision is about, quoted (a trigger or preempt question names the card):
     those written as ``#N`` in the prompt and cards in legal commands that are not the
-    player's own (theirs are listed with their text under the hand)."""
+    player's own (theirs are listed with their text under the hand) — every one of them: a
+    choice from the discard pile is made on the cards' texts."""
     numbers = cardtext.cards_named(v.get("decision", ""))
     for cmd in v.get("legal", []):
         verb, _, rest = cmd.partition(" ")
         first = rest.partition(" ")[0]
         if verb in CARD_VERBS and first.isdigit() and int(first) in engine.CARDS:
             numbers.append(int(first))
-    return [card_row(n) for n in dict.fromkeys(numbers) if n not in own][:6]
+    return [card_row(n) for n in dict.fromkeys(numbers) if n not in own]
 
 
 EXAMPLE_COLUMNS = 68  # a reply example, indented 4 in the 72-column text part

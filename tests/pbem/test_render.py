@@ -25,7 +25,7 @@ from hypothesis import given, settings, strategies
 import engine
 from pbem.reports import cardtext
 from pbem.reports import render as render_mod
-from pbem.reports.model import examples, group_legal
+from pbem.reports.model import decision_cards, examples, group_legal
 from pbem.reports.render import KINDS, Rendered, render
 from tests.pbem.data.golden.regenerate import stable_html
 
@@ -499,3 +499,14 @@ def test_wrap_is_textwraps_fill_for_every_text(
         break_on_hyphens=False,
     )
     assert render_mod.wrap(text, indent, hang, width) == (filled or " " * indent)
+
+
+def test_a_choice_from_the_discard_pile_quotes_every_card_in_it() -> None:
+    """Found by playing: #66 Adlai Stevenson's 'take N' from a discard pile of 12 quoted only
+    the first five cards' texts; the player chose among the other seven blind."""
+    pile = [4, 5, 8, 21, 30, 32, 33, 42, 43, 61, 62, 84]
+    view = {
+        "decision": "#66 Adlai Stevenson: 'take N' to add a card from the discard pile to your hand",
+        "legal": [f"take {n}" for n in pile] + ["done"],
+    }
+    assert [row["number"] for row in decision_cards(view, own={26})] == [66, *pile]
