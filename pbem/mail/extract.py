@@ -23,8 +23,11 @@ This is text handling only; which of the kept lines are commands is the pipeline
   history when it matches a quoted one.
 
 The kept text then goes through ``mail-parser-reply`` (more header languages, signatures,
-disclaimers), which may only cut — positionally — never add a line back. When in doubt we
-cut: reading a quoted example command is worse than reading none.
+disclaimers), which may only cut — positionally — never add a line back; except that its cut
+is refused where it would begin at a line *keep* (a predicate the caller gives: the lines it
+reads as commands) holds, since its sign-offs are matched by prefix and Danish "Tak" (thanks)
+is the start of 'take 42'. When in doubt we cut: reading a quoted example command is worse
+than reading none.
 """
 
 from __future__ import annotations
@@ -217,13 +220,18 @@ def normalise_line(line: str) -> str:
     return unicodedata.normalize("NFKC", line.translate(_TRANSLATE)).rstrip()
 
 
-def reply_text(text: str, *, history_starts: Callable[[str], bool] | None = None) -> ReplyText:
+def reply_text(
+    text: str,
+    *,
+    history_starts: Callable[[str], bool] | None = None,
+    keep: Callable[[str], bool] | None = None,
+) -> ReplyText:
     """The writer's own lines of *text* (see the module docstring)."""
     text = text[:MAX_INPUT_CHARS].replace("\r\n", "\n").replace("\r", "\n")
     raw = text.split("\n")
     lines = _tab_quotes(raw, [normalise_line(line) for line in raw])
     own = _Reader(lines, history_starts).read()
-    return _second_opinion(own)
+    return _second_opinion(own, keep or (lambda _line: False))
 
 
 def _tab_quotes(raw: list[str], lines: list[str]) -> list[str]:
@@ -363,8 +371,9 @@ def header_block_at(lines: list[str], i: int) -> bool:
     return after_blank and i + 1 < len(lines) and _header_key(lines[i + 1]) is not None
 
 
-def _second_opinion(reply: ReplyText) -> ReplyText:
-    """Run mail-parser-reply over what we kept; where it cuts, we cut (positionally)."""
+def _second_opinion(reply: ReplyText, keep: Callable[[str], bool]) -> ReplyText:
+    """Run mail-parser-reply over what we kept; where it cuts, we cut (positionally), unless
+    the cut would begin at a line the caller keeps."""
     lines = reply.lines
     if not any(lines):
         return reply
@@ -384,6 +393,8 @@ def _second_opinion(reply: ReplyText) -> ReplyText:
         try:
             j = body.index(line, j) + 1
         except ValueError:
+            if keep(line):
+                return reply
             return ReplyText(
                 lines[:n],
                 min(reply.above_quote, n),

@@ -11,13 +11,13 @@ the engine's verb (declining a trigger or a swap) and never reaches this code.
 from __future__ import annotations
 
 from pbem.games.fairplay.mails import note_to
-from pbem.mail.extract import reply_text
 from pbem.pipeline.base import Context
+from pbem.pipeline.lines import own_text
 
 
 def own_lines(text: str, words: tuple[str, ...]) -> tuple[list[str], list[str]]:
     """(the writer's own non-empty lines, those of them starting with one of ``words``)."""
-    own = [line.strip() for line in reply_text(text).lines if line.strip()]
+    own = [line.strip() for line in own_text(text).lines if line.strip()]
     return own, [line for line in own if line.split()[0].lower() in words]
 
 

@@ -322,10 +322,25 @@ def _blocks_with_report_prose(reply: ReplyText, sent: SentReports) -> set[int]:
     return leaked
 
 
+def own_text(text: str, sent: SentReports | None = None) -> ReplyText:
+    """The writer's own lines of a reply body (`pbem.mail.extract.reply_text`): the lines of
+    the reports sent mark the history, and no line that reads as a command is cut as a
+    sign-off."""
+    history = sent.starts_history if sent is not None else None
+    return reply_text(text, history_starts=history, keep=reads_as_command)
+
+
+def reads_as_command(line: str) -> bool:
+    """*line* reads as a command, or an attempt at one (never as prose)."""
+    line = " ".join(_BULLET.sub("", line).split())
+    words = _WORD.findall(line.lower())
+    return bool(words) and _kind(line, words, report_line=False) != "prose"
+
+
 def read_text(text: str, sent: SentReports | None = None) -> ReadReply:
     """`read_reply` of the own lines of a whole reply body *text*."""
     sent = sent or SentReports()
-    return read_reply(reply_text(text, history_starts=sent.starts_history), sent)
+    return read_reply(own_text(text, sent), sent)
 
 
 def _kind(line: str, words: list[str], report_line: bool) -> str:

@@ -7,9 +7,8 @@
 
 from __future__ import annotations
 
-from pbem.mail.extract import reply_text
 from pbem.pipeline.base import Context
-from pbem.pipeline.lines import read_reply
+from pbem.pipeline.lines import own_text, read_reply
 from pbem.server_words import words_of
 
 SEAT_WORDS = words_of("seat")
@@ -22,7 +21,7 @@ def only_seat_words(ctx: Context) -> bool:
     waiting player may answer any earlier mail of the game with them.
     """
     assert ctx.parsed is not None
-    found = read_reply(reply_text(ctx.parsed.text), max_lines=ctx.settings.max_lines)
+    found = read_reply(own_text(ctx.parsed.text), max_lines=ctx.settings.max_lines)
     return bool(found.commands) and all(
         line.split()[0].lower() in SEAT_WORDS for line in found.commands
     )

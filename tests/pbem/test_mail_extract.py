@@ -83,6 +83,25 @@ def test_bottom_posting_after_quote_is_read() -> None:
     assert read_text(text).commands == ["event 22"]
 
 
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Hi,\n\ntake 42\n",  # a paragraph of its own
+        "On Sun, Nov 29, 2026, game wrote:\n> Your move.\n\n\ntake 42\n",  # s-nail's bottom post
+    ],
+)
+def test_take_is_a_command_never_the_danish_sign_off_tak(text: str) -> None:
+    """Found by playing: s-nail's bottom-posted 'take 99' was answered "your mail holds only
+    the quoted report": mail-parser-reply matches Danish "Tak" (thanks) as a prefix and cut
+    the line as a signature. A line that reads as a command is never cut so."""
+    assert read_text(text).commands == ["take 42"]
+    assert reply_text(text).cut  # the library alone still cuts it: the keep is what saves it
+
+
+def test_a_real_sign_off_after_the_commands_is_still_no_command() -> None:
+    assert read_text("take 42\n\nTak\nLars\n").commands == ["take 42"]
+
+
 def test_tab_quoted_history_as_posix_mailx_writes_it_is_not_read() -> None:
     # s-nail with no rc file, BSD/macOS mail: the quote prefix is a tab, the reply at the bottom
     quoted = f"\tYour move.\n\t\n\tFor example, reply with:\n\t    {CMD}\n"

@@ -1,6 +1,6 @@
 """The ``extract`` stage: sort the reply's own lines into commands, table talk and prose.
 
-`pbem.mail.extract.reply_text` leaves out quotes, attributions and signatures;
+`pbem.pipeline.lines.own_text` leaves out quotes, attributions and signatures;
 `pbem.pipeline.lines.read_reply` reads what is left, with the text of the latest reports sent
 to this seat (`sent_reports`) so the server's own report lines are never read back as orders.
 A line that looks like a command but cannot be read rejects the whole mail, with "did you
@@ -12,9 +12,8 @@ from __future__ import annotations
 from sqlmodel import col, select
 
 import engine
-from pbem.mail.extract import reply_text
 from pbem.pipeline.base import Context, RejectMessage, Stage
-from pbem.pipeline.lines import SentReports, read_reply, suggest
+from pbem.pipeline.lines import SentReports, own_text, read_reply, suggest
 from pbem.store.models import OutboxMessage
 
 SENT_REPORTS_READ = 60  # the latest reports to a seat whose lines are never read back as orders
@@ -36,7 +35,7 @@ def sent_reports(ctx: Context) -> SentReports:
 def extract(ctx: Context) -> None:
     assert ctx.parsed is not None
     sent = sent_reports(ctx)
-    reply = reply_text(ctx.parsed.text, history_starts=sent.starts_history)
+    reply = own_text(ctx.parsed.text, sent)
     found = read_reply(reply, sent, max_lines=ctx.settings.max_lines)
     ctx.lines, ctx.ignored, ctx.talk, ctx.undo = (
         found.commands,
