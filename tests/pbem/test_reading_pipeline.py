@@ -260,3 +260,16 @@ def test_overspending_a_campaign_says_how_much_of_it_is_travel(h: Harness) -> No
     m = re.search(r"need (\d+) CP \((\d+) for support, (\d+) for travel, R7\.3\)", text)
     assert m, text
     assert int(m.group(1)) == int(m.group(2)) + int(m.group(3)) and m.group(2) == "4"
+
+
+def test_a_card_play_sent_at_a_trigger_question_is_told_to_answer_it_first(h: Harness) -> None:
+    """Found by playing: 'event 52' sent while the opponent's card waited for a trigger answer
+    got only "'event' is not a choice at this point; the choices are 'trigger' or 'decline'"."""
+    assert h.reply("kennedy", "campaign 45: MA 1, MA 1, MA 1").outcomes == {"applied": 1}
+    assert h.legal("nixon") == ["trigger", "decline"]  # #45 shows Nixon's icon (R6.7)
+    card = h.state()["hands"]["nixon"][0]
+    before = h.state()
+    stats = h.reply("nixon", f"event {card}")
+    assert stats.outcomes == {"rejected": 1} and h.state() == before
+    text = " ".join(h.text_of(h.last_mail("nixon")).split())
+    assert f"answer this question first: 'decline', then 'event {card}' on the next line" in text

@@ -78,7 +78,31 @@ def _reason(
         hints = did_you_mean(line, engine.legal_commands(now, side))
         if hints:
             return why + " — did you mean " + " or ".join(f"'{h}'" for h in hints) + "?"
+        first = _answer_first(now, side, line)
+        if first:
+            return f"{why} — answer this question first: '{first}', then '{line}' on the next line"
     return why
+
+
+_LET_GO = ("decline", "done")  # the answers that let a question go by (R6.7, an event's "up to")
+
+
+def _answer_first(g: engine.GameState, side: str, line: str) -> str | None:
+    """The answer that lets the question now go by ('decline' a trigger, R6.7), after which
+    *line* is legal, so the player meant it for the next question ("event 52" sent while a
+    trigger question was open); None if there is none or the answer would draw cards or cubes
+    (R17: a rejected mail reveals nothing that was drawn)."""
+    for answer in (c for c in engine.legal_commands(g, side) if c in _LET_GO):
+        probe = engine.copy_state(g)
+        engine.apply_in_place(probe, side, answer)
+        if _hidden_drawn(g, probe) or side not in engine.active_sides(probe):
+            continue
+        try:
+            engine.parse(line, engine.legal_commands(probe, side))
+        except engine.CommandError:
+            continue
+        return answer
+    return None
 
 
 def _hidden_drawn(before: engine.GameState, after: engine.GameState) -> bool:
