@@ -140,11 +140,15 @@ def play_cost(g: GameState, side: str, kind: str) -> int:
 
 
 def on_play(g: GameState, side: str, kind: str) -> None:
+    """Run the effects in force that answer a card play; what they log names their card."""
     if not g["effects"]:
         return
     for e, r in _each(g):
         if r.on_play:
+            start = len(g["log"])
             r.on_play(g, e, side, kind)
+            for entry in g["log"][start:]:
+                entry["why"] = f"#{e['card']} {CARDS[e['card']].name}"
 
 
 def free_preempt(g: GameState, side: str) -> bool:
