@@ -25,7 +25,7 @@ from engine.data import CARDS, other
 from engine.effects import prevented_by
 from engine.flow import Frame, Step, pop, push, register, top
 from engine.schema import PersistentKind
-from engine.state import GameState
+from engine.state import GameState, log
 
 Op = tuple[str, dict[str, Any]]
 DebateBonus = Callable[[GameState, str], int]  # (g, side) -> extra CP on every issue contest
@@ -41,6 +41,18 @@ def primitive(fn: OpFn) -> OpFn:
     """Register a primitive under its function name."""
     OPS[fn.__name__] = fn
     return fn
+
+
+def _preventing(card: int) -> str:
+    names = ", ".join(board.card_label(n) for n in CARDS[card].prevents)
+    return f"for the rest of the game: {names} can no longer take effect"
+
+
+_UNTIL: dict[str, Callable[[int], str]] = {  # how long a persistent event stays (R6.4)
+    "election_day": lambda _card: "until Election Day, when its event takes effect",
+    "debate": lambda _card: "until the end of the Debates",
+    "prevention": _preventing,
+}
 
 
 @dataclass(frozen=True)
@@ -185,6 +197,8 @@ class EventStep(Step):
         elif fate == "none":
             pass
         elif CARDS[card].persistent != "none":
-            g["persistent"][cast(PersistentKind, CARDS[card].persistent)].append(card)  # R6.4
+            kind = cast(PersistentKind, CARDS[card].persistent)
+            g["persistent"][kind].append(card)  # R6.4
+            log(g, f"{board.card_label(card)} stays on the board {_UNTIL[kind](card)} (R6.4).")
         else:
             g["removed"].append(card)  # R6.3

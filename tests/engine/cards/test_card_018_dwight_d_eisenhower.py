@@ -37,3 +37,11 @@ def test_triggered_by_nixon_goes_to_prevention_space() -> None:
     g = triggered("nixon", 18, clear_board=True)
     g = play(g, "nixon", "support WI", "done")
     assert g["states"]["WI"] == -1 and g["persistent"]["prevention"] == [18]
+
+
+def test_the_log_names_what_it_prevents() -> None:
+    g = play(played("nixon", 18), "nixon", "done")  # no support placed: the event ends
+    assert (
+        "#18 Dwight D. Eisenhower stays on the board for the rest of the game: #74 Eisenhower's "
+        "Silence can no longer take effect (R6.4)." in [e["text"] for e in g["log"]]
+    )

@@ -49,3 +49,11 @@ def test_without_it_both_choose_together() -> None:
 def test_triggered_by_kennedy() -> None:
     g = triggered("kennedy", 34)
     assert g["persistent"]["debate"] == [34] and g["momentum"]["kennedy"] == 1
+
+
+def test_the_log_says_how_long_it_stays() -> None:
+    """Found by playing: the card went to the board with no word of it in the report."""
+    g = played("kennedy", 34)
+    assert "#34 Lazy Shave stays on the board until the end of the Debates (R6.4)." in [
+        e["text"] for e in g["log"]
+    ]
