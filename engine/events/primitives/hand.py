@@ -216,7 +216,12 @@ class RevealResolve(Step):
         label = board.card_label(card)
         if CARDS[card].icon not in f["icons"]:
             g["discard"].append(card)
-            log(g, f"{label} does not carry a {'/'.join(f['icons'])} icon and is discarded.")
+            shows = (
+                "both icons"
+                if CARDS[card].icon == "both"
+                else f"only {CARDS[card].icon.title()}'s icon"
+            )
+            log(g, f"{label} shows {shows} and is discarded.")
         elif not event_available(g, card):
             g["discard"].append(card)
             by = effects.prevented_by(g, card)

@@ -25,7 +25,7 @@ def test_two_icon_resolved_nixon_only_discarded() -> None:
     assert 5 in g["removed"] and 9 in g["discard"] and 38 in g["removed"]
     log = new_log(g0, g)
     assert "#38 High Hopes turns up #5 Volunteers, #9 Baptist Ministers." in log
-    assert "#9 Baptist Ministers does not carry a kennedy/both icon and is discarded." in log
+    assert "#9 Baptist Ministers shows only Nixon's icon and is discarded." in log
     assert new_log(g0, g, "nixon") == log  # public: both sides learn the same
     assert awaiting_action(g, "nixon") and conserved(g)
 
