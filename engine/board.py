@@ -224,9 +224,9 @@ def support_checks(g: GameState, side: str, n: int, purpose: str) -> int:
     for _ in range(n):
         cube = draw_cube(g)
         if cube is not None and cube != side and g["effects"] and may_redraw(g, side):
-            draws.append(f"{cube}→redraw")
+            draws.append(f"{cube.title()} (redrawn)")
             cube = draw_cube(g)
-        draws.append(cube or "empty")
+        draws.append(cube.title() if cube else "the bag empty")
         if cube == side:
             wins += 1
     shown = ", ".join(draws) if draws else "none"

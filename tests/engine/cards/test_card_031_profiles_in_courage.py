@@ -21,7 +21,7 @@ def test_redraw_only_once() -> None:
     g0 = {**g, "log": list(g["log"])}
     wins = board.support_checks(g, "kennedy", 1, "a test")
     assert wins == 0 and g["bag"] == {"kennedy": 0, "nixon": 1}
-    assert any("nixon→redraw, nixon" in line for line in new_log(g0, g))
+    assert any("Nixon (redrawn), Nixon" in line for line in new_log(g0, g))
 
 
 def test_nixon_never_redraws() -> None:
