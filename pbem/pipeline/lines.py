@@ -444,10 +444,9 @@ def did_you_mean(line: str, legal: list[str]) -> list[str]:
         text = " ".join(combo).replace(" , ", ", ").replace(" : ", ": ").replace(" ,", ",")
         if text.lower() != line.lower() and _readable(text, legal):
             found.append(legal_keys.get(text.lower(), text))
-    if not found and words[0].lower() in _vocabulary():  # a known verb: keep what it names
-        named = {
-            w.lower() for w in words[1:] if w not in (",", ":")
-        }  # 'support NY' -> 'check NY 1'
+    if not found and words[0].lower() in _vocabulary():
+        # a known verb, only illegal: keep what the line names ('support NY' -> 'check NY 1')
+        named = {w.lower() for w in words[1:] if w not in (",", ":")}
         found = [c for c in legal if named and named <= {w.lower() for w in c.split()[1:]}]
     if not found:
         found = difflib.get_close_matches(line, legal, n=3, cutoff=0.6)
