@@ -37,17 +37,27 @@ class _Plays:
     def __init__(self, g: GameState, side: str) -> None:
         if g["effects"]:
             self.event_ok = can_use_for(g, side, "event")
-            self.preempt_ok = effects.free_preempt(g, side) or can_spend_momentum(
-                g, side, board.PREEMPT_COST
-            )
             self.uses = tuple(can_use_for(g, side, k) for k in CP_KINDS)
+            # R6.8: the preempt is paid on top of any play cost of that use (e.g. #2 Nixon's Knee)
+            free = effects.free_preempt(g, side)
+            self.preempts = tuple(
+                ok
+                and (
+                    free
+                    or can_spend_momentum(
+                        g, side, board.PREEMPT_COST + effects.play_cost(g, side, k)
+                    )
+                )
+                for ok, k in zip(self.uses, CP_KINDS, strict=True)
+            )
         else:  # no effect in force: no play cost, momentum not locked
             self.event_ok = True
-            self.preempt_ok = g["momentum"][side] >= board.PREEMPT_COST
             self.uses = (True, True, True)
+            ok = g["momentum"][side] >= board.PREEMPT_COST
+            self.preempts = (ok, ok, ok)
         prevention = g["persistent"]["prevention"]
         self.prevented = {c for p in prevention for c in CARDS[p].prevents} if prevention else _NONE
-        key = (self.event_ok, self.preempt_ok, self.uses)
+        key = (self.event_ok, self.preempts, self.uses)
         table = _TABLES.get(key)
         if table is None:
             table = _TABLES[key] = _table(*key)
@@ -60,24 +70,28 @@ class _Plays:
 
 _NONE: frozenset[int] = frozenset()
 _Table = dict[int, tuple[tuple[str, ...], tuple[str, ...]]]
-_TABLES: dict[tuple[bool, bool, tuple[bool, ...]], _Table] = {}  # memo of `_table` (at most 32)
+_Key = tuple[bool, tuple[bool, ...], tuple[bool, ...]]
+_TABLES: dict[_Key, _Table] = {}  # memo of `_table` (a few dozen keys at most)
+_NO_PREEMPT = (False, False, False)
 
 
-def _table(event_ok: bool, preempt_ok: bool, uses: tuple[bool, ...]) -> _Table:
+def _table(event_ok: bool, preempts: tuple[bool, ...], uses: tuple[bool, ...]) -> _Table:
     """Every card's command lists for one combination of what the side may pay for."""
     return {
         card: (
-            _card_list(card, event_ok, preempt_ok, uses),
-            _card_list(card, False, False, uses),
+            _card_list(card, event_ok, preempts, uses),
+            _card_list(card, False, _NO_PREEMPT, uses),
         )  # event not available (R6.4)
         for card in CARDS
     }
 
 
-def _card_list(card: int, event: bool, preempt: bool, uses: tuple[bool, ...]) -> tuple[str, ...]:
+def _card_list(
+    card: int, event: bool, preempts: tuple[bool, ...], uses: tuple[bool, ...]
+) -> tuple[str, ...]:
     """A card's commands in canonical order: event, then each allowed use (and its preempt)."""
     out = [_EVENT_CMD[card]] if event else []
-    for ok, (use, pre) in zip(uses, _USE_CMDS[card], strict=True):
+    for ok, preempt, (use, pre) in zip(uses, preempts, _USE_CMDS[card], strict=True):
         if ok:
             out.append(use)
             if preempt:
