@@ -234,7 +234,9 @@ def replay(app: App, game: int) -> None:
     """Rebuild a game from its move log and compare it with the stored snapshot."""
     report = game_views.replay(app.db, game)
     if report.ok:
-        app.say(f"game #{game}: {report.moves} moves replayed, snapshot matches")
+        app.say(f"game #{game}: {report.moves} moves replayed, the position matches")
+        if report.wording:
+            app.say(f"game #{game}: {report.wording} (the position is the same)")
         return
     click.echo(f"game #{game}: MISMATCH after {report.moves} moves: {report.problem}", err=True)
     sys.exit(EXIT_ATTENTION)

@@ -12,6 +12,8 @@ from sqlalchemy.engine import Engine
 from sqlmodel import Session, col, select
 
 import engine
+from engine.data import counted
+from engine.schema import LogEntry
 from pbem.config import Settings
 from pbem.errors import GameNotFound, ServiceError
 from pbem.games.fairplay.export import engine_seed_of
@@ -170,14 +172,22 @@ def game_log(db: Engine, game_id: int) -> list[Move]:
 
 @dataclass(frozen=True)
 class ReplayReport:
+    """What `replay` found: ``ok`` when the position rebuilt is the one stored; ``problem``
+    says what differs, ``wording`` how the log's text differs when only that does."""
+
     game_id: int
     moves: int
     ok: bool
     problem: str = ""
+    wording: str = ""
 
 
 def replay(db: Engine, game_id: int) -> ReplayReport:
-    """Rebuild the game from (seed, edition, options) + the move log; compare with the snapshot."""
+    """Rebuild the game from (seed, edition, options) + the move log; compare with the snapshot.
+
+    The position (every key but the log) must be the same. The log is the engine's wording of
+    what happened: a newer engine may word a line differently or add one, which changes no
+    position, so that is reported (``wording``) but is no mismatch."""
     with Session(db) as s:
         game, snapshot = _load(s, game_id)
         moves = list(s.exec(select(Move).where(Move.game_id == game_id).order_by(col(Move.seq))))
@@ -186,7 +196,19 @@ def replay(db: Engine, game_id: int) -> ReplayReport:
     if replayed.error:
         return ReplayReport(game_id, len(moves), False, replayed.error)
     state = replayed.state
-    if state != snapshot:
-        diff = sorted(k for k in set(state) | set(snapshot) if state.get(k) != snapshot.get(k))
+    diff = sorted(
+        k for k in set(state) | set(snapshot) if k != "log" and state.get(k) != snapshot.get(k)
+    )
+    if diff:
         return ReplayReport(game_id, len(moves), False, "snapshot differs in: " + ", ".join(diff))
-    return ReplayReport(game_id, len(moves), True)
+    return ReplayReport(game_id, len(moves), True, wording=_wording(state["log"], snapshot["log"]))
+
+
+def _wording(replayed: list[LogEntry], stored: list[LogEntry]) -> str:
+    """How the replayed log reads against the stored one ("" when alike)."""
+    if replayed == stored:
+        return ""
+    if len(replayed) != len(stored):
+        return f"the log has {len(replayed)} lines as this engine words it, {len(stored)} stored"
+    changed = sum(a != b for a, b in zip(replayed, stored, strict=True))
+    return f"{counted(changed, 'log line')} of {len(stored)} worded differently by this engine"

@@ -7,6 +7,7 @@ import email.policy
 import json
 import re
 import tempfile
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -57,7 +58,7 @@ def test_new_games_show_log_replay(env: dict[str, str]) -> None:
     assert engine.CARDS[state["hands"]["kennedy"][0]].name in text
     assert "Decision" in run(env, "show", "1").output
     assert run(env, "log", "1").output == ""
-    assert "snapshot matches" in run(env, "replay", "1").output
+    assert "the position matches" in run(env, "replay", "1").output
 
 
 def test_user_errors_exit_1_with_a_message(env: dict[str, str]) -> None:
@@ -110,6 +111,47 @@ def test_replay_mismatch_exits_3(env: dict[str, str]) -> None:
         s.commit()
     out = CliRunner().invoke(cli, ["replay", "1"], env=env)
     assert out.exit_code == EXIT_ATTENTION and "MISMATCH" in out.output
+
+
+def test_replay_after_an_engine_that_words_the_log_differently_is_no_mismatch(
+    env: dict[str, str],
+) -> None:
+    """An upgrade that only rewords log lines ('6 card(s)' -> '6 cards') or adds one changes no
+    position: `pbem replay` says so and exits 0 (the manual sends an operator to keep the old
+    version on a mismatch); a changed position is still a mismatch."""
+    from sqlmodel import Session
+
+    import engine
+    from pbem.store.db import make_engine
+    from pbem.store.models import Game
+
+    run(env, "new", "--kennedy", "jack@a.test", "--nixon", "dick@b.test", "--seed", "2")
+    db = make_engine(env["PBEM_DATABASE_URL"])
+
+    def edit(change: Callable[[engine.GameState], None]) -> None:
+        with Session(db) as s:
+            game = s.get(Game, 1)
+            assert game is not None and game.snapshot
+            g = engine.from_json(game.snapshot)
+            change(g)
+            game.snapshot = engine.to_json(g)
+            s.add(game)
+            s.commit()
+
+    def older_wording(g: engine.GameState) -> None:
+        for e in g["log"]:
+            e["text"] = e["text"].replace(" 6 cards", " 6 card(s)")
+
+    edit(older_wording)
+    out = CliRunner().invoke(cli, ["replay", "1"], env=env)
+    assert out.exit_code == 0, out.output
+    assert "2 log lines of " in out.output and "worded differently" in out.output
+    edit(lambda g: g["log"].pop())
+    out = CliRunner().invoke(cli, ["replay", "1"], env=env)
+    assert out.exit_code == 0 and "lines as this engine words it" in out.output
+    edit(lambda g: g["momentum"].update(kennedy=5))
+    out = CliRunner().invoke(cli, ["replay", "1"], env=env)
+    assert out.exit_code == EXIT_ATTENTION and "snapshot differs in: momentum" in out.output
 
 
 def _mail_env(env: dict[str, str], server: MailServer, game: str) -> dict[str, str]:
