@@ -15,7 +15,7 @@ import engine
 from pbem.store.models import Game, Move
 from pbem.store.move_log import AFTER_BOT, DECLINED
 
-__all__ = ["UNDO", "Mail", "Replayed", "replay_moves"]
+__all__ = ["UNDO", "Mail", "Replayed", "position_differs", "replay_moves"]
 
 UNDO = "undo"
 KEEP_BEFORE = 4  # positions kept for the latest mails (only the last one can ever be undone)
@@ -38,6 +38,13 @@ class Replayed:
     mails: list[Mail]
     moves: int
     error: str = ""
+
+
+def position_differs(a: engine.GameState, b: engine.GameState) -> list[str]:
+    """The keys in which two states differ, the log aside: the log is the engine's wording of
+    what happened, and a newer engine may word a line differently or add one (`pbem replay`
+    reports that) without any change to the position."""
+    return sorted(k for k in set(a) | set(b) if k != "log" and a.get(k) != b.get(k))
 
 
 def replay_moves(game: Game, moves: Sequence[Move], *, seed: int | None = None) -> Replayed:

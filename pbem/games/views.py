@@ -19,7 +19,7 @@ from pbem.errors import GameNotFound, ServiceError
 from pbem.games.fairplay.export import engine_seed_of
 from pbem.games.fairplay.games import invitations
 from pbem.games.timekeeping.display import clock_line, show_text
-from pbem.games.undo import replay_moves
+from pbem.games.undo import position_differs, replay_moves
 from pbem.outbox.queue import render_context, seats_of
 from pbem.reports.render import render
 from pbem.store.models import Game, Move, Seat, utcnow
@@ -196,9 +196,7 @@ def replay(db: Engine, game_id: int) -> ReplayReport:
     if replayed.error:
         return ReplayReport(game_id, len(moves), False, replayed.error)
     state = replayed.state
-    diff = sorted(
-        k for k in set(state) | set(snapshot) if k != "log" and state.get(k) != snapshot.get(k)
-    )
+    diff = position_differs(state, snapshot)
     if diff:
         return ReplayReport(game_id, len(moves), False, "snapshot differs in: " + ", ".join(diff))
     return ReplayReport(game_id, len(moves), True, wording=_wording(state["log"], snapshot["log"]))

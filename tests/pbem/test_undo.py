@@ -147,3 +147,27 @@ def test_engine_undo_refusal_is_decided_from_the_state() -> None:
     later = engine.copy_state(after)
     later["seq"] += 1
     assert "moved on" in (undo_refusal(g, after, later, "kennedy") or "")
+
+
+def test_undo_works_after_an_upgrade_that_reworded_the_log(h: Harness) -> None:
+    """A newer engine words some log lines differently (or adds one); the move log still
+    rebuilds the same position, so 'undo' is not refused as "cannot rebuild this game"."""
+    from sqlmodel import Session
+
+    from pbem.store.models import Game
+
+    before = h.state()
+    assert h.reply("kennedy", "position 27: civil rights 1, economy 1").outcomes == {"applied": 1}
+    with Session(h.db) as s:  # the snapshot as an older engine worded it
+        game = s.get(Game, h.game_id)
+        assert game is not None and game.snapshot
+        g = engine.from_json(game.snapshot)
+        g["log"][0]["text"] += " (as an older engine put it)"
+        game.snapshot = engine.to_json(g)
+        s.add(game)
+        s.commit()
+    assert h.reply("kennedy", "undo").outcomes == {"applied": 1}
+    assert "your last mail was taken back" in _text(h, "kennedy")
+    assert {k: v for k, v in h.state().items() if k != "log"} == {
+        k: v for k, v in before.items() if k != "log"
+    }

@@ -18,7 +18,7 @@ from sqlmodel import col, select
 from engine.data import other
 from engine.undo import undo_refusal
 from pbem.games.fairplay.export import engine_seed_of
-from pbem.games.undo import replay_moves
+from pbem.games.undo import position_differs, replay_moves
 from pbem.pipeline.answers import meta_request
 from pbem.pipeline.base import Answered, Context, RejectMessage, Stage
 from pbem.pipeline.talk import post_talk
@@ -46,7 +46,7 @@ def undo(ctx: Context) -> None:
     ).all()
 
     replayed = replay_moves(ctx.game, moves, seed=engine_seed_of(ctx.session, ctx.game))
-    if replayed.error or replayed.state != ctx.state:
+    if replayed.error or position_differs(replayed.state, ctx.state):
         raise RejectMessage(
             "'undo': the move log cannot rebuild this game, so nothing can be "
             "taken back (an operator can check it with 'pbem replay')"
