@@ -41,7 +41,7 @@ from mailparser_reply.parser import EmailMessage
 
 __all__ = ["MAX_INPUT_CHARS", "ReplyText", "normalise_line", "reply_text"]
 
-MAX_INPUT_CHARS = 64 * 1024  # text beyond this is never looked at
+MAX_INPUT_CHARS = 64 * 1024  # at most this much of a body is looked at: its head and tail
 LANGUAGES = ["en", "de", "fr", "es", "it", "nl", "sv", "da", "pl", "cs"]
 
 # Words that end an attribution line, by language (the colon is optional: some clients omit it).
@@ -227,11 +227,22 @@ def reply_text(
     keep: Callable[[str], bool] | None = None,
 ) -> ReplyText:
     """The writer's own lines of *text* (see the module docstring)."""
-    text = text[:MAX_INPUT_CHARS].replace("\r\n", "\n").replace("\r", "\n")
+    text = _bounded(text).replace("\r\n", "\n").replace("\r", "\n")
     raw = text.split("\n")
     lines = _tab_quotes(raw, [normalise_line(line) for line in raw])
     own = _Reader(lines, history_starts).read()
     return _second_opinion(own, keep or (lambda _line: False))
+
+
+def _bounded(text: str) -> str:
+    """At most `MAX_INPUT_CHARS` of *text*: a longer one keeps its head and its tail, in whole
+    lines, so that a command written under a long quote (a bottom-posted reply to the help
+    mail, which quotes every card) is read; the middle, quoted history as a rule, is not."""
+    if len(text) <= MAX_INPUT_CHARS:
+        return text
+    half = MAX_INPUT_CHARS // 2
+    head, tail = text[:half], text[-half:]
+    return head[: head.rfind("\n") + 1] + tail[tail.find("\n") + 1 :]
 
 
 def _tab_quotes(raw: list[str], lines: list[str]) -> list[str]:

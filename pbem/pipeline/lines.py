@@ -317,7 +317,7 @@ def _blocks_with_report_prose(reply: ReplyText, sent: SentReports) -> set[int]:
         if not line or not sent.is_report_line(line):
             continue
         words = _WORD.findall(line.lower())
-        if not words or _kind(line, words, False) != "command":
+        if not words or _kind(line, words, False) not in ("command", "undo"):
             leaked.add(reply.block_of(n))
     return leaked
 

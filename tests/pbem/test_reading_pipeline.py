@@ -7,6 +7,7 @@ action says what it needs; a misspelt state gets a suggestion; synonyms work by 
 from __future__ import annotations
 
 import re
+from email.message import Message
 from pathlib import Path
 
 import pytest
@@ -273,3 +274,36 @@ def test_a_card_play_sent_at_a_trigger_question_is_told_to_answer_it_first(h: Ha
     assert stats.outcomes == {"rejected": 1} and h.state() == before
     text = " ".join(h.text_of(h.last_mail("nixon")).split())
     assert f"answer this question first: 'decline', then 'event {card}' on the next line" in text
+
+
+def _bottom_post(h: Harness, side: str, mail: Message, own: str) -> str:
+    """A reply as s-nail writes it with ``quote=allbodies``: the attribution, every part of the
+    mail quoted (the text, then the HTML source), then the writer's lines at the bottom."""
+    parts = [
+        p.get_content() for p in mail.walk() if p.get_content_type() in ("text/plain", "text/html")
+    ]
+    quoted = "\n".join("> " + line for part in parts for line in part.splitlines())
+    return f"1960 — game #1 <game@example.test> wrote:\n\n{quoted}\n\n\n{own}\n"
+
+
+def test_a_command_under_the_quoted_help_mail_is_read(h: Harness) -> None:
+    """Found by playing: 'campaign 50' written under the quoted help mail (all the cards,
+    about 90,000 characters with its HTML) was cut with the body's first 64 KiB and answered
+    "your mail holds only the quoted report"."""
+    h.reply("kennedy", "help")
+    help_mail = h.last_mail("kennedy")
+    body = _bottom_post(h, "kennedy", help_mail, "position 27: civil rights 1, economy 1")
+    assert len(body) > 70_000
+    assert h.reply("kennedy", body, to_mail=help_mail).outcomes == {"applied": 1}
+
+
+def test_undo_under_the_quote_of_a_mail_that_lists_it_is_read(h: Harness) -> None:
+    """Found by playing: the help mail has 'undo' on a line of its own, so a bottom-posted
+    'undo' was taken for the report's own prose come back unquoted, and ignored."""
+    assert h.reply("kennedy", "position 27: civil rights 1, economy 1").outcomes == {"applied": 1}
+    h.reply("kennedy", "help")
+    report = h.mails_to("kennedy")[-2]
+    assert "help" not in str(report["Subject"]).lower()
+    stats = h.reply("kennedy", _bottom_post(h, "kennedy", report, "undo"), to_mail=report)
+    assert stats.outcomes == {"applied": 1}
+    assert "your last mail was taken back" in " ".join(h.text_of(h.last_mail("kennedy")).split())
