@@ -94,10 +94,10 @@ def _answer_first(g: engine.GameState, side: str, line: str) -> str | None:
     (R17: a rejected mail reveals nothing that was drawn)."""
     for answer in (c for c in engine.legal_commands(g, side) if c in _LET_GO):
         probe = engine.copy_state(g)
-        engine.apply_in_place(probe, side, answer)
-        if _hidden_drawn(g, probe) or side not in engine.active_sides(probe):
-            continue
         try:
+            engine.apply_in_place(probe, side, answer)
+            if _hidden_drawn(g, probe) or side not in engine.active_sides(probe):
+                continue
             engine.parse(line, engine.legal_commands(probe, side))
         except engine.CommandError:
             continue
