@@ -176,7 +176,7 @@ def move_issue_up(g: GameState, issue: str, n: int) -> None:
 
 def gain_momentum(g: GameState, side: str, n: int = 1) -> None:
     g["momentum"][side] += n
-    log(g, f"{side.title()} gains {n} momentum (now {g['momentum'][side]}).")
+    log(g, f"{side.title()} gains {n} momentum and now has {g['momentum'][side]}.")
 
 
 def lose_momentum(g: GameState, side: str, n: int = 1) -> int:
@@ -184,7 +184,7 @@ def lose_momentum(g: GameState, side: str, n: int = 1) -> int:
     k: int = min(n, g["momentum"][side])
     g["momentum"][side] -= k
     if k:
-        log(g, f"{side.title()} loses {k} momentum (now {g['momentum'][side]}).")
+        log(g, f"{side.title()} loses {k} momentum and now has {g['momentum'][side]}.")
     return k
 
 

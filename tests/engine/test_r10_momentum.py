@@ -157,7 +157,7 @@ def test_r10_3_each_award_is_logged_with_the_issue_it_is_for(award: str) -> None
         endorse_deck=["south", "east"],
         endorse_discard=[],
     )
-    assert [e["why"] for e in g["log"] if e["text"] == "Nixon gains 1 momentum (now 1)."] == [
+    assert [e["why"] for e in g["log"] if e["text"] == "Nixon gains 1 momentum and now has 1."] == [
         "leads Civil Rights, the 3rd issue, R10.3"
     ]
     seen = len(g["log"])
@@ -165,5 +165,7 @@ def test_r10_3_each_award_is_logged_with_the_issue_it_is_for(award: str) -> None
     line = g["log"][seen]  # the award itself
     assert line["text"].startswith("Nixon gains 1 momentum" if award == "momentum" else "Nixon")
     assert line["why"] == "leads Economy, the 2nd issue, R10.3", line
-    first = next(e for e in g["log"][seen:] if e["text"] == "Kennedy gains 1 momentum (now 1).")
+    first = next(
+        e for e in g["log"][seen:] if e["text"] == "Kennedy gains 1 momentum and now has 1."
+    )
     assert first["why"] == "leads Defense, the 1st issue, R10.3"

@@ -161,9 +161,10 @@ def test_a_cause_beyond_the_lines_own_rule_is_shown_beside_it() -> None:
     card = {"text": "Nixon has no support in Michigan to lose (R6.6).", "why": "#20 Nixon Egged"}
     assert explained(card) == card["text"]  # the event's own line, just before, names it
     plain = {
-        "text": "Nixon gains 1 momentum (now 2).",
+        "text": "Nixon gains 1 momentum and now has 2.",
         "why": "leads Economy, the 2nd issue, R10.3",
     }
     assert (
-        explained(plain) == "Nixon gains 1 momentum (now 2) (leads Economy, the 2nd issue, R10.3)."
+        explained(plain)
+        == "Nixon gains 1 momentum and now has 2 (leads Economy, the 2nd issue, R10.3)."
     )

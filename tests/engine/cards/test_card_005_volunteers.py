@@ -14,7 +14,7 @@ def test_player_gains_one_momentum() -> None:
     g0 = position_with("nixon", 5)
     g = played("nixon", 5)
     assert g["momentum"] == {"kennedy": 2, "nixon": 3}
-    assert "Nixon gains 1 momentum (now 3)." in new_log(g0, g)
+    assert "Nixon gains 1 momentum and now has 3." in new_log(g0, g)
     assert g["rest"]["nixon"] == 2 and 5 in g["removed"]
     assert awaiting_action(g, "kennedy") and conserved(g)
 
