@@ -139,6 +139,16 @@ def play_cost(g: GameState, side: str, kind: str) -> int:
     return cost
 
 
+def play_cost_cause(g: GameState, side: str, kind: str) -> str:
+    """The cards whose effects in force make this play cost momentum (`play_cost`): the cause
+    of the log line paying it (#2: 'Nixon loses 1 momentum and now has 0 (#2 Nixon's Knee).')."""
+    return "; ".join(
+        f"#{e['card']} {CARDS[e['card']].name}"
+        for e in g["effects"]
+        if (fn := EFFECTS[e["id"]].play_cost) and fn(g, e, side, kind)
+    )
+
+
 def on_play(g: GameState, side: str, kind: str) -> None:
     """Run the effects in force that answer a card play; what they log names their card."""
     if not g["effects"]:

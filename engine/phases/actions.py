@@ -193,7 +193,10 @@ def _take_from_hand(g: GameState, side: str, card: int, f: Frame) -> None:
 def _pay_play_cost(g: GameState, side: str, kind: str) -> None:
     cost = effects.play_cost(g, side, kind)
     if cost:
+        why, start = effects.play_cost_cause(g, side, kind), len(g["log"])
         board.lose_momentum(g, side, cost)
+        for entry in g["log"][start:]:
+            entry["why"] = why  # the card in force that asks it, not the play's rule
 
 
 def _play_vp(g: GameState, side: str, discard: int) -> None:

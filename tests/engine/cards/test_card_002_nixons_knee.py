@@ -66,3 +66,14 @@ def test_triggered_by_nixon_still_hits_nixon() -> None:
     g = triggered("nixon", 2, momentum={"kennedy": 2, "nixon": 2})
     assert g["token"]["nixon"] == "MD" and g["momentum"]["nixon"] == 1
     assert effect_ids(g) == [("nixons_knee", "nixon")]
+
+
+def test_the_momentum_a_campaign_costs_names_the_knee() -> None:
+    """The report prints the cause after the line: 'Nixon loses 1 momentum and now has 1 (#2
+    Nixon's Knee).' (it said only 'Nixon loses 1 momentum (now 1).')."""
+    g0 = played("kennedy", 2, other_hand=[40], momentum={"kennedy": 0, "nixon": 2})
+    g = play(g0, "nixon", "campaign 40")
+    lost = [e for e in g["log"][len(g0["log"]) :] if "momentum" in e["text"]]
+    assert [(e["text"], e["why"]) for e in lost] == [
+        ("Nixon loses 1 momentum and now has 1.", "#2 Nixon's Knee")
+    ]
