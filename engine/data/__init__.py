@@ -7,6 +7,7 @@ project's research into the published components; see docs/DATA.md).
 from __future__ import annotations
 
 import csv
+from collections.abc import Iterable
 from dataclasses import dataclass
 from importlib import resources
 
@@ -21,6 +22,15 @@ def counted(n: int, noun: str, plural: str = "") -> str:
     """``n`` and the noun in its number: ``counted(1, "card")`` -> ``1 card``, ``counted(3,
     "card")`` -> ``3 cards``, ``counted(0, "success", "successes")`` -> ``0 successes``."""
     return f"{n} {noun if n == 1 else plural or noun + 's'}"
+
+
+def listed(items: Iterable[str], last: str = "and") -> str:
+    """Names as a sentence lists them: ``listed(["A", "B", "C"])`` -> ``A, B and C``,
+    ``listed(["the West", "the Midwest"], "or")`` -> ``the West or the Midwest``."""
+    names = list(items)
+    if len(names) < 2:
+        return "".join(names)
+    return f"{', '.join(names[:-1])} {last} {names[-1]}"
 
 
 def issue_name(issue: str) -> str:

@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 from typing import Any, cast
 
 from engine import board
-from engine.data import CARDS, other
+from engine.data import CARDS, listed, other
 from engine.effects import prevented_by
 from engine.flow import Frame, Step, pop, push, register, top
 from engine.schema import PersistentKind
@@ -44,7 +44,7 @@ def primitive(fn: OpFn) -> OpFn:
 
 
 def _preventing(card: int) -> str:
-    names = ", ".join(board.card_label(n) for n in CARDS[card].prevents)
+    names = listed(board.card_label(n) for n in CARDS[card].prevents)
     return f"for the rest of the game: {names} can no longer take effect"
 
 

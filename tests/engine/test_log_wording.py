@@ -10,6 +10,7 @@ from functools import cache
 
 import bots
 import engine
+from engine.data import listed
 from engine.schema import LogEntry
 from tests.engine.playout import options_for, prefer_events, uniform
 
@@ -55,3 +56,9 @@ def test_a_line_that_names_no_cause_does_not_end_in_a_parenthesis() -> None:
     assert [
         t for t in lines_matching(r"\)\.?$") if "#" not in t and not re.search(r"\([^)]*\bR\d", t)
     ] == []
+
+
+def test_listed_names_read_as_a_sentence() -> None:
+    assert listed([]) == "" and listed(["the South"]) == "the South"
+    assert listed(["the West", "the Midwest"], "or") == "the West or the Midwest"
+    assert listed(["Alabama", "Louisiana", "Mississippi"]) == "Alabama, Louisiana and Mississippi"

@@ -6,7 +6,7 @@ Choice step: ``cp_choice`` (the kind of a CP action an event grants).
 from __future__ import annotations
 
 from engine import board, effects
-from engine.data import STATES
+from engine.data import STATES, listed
 from engine.effects import Effect, EffectRules, define
 from engine.events.script import (
     event_label,
@@ -42,10 +42,10 @@ def ban_campaign(g: GameState, f: Frame, who: str, regions: list[str]) -> None:
     if side is None:
         return
     effects.add_effect(g, "campaign_ban_regions", side, f["card"], regions=list(regions))
-    where = ", ".join(r.title() for r in regions)
+    where = listed((f"the {r.title()}" for r in regions), "or")
     log(
         g,
-        f"{side.title()} may not campaign in the {where} for the rest of the turn ({event_label(f)}).",
+        f"{side.title()} may not campaign in {where} for the rest of the turn ({event_label(f)}).",
     )
 
 

@@ -6,7 +6,7 @@ Choice steps: ``take_discard``, ``discard_replace``, ``discard_event``, ``reveal
 from __future__ import annotations
 
 from engine import board, effects, rng
-from engine.data import CARDS
+from engine.data import CARDS, listed
 from engine.events.script import (
     ask,
     event_available,
@@ -187,7 +187,10 @@ def reveal_and_resolve(g: GameState, f: Frame, n: int, icons: list[str], as_side
         c = turn_up(g)
         if c is not None:
             shown.append(c)
-    names = ", ".join(board.card_label(c) for c in shown) or "nothing (no cards left)"
+    names = (
+        listed(board.card_label(c) for c in shown)
+        or "no card: the deck and the discard pile are empty"
+    )
     log(g, f"{event_label(f)} turns up {names}.")
     push(
         g,

@@ -9,7 +9,7 @@ ST N``); losses are limited to what is on the board (R6.6). Choice steps:
 from __future__ import annotations
 
 from engine import board
-from engine.data import STATES, counted, sign
+from engine.data import STATES, counted, listed, sign
 from engine.events.script import (
     ask,
     event_label,
@@ -210,7 +210,7 @@ def unpledge(g: GameState, f: Frame, states: list[str]) -> None:
     for s in states:
         if s not in g["unpledged"]:
             g["unpledged"].append(s)
-    names = ", ".join(STATES[s].name for s in states)
+    names = listed(STATES[s].name for s in states)
     log(
         g,
         f"{event_label(f)}: {names} give their EV to nobody if Kennedy wins them with fewer than 4 support.",

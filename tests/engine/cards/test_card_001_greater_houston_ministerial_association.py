@@ -63,3 +63,12 @@ def test_prevents_the_three_events(card: int) -> None:
     g = play(g, "kennedy", f"position {card}", "done")
     assert engine.legal_commands(g, "nixon") != ["trigger", "decline"]
     assert g["discard"][-1] == card and conserved(g)
+
+
+def test_the_log_lists_what_it_prevents_as_a_sentence() -> None:
+    g = play(played("kennedy", 1), "kennedy", "done")  # no support placed: the event ends
+    assert (
+        "#1 Greater Houston Ministerial Association stays on the board for the rest of the game: "
+        "#9 Baptist Ministers, #73 Norman Vincent Peale and #44 Puerto Rican Bishops can no "
+        "longer take effect (R6.4)." in [e["text"] for e in g["log"]]
+    )

@@ -25,3 +25,15 @@ def test_election_day_tally_per_state() -> None:
     assert r["electoral_votes"]["nixon"] == STATES["MS"].ev
     assert r["electoral_votes"]["kennedy"] == 537 - STATES["MS"].ev - STATES["AL"].ev
     assert 33 in g["removed"] and conserved(g)
+
+
+def test_election_day_names_the_three_states_as_a_sentence() -> None:
+    g = triggered("nixon", 33, states={s: 1 for s in STATES})
+    g["stacks"] = {"kennedy": [], "nixon": []}
+    g["turn"] = 9
+    g["stack"] = [{"step": "game"}]
+    advance(g)
+    assert (
+        "#33 Unpledged Electors: Alabama, Louisiana and Mississippi give their EV to nobody if "
+        "Kennedy wins them with fewer than 4 support." in [e["text"] for e in g["log"]]
+    )

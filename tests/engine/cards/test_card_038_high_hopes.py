@@ -24,7 +24,7 @@ def test_two_icon_resolved_nixon_only_discarded() -> None:
     assert g["momentum"]["kennedy"] == 3  # #5 Volunteers, as if Kennedy played it
     assert 5 in g["removed"] and 9 in g["discard"] and 38 in g["removed"]
     log = new_log(g0, g)
-    assert "#38 High Hopes turns up #5 Volunteers, #9 Baptist Ministers." in log
+    assert "#38 High Hopes turns up #5 Volunteers and #9 Baptist Ministers." in log
     assert "#9 Baptist Ministers shows only Nixon's icon and is discarded." in log
     assert new_log(g0, g, "nixon") == log  # public: both sides learn the same
     assert awaiting_action(g, "nixon") and conserved(g)
@@ -79,3 +79,12 @@ def test_nixon_learns_nothing_of_kennedys_hand() -> None:
     a, b = play(g1, "kennedy", "event 38"), play(g2, "kennedy", "event 38")
     assert engine.view(a, "nixon") == engine.view(b, "nixon")
     assert engine.view(a, "kennedy") != engine.view(b, "kennedy")
+
+
+def test_nothing_to_turn_up_says_why() -> None:
+    g0 = position_with("kennedy", 38)
+    g0["removed"] += g0["deck"] + g0["discard"]
+    g0["deck"], g0["discard"] = [], []
+    assert "#38 High Hopes turns up no card: the deck and the discard pile are empty." in new_log(
+        g0, play(g0, "kennedy", "event 38")
+    )

@@ -4,7 +4,7 @@ rest of the turn (reuses the region ban of #19/#20/#30)."""
 import engine
 from engine.data import STATES
 from tests.engine.builders import play
-from tests.engine.cards.part1_helpers import played, triggered
+from tests.engine.cards.part1_helpers import new_log, played, position_with, triggered
 from tests.engine.cards.part2_helpers import effect_ids
 
 
@@ -29,3 +29,11 @@ def test_nixon_unaffected() -> None:
 def test_triggered_by_nixon() -> None:
     g = triggered("nixon", 87)
     assert effect_ids(g) == [("campaign_ban_regions", "kennedy")]
+
+
+def test_the_log_names_both_regions() -> None:
+    g0 = position_with("nixon", 87)
+    assert new_log(g0, play(g0, "nixon", "event 87"))[-1] == (
+        "Kennedy may not campaign in the West or the Midwest for the rest of the turn "
+        "(#87 Stevenson Loyalists)."
+    )
