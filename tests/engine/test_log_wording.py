@@ -62,3 +62,9 @@ def test_listed_names_read_as_a_sentence() -> None:
     assert listed([]) == "" and listed(["the South"]) == "the South"
     assert listed(["the West", "the Midwest"], "or") == "the West or the Midwest"
     assert listed(["Alabama", "Louisiana", "Mississippi"]) == "Alabama, Louisiana and Mississippi"
+
+
+def test_no_lazy_plural_or_hedge() -> None:
+    """Counts agree with their nouns (engine.data.counted); 'nothing (more) happens' says which."""
+    assert lines_matching(r"\((s|es|more)\)") == []
+    assert lines_matching(r"\b1 (?!success\b)\w+s (go|are|were)\b|\bcubes goes\b") == []

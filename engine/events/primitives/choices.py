@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from engine import board
-from engine.data import ISSUES, REGIONS, STATES, other
+from engine.data import ISSUES, REGIONS, STATES, counted, issue_name, other
 from engine.events.script import (
     event_label,
     primitive,
@@ -186,16 +186,15 @@ def only_if(
 ) -> None:
     """Go on with the event only if ``who`` leads ``issue`` / at least ``issues_led`` issues."""
     side = resolve(g, f, who)
-    ok = side is not None
-    if ok and issue is not None:
-        ok = board.issue_leader(g, issue) == side
-    if ok and issues_led is not None:
-        ok = sum(1 for i in ISSUES if board.issue_leader(g, i) == side) >= issues_led
-    if not ok:
-        log(
-            g,
-            f"{board.card_label(f['card'])}: its condition is not met, so nothing (more) happens.",
-        )
+    unmet = None if side is not None else "its condition is not met"
+    if side is not None and issue is not None and board.issue_leader(g, issue) != side:
+        unmet = f"{side.title()} does not lead {issue_name(issue)}"
+    led = sum(1 for i in ISSUES if board.issue_leader(g, i) == side) if side else 0
+    if unmet is None and side is not None and issues_led is not None and led < issues_led:
+        unmet = f"{side.title()} leads fewer than {counted(issues_led, 'issue')}"
+    if unmet is not None:
+        more = "" if f["pc"] == 1 else " more"  # the event's first op: nothing has happened yet
+        log(g, f"{board.card_label(f['card'])}: {unmet}, so nothing{more} happens.")
         f["pc"] = SKIP
 
 

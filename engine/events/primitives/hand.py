@@ -228,8 +228,14 @@ class RevealResolve(Step):
         elif not event_available(g, card):
             g["discard"].append(card)
             by = effects.prevented_by(g, card)
-            why = f"prevented by {board.card_label(by)} (R6.4)" if by else "has no event to resolve"
-            log(g, f"{label}: its event is {why}; the card is discarded.")
+            if by:
+                log(
+                    g,
+                    f"{label}: its event is prevented by {board.card_label(by)} (R6.4); "
+                    "the card is discarded.",
+                )
+            else:
+                log(g, f"{label} has no event to resolve and is discarded.")
         else:
             log(g, f"The event of {label} is resolved as if {f['side'].title()} played it.")
             start_event(g, f["side"], card, "revealed")

@@ -2,7 +2,10 @@
 cards have their events resolved as if Kennedy played them (then removed or persistent, R6.3/R6.4);
 the others are discarded. Turned-up cards are public (R17.1)."""
 
+import pytest
+
 import engine
+from engine.events import script
 from tests.engine.builders import play
 from tests.engine.cards.part1_helpers import (
     awaiting_action,
@@ -88,3 +91,12 @@ def test_nothing_to_turn_up_says_why() -> None:
     assert "#38 High Hopes turns up no card: the deck and the discard pile are empty." in new_log(
         g0, play(g0, "kennedy", "event 38")
     )
+
+
+def test_a_turned_up_card_without_an_event_is_discarded_in_plain_words(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """It read '#5 Volunteers: its event is has no event to resolve; ...'."""
+    monkeypatch.delitem(script.EVENTS, 5)
+    g0, g = _high_hopes("kennedy", [5, 9])
+    assert "#5 Volunteers has no event to resolve and is discarded." in new_log(g0, g)

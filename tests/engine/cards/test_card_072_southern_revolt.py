@@ -37,7 +37,7 @@ def test_nothing_if_kennedy_does_not_lead_civil_rights() -> None:
         g = play(g, "nixon", "event 72")
         assert g["states"] == before["states"] and awaiting_action(g, "kennedy")
         assert (
-            "#72 Southern Revolt: its condition is not met, so nothing (more) happens."
+            "#72 Southern Revolt: Kennedy does not lead Civil Rights, so nothing happens."
             in new_log(before, g)
         )
         assert 72 in g["removed"]
