@@ -95,13 +95,19 @@ class SpacePoints(Step):
             pop(g)
             return
         space, key, tgt = f["space"], words[1], f["target"]
-        where = f"the {key.title()} media box" if space == "media" else issue_name(key)
         if f["mode"] == "gain":
             board.gain(g, space, key, tgt, 1)
-            log(g, f"{tgt.title()} gains 1 support in {where}.")
+            what = (
+                f"media support in the {key.title()}"
+                if space == "media"
+                else f"support on {issue_name(key)}"
+            )
+            log(g, f"{tgt.title()} gains 1 {what}.")
         else:
             board.lose(g, space, key, tgt, 1)
-            log(g, f"{side.title()} removes 1 {tgt.title()} cube from {where}.")
+            where = f"the {key.title()} media box" if space == "media" else issue_name(key)
+            cube = "1 of his own cubes" if tgt == side else f"1 {tgt.title()} cube"
+            log(g, f"{side.title()} removes {cube} from {where}.")
         f["left"] -= 1
         if f["left"] <= 0 or not self.legal(g, f, side):
             pop(g)

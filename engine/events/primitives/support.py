@@ -44,6 +44,15 @@ def states_in(states: list[str] | None = None, regions: list[str] | None = None)
     return list(STATES)
 
 
+def _area(states: list[str] | None, regions: list[str] | None) -> str:
+    """Where `states_in` looks, as the log says it: 'in the South or the Midwest'."""
+    if states:
+        return "in " + listed((STATES[s].name for s in states), "or")
+    if regions:
+        return "in " + listed((f"the {r.title()}" for r in regions), "or")
+    return "in any state"
+
+
 @primitive
 def gain_support(g: GameState, f: Frame, who: str, state: str, n: int) -> None:
     """Gain ``n`` state support (R6.10; R16.3 in GMT) at a state or ``var:`` state."""
@@ -172,9 +181,10 @@ def remove_support(
         log(g, f"{event_label(f)}: nobody qualifies, so nothing happens.")
         return
     allowed = states_in(states, regions)
+    area = _area(states, regions)
     if optional:
         if not any(board.cubes_of(g["states"][s], tgt) for s in allowed):
-            log(g, f"{event_label(f)}: there is no opposing support there to remove (R6.6).")
+            log(g, f"{event_label(f)}: {tgt.title()} has no support {area} to remove (R6.6).")
             return
     else:
         room = {s: min(board.cubes_of(g["states"][s], tgt), per or 99) for s in allowed}
@@ -184,9 +194,9 @@ def remove_support(
                     board.lose_logged(g, "states", s, tgt, k)
             lost = sum(room.values())
             if lost:
-                log(g, f"{tgt.title()} loses {lost} support in all (R6.6).")
+                log(g, f"{tgt.title()} loses {lost} support {area} in all (R6.6).")
             else:
-                log(g, f"{tgt.title()} has no support there to lose (R6.6).")
+                log(g, f"{tgt.title()} has no support {area} to lose (R6.6).")
             return
     push(
         g,

@@ -48,7 +48,7 @@ def test_loss_limited_to_what_is_there_without_a_choice() -> None:
     )
     g = play(g0, "kennedy", "event 19")
     assert g["states"]["TX"] == 0 and g["states"]["VA"] == 0
-    assert "Kennedy loses 3 support in all (R6.6)." in new_log(g0, g)
+    assert "Kennedy loses 3 support in the South in all (R6.6)." in new_log(g0, g)
     assert awaiting_action(g, "nixon")
 
 
@@ -77,3 +77,10 @@ def test_triggered_hits_the_leader_not_the_triggerer() -> None:
     )
     assert g["states"]["AL"] == 0
     assert [(e["id"], e["side"]) for e in g["effects"]] == [("campaign_ban_regions", "nixon")]
+
+
+def test_nothing_to_lose_names_the_region() -> None:
+    """It read 'Kennedy has no support there to lose'."""
+    g0 = position_with("kennedy", 19, clear_board=True, issues=dict(CR_K), states={"NY": 2})
+    g = play(g0, "kennedy", "event 19")
+    assert "Kennedy has no support in the South to lose (R6.6)." in new_log(g0, g)

@@ -3,7 +3,14 @@ Nixon support in the South, max 2 per state."""
 
 import engine
 from tests.engine.builders import play
-from tests.engine.cards.part1_helpers import awaiting_action, conserved, played, triggered
+from tests.engine.cards.part1_helpers import (
+    awaiting_action,
+    conserved,
+    new_log,
+    played,
+    position_with,
+    triggered,
+)
 
 
 def test_issue_loss_and_southern_removal() -> None:
@@ -36,3 +43,12 @@ def test_triggered_by_kennedy() -> None:
     g = triggered("kennedy", 24, clear_board=True, states={"AL": -2})
     g = play(g, "kennedy", "remove AL", "remove AL")
     assert g["states"]["AL"] == 0 and g["momentum"]["kennedy"] == 1
+
+
+def test_nothing_to_remove_names_whose_support_and_where() -> None:
+    """It read 'there is no opposing support there to remove'."""
+    g0 = position_with("kennedy", 24, clear_board=True, states={"OH": -2})
+    g = play(g0, "kennedy", "event 24")
+    assert "#24 East Harlem Pledge: Nixon has no support in the South to remove (R6.6)." in new_log(
+        g0, g
+    )

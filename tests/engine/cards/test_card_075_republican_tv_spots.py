@@ -29,3 +29,9 @@ def test_triggered_by_nixon() -> None:
     g = triggered("nixon", 75)
     g = play(g, "nixon", "media south", "media south", "media south")
     assert g["media"]["south"] == -3 and g["token"]["nixon"] == "NY"
+
+
+def test_each_point_is_logged_as_media_support() -> None:
+    """As advertising and #45 say it (it read 'Nixon gains 1 support in the South media box')."""
+    g = play(played("nixon", 75), "nixon", "media south")
+    assert g["log"][-1]["text"] == "Nixon gains 1 media support in the South."

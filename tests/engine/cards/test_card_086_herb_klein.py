@@ -27,3 +27,9 @@ def test_triggered() -> None:
     g = triggered("nixon", 86)
     g = play(g, "nixon", "issue economy 3")
     assert g["issues"]["economy"] == -3
+
+
+def test_each_point_is_logged_on_its_issue() -> None:
+    """It read 'Nixon gains 1 support in Civil Rights'."""
+    g = play(played("nixon", 86), "nixon", "issue civil rights")
+    assert g["log"][-1]["text"] == "Nixon gains 1 support on Civil Rights."

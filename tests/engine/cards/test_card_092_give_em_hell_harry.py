@@ -50,3 +50,13 @@ def test_triggered_by_nixon() -> None:
     g = triggered("nixon", 92, edition="gmt", issues=dict(TWO))
     assert g["momentum"] == {"kennedy": 1, "nixon": 1}
     assert engine.active_sides(g) == {"kennedy"}
+
+
+def test_kennedy_removes_his_own_cubes_in_words() -> None:
+    """It read 'Kennedy removes 1 Kennedy cube from Economy'."""
+    g0 = played("nixon", 92, edition="gmt", issues=dict(TWO))
+    g = play(g0, "kennedy", "issue economy", "issue defense")
+    assert new_log(g0, g) == [
+        "Kennedy removes 1 of his own cubes from Economy.",
+        "Kennedy removes 1 of his own cubes from Defense.",
+    ]
