@@ -29,7 +29,7 @@ def reveal_hand(g: GameState, f: Frame, whose: str, to: str) -> None:
     g["revealed"][b].append(
         {"card": f["card"], "side": a, "cards": cards, "turn": g["turn"], "seq": g["seq"]}
     )
-    log(g, f"{a.title()} reveals the hand to {b.title()}.")
+    log(g, f"{a.title()} reveals his hand to {b.title()}.")
     shown = ", ".join(board.card_label(c) for c in cards) or "no cards"
     log(g, f"{a.title()}'s hand: {shown}.", to=b)
 
@@ -79,7 +79,7 @@ class TakeDiscard(Step):
         card = int(words[1])
         g["discard"].remove(card)
         g["hands"][side].append(card)
-        log(g, f"{side.title()} takes {board.card_label(card)} from the discard pile into hand.")
+        log(g, f"{side.title()} takes {board.card_label(card)} from the discard pile into his hand.")
 
     def prompt(self, g: GameState, f: Frame, side: str) -> str:
         return f"{event_label(f)}: 'take N' to add a card from the discard pile to your hand, or 'done'."
@@ -118,7 +118,7 @@ class DiscardReplace(Step):
         if f["n"]:
             board.draw_cards(g, side, f["n"])
         else:
-            log(g, f"{side.title()} keeps the whole hand.")
+            log(g, f"{side.title()} keeps his whole hand.")
 
     def prompt(self, g: GameState, f: Frame, side: str) -> str:
         return (

@@ -12,7 +12,7 @@ def test_cube_and_optional_take() -> None:
     assert engine.legal_commands(g, "nixon") == ["take 5", "take 12", "take 43", "done"]
     g2 = play(g, "nixon", "take 43")
     assert 43 in g2["hands"]["nixon"] and g2["discard"] == [5, 12]
-    assert "Nixon takes #43 Catholic Support from the discard pile into hand." in new_log(g, g2)
+    assert "Nixon takes #43 Catholic Support from the discard pile into his hand." in new_log(g, g2)
     assert awaiting_action(g2, "kennedy") and conserved(g2)
 
 

@@ -23,6 +23,7 @@ def test_kennedy_hand_is_shown_to_nixon_only() -> None:
     line = "Kennedy's hand: #40 Northern Blacks, #41 Pierre Salinger."
     assert line in new_log(g0, g, "nixon")
     assert line not in new_log(g0, g, "kennedy") and line not in new_log(g0, g)
+    assert "Kennedy reveals his hand to Nixon." in new_log(g0, g)  # it read 'the hand'
     revealed = engine.view(g, "nixon")["revealed"][-1]
     assert revealed["side"] == "kennedy" and revealed["cards"] == [40, 41]
     assert revealed["card"] == 56 and revealed["seq"] == g0["seq"] + 1

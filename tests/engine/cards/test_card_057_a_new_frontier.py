@@ -25,6 +25,7 @@ def test_nixon_playing_it_lets_kennedy_replace() -> None:
     assert engine.legal_commands(g, "kennedy") == ["discard 70", "done"]
     g = play(g, "kennedy", "done")
     assert g["hands"]["kennedy"] == [70] and awaiting_action(g, "kennedy")
+    assert g["log"][-1]["text"] == "Kennedy keeps his whole hand."  # it read 'the whole hand'
 
 
 def test_triggered_by_kennedy() -> None:

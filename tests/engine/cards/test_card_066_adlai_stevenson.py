@@ -31,7 +31,7 @@ def test_take_a_card() -> None:
     before = g
     g = play(g, "kennedy", "take 42")
     assert g["hands"]["kennedy"] == [42] and g["discard"] == [89]
-    assert "Kennedy takes #42 Henry Cabot Lodge from the discard pile into hand." in new_log(
+    assert "Kennedy takes #42 Henry Cabot Lodge from the discard pile into his hand." in new_log(
         before, g
     )
     assert awaiting_action(g, "nixon") and conserved(g)
