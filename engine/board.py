@@ -221,15 +221,21 @@ def support_checks(g: GameState, side: str, n: int, purpose: str) -> int:
     """
     wins = 0
     draws: list[str] = []
+    empty = False  # from R13.3 on, a check on an empty bag fails, and so does every one after
     for _ in range(n):
         cube = draw_cube(g)
         if cube is not None and cube != side and g["effects"] and may_redraw(g, side):
             draws.append(f"{cube.title()} (redrawn)")
             cube = draw_cube(g)
-        draws.append(cube.title() if cube else "the bag empty")
+        if cube is None:
+            empty = True
+        else:
+            draws.append(cube.title())
         if cube == side:
             wins += 1
     shown = ", ".join(draws) if draws else "none"
+    if empty:
+        shown = f"{shown}, then the bag is empty" if draws else "the bag is empty"
     checks, successes = counted(n, "support check"), counted(wins, "success", "successes")
     log(g, f"{side.title()} makes {checks} for {purpose}: {shown} — {successes}.")
     return wins
@@ -244,13 +250,14 @@ def initiative_check(g: GameState, purpose: str) -> str:
         if cube is None:  # only possible from R13.3 on, where no check is made
             winner = "kennedy" if seen["kennedy"] >= seen["nixon"] else "nixon"
             break
-        draws.append(cube[0].upper())
+        draws.append(cube.title())
         seen[cube] += 1
         if seen[cube] == 2:
             winner = cube
             break
     log(
-        g, f"Initiative check for {purpose}: drew {' '.join(draws)} — {winner.title()} wins (R3.3)."
+        g,
+        f"Initiative check for {purpose}: drew {', '.join(draws)} — {winner.title()} wins (R3.3).",
     )
     return winner
 

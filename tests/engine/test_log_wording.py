@@ -68,3 +68,7 @@ def test_no_lazy_plural_or_hedge() -> None:
     """Counts agree with their nouns (engine.data.counted); 'nothing (more) happens' says which."""
     assert lines_matching(r"\((s|es|more)\)") == []
     assert lines_matching(r"\b1 (?!success\b)\w+s (go|are|were)\b|\bcubes goes\b") == []
+
+
+def test_cubes_drawn_are_named_in_full() -> None:
+    assert lines_matching(r"Initiative check") and lines_matching(r"drew [KN]\b") == []

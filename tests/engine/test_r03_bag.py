@@ -93,3 +93,23 @@ def test_the_log_counts_checks_and_successes_in_words() -> None:
     assert texts[0].endswith(" — 1 success.") or texts[0].endswith(" — 0 successes.")
     assert texts[1].startswith("Kennedy makes 2 support checks for Ohio: ")
     assert all("(s)" not in t and "(es)" not in t for t in texts)
+
+
+def test_checks_on_an_empty_bag_say_so_once() -> None:
+    """R3.4 from R13.3 on: it read 'Kennedy, the bag empty, the bag empty'."""
+    g = _g({"kennedy": 1, "nixon": 0}, no_refill=True)
+    board.support_checks(g, "kennedy", 3, "Ohio")
+    board.support_checks(g, "kennedy", 2, "Iowa")
+    assert [e["text"] for e in g["log"][-2:]] == [
+        "Kennedy makes 3 support checks for Ohio: Kennedy, then the bag is empty — 1 success.",
+        "Kennedy makes 2 support checks for Iowa: the bag is empty — 0 successes.",
+    ]
+
+
+def test_the_initiative_check_names_the_cubes_drawn() -> None:
+    """As the support checks do (it read 'drew K K')."""
+    g = _g({"kennedy": 4, "nixon": 0})
+    board.initiative_check(g, "turn 2")
+    assert g["log"][-1]["text"] == (
+        "Initiative check for turn 2: drew Kennedy, Kennedy — Kennedy wins (R3.3)."
+    )

@@ -79,7 +79,9 @@ class TakeDiscard(Step):
         card = int(words[1])
         g["discard"].remove(card)
         g["hands"][side].append(card)
-        log(g, f"{side.title()} takes {board.card_label(card)} from the discard pile into his hand.")
+        log(
+            g, f"{side.title()} takes {board.card_label(card)} from the discard pile into his hand."
+        )
 
     def prompt(self, g: GameState, f: Frame, side: str) -> str:
         return f"{event_label(f)}: 'take N' to add a card from the discard pile to your hand, or 'done'."
