@@ -168,7 +168,11 @@ def move_issue_up(g: GameState, issue: str, n: int) -> None:
     j = max(0, i - n)
     order.pop(i)
     order.insert(j, issue)
-    log(g, f"{issue_name(issue)} moves up to position {j + 1}.")
+    place = ("1st", "2nd", "3rd")[j]
+    if j == i:
+        log(g, f"{issue_name(issue)} is already {place} on the issue track.")
+    else:
+        log(g, f"{issue_name(issue)} moves up to {place} place on the issue track.")
 
 
 # -- momentum ------------------------------------------------------------------------------

@@ -48,7 +48,8 @@ class Momentum(Step):
             g["momentum"][side] = m - m // 2
         log(
             g,
-            f"Momentum decay (R10.2): Kennedy {g['momentum']['kennedy']}, Nixon {g['momentum']['nixon']}.",
+            f"Momentum decay (R10.2): Kennedy keeps {g['momentum']['kennedy']}, "
+            f"Nixon keeps {g['momentum']['nixon']}.",
         )
 
     def _award3(self, g: GameState) -> None:  # R10.3, 3rd issue
@@ -220,7 +221,7 @@ class IssueSwap(Step):
     def act(self, g: GameState, f: Frame, side: str, words: list[str]) -> None:
         pop(g)
         if words[0] == "decline":
-            log(g, f"{side.title()} does not swap issues.")
+            log(g, f"{side.title()} does not swap issues (R10.6).")
             return
         o = g["issue_order"]
         i, j = o.index(words[1]), o.index(words[2])

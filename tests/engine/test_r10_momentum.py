@@ -29,6 +29,14 @@ def test_r10_2_decay_discards_half_rounded_down(before: int, after: int) -> None
     assert g["momentum"] == {"kennedy": after, "nixon": after}
 
 
+def test_r10_2_the_decay_line_says_what_each_keeps() -> None:
+    """It read 'Momentum decay (R10.2): Kennedy 2, Nixon 0': the count left, or the count lost?"""
+    g = momentum_phase(momentum={"kennedy": 3, "nixon": 0})
+    assert "Momentum decay (R10.2): Kennedy keeps 2, Nixon keeps 0." in [
+        e["text"] for e in g["log"]
+    ]
+
+
 def test_r10_3_awards_go_to_issue_leaders_in_order_3rd_2nd_1st() -> None:
     issues = {
         "defense": 1,
@@ -137,6 +145,7 @@ def test_r10_6_decline_keeps_the_order() -> None:
     assert top(g)["side"] == "nixon"
     g = play(g, "nixon", "decline")
     assert g["issue_order"] == ["defense", "economy", "civil_rights"]
+    assert g["log"][-1]["text"] == "Nixon does not swap issues (R10.6)."
 
 
 @pytest.mark.parametrize("media", [NO_MEDIA, {"west": 2, "midwest": 0, "south": -1, "east": -1}])

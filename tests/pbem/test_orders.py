@@ -85,7 +85,7 @@ def test_standing_swap_decline() -> None:
     g = at_step([{"step": "issue_swap", "side": "kennedy"}], phase="momentum")
     done = orders.settle(g, books(kennedy=orders.Standing(swap="decline")))
     assert done[0] == orders.Auto("kennedy", "decline", "standing", "issue swap", ("decline",))
-    assert "Kennedy does not swap issues." in [e["text"] for e in g["log"]]
+    assert "Kennedy does not swap issues (R10.6)." in [e["text"] for e in g["log"]]
 
 
 def test_standing_election_order_resolves_in_the_players_order() -> None:

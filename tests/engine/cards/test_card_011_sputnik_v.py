@@ -31,6 +31,14 @@ def test_nobody_leads_defense() -> None:
     assert g["issue_order"][0] == "defense" and awaiting_action(g, "kennedy")
 
 
+def test_the_log_says_the_place_on_the_issue_track() -> None:
+    """It read 'Defense moves up to position 1.' (and so when it was 1st already)."""
+    texts = [e["text"] for e in played("nixon", 11, issue_order=list(ORDER))["log"]]
+    assert "Defense moves up to 1st place on the issue track." in texts
+    texts = [e["text"] for e in played("nixon", 11)["log"]]
+    assert "Defense is already 1st on the issue track." in texts
+
+
 def test_triggered() -> None:
     g = triggered("kennedy", 11, issues={"defense": 2, "economy": 0, "civil_rights": 0})
     assert g["stack"][-1]["step"] == "place_support" and g["stack"][-1]["side"] == "kennedy"
