@@ -19,10 +19,15 @@ from engine.state import GameState, log
 
 def reveal_first(g: GameState) -> str | None:
     """The side a debate event in force makes reveal its pick first (#34), if any."""
+    card = _reveal_first_card(g)
+    return EVENTS[card].reveal_first if card is not None else None
+
+
+def _reveal_first_card(g: GameState) -> int | None:
+    """The debate event in force that makes a side reveal its pick first (#34), if any."""
     for card in g["persistent"]["debate"]:
-        side = EVENTS[card].reveal_first if card in EVENTS else None
-        if side is not None:
-            return side
+        if card in EVENTS and EVENTS[card].reveal_first is not None:
+            return int(card)
     return None
 
 
@@ -113,7 +118,7 @@ class Debates(Step):
         d["board"][issue][place].append(card)
         log(
             g,
-            f"{side.title()}'s {board.card_label(card)} goes to {issue_name(issue)} on {place.title()}'s side.",
+            f"{side.title()}'s {board.card_label(card)} goes to {issue_name(issue)} on {place.title()}'s side (R12.4).",
         )
 
     def _finish(self, g: GameState, f: Frame) -> None:
@@ -191,12 +196,12 @@ class DebatePick(Step):
         place = words[2] if len(words) > 2 else (None if icon == "both" else icon)
         debate_of(g)["hands"][side].remove(card)
         f["picks"][side] = [side, card, place]
-        if reveal_first(g) == side:
+        why = _reveal_first_card(g)
+        if why is not None and EVENTS[why].reveal_first == side:
             log(
                 g,
-                f"{side.title()} must reveal first: {board.card_label(card)}"
-                + (f" for {place.title()}" if place else "")
-                + ".",
+                f"{side.title()} must reveal first ({board.card_label(why)}): "
+                f"{board.card_label(card)}" + (f" for {place.title()}" if place else "") + ".",
             )
             debate_of(g)["revealed"].append(card)
         else:
@@ -242,7 +247,7 @@ class DebateOrder(Step):
     def act(self, g: GameState, f: Frame, side: str, words: list[str]) -> None:
         pop(g)
         debate_of(g)["pending"].sort(key=lambda p: p[0] != words[1])
-        log(g, f"{side.title()} has {words[1].title()}'s debate card placed first (R12.1).")
+        log(g, f"{side.title()} chooses to place {words[1].title()}'s debate card first (R12.1).")
 
     def prompt(self, g: GameState, f: Frame, side: str) -> str:
         return "Both revealed two-icon cards: choose whose card is placed first (R12.1)."

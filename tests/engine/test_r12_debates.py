@@ -84,7 +84,13 @@ def test_r12_1_two_revealed_two_icon_cards_the_initiative_player_orders_placemen
     assert top(g)["step"] == "debate_order" and engine.active_sides(g) == {"nixon"}
     g = play(g, "nixon", "first kennedy")
     assert top(g)["step"] == "debate_side" and top(g)["side"] == "kennedy"
+    assert g["log"][-1]["text"] == (  # it read 'Nixon has Kennedy's debate card placed first'
+        "Nixon chooses to place Kennedy's debate card first (R12.1)."
+    )
     g = play(g, "kennedy", "side kennedy")
+    assert g["log"][-1]["text"] == (
+        "Kennedy's #40 Northern Blacks goes to Defense on Kennedy's side (R12.4)."
+    )
     assert top(g)["step"] == "debate_side" and top(g)["side"] == "nixon"
     # Nixon places second, knowing Kennedy's choice; the second card on one side resolves Defense
     g = play(g, "nixon", "side kennedy")

@@ -31,7 +31,7 @@ def test_nixon_reveals_first_each_round() -> None:
     assert engine.active_sides(g) == {"nixon"}
     assert engine.legal_commands(g, "kennedy") == []
     g = play(g, "nixon", "debate 42")
-    assert "Nixon must reveal first: #42 Henry Cabot Lodge for Nixon." in [
+    assert "Nixon must reveal first (#34 Lazy Shave): #42 Henry Cabot Lodge for Nixon." in [
         e["text"] for e in g["log"]
     ]
     assert engine.active_sides(g) == {"kennedy"}
