@@ -26,6 +26,7 @@ class Election(Step):
     def _bonus(self, g: GameState, f: Frame) -> None:
         g["phase"] = "election"
         log(g, "Turn 9: Election Day (R13).")
+        before = dict(g["bag"])
         if g["edition"] == "gmt":  # R16.4
             for s in ("kennedy", "nixon"):
                 g["bag"][s] += board.media_total(g, s)
@@ -37,9 +38,11 @@ class Election(Step):
         for s in ("kennedy", "nixon"):
             g["bag"][s] += 2 * g["momentum"][s]
             g["momentum"][s] = 0
+        k, n = g["bag"]["kennedy"], g["bag"]["nixon"]
         log(
             g,
-            f"Bonus cubes go into the bag (R13.1): Kennedy {g['bag']['kennedy']}, Nixon {g['bag']['nixon']}.",
+            f"Bonus cubes go into the bag (R13.1): {k - before['kennedy']} Kennedy and "
+            f"{n - before['nixon']} Nixon; it now holds {k} Kennedy and {n} Nixon cubes.",
         )
         f["stage"] = "initiative"
 

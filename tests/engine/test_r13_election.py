@@ -37,7 +37,10 @@ def test_r13_1_media_issue_and_momentum_become_bag_cubes() -> None:
         momentum={"kennedy": 2, "nixon": 1},
     )
     # Kennedy 2 media + 1 issue + 2x2 momentum = 7; Nixon 1 + 3 + 2x1 = 6
-    assert _bonus_line(g).endswith("Kennedy 7, Nixon 6.")
+    assert _bonus_line(g) == (
+        "Bonus cubes go into the bag (R13.1): 7 Kennedy and 6 Nixon; "
+        "it now holds 7 Kennedy and 6 Nixon cubes."
+    )
     assert g["media"] == NO_MEDIA and g["issues"] == NO_ISSUES
     assert g["momentum"] == {"kennedy": 0, "nixon": 0}
     assert g["result"] is not None  # nothing to decide: the game ran to its end
@@ -160,6 +163,15 @@ def test_r13_6_the_game_ends_with_a_result() -> None:
     assert set(r) >= {"winner", "electoral_votes", "states_won", "tie_break"}
     assert sum(r["electoral_votes"].values()) == 537
     assert engine.view(g, None)["result"] == r
+
+
+def test_r13_1_the_bonus_line_tells_the_bonus_from_the_bag() -> None:
+    """It read 'Bonus cubes go into the bag (R13.1): Kennedy 7, Nixon 2': the bag's contents."""
+    g = election(bag={"kennedy": 5, "nixon": 2}, momentum={"kennedy": 1, "nixon": 0})
+    assert _bonus_line(g) == (
+        "Bonus cubes go into the bag (R13.1): 2 Kennedy and 0 Nixon; "
+        "it now holds 7 Kennedy and 2 Nixon cubes."
+    )
 
 
 def test_r13_3_the_whole_order_may_be_declared_in_one_line() -> None:

@@ -110,7 +110,9 @@ def test_r16_4_media_cubes_add_bonus_cubes_from_supply(
     )
     line = next(e["text"] for e in g["log"] if e["text"].startswith("Bonus cubes"))
     k, n = 3 + extra[0], 1 + extra[1]
-    assert line.endswith(f"Kennedy {k}, Nixon {n}.")
+    assert line.endswith(
+        f": {k} Kennedy and {n} Nixon; it now holds {k} Kennedy and {n} Nixon cubes."
+    )
 
 
 def test_r15_1_vice_president_replaces_a_discarded_own_icon_card() -> None:
