@@ -102,6 +102,14 @@ def move_token(g: GameState, f: Frame, who: str, state: str) -> None:
     log(g, f"{side.title()}'s token moves to {STATES[st].name} at no cost.")
 
 
+_REGION_ADJECTIVE = {
+    "west": "Western",
+    "midwest": "Midwestern",
+    "south": "Southern",
+    "east": "Eastern",
+}
+
+
 @primitive
 def gathering_momentum(g: GameState, f: Frame, region: str) -> None:
     """#14-#17: whoever leads more states of the region gains 1 momentum and fills empty states."""
@@ -118,7 +126,7 @@ def gathering_momentum(g: GameState, f: Frame, region: str) -> None:
         event_gain(g, side, s, 1)
     log(
         g,
-        f"{side.title()} leads more {region.title()} states and adds support in "
+        f"{side.title()} leads more {_REGION_ADJECTIVE[region]} states and adds support in "
         f"{counted(len(empty), 'empty state')}.",
     )
 

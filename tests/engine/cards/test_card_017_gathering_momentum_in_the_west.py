@@ -25,6 +25,9 @@ def test_leading_alaska_and_hawaii_counts() -> None:
     g = played("nixon", 17, clear_board=True, states=board, momentum=dict(MOMENTUM))
     assert g["momentum"] == {"kennedy": 3, "nixon": 2}
     assert all(g["states"][st] == 1 for st in WEST if st != "CA") and g["states"]["CA"] == -5
+    assert g["log"][-1]["text"] == (  # it read 'leads more West states'
+        "Kennedy leads more Western states and adds support in 15 empty states."
+    )
 
 
 def test_a_tied_count_does_nothing() -> None:
