@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 from typing import Any, cast
 
 from engine import board
-from engine.data import CARDS, listed, other
+from engine.data import CARDS, issue_name, listed, other
 from engine.effects import prevented_by
 from engine.flow import Frame, Step, pop, push, register, top
 from engine.schema import PersistentKind
@@ -112,6 +112,13 @@ def resolve(g: GameState, f: Frame, spec: str) -> str | None:
         v = f["vars"].get(spec[4:])
         return str(v) if v else None
     raise ValueError(f"bad who-spec {spec!r}")
+
+
+def nobody(spec: str) -> str:
+    """Why a who-spec `resolve`s to no side, as the log says it: 'nobody leads Civil Rights'."""
+    if spec.startswith("leader:"):
+        return f"nobody leads {issue_name(spec[7:])}"
+    return "nobody qualifies"
 
 
 def ask(g: GameState, f: Frame, who: str, step: str, **keys: Any) -> None:

@@ -13,6 +13,7 @@ from engine.data import STATES, counted, listed, sign
 from engine.events.script import (
     ask,
     event_label,
+    nobody,
     primitive,
     resolve,
     state_arg,
@@ -60,7 +61,7 @@ def gain_support(g: GameState, f: Frame, who: str, state: str, n: int) -> None:
     if st is None:
         return
     if side is None:
-        log(g, f"{event_label(f)}: nobody qualifies, so no support goes to {STATES[st].name}.")
+        log(g, f"{event_label(f)}: {nobody(who)}, so no support goes to {STATES[st].name}.")
         return
     got = event_gain(g, side, st, n)
     log(g, f"{side.title()} gains {got} support in {STATES[st].name}.")
@@ -186,7 +187,8 @@ def remove_support(
     """
     side, tgt = resolve(g, f, who), resolve(g, f, target or who)
     if side is None or tgt is None:
-        log(g, f"{event_label(f)}: nobody qualifies, so nothing happens.")
+        whose = who if side is None else target or who
+        log(g, f"{event_label(f)}: {nobody(whose)}, so nothing happens.")
         return
     allowed = states_in(states, regions)
     area = _area(states, regions)

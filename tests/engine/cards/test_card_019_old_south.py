@@ -63,8 +63,12 @@ def test_banned_campaign_in_the_south() -> None:
 
 
 def test_nobody_leads_civil_rights() -> None:
-    g = played("kennedy", 19, clear_board=True, states={"TX": 3})
+    g0 = position_with("kennedy", 19, clear_board=True, states={"TX": 3})
+    g = play(g0, "kennedy", "event 19")
     assert g["states"]["TX"] == 3 and g["effects"] == [] and awaiting_action(g, "nixon")
+    assert (  # it read 'nobody qualifies'
+        "#19 Old South: nobody leads Civil Rights, so nothing happens." in new_log(g0, g)
+    )
 
 
 def test_triggered_hits_the_leader_not_the_triggerer() -> None:
