@@ -72,3 +72,10 @@ def test_no_lazy_plural_or_hedge() -> None:
 
 def test_cubes_drawn_are_named_in_full() -> None:
     assert lines_matching(r"Initiative check") and lines_matching(r"drew [KN]\b") == []
+
+
+def test_no_raw_key_in_a_line() -> None:
+    """Sides, regions and issues by their names (engine.data.issue_name), never their keys."""
+    assert lines_matching(r"\w_\w") == []
+    keys = r"\b(kennedy|nixon|west|midwest|south|east|defense|economy|civil rights)\b"
+    assert lines_matching(keys) == []
