@@ -43,16 +43,14 @@ def primitive(fn: OpFn) -> OpFn:
     return fn
 
 
-def _preventing(card: int) -> str:
+def _stays(card: int, kind: str) -> str:
+    """How long a persistent event stays on the board (R6.4)."""
+    if kind == "election_day":
+        return "until Election Day, when its event takes effect"
+    if kind == "debate":
+        return "until the end of the Debates"
     names = listed(board.card_label(n) for n in CARDS[card].prevents)
     return f"for the rest of the game: {names} can no longer take effect"
-
-
-_UNTIL: dict[str, Callable[[int], str]] = {  # how long a persistent event stays (R6.4)
-    "election_day": lambda _card: "until Election Day, when its event takes effect",
-    "debate": lambda _card: "until the end of the Debates",
-    "prevention": _preventing,
-}
 
 
 @dataclass(frozen=True)
@@ -206,6 +204,6 @@ class EventStep(Step):
         elif CARDS[card].persistent != "none":
             kind = cast(PersistentKind, CARDS[card].persistent)
             g["persistent"][kind].append(card)  # R6.4
-            log(g, f"{board.card_label(card)} stays on the board {_UNTIL[kind](card)} (R6.4).")
+            log(g, f"{board.card_label(card)} stays on the board {_stays(card, kind)} (R6.4).")
         else:
             g["removed"].append(card)  # R6.3
