@@ -4,10 +4,7 @@ from __future__ import annotations
 
 from engine import board
 from engine.data import other
-from engine.events.script import (
-    primitive,
-    resolve,
-)
+from engine.events.script import event_label, nobody, primitive, resolve
 from engine.flow import Frame
 from engine.state import GameState, log
 
@@ -17,6 +14,9 @@ def momentum(g: GameState, f: Frame, who: str = "player", n: int = 1) -> None:
     """Gain (n > 0) or lose (n < 0, never below zero) momentum."""
     side = resolve(g, f, who)
     if side is None:
+        if who.startswith("leader:"):
+            verb = "gains" if n >= 0 else "loses"
+            log(g, f"{event_label(f)}: {nobody(who)}, so no one {verb} momentum.")
         return
     if n >= 0:
         board.gain_momentum(g, side, n)

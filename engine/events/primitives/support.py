@@ -143,6 +143,9 @@ def place_support(
     regions: list[str] | None = None,
 ) -> None:
     """The side places up to ``n`` state support, at most ``per`` per state."""
+    if who.startswith("leader:") and resolve(g, f, who) is None:
+        log(g, f"{event_label(f)}: {nobody(who)}, so no one places support.")
+        return
     ask(g, f, who, "place_support", left=n, per=per, allowed=states_in(states, regions), placed={})
 
 

@@ -18,7 +18,11 @@ def test_defense_leader_places_five_max_one() -> None:
 
 
 def test_nobody_leads_defense() -> None:
-    assert awaiting_action(played("nixon", 47), "kennedy")
+    g = played("nixon", 47)
+    assert awaiting_action(g, "kennedy")
+    assert g["log"][-1]["text"] == (  # no line said why nothing happened
+        "#47 The Cold War: nobody leads Defense, so no one places support."
+    )
 
 
 def test_triggered() -> None:

@@ -29,7 +29,11 @@ def test_nobody_leads_defense() -> None:
     before = g
     g = play(g, "kennedy", "event 84")
     assert g["momentum"] == before["momentum"] and g["states"] == before["states"]
-    assert awaiting_action(g, "nixon") and new_log(before, g)
+    assert awaiting_action(g, "nixon")
+    assert [line for line in new_log(before, g) if "nobody" in line] == [
+        "#84 Quemoy and Matsu: nobody leads Defense, so no one gains momentum.",
+        "#84 Quemoy and Matsu: nobody leads Defense, so no one places support.",
+    ]
 
 
 def test_triggered() -> None:
