@@ -257,7 +257,7 @@ def _momentum_phase(r: _Reader, first: str) -> list[Command]:
     """``endorsement: south, swap defense economy, strategy 40``: the 2nd-issue award (R10.3)
     and the player's later answers in this Momentum phase, declared before its draws: the region
     of any "any region" endorsement drawn for them (R10.5), their issue swap or ``no swap``
-    (R10.6), their campaign-strategy card(s) (R11.1). Each applies if its question arises for
+    (R10.6), their campaign-strategy cards (R11.1). Each applies if its question arises for
     them in this mail, in the game's order; see `engine.phases.momentum.ahead_problem`."""
     out: list[Command] = [first]
     while r.more():

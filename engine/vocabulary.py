@@ -106,7 +106,7 @@ verb(
     "take an endorsement as the 2nd-issue award (R10.3); after a colon, your later answers of "
     "the phase, declared before its draws and applied if they arise in this mail: the region of "
     "an 'any region' endorsement (R10.5), your issue swap or 'no swap' (R10.6), your "
-    "campaign-strategy card(s) (R11.1) and, with them, who goes first next turn if you win its "
+    "campaign-strategy cards (R11.1) and, with them, who goes first next turn if you win its "
     "initiative (R5.2)",
     "endorsement: south, no swap, strategy 40, first nixon",
 )
