@@ -456,15 +456,18 @@ def _next(g: engine.GameState, book: Book) -> Next | None:
             after, applied = engine.apply_logged(g, side, line)
         except engine.CommandError as exc:
             rest = len(book.queue) - 1
-            book.notes.append(
-                f"your queue stopped at {line!r}: not legal now ({exc.reason})"
-                + (
-                    f"; the {counted(rest, 'line')} after it {'was' if rest == 1 else 'were'} "
-                    "cancelled"
-                    if rest
-                    else ""
-                )
+            # the engine's reason often names the line itself: say it once
+            why = (
+                f"your queue stopped: {exc.reason}"
+                if exc.reason.startswith(repr(line))
+                else f"your queue stopped at {line!r}, not legal now: {exc.reason}"
             )
+            cancelled = (
+                "the line after it was cancelled"
+                if rest == 1
+                else f"the {counted(rest, 'line')} after it were cancelled"
+            )
+            book.notes.append(why + (f"; {cancelled}" if rest else ""))
             book.queue = []
         else:
             book.queue.pop(0)

@@ -258,7 +258,10 @@ def test_a_queue_is_cancelled_by_the_first_line_that_is_not_legal(h: Harness) ->
     h.reply("kennedy", "campaign 26\nthen\nsupport MA\nsupport CA\nsupport MA")
     assert moves(h) == [("kennedy", "campaign 26"), ("kennedy", "support MA")]
     text = h.text_of(h.last_mail("kennedy"))
-    assert "your queue stopped at 'support CA': not legal now" in text  # at its own question
+    flat = " ".join(text.split())
+    assert "your queue stopped: 'support CA' is not possible now" in flat  # at its own question
+    assert "the line after it was cancelled" in flat  # one line, not 'the 1 line'
+    assert "not legal now (" not in flat  # the reason, once, with no parenthesis inside another
     assert "Queue: empty." in text and "IT IS YOUR MOVE." in text
 
 

@@ -150,7 +150,7 @@ def test_queue_stops_at_the_first_line_not_legal_at_its_question_and_cancels_the
     done = orders.settle(g, b)
     assert [a.command for a in done] == ["support MA"]
     assert b["kennedy"].queue == []
-    assert "your queue stopped at 'support CA': not legal now" in b["kennedy"].notes[-1]
+    assert "your queue stopped: 'support CA' is not possible now" in b["kennedy"].notes[-1]
     assert "the 2 lines after it were cancelled" in b["kennedy"].notes[-1]
     # why, once: the mail it goes into lists the question and the legal commands below it
     assert "legal now:" not in b["kennedy"].notes[-1] and "; now: " not in b["kennedy"].notes[-1]
