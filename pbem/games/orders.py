@@ -30,7 +30,7 @@ from sqlmodel import Session
 
 import engine
 from engine import forced
-from engine.data import counted
+from engine.data import counted, listed
 from pbem.games.triggers import only_for_opponent
 from pbem.reports.summary import notify_text
 from pbem.server_words import words_of
@@ -286,7 +286,8 @@ def _read_setting(out: MailOrders, line: str, words: list[str]) -> None:
 
 def _read_notify(line: str, args: list[str]) -> tuple[str, int | None]:
     legal = (
-        "notify decisions | notify every | notify digest [HOUR 0-23, UTC] | notify receipts off|on"
+        "'notify decisions', 'notify every', 'notify digest' (with an hour 0-23 UTC if you like, "
+        "e.g. 'notify digest 18'), 'notify receipts off' or 'notify receipts on'"
     )
     if not args or args[0] not in NOTIFY_MODES:
         raise OrdersError(f"{line.strip()!r}: expected {legal}")
@@ -326,7 +327,8 @@ def _read_standing(line: str, args: list[str]) -> tuple[str, list[str]]:
     if order in _STANDING_VALUES:
         if len(values) != 1 or values[0] not in _STANDING_VALUES[order]:
             raise OrdersError(
-                f"{line.strip()!r}: expected standing {order} {'|'.join(_STANDING_VALUES[order])}"
+                f"{line.strip()!r}: expected 'standing {order}' followed by "
+                f"{listed(_STANDING_VALUES[order], 'or')}"
             )
         return order, values
     if order == "election":

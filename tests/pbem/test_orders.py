@@ -229,9 +229,12 @@ def test_read_mail_splits_now_queue_and_settings() -> None:
 @pytest.mark.parametrize(
     ("line", "says"),
     [
-        ("notify sometimes", "expected notify decisions | notify every | notify digest"),
+        ("notify sometimes", "expected 'notify decisions', 'notify every', 'notify digest'"),
         ("notify digest 25", "whole hour 0-23"),
-        ("standing trigger maybe", "expected standing trigger useful|ask|never|always|icon"),
+        (
+            "standing trigger maybe",
+            "expected 'standing trigger' followed by useful, ask, never, always or icon",
+        ),
         ("standing election 7 foo", "card numbers"),
         ("standing bribe", "unknown standing order"),
         ("cancel everything", "'cancel' takes nothing after it"),
