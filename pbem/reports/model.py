@@ -190,6 +190,12 @@ def debate(d: dict[str, Any] | None) -> dict[str, Any] | None:
     }
 
 
+def as_written(cmd: str) -> str:
+    """A canonical command as a player writes it: ``swap civil_rights defense`` -> ``swap civil
+    rights defense`` (the parser reads the issue's name; the key is no word of the rules)."""
+    return cmd.replace("civil_rights", "civil rights")
+
+
 def group_legal(legal: list[str], own_cards: set[int]) -> list[dict[str, str]]:
     """Group canonical commands by verb into one compact line each.
 
@@ -199,7 +205,7 @@ def group_legal(legal: list[str], own_cards: set[int]) -> list[dict[str, str]]:
     stack carry their names.
     """
     by_verb: dict[str, list[str]] = {}
-    for cmd in legal:
+    for cmd in map(as_written, legal):
         verb, _, rest = cmd.partition(" ")
         by_verb.setdefault(verb, []).append(rest)
     out = []
@@ -296,7 +302,7 @@ def examples(legal: list[str], limit: int = 3) -> list[str]:
         verb = cmd.split()[0]
         if verb not in seen:
             seen.add(verb)
-            picked.append(cmd)
+            picked.append(as_written(cmd))
     return picked[:limit]
 
 

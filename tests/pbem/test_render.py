@@ -25,7 +25,7 @@ from hypothesis import given, settings, strategies
 import engine
 from pbem.reports import cardtext
 from pbem.reports import render as render_mod
-from pbem.reports.model import decision_cards, examples, group_legal
+from pbem.reports.model import as_written, decision_cards, examples, group_legal
 from pbem.reports.render import KINDS, Rendered, render
 from tests.pbem.data.golden.regenerate import stable_html
 
@@ -382,12 +382,27 @@ def test_cards_outside_the_hand_are_named_in_legal_commands() -> None:
     assert group["args"] == f"42 ({engine.CARDS[42].name}), 7 ({engine.CARDS[7].name})"
 
 
+def test_issues_in_legal_commands_read_as_the_rules_name_them() -> None:
+    groups = group_legal(
+        ["issue defense", "issue economy", "issue civil_rights", "swap civil_rights defense"],
+        own_cards=set(),
+    )
+    assert [g["args"] for g in groups] == ["defense, economy, civil rights", "civil rights defense"]
+    assert examples(["swap civil_rights defense", "decline"]) == [
+        "swap civil rights defense",
+        "decline",
+    ]
+    legal = ["swap civil_rights defense", "decline"]
+    assert engine.parse("swap civil rights defense", legal) == ["swap civil_rights defense"]
+
+
 def test_examples_come_from_the_legal_list() -> None:
     for g in playout(8, 80):
         side = sorted(engine.active_sides(g))[0] if engine.active_sides(g) else "kennedy"
         legal = engine.legal_commands(g, side)
         ex = examples(legal)
-        assert set(ex) <= set(legal)
+        assert set(ex) <= {as_written(c) for c in legal}
+        assert all(engine.parse(e, legal) for e in ex)  # as written, each reads as a legal one
         assert len(ex) == min(3, len({c.split()[0] for c in legal}))
 
 
