@@ -140,12 +140,12 @@ def change_seat(
             seats=seats,
             full=True,
             since=since,
-            log_title=f"Since {side.title()}'s last decision by the previous player",
+            log_title="Since the previous player's last decision",
             subject=f"You now play {side.title()} in game #{game_id}",
             lines=[
                 f"You take over {side.title()}'s seat in game #{game_id}. Below are "
-                f"the clocks, the game since {side.title()}'s last decision by the previous "
-                "player (moves the server made for the seat included) and what to do now; "
+                "the clocks, the game since the previous player's last decision (moves the "
+                "server made for the seat included) and what to do now; "
                 "reply to this mail to play. Send 'history' for the whole log."
             ],
         )

@@ -78,3 +78,17 @@ def test_the_takeover_mail_holds_the_computers_moves_for_the_seat(tmp_path: Path
     assert "Nothing has happened" not in body
     assert " ".join(played[0].split())[:50] in body  # what was played for the seat
     assert EMAILS[late] not in body
+
+
+def test_the_takeover_mail_speaks_of_the_previous_players_decision(tmp_path: Path) -> None:
+    h = Harness(tmp_path)
+    game = h.new_game(seed=3)
+    change_seat(h.db, h.settings, game, "kennedy", NEW)
+    h.send()
+    (welcome,) = _mails_to(h, NEW)
+    body = _text(h, welcome)
+    assert "SINCE THE PREVIOUS PLAYER'S LAST DECISION" in body
+    assert "the game since the previous player's last decision (moves the server made" in body
+    assert "by the previous player" not in body
+    # the new holder never had a report: nothing happened "since then", not "since your last"
+    assert "Nothing has happened since then." in body and "your last report" not in body
