@@ -301,7 +301,9 @@ def test_forced_last_strategy_card_is_taken_though_the_next_turn_deals() -> None
     assert forced.reveals(g, "nixon", "strategy 27")  # the deal follows ...
     assert not forced.shows_by_itself(g, "nixon", "strategy 27")  # ... but not from the choice
     done = orders.settle(g, books())
-    assert done[0] == orders.Auto("nixon", "strategy 27", "forced", "strategy", ("strategy 27",))
+    assert done[0] == orders.Auto(
+        "nixon", "strategy 27", "forced", "campaign strategy", ("strategy 27",)
+    )
     assert 27 in g["stacks"]["nixon"] and not engine.legal_commands(g, "nixon")
 
 
@@ -345,5 +347,16 @@ def test_forced_first_strategy_pick_is_taken_for_the_player() -> None:
     )
     assert engine.legal_commands(g, "nixon") == ["strategy 27"]
     done = orders.settle(g, books())
-    assert orders.Auto("nixon", "strategy 27", "forced", "strategy", ("strategy 27",)) in done
+    assert (
+        orders.Auto("nixon", "strategy 27", "forced", "campaign strategy", ("strategy 27",)) in done
+    )
     assert "kennedy" in engine.active_sides(g)  # Kennedy still chooses
+
+
+def test_the_question_a_side_faces_is_named_in_a_players_words() -> None:
+    g = engine.new_game(seed=2)  # Kennedy won the initiative
+    assert orders.about(g, "kennedy") == "who goes first"  # not the step's key 'choose first'
+    assert orders.about(g, "nixon") == ""
+    assert orders.Auto("kennedy", "strategy 27", "forced", "campaign strategy").note() == (
+        "strategy 27 (campaign strategy): your only legal choice (it drew nothing itself)"
+    )
