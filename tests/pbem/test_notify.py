@@ -204,7 +204,9 @@ def test_a_forced_decision_is_applied_recorded_and_told(h: Harness) -> None:
     assert h.reply("kennedy", "decline").outcomes == {"applied": 1}
     assert moves(h) == [("kennedy", "decline"), ("nixon", "strategy 27")]
     row = orders_row(h, "nixon")
-    assert row is not None and "strategy 27 (campaign strategy): your only legal choice" in row.notes
+    assert (
+        row is not None and "strategy 27 (campaign strategy): your only legal choice" in row.notes
+    )
     assert engine.active_sides(h.state()) == {"kennedy"}
     told = len(h.mails_to("nixon"))
     h.reply("kennedy", "strategy 36")  # the last pick deals turn 2; Nixon is told in its next mail
