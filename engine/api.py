@@ -20,6 +20,7 @@ from engine.errors import GameOverError, IllegalCommandError, NotYourTurnError
 from engine.flow import STEPS, advance, deciding_sides, step_of, top
 from engine.phases.momentum import ahead_problem, swap_in_order
 from engine.phases.turn import keep_first
+from engine.question import step_name
 from engine.state import GameState, copy_state, setup
 
 
@@ -67,7 +68,7 @@ def decision(g: GameState, side: str | None) -> str:
     if side in deciding:
         return step.prompt(g, f, side)
     who = " and ".join(s.title() for s in deciding) or "nobody"
-    return f"Waiting for {who} ({f['step'].replace('_', ' ')})."
+    return f"Waiting for {who} ({step_name(f['step'])})."
 
 
 def ahead_example(g: GameState, side: str) -> str | None:

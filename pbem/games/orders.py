@@ -31,6 +31,7 @@ from sqlmodel import Session
 import engine
 from engine import forced
 from engine.data import counted, listed
+from engine.question import step_name
 from pbem.games.triggers import only_for_opponent
 from pbem.reports.summary import notify_text
 from pbem.server_words import words_of
@@ -386,30 +387,9 @@ class Auto:
         }[self.why]
 
 
-# the engine's steps as a player knows the question (a step not named here: its words)
-_QUESTIONS = {
-    "choose_first": "who goes first",
-    "debate_pick": "debate card",
-    "debate_side": "debate card's side",
-    "award_choice": "momentum or endorsement",
-    "discard_replace": "cards to discard",
-    "take_discard": "card from the discard pile",
-    "strategy": "campaign strategy",
-    "election_card": "Election Day card",
-    "election_event": "Election Day event",
-    "reveal_resolve": "card to resolve",
-    "cp_choice": "how to use the CP",
-    "space_points": "points to place",
-    "pick_state": "state",
-    "choose_region": "region",
-    "endorse_region": "endorsement's region",
-}
-
-
 def about(g: engine.GameState, side: str) -> str:
     """The question ``side`` faces, in a few words: the step and the card it is about."""
-    name = forced.deciding_step(g, side) or ""
-    step = _QUESTIONS.get(name, name.replace("_", " "))
+    step = step_name(forced.deciding_step(g, side) or "")
     card = forced.step_card(g)
     return f"{step} #{card} {engine.card_info(card)['name']}" if card is not None else step
 

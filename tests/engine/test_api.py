@@ -140,3 +140,10 @@ def test_unimplemented_events_are_not_offered_but_cards_are_playable(
     g = play(g, "kennedy", f"position {card}", "done")
     assert g["stack"][-1]["step"] != "trigger"  # nothing to trigger (R6.7)
     assert g["discard"][-1] == card
+
+
+def test_the_side_that_waits_reads_the_question_as_a_player_names_it() -> None:
+    """It read 'Waiting for Kennedy (choose first).', the step's key."""
+    g = engine.new_game(2)  # Kennedy won the first initiative (R5.2)
+    assert engine.active_sides(g) == {"kennedy"}
+    assert engine.decision(g, "nixon") == "Waiting for Kennedy (who goes first)."
