@@ -12,10 +12,13 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner, Result
+from sqlmodel import Session
 
 import engine
 from pbem.cli import cli
 from pbem.cli.app import EXIT_ATTENTION, EXIT_LOCKED, EXIT_UNREACHABLE
+from pbem.store.db import make_engine
+from pbem.store.models import Game
 from pbem.worker.lock import RunLock
 from tests.pbem.mailtools import MailServer, free_port, player_mail
 
@@ -97,11 +100,6 @@ def test_poll_exits_4_when_imap_is_unreachable(env: dict[str, str]) -> None:
 
 
 def test_replay_mismatch_exits_3(env: dict[str, str]) -> None:
-    from sqlmodel import Session
-
-    from pbem.store.db import make_engine
-    from pbem.store.models import Game
-
     run(env, "new", "--kennedy", "jack@a.test", "--nixon", "dick@b.test", "--seed", "2")
     with Session(make_engine(env["PBEM_DATABASE_URL"])) as s:
         game = s.get(Game, 1)
@@ -119,12 +117,6 @@ def test_replay_after_an_engine_that_words_the_log_differently_is_no_mismatch(
     """An upgrade that only rewords log lines ('6 card(s)' -> '6 cards') or adds one changes no
     position: `pbem replay` says so and exits 0 (the manual sends an operator to keep the old
     version on a mismatch); a changed position is still a mismatch."""
-    from sqlmodel import Session
-
-    import engine
-    from pbem.store.db import make_engine
-    from pbem.store.models import Game
-
     run(env, "new", "--kennedy", "jack@a.test", "--nixon", "dick@b.test", "--seed", "2")
     db = make_engine(env["PBEM_DATABASE_URL"])
 

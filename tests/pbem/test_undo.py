@@ -6,10 +6,12 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from sqlmodel import Session
 
 import engine
 from engine.undo import undo_refusal
 from pbem.games import views as game_views
+from pbem.store.models import Game
 from tests.pbem.harness import Harness
 
 
@@ -152,10 +154,6 @@ def test_engine_undo_refusal_is_decided_from_the_state() -> None:
 def test_undo_works_after_an_upgrade_that_reworded_the_log(h: Harness) -> None:
     """A newer engine words some log lines differently (or adds one); the move log still
     rebuilds the same position, so 'undo' is not refused as "cannot rebuild this game"."""
-    from sqlmodel import Session
-
-    from pbem.store.models import Game
-
     before = h.state()
     assert h.reply("kennedy", "position 27: civil rights 1, economy 1").outcomes == {"applied": 1}
     with Session(h.db) as s:  # the snapshot as an older engine worded it
