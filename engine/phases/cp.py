@@ -279,7 +279,12 @@ class Advertise(Step):
             pop(g)
 
     def prompt(self, g: GameState, f: Frame, side: str) -> str:
-        return f"Advertising: place {counted(f['left'], 'media point')} in any regions (R8.1)."
+        if f["left"] == 1:
+            return "Advertising: place 1 media point in a region of your choice (R8.1)."
+        return (
+            f"Advertising: place {counted(f['left'], 'media point')}, each in a region of "
+            "your choice (R8.1)."
+        )
 
 
 @register

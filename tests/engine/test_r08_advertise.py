@@ -16,7 +16,14 @@ def test_r8_1_each_successful_check_places_one_media_point_anywhere() -> None:
     assert g["bag"] == {"kennedy": 6, "nixon": 0}  # three checks (3 CP)
     assert top(g)["step"] == "advertise" and top(g)["left"] == 3
     assert legal(g, "kennedy") == ["media west", "media midwest", "media south", "media east"]
-    g = play(g, "kennedy", "media west", "media west", "media south")
+    assert engine.decision(g, "kennedy") == (
+        "Advertising: place 3 media points, each in a region of your choice (R8.1)."
+    )
+    g = play(g, "kennedy", "media west", "media west")
+    assert engine.decision(g, "kennedy") == (
+        "Advertising: place 1 media point in a region of your choice (R8.1)."
+    )
+    g = play(g, "kennedy", "media south")
     assert g["media"] == {"west": 2, "midwest": 0, "south": 1, "east": 0}
     assert top(g)["step"] == "action" and top(g)["side"] == "nixon"
 
