@@ -37,7 +37,9 @@ model is how much room it leaves between a small budget and a large one.
 
 ``--weights NAME=VALUE [...] [--player heuristic] [--deals 1000]`` measures a change to
 `engine.evaluate`'s weights (``MOMENTUM``, ``MEDIA``, ``ENDORSEMENT``, ``CANDIDATE_CARD``,
-``CARD_IN_HAND``, ``STRATEGY_CARD``, ``ISSUE_DEPTH``; ``ISSUE_POSITION=A,B,C``, three numbers)
+``CARD_IN_HAND``, ``STRATEGY_CARD``, ``ISSUE_DEPTH``; ``ISSUE_POSITION=A,B,C``, three numbers;
+``SCALE_BASE`` and ``SCALE_PER_TURN``, the width of `win_probability`'s curve, which only the
+search reads)
 by self-play: the player thinking with the changed weights (A) against the same player with today's (B),
 each deal from ``--seed`` on played twice with the sides swapped. B is the baseline in the
 same run: two identical players split every deal, so anything but 50 % is the change. The
@@ -213,6 +215,8 @@ WEIGHTS = (
     "STRATEGY_CARD",
     "ISSUE_POSITION",
     "ISSUE_DEPTH",
+    "SCALE_BASE",
+    "SCALE_PER_TURN",
 )
 Weight = float | tuple[float, ...]
 

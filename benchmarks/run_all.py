@@ -24,6 +24,7 @@ BENCHMARKS = (
     "bench_replay.py",
     "bench_roundtrips.py",
     "bench_bots.py",
+    "fit_evaluation.py",
     "bench_parse_budget.py",
     "bench_scaleout.py",
     "bench_latency.py",

@@ -15,6 +15,7 @@ same number in every determinisation of a view. Pure and fast (a few microsecond
 from __future__ import annotations
 
 import math
+from typing import TypedDict
 
 from engine.data import REGIONS, STATES, WINNING_EV
 from engine.state import GameState
@@ -25,6 +26,7 @@ __all__ = [
     "issue_value",
     "spread",
     "state_value",
+    "terms",
     "tilts",
     "win_probability",
 ]
@@ -39,6 +41,9 @@ CARD_IN_HAND = 3.0
 STRATEGY_CARD = 2.5
 ISSUE_POSITION = (12.0, 8.0, 4.0)  # leading the 1st, 2nd, 3rd issue (R10.3)
 ISSUE_DEPTH = 1.0  # each point of the lead, up to 4 (R10.4 takes one a turn)
+# the width of `win_probability`'s curve, in electoral votes: SCALE_BASE + SCALE_PER_TURN a turn left
+SCALE_BASE = 30.0
+SCALE_PER_TURN = 14.0
 
 _STATE_LIST = tuple(
     (st, info.ev, info.region, 1 if info.border == "kennedy" else -1) for st, info in STATES.items()
@@ -124,6 +129,41 @@ def _kennedy_margin(g: GameState) -> float:
     return margin
 
 
+class Terms(TypedDict):
+    """What the evaluation adds up before Election Day, from Kennedy's side, each unweighted:
+    ``ev`` counts as it is, every other key is multiplied by the weight of its name."""
+
+    ev: float  # twice the expected electoral votes above half (R13.5-R13.6)
+    MOMENTUM: int
+    MEDIA: int
+    ENDORSEMENT: int
+    ISSUE_POSITION: tuple[int, int, int]  # who leads the 1st, 2nd, 3rd issue: +1, -1 or 0
+    ISSUE_DEPTH: int  # the leads' depth, up to 4 each, signed
+    CANDIDATE_CARD: int
+    CARD_IN_HAND: int
+    STRATEGY_CARD: int
+
+
+def terms(g: GameState) -> Terms:
+    """The evaluation's terms before Election Day (for fitting its weights to games' outcomes):
+    ``evaluate(g, "kennedy")`` is ``ev`` plus each other term times its weight."""
+    issues: dict[str, int] = g["issues"]
+    leads = [issues[issue] for issue in g["issue_order"]]
+    sign = [(x > 0) - (x < 0) for x in leads]
+    cand = g["candidate"]
+    return {
+        "ev": 2.0 * (_expected_kennedy_ev(g) - _HALF),
+        "MOMENTUM": g["momentum"]["kennedy"] - g["momentum"]["nixon"],
+        "MEDIA": sum(g["media"].values()),
+        "ENDORSEMENT": sum(g["endorsements"].values()),
+        "ISSUE_POSITION": (sign[0], sign[1], sign[2]),
+        "ISSUE_DEPTH": sum(s * min(abs(x), 4) for s, x in zip(sign, leads, strict=True)),
+        "CANDIDATE_CARD": (cand["kennedy"] == "active") - (cand["nixon"] == "active"),
+        "CARD_IN_HAND": len(g["hands"]["kennedy"]) - len(g["hands"]["nixon"]),
+        "STRATEGY_CARD": len(g["stacks"]["kennedy"]) - len(g["stacks"]["nixon"]),
+    }
+
+
 def evaluate(g: GameState, side: str) -> float:
     """A margin for ``side`` in electoral-vote units (positive: ``side`` is ahead)."""
     m = _kennedy_margin(g)
@@ -135,6 +175,6 @@ def win_probability(g: GameState, side: str) -> float:
     r = g["result"]
     if r is not None:
         return 1.0 if r["winner"] == side else 0.0
-    scale = 30.0 + 14.0 * _turns_left(g)
+    scale = SCALE_BASE + SCALE_PER_TURN * _turns_left(g)
     z = evaluate(g, side) / scale
     return 1.0 / (1.0 + math.exp(-max(-30.0, min(30.0, z))))

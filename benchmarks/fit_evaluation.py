@@ -1,0 +1,250 @@
+"""Fit `engine.evaluate`'s weights to who won: how good a model of the game the evaluation is.
+
+    python benchmarks/fit_evaluation.py [--deals 2000] [--player heuristic] [--seed 70000]
+
+The search scores every playout by `engine.evaluate.win_probability`: a margin in electoral
+votes (support in the states, and the other terms times their hand-set weights, R10-R13)
+turned into a chance of winning by a logistic curve whose width shrinks as Election Day nears
+(``SCALE_BASE + SCALE_PER_TURN`` × turns left). Nothing but matches ever checked that model.
+This plays ``--deals`` games of ``--player`` against itself, takes a position every
+``--every`` decisions before Election Day with `engine.evaluate.terms` (the evaluation's
+unweighted terms), and fits a logistic regression of Kennedy's win on them:
+
+- **per turn**, the width the games give the curve (1 / the electoral votes' coefficient)
+  beside today's;
+- **pooled over turns** with each position's terms divided by today's width, the weight each
+  term earns in electoral votes (its coefficient over the electoral votes' one) beside
+  today's, and the factor today's width is off by;
+- **held out** (the fit uses the even deals, the odd ones judge it): the log loss, in bits per
+  position, of a coin (the base rate), of today's `win_probability` and of the fitted model.
+  Today's model is the baseline; the ratio says how much of its loss the fit removes.
+
+Positions of one game are alike, so the intervals a regression would print are too narrow;
+the held-out loss is the honest measure, and a weight the fit moves is only a candidate until
+`bench_bots.py --weights` self-play (the heuristic) or a match (the search) says it plays
+better. Pure Python (a Newton iteration on a dozen numbers); 2,000 heuristic games take a few
+minutes of a core. ``--smoke`` fits 12 deals: a check that it still runs, never a result.
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import sys
+import time
+from concurrent.futures import ProcessPoolExecutor
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+import bots
+import engine
+from engine import evaluate as evaluation
+
+# the regression's inputs, in `Terms` order with the issue positions spread out
+NAMES = (
+    "ev",
+    "MOMENTUM",
+    "MEDIA",
+    "ENDORSEMENT",
+    "ISSUE_POSITION[1]",
+    "ISSUE_POSITION[2]",
+    "ISSUE_POSITION[3]",
+    "ISSUE_DEPTH",
+    "CANDIDATE_CARD",
+    "CARD_IN_HAND",
+    "STRATEGY_CARD",
+)
+Row = tuple[int, tuple[float, ...], int]  # turn, inputs, 1 if Kennedy won
+
+
+def inputs(g: engine.GameState) -> tuple[float, ...]:
+    t = evaluation.terms(g)
+    return (
+        t["ev"],
+        t["MOMENTUM"],
+        t["MEDIA"],
+        t["ENDORSEMENT"],
+        *t["ISSUE_POSITION"],
+        t["ISSUE_DEPTH"],
+        t["CANDIDATE_CARD"],
+        t["CARD_IN_HAND"],
+        t["STRATEGY_CARD"],
+    )
+
+
+def today_weights() -> tuple[float, ...]:
+    """Today's weights in `NAMES` order (``ev`` counts as 1)."""
+    e = evaluation
+    return (
+        1.0,
+        e.MOMENTUM,
+        e.MEDIA,
+        e.ENDORSEMENT,
+        *e.ISSUE_POSITION,
+        e.ISSUE_DEPTH,
+        e.CANDIDATE_CARD,
+        e.CARD_IN_HAND,
+        e.STRATEGY_CARD,
+    )
+
+
+def width(turn: int) -> float:
+    """Today's width of the curve at ``turn`` (as `win_probability` has it)."""
+    return evaluation.SCALE_BASE + evaluation.SCALE_PER_TURN * max(0, 9 - turn)
+
+
+def play(args: tuple[int, str, int]) -> list[Row]:
+    """Positions of deal ``seed`` (one every ``every`` decisions before Election Day)."""
+    seed, spec, every = args
+    kind, budget = bots.parse_kind(spec)
+    g = engine.new_game(seed)
+    taken: list[tuple[int, tuple[float, ...]]] = []
+    n = 0
+    while engine.active_sides(g):
+        if n % every == 0 and g["turn"] < 9:
+            taken.append((int(g["turn"]), inputs(g)))
+        side = sorted(engine.active_sides(g))[0]
+        engine.apply_in_place(g, side, bots.choose_command(g, side, kind, budget, seed=n))
+        n += 1
+    result = g["result"]
+    assert result is not None
+    won = int(result["winner"] == "kennedy")
+    return [(turn, x, won) for turn, x in taken]
+
+
+def _solve(a: list[list[float]], b: list[float]) -> list[float]:
+    """``a x = b`` by Gaussian elimination with partial pivoting (a is small and positive definite)."""
+    n = len(b)
+    m = [[*row, b[i]] for i, row in enumerate(a)]
+    for c in range(n):
+        p = max(range(c, n), key=lambda r: abs(m[r][c]))
+        m[c], m[p] = m[p], m[c]
+        for r in range(c + 1, n):
+            f = m[r][c] / m[c][c]
+            for k in range(c, n + 1):
+                m[r][k] -= f * m[c][k]
+    x = [0.0] * n
+    for r in range(n - 1, -1, -1):
+        x[r] = (m[r][n] - sum(m[r][k] * x[k] for k in range(r + 1, n))) / m[r][r]
+    return x
+
+
+def _sigmoid(z: float) -> float:
+    return 1.0 / (1.0 + math.exp(-max(-30.0, min(30.0, z))))
+
+
+def fit(xs: list[tuple[float, ...]], ys: list[int], ridge: float = 1e-3) -> list[float]:
+    """Logistic regression with an intercept (first coefficient), by Newton's method."""
+    rows = [(1.0, *x) for x in xs]
+    n = len(rows[0])
+    beta = [0.0] * n
+    for _ in range(25):
+        grad = [-ridge * b for b in beta]
+        hess = [[ridge * (i == j) for j in range(n)] for i in range(n)]
+        for x, y in zip(rows, ys, strict=True):
+            p = _sigmoid(sum(b * v for b, v in zip(beta, x, strict=True)))
+            w = p * (1.0 - p)
+            for i in range(n):
+                grad[i] += (y - p) * x[i]
+                wi = w * x[i]
+                row = hess[i]
+                for j in range(i + 1):
+                    row[j] += wi * x[j]
+        for i in range(n):
+            for j in range(i):
+                hess[j][i] = hess[i][j]
+        step = _solve(hess, grad)
+        beta = [b + s for b, s in zip(beta, step, strict=True)]
+        if max(abs(s) for s in step) < 1e-7:
+            break
+    return beta
+
+
+def _bits(ps: list[float], ys: list[int]) -> float:
+    """Mean log loss in bits."""
+    eps = 1e-9
+    return -sum(
+        math.log2(max(eps, p)) if y else math.log2(max(eps, 1.0 - p))
+        for p, y in zip(ps, ys, strict=True)
+    ) / len(ys)
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    ap.add_argument("--deals", type=int, default=2000)
+    ap.add_argument("--player", default="heuristic", help="the player whose games are fitted")
+    ap.add_argument("--seed", type=int, default=70000)
+    ap.add_argument("--every", type=int, default=10, help="take a position every N decisions")
+    ap.add_argument("--workers", type=int, default=2)
+    ap.add_argument("--smoke", action="store_true", help="12 deals on one core (CI)")
+    a = ap.parse_args(argv)
+    if a.smoke:
+        a.deals, a.workers = 12, 1
+    started = time.perf_counter()
+    jobs = [(s, a.player, a.every) for s in range(a.seed, a.seed + a.deals)]
+    with ProcessPoolExecutor(a.workers) as pool:
+        games = list(pool.map(play, jobs, chunksize=8))
+    train = [r for i, g in enumerate(games) if i % 2 == 0 for r in g]
+    test = [r for i, g in enumerate(games) if i % 2 == 1 for r in g]
+    kennedy = sum(g[0][2] for g in games if g) / len(games)
+    print(
+        f"{a.player} against itself, deals {a.seed}-{a.seed + a.deals - 1}: Kennedy won "
+        f"{100 * kennedy:.1f} %; {len(train)} positions fitted (even deals), {len(test)} "
+        f"held out (odd deals), one every {a.every} decisions "
+        f"({time.perf_counter() - started:.0f} s)\n"
+    )
+
+    print("Per turn: the curve's width in electoral votes (1 / the coefficient of ev)")
+    print("| turn | positions | fitted width | today's width |\n| ---: | ---: | ---: | ---: |")
+    for turn in range(1, 9):
+        rows = [r for r in train if r[0] == turn]
+        if len(rows) < 50:
+            continue
+        beta = fit([r[1] for r in rows], [r[2] for r in rows])
+        shown = f"{1 / beta[1]:.0f}" if beta[1] > 0 else "–"
+        print(f"| {turn} | {len(rows)} | {shown} | {width(turn):.0f} |")
+
+    def scaled(r: Row) -> tuple[float, ...]:
+        return tuple(v / width(r[0]) for v in r[1])
+
+    beta = fit([scaled(r) for r in train], [r[2] for r in train])
+    print(
+        f"\nPooled over turns 1-8, terms divided by today's width: the fitted width is today's "
+        f"times {1 / beta[1]:.2f}; Kennedy's edge (intercept) {beta[0]:+.2f}"
+    )
+    print("| term | fitted weight (EV) | today's |\n| --- | ---: | ---: |")
+    for name, b, w in zip(NAMES[1:], beta[2:], today_weights()[1:], strict=True):
+        print(f"| {name} | {b / beta[1]:.1f} | {w:g} |")
+
+    ys = [r[2] for r in test]
+    base = sum(r[2] for r in train) / len(train)
+    coin = _bits([base] * len(ys), ys)
+    today = _bits(
+        [
+            _sigmoid(sum(w * v for w, v in zip(today_weights(), r[1], strict=True)) / width(r[0]))
+            for r in test
+        ],
+        ys,
+    )
+    fitted = _bits(
+        [
+            _sigmoid(beta[0] + sum(b * v for b, v in zip(beta[1:], scaled(r), strict=True)))
+            for r in test
+        ],
+        ys,
+    )
+    print(
+        f"\nHeld out ({len(test)} positions of the odd deals), log loss in bits per position:\n"
+        f"| model | bits | ratio to today's |\n| --- | ---: | ---: |\n"
+        f"| today's `win_probability` (baseline) | {today:.3f} | 1.00 |\n"
+        f"| the base rate alone | {coin:.3f} | {coin / today:.2f} |\n"
+        f"| fitted (pooled) | {fitted:.3f} | {fitted / today:.2f} |"
+    )
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,41 @@
+"""`benchmarks/fit_evaluation.py`: the evaluation's weights fitted to who won."""
+
+from __future__ import annotations
+
+import math
+import random
+
+import pytest
+
+from benchmarks import fit_evaluation
+from engine import evaluate as evaluation
+
+
+def test_fit_recovers_the_coefficients_of_a_known_logistic_model() -> None:
+    rng = random.Random(5)
+    truth = (0.3, 1.5, -0.8)  # intercept, then two inputs
+    xs, ys = [], []
+    for _ in range(4000):
+        x = (rng.gauss(0, 1), rng.gauss(0, 1))
+        z = truth[0] + truth[1] * x[0] + truth[2] * x[1]
+        xs.append(x)
+        ys.append(int(rng.random() < 1 / (1 + math.exp(-z))))
+    beta = fit_evaluation.fit(xs, ys)
+    assert beta == pytest.approx(truth, abs=0.15)
+
+
+def test_width_and_weights_are_todays() -> None:
+    assert fit_evaluation.width(8) == evaluation.SCALE_BASE + evaluation.SCALE_PER_TURN
+    assert fit_evaluation.width(9) == evaluation.SCALE_BASE
+    weights = dict(zip(fit_evaluation.NAMES, fit_evaluation.today_weights(), strict=True))
+    assert weights["MOMENTUM"] == evaluation.MOMENTUM
+    assert weights["ISSUE_POSITION[2]"] == evaluation.ISSUE_POSITION[1]
+
+
+def test_a_small_run_prints_the_three_tables(capsys: pytest.CaptureFixture[str]) -> None:
+    assert fit_evaluation.main(["--deals", "12", "--workers", "1", "--every", "5"]) == 0
+    out = capsys.readouterr().out
+    assert "held out (odd deals)" in out
+    assert "| 8 |" in out  # a row for the last turn before Election Day
+    assert "| MOMENTUM |" in out
+    assert "| today's `win_probability` (baseline) |" in out

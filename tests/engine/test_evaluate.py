@@ -1,0 +1,47 @@
+"""engine.evaluate: `terms` is exactly what `evaluate` weighs, so weights fitted to games'
+outcomes from `terms` (benchmarks/fit_evaluation.py) mean what they say."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+import engine
+from engine import evaluate as evaluation
+
+
+def _positions(seed: int) -> list[engine.GameState]:
+    """Every position before Election Day of a game played by random legal commands."""
+    rng = random.Random(seed)
+    g = engine.new_game(seed)
+    out = []
+    while engine.active_sides(g) and g["turn"] < 9:
+        out.append(engine.copy_state(g))
+        side = sorted(engine.active_sides(g))[0]
+        engine.apply_in_place(g, side, rng.choice(engine.legal_commands(g, side)))
+    return out
+
+
+def _weighed(t: evaluation.Terms) -> float:
+    total = t["ev"]
+    for name in ("MOMENTUM", "MEDIA", "ENDORSEMENT", "ISSUE_DEPTH", "CANDIDATE_CARD"):
+        total += getattr(evaluation, name) * t[name]  # type: ignore[literal-required]
+    total += evaluation.CARD_IN_HAND * t["CARD_IN_HAND"]
+    total += evaluation.STRATEGY_CARD * t["STRATEGY_CARD"]
+    total += sum(w * s for w, s in zip(evaluation.ISSUE_POSITION, t["ISSUE_POSITION"], strict=True))
+    return total
+
+
+@pytest.mark.parametrize("seed", [3, 11])
+def test_evaluate_is_its_terms_weighed(seed: int) -> None:
+    positions = _positions(seed)
+    assert len(positions) > 100
+    moved = set()
+    for g in positions:
+        t = evaluation.terms(g)
+        assert evaluation.evaluate(g, "kennedy") == pytest.approx(_weighed(t), abs=1e-9)
+        assert evaluation.evaluate(g, "nixon") == pytest.approx(-_weighed(t), abs=1e-9)
+        moved |= {k for k, v in t.items() if v not in (0, 0.0, (0, 0, 0))}
+    # the positions exercise every term, so a term left out of `terms` would show
+    assert moved == set(evaluation.Terms.__annotations__)
