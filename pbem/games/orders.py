@@ -381,7 +381,7 @@ class Auto:
         return {
             "queued": f"from your queue: {self.command}{where}",
             "standing": f"by standing order: {self.command}{where}",
-            "forced": f"{self.command}{where}: your only legal choice (it drew nothing itself)",
+            "forced": f"{self.command}{where}: your only legal choice",
             "declined": f"declined for you: {self.about} — {self.reason}; 'standing trigger "
             "ask' brings this question back",
         }[self.why]

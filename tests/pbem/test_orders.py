@@ -358,5 +358,5 @@ def test_the_question_a_side_faces_is_named_in_a_players_words() -> None:
     assert orders.about(g, "kennedy") == "who goes first"  # not the step's key 'choose first'
     assert orders.about(g, "nixon") == ""
     assert orders.Auto("kennedy", "strategy 27", "forced", "campaign strategy").note() == (
-        "strategy 27 (campaign strategy): your only legal choice (it drew nothing itself)"
+        "strategy 27 (campaign strategy): your only legal choice"
     )
