@@ -16,7 +16,8 @@ unweighted terms), and fits a logistic regression of Kennedy's win on them:
   term earns in electoral votes (its coefficient over the electoral votes' one) beside
   today's, and the factor today's width is off by;
 - **held out** (the fit uses the even deals, the odd ones judge it): the log loss, in bits per
-  position, of a coin (the base rate), of today's `win_probability` and of the fitted model.
+  position, of a coin (the base rate), of today's `win_probability`, of today's weights with
+  only the width fitted, and of the model with every weight fitted.
   Today's model is the baseline; the ratio says how much of its loss the fit removes.
 
 Positions of one game are alike, so the intervals a regression would print are too narrow;
@@ -210,6 +211,12 @@ def main(argv: list[str] | None = None) -> int:
     def scaled(r: Row) -> tuple[float, ...]:
         return tuple(v / width(r[0]) for v in r[1])
 
+    def margin(r: Row) -> float:
+        """Today's evaluation of the position over today's width."""
+        return sum(w * v for w, v in zip(today_weights(), r[1], strict=True)) / width(r[0])
+
+    # today's weights, only the width (and an intercept) fitted
+    narrow = fit([(margin(r),) for r in train], [r[2] for r in train])
     beta = fit([scaled(r) for r in train], [r[2] for r in train])
     print(
         f"\nPooled over turns 1-8, terms divided by today's width: the fitted width is today's "
@@ -222,13 +229,8 @@ def main(argv: list[str] | None = None) -> int:
     ys = [r[2] for r in test]
     base = sum(r[2] for r in train) / len(train)
     coin = _bits([base] * len(ys), ys)
-    today = _bits(
-        [
-            _sigmoid(sum(w * v for w, v in zip(today_weights(), r[1], strict=True)) / width(r[0]))
-            for r in test
-        ],
-        ys,
-    )
+    today = _bits([_sigmoid(margin(r)) for r in test], ys)
+    rewidth = _bits([_sigmoid(narrow[0] + narrow[1] * margin(r)) for r in test], ys)
     fitted = _bits(
         [
             _sigmoid(beta[0] + sum(b * v for b, v in zip(beta[1:], scaled(r), strict=True)))
@@ -241,7 +243,9 @@ def main(argv: list[str] | None = None) -> int:
         f"| model | bits | ratio to today's |\n| --- | ---: | ---: |\n"
         f"| today's `win_probability` (baseline) | {today:.3f} | 1.00 |\n"
         f"| the base rate alone | {coin:.3f} | {coin / today:.2f} |\n"
-        f"| fitted (pooled) | {fitted:.3f} | {fitted / today:.2f} |"
+        f"| today's weights, today's width times {1 / narrow[1]:.2f} (fitted) | {rewidth:.3f} "
+        f"| {rewidth / today:.2f} |\n"
+        f"| every weight and the width fitted (pooled) | {fitted:.3f} | {fitted / today:.2f} |"
     )
     return 0
 
