@@ -10,8 +10,9 @@ search against the heuristic: a check that it still works, never a timing assert
 
 A search spec may name a variant with one piece of the search off or changed
 (`bots.ismcts.VARIANTS`: ``search:60i:flat`` is the earlier flat search, ``notree``,
-``noprior``, ``nowiden``, ``puct``, ``narrow``, ``leaf``, ``deep``, ``points``), to measure
-what each piece adds against the full search at the same playouts.
+``noprior``, ``nowiden``, ``puct``, ``narrow``, ``leaf``, ``deep``, ``turnend``, ``points``,
+``allpoints``, ``sure``, ``surepoints``), to measure what each piece adds against the full
+search at the same playouts.
 
 A budget in seconds buys fewer playouts on a busy machine, so the table also gives the
 search's playouts per searched decision. ``--calibrate [--games 2] [search:60i[:VARIANT]]``
@@ -37,10 +38,9 @@ model is how much room it leaves between a small budget and a large one.
 
 ``--weights NAME=VALUE [...] [--player heuristic] [--deals 1000]`` measures a change to
 `engine.evaluate`'s weights (``MOMENTUM``, ``MEDIA``, ``ENDORSEMENT``, ``CANDIDATE_CARD``,
-``CARD_IN_HAND``, ``STRATEGY_CARD``, ``ISSUE_DEPTH``; ``ISSUE_POSITION=A,B,C``, three numbers;
-``SCALE_BASE`` and ``SCALE_PER_TURN``, the width of `win_probability`'s curve, which only the
-search reads)
-by self-play: the player thinking with the changed weights (A) against the same player with today's (B),
+``CARD_IN_HAND``, ``HAND_CP``, ``OPPONENT_EVENT``, ``STRATEGY_CARD``, ``ISSUE_DEPTH``;
+``ISSUE_POSITION=A,B,C``, three numbers; ``SCALE_BASE`` and ``SCALE_PER_TURN``, the width of
+`win_probability`'s curve, which only the search reads) by self-play: the player thinking with the changed weights (A) against the same player with today's (B),
 each deal from ``--seed`` on played twice with the sides swapped. B is the baseline in the
 same run: two identical players split every deal, so anything but 50 % is the change. The
 heuristic plays a game in about a tenth of a second, so 2,000 games take a few minutes of a
@@ -212,6 +212,8 @@ WEIGHTS = (
     "ENDORSEMENT",
     "CANDIDATE_CARD",
     "CARD_IN_HAND",
+    "HAND_CP",
+    "OPPONENT_EVENT",
     "STRATEGY_CARD",
     "ISSUE_POSITION",
     "ISSUE_DEPTH",

@@ -54,6 +54,8 @@ NAMES = (
     "ISSUE_DEPTH",
     "CANDIDATE_CARD",
     "CARD_IN_HAND",
+    "HAND_CP",
+    "OPPONENT_EVENT",
     "STRATEGY_CARD",
 )
 Row = tuple[int, tuple[float, ...], int]  # turn, inputs, 1 if Kennedy won
@@ -70,6 +72,8 @@ def inputs(g: engine.GameState) -> tuple[float, ...]:
         t["ISSUE_DEPTH"],
         t["CANDIDATE_CARD"],
         t["CARD_IN_HAND"],
+        t["HAND_CP"],
+        t["OPPONENT_EVENT"],
         t["STRATEGY_CARD"],
     )
 
@@ -86,6 +90,8 @@ def today_weights() -> tuple[float, ...]:
         e.ISSUE_DEPTH,
         e.CANDIDATE_CARD,
         e.CARD_IN_HAND,
+        e.HAND_CP,
+        e.OPPONENT_EVENT,
         e.STRATEGY_CARD,
     )
 

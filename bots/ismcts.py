@@ -30,10 +30,12 @@ command; `Tree.stats` gives the root's statistics for the reason a player reads.
 `Config` holds the pieces, so a benchmark can switch one off (`VARIANTS`): ``flat`` is the
 earlier search (five heuristic candidates at the root, UCB1, no tree below the root),
 ``narrow`` half of UCB1's constant at the root (less exploration); ``leaf`` the horizon
-counted from the tree's leaf, ``deep`` that and past the turn's end; ``points`` searches the
-point-spending steps too with a quarter of the budget, ``allpoints`` with all of it; ``sure``
-keeps the heuristic's best unless another command's mean beats it by two standard errors of
-the difference (a few noisy games do not overrule it), ``surepoints`` is both.
+counted from the tree's leaf, ``deep`` that and past the turn's end, ``turnend`` every
+iteration to the turn's end, however far (``horizon`` 10: a turn's five rounds, R6.1);
+``points`` searches the point-spending steps too with a quarter of the budget, ``allpoints``
+with all of it; ``sure`` keeps the heuristic's best unless another command's mean beats it
+by two standard errors of the difference (a few noisy games do not overrule it),
+``surepoints`` is both.
 """
 
 from __future__ import annotations
@@ -112,6 +114,7 @@ VARIANTS = {
     "narrow": Config(c_ucb=0.25),
     "leaf": Config(from_leaf=True),
     "deep": Config(from_leaf=True, turn_end=False),
+    "turnend": Config(horizon=10),
     "points": Config(point_share=0.25),
     "allpoints": Config(point_share=1.0),
     "sure": Config(sure=2.0),

@@ -8,8 +8,11 @@ still to play are worth in the same units. `win_probability` turns that margin i
 chance of winning, sharper as Election Day nears; a finished game scores 1, 0 (or ½ for
 an impossible tie).
 
-It reads only public board facts and the sizes of hands and stacks (R17.1), so it gives the
-same number in every determinisation of a view. Pure and fast (a few microseconds per state).
+With its weights as they are it reads only public board facts and the sizes of hands and
+stacks (R17.1), so it gives the same number in every determinisation of a view; the hands'
+terms (`HAND_CP`, `OPPONENT_EVENT`, weighed at nothing) read the cards themselves, which a
+player only ever sees in a determinisation (`engine.determinize`: the opponent's are a sample).
+Pure and fast (a few microseconds per state).
 """
 
 from __future__ import annotations
@@ -17,7 +20,7 @@ from __future__ import annotations
 import math
 from typing import TypedDict
 
-from engine.data import REGIONS, STATES, WINNING_EV
+from engine.data import CARDS, REGIONS, STATES, WINNING_EV
 from engine.state import GameState
 
 __all__ = [
@@ -38,6 +41,9 @@ MEDIA = 2.0
 ENDORSEMENT = 1.5
 CANDIDATE_CARD = 6.0
 CARD_IN_HAND = 3.0
+# the hands' worth beyond their size: at nothing, as the search plays best (benchmarks/README §5)
+HAND_CP = 0.0  # each CP of the cards in hand (R6.5)
+OPPONENT_EVENT = 0.0  # each card in hand whose event is the opponent's alone (R6.7)
 STRATEGY_CARD = 2.5
 ISSUE_POSITION = (12.0, 8.0, 4.0)  # leading the 1st, 2nd, 3rd issue (R10.3)
 ISSUE_DEPTH = 1.0  # each point of the lead, up to 4 (R10.4 takes one a turn)
@@ -49,6 +55,8 @@ _STATE_LIST = tuple(
     (st, info.ev, info.region, 1 if info.border == "kennedy" else -1) for st, info in STATES.items()
 )
 _HALF = WINNING_EV - 0.5  # 268.5 of 537
+_CARD_CP = {n: card.cp for n, card in CARDS.items()}
+_CARD_ICON = {n: card.icon for n, card in CARDS.items()}
 
 
 def _turns_left(g: GameState) -> int:
@@ -100,6 +108,16 @@ def _expected_kennedy_ev(g: GameState) -> float:
     return total
 
 
+def _hand(g: GameState) -> tuple[int, int]:
+    """Kennedy's hand less Nixon's: the cards' CP, the cards carrying only the opponent's icon."""
+    hands = g["hands"]
+    cp = sum(_CARD_CP[c] for c in hands["kennedy"]) - sum(_CARD_CP[c] for c in hands["nixon"])
+    theirs = sum(_CARD_ICON[c] == "nixon" for c in hands["kennedy"]) - sum(
+        _CARD_ICON[c] == "kennedy" for c in hands["nixon"]
+    )
+    return cp, theirs
+
+
 def issue_value(pos: int, support: int) -> float:
     """What ``support`` (signed: + for the side counted) in the issue at ``pos`` (0-2 in the
     issue order) is worth: the lead itself (R10.3) and its depth, up to 4 points."""
@@ -125,6 +143,9 @@ def _kennedy_margin(g: GameState) -> float:
     cand = g["candidate"]
     margin += CANDIDATE_CARD * ((cand["kennedy"] == "active") - (cand["nixon"] == "active"))
     margin += CARD_IN_HAND * (len(g["hands"]["kennedy"]) - len(g["hands"]["nixon"]))
+    if HAND_CP or OPPONENT_EVENT:
+        hand_cp, their_events = _hand(g)
+        margin += HAND_CP * hand_cp + OPPONENT_EVENT * their_events
     margin += STRATEGY_CARD * stacks
     return margin
 
@@ -141,6 +162,8 @@ class Terms(TypedDict):
     ISSUE_DEPTH: int  # the leads' depth, up to 4 each, signed
     CANDIDATE_CARD: int
     CARD_IN_HAND: int
+    HAND_CP: int
+    OPPONENT_EVENT: int
     STRATEGY_CARD: int
 
 
@@ -151,6 +174,7 @@ def terms(g: GameState) -> Terms:
     leads = [issues[issue] for issue in g["issue_order"]]
     sign = [(x > 0) - (x < 0) for x in leads]
     cand = g["candidate"]
+    hand_cp, their_events = _hand(g)
     return {
         "ev": 2.0 * (_expected_kennedy_ev(g) - _HALF),
         "MOMENTUM": g["momentum"]["kennedy"] - g["momentum"]["nixon"],
@@ -160,6 +184,8 @@ def terms(g: GameState) -> Terms:
         "ISSUE_DEPTH": sum(s * min(abs(x), 4) for s, x in zip(sign, leads, strict=True)),
         "CANDIDATE_CARD": (cand["kennedy"] == "active") - (cand["nixon"] == "active"),
         "CARD_IN_HAND": len(g["hands"]["kennedy"]) - len(g["hands"]["nixon"]),
+        "HAND_CP": hand_cp,
+        "OPPONENT_EVENT": their_events,
         "STRATEGY_CARD": len(g["stacks"]["kennedy"]) - len(g["stacks"]["nixon"]),
     }
 

@@ -95,11 +95,14 @@ def last_action_of_the_turn(seed: int = 5) -> tuple[GameState, str]:
 
 
 def iterations_seen(
-    monkeypatch: pytest.MonkeyPatch, config: Config, iterations: int
+    monkeypatch: pytest.MonkeyPatch,
+    config: Config,
+    iterations: int,
+    at: tuple[GameState, str] | None = None,
 ) -> list[tuple[int, int]]:
     """Each iteration's (actions played, the last turn an action was played in) in a `Tree`
-    with ``config`` at the last action of turn 1."""
-    g, side = last_action_of_the_turn()
+    with ``config`` at ``at`` (by default the last action of turn 1)."""
+    g, side = at or last_action_of_the_turn()
     seen: list[tuple[int, int]] = []
     actions, turn = 0, 0
     apply, score = engine.apply_in_place, bots.ismcts.win_probability
@@ -138,6 +141,18 @@ def test_the_deep_model_plays_on_into_the_next_turn_and_counts_from_the_leaf(
     seen = iterations_seen(monkeypatch, VARIANTS["deep"], 40)
     assert {turn for _, turn in seen} == {2}  # every iteration plays on into turn 2
     assert max(actions for actions, _ in seen) > 1 + 4  # the tree's actions, then four more
+
+
+def test_the_turnend_model_plays_every_iteration_to_the_turns_end(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    first = searched_position()  # the first action of turn 1: ten actions in the turn (R6.1)
+    assert (first[0]["turn"], first[0]["round"]) == (1, 1)
+    four = iterations_seen(monkeypatch, Config(), 30, at=first)
+    assert max(actions for actions, _ in four) == 1 + 4
+    seen = iterations_seen(monkeypatch, VARIANTS["turnend"], 30, at=searched_position())
+    assert {turn for _, turn in seen} == {1}  # never past the turn's end
+    assert max(actions for actions, _ in seen) == 10  # every action of the turn
 
 
 def test_a_time_budget_runs_at_least_one_playout() -> None:
