@@ -40,11 +40,12 @@ model is how much room it leaves between a small budget and a large one.
 `engine.evaluate`'s weights (``MOMENTUM``, ``MEDIA``, ``ENDORSEMENT``, ``CANDIDATE_CARD``,
 ``CARD_IN_HAND``, ``HAND_CP``, ``OPPONENT_EVENT``, ``STRATEGY_CARD``, ``ISSUE_DEPTH``;
 ``ISSUE_POSITION=A,B,C``, three numbers; ``SCALE_BASE`` and ``SCALE_PER_TURN``, the width of
-`win_probability`'s curve, which only the search reads) by self-play: the player thinking with the changed weights (A) against the same player with today's (B),
-each deal from ``--seed`` on played twice with the sides swapped. B is the baseline in the
-same run: two identical players split every deal, so anything but 50 % is the change. The
-heuristic plays a game in about a tenth of a second, so 2,000 games take a few minutes of a
-core; a search spec (``--player search:300i``) measures what the search makes of the change.
+`win_probability`'s curve, which only the search reads) by self-play: the player thinking with
+the changed weights (A) against the same player with today's (B), each deal from ``--seed`` on
+played twice with the sides swapped. B is the baseline in the same run: two identical players
+split every deal, so anything but 50 % is the change. The heuristic plays a game in about a
+tenth of a second, so 2,000 games take a few minutes of a core; a search spec (``--player
+search:300i``) measures what the search makes of the change.
 """
 
 from __future__ import annotations
