@@ -150,7 +150,7 @@ def test_the_turnend_model_plays_every_iteration_to_the_turns_end(
     assert (first[0]["turn"], first[0]["round"]) == (1, 1)
     four = iterations_seen(monkeypatch, Config(), 30, at=first)
     assert max(actions for actions, _ in four) == 1 + 4
-    seen = iterations_seen(monkeypatch, VARIANTS["turnend"], 30, at=searched_position())
+    seen = iterations_seen(monkeypatch, VARIANTS["turnend"], 30, at=first)
     assert {turn for _, turn in seen} == {1}  # never past the turn's end
     assert max(actions for actions, _ in seen) == 10  # every action of the turn
 

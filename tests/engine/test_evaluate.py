@@ -25,12 +25,18 @@ def _positions(seed: int) -> list[engine.GameState]:
 
 def _weighed(t: evaluation.Terms) -> float:
     total = t["ev"]
-    for name in ("MOMENTUM", "MEDIA", "ENDORSEMENT", "ISSUE_DEPTH", "CANDIDATE_CARD"):
+    for name in (
+        "MOMENTUM",
+        "MEDIA",
+        "ENDORSEMENT",
+        "ISSUE_DEPTH",
+        "CANDIDATE_CARD",
+        "CARD_IN_HAND",
+        "HAND_CP",
+        "OPPONENT_EVENT",
+        "STRATEGY_CARD",
+    ):
         total += getattr(evaluation, name) * t[name]  # type: ignore[literal-required]
-    total += evaluation.CARD_IN_HAND * t["CARD_IN_HAND"]
-    total += evaluation.HAND_CP * t["HAND_CP"]
-    total += evaluation.OPPONENT_EVENT * t["OPPONENT_EVENT"]
-    total += evaluation.STRATEGY_CARD * t["STRATEGY_CARD"]
     total += sum(w * s for w, s in zip(evaluation.ISSUE_POSITION, t["ISSUE_POSITION"], strict=True))
     return total
 
