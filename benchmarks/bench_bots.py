@@ -207,20 +207,8 @@ def regret(
         )
 
 
-WEIGHTS = (
-    "MOMENTUM",
-    "MEDIA",
-    "ENDORSEMENT",
-    "CANDIDATE_CARD",
-    "CARD_IN_HAND",
-    "HAND_CP",
-    "OPPONENT_EVENT",
-    "STRATEGY_CARD",
-    "ISSUE_POSITION",
-    "ISSUE_DEPTH",
-    "SCALE_BASE",
-    "SCALE_PER_TURN",
-)
+# the evaluation's weights, and the width of `win_probability`'s curve (only the search reads it)
+WEIGHTS = (*evaluation.WEIGHTED_TERMS, "SCALE_BASE", "SCALE_PER_TURN")
 Weight = float | tuple[float, ...]
 
 

@@ -42,58 +42,33 @@ import bots
 import engine
 from engine import evaluate as evaluation
 
-# the regression's inputs, in `Terms` order with the issue positions spread out
-NAMES = (
-    "ev",
-    "MOMENTUM",
-    "MEDIA",
-    "ENDORSEMENT",
-    "ISSUE_POSITION[1]",
-    "ISSUE_POSITION[2]",
-    "ISSUE_POSITION[3]",
-    "ISSUE_DEPTH",
-    "CANDIDATE_CARD",
-    "CARD_IN_HAND",
-    "HAND_CP",
-    "OPPONENT_EVENT",
-    "STRATEGY_CARD",
+# the regression's inputs: the evaluation's terms in `Terms` order, the issue positions spread out
+NAMES = tuple(
+    n
+    for name in ("ev", *evaluation.WEIGHTED_TERMS)
+    for n in ([f"{name}[{i}]" for i in (1, 2, 3)] if name == "ISSUE_POSITION" else [name])
 )
 Row = tuple[int, tuple[float, ...], int]  # turn, inputs, 1 if Kennedy won
 
 
+def _spread(value: object) -> tuple[float, ...]:
+    """A term or weight as numbers (the issue positions are three)."""
+    if isinstance(value, tuple):
+        return tuple(float(x) for x in value)
+    if isinstance(value, int | float):
+        return (float(value),)
+    raise TypeError(f"not a term: {value!r}")
+
+
 def inputs(g: engine.GameState) -> tuple[float, ...]:
-    t = evaluation.terms(g)
-    return (
-        t["ev"],
-        t["MOMENTUM"],
-        t["MEDIA"],
-        t["ENDORSEMENT"],
-        *t["ISSUE_POSITION"],
-        t["ISSUE_DEPTH"],
-        t["CANDIDATE_CARD"],
-        t["CARD_IN_HAND"],
-        t["HAND_CP"],
-        t["OPPONENT_EVENT"],
-        t["STRATEGY_CARD"],
-    )
+    t: dict[str, object] = dict(evaluation.terms(g))
+    return tuple(x for name in ("ev", *evaluation.WEIGHTED_TERMS) for x in _spread(t[name]))
 
 
 def today_weights() -> tuple[float, ...]:
     """Today's weights in `NAMES` order (``ev`` counts as 1)."""
-    e = evaluation
-    return (
-        1.0,
-        e.MOMENTUM,
-        e.MEDIA,
-        e.ENDORSEMENT,
-        *e.ISSUE_POSITION,
-        e.ISSUE_DEPTH,
-        e.CANDIDATE_CARD,
-        e.CARD_IN_HAND,
-        e.HAND_CP,
-        e.OPPONENT_EVENT,
-        e.STRATEGY_CARD,
-    )
+    weights = (getattr(evaluation, name) for name in evaluation.WEIGHTED_TERMS)
+    return (1.0, *(x for w in weights for x in _spread(w)))
 
 
 def width(turn: int) -> float:

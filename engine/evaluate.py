@@ -24,6 +24,7 @@ from engine.data import CARDS, REGIONS, STATES, WINNING_EV
 from engine.state import GameState
 
 __all__ = [
+    "WEIGHTED_TERMS",
     "carry_probability",
     "evaluate",
     "issue_value",
@@ -165,6 +166,10 @@ class Terms(TypedDict):
     HAND_CP: int
     OPPONENT_EVENT: int
     STRATEGY_CARD: int
+
+
+# the terms with a weight of their name in this module, in `Terms` order (all but ``ev``)
+WEIGHTED_TERMS: tuple[str, ...] = tuple(name for name in Terms.__annotations__ if name != "ev")
 
 
 def terms(g: GameState) -> Terms:

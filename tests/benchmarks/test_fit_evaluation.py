@@ -7,7 +7,8 @@ import random
 
 import pytest
 
-from benchmarks import fit_evaluation
+import engine
+from benchmarks import bench_bots, fit_evaluation
 from engine import evaluate as evaluation
 
 
@@ -30,6 +31,18 @@ def test_width_and_weights_are_todays() -> None:
     weights = dict(zip(fit_evaluation.NAMES, fit_evaluation.today_weights(), strict=True))
     assert weights["MOMENTUM"] == evaluation.MOMENTUM
     assert weights["ISSUE_POSITION[2]"] == evaluation.ISSUE_POSITION[1]
+
+
+def test_names_weights_and_inputs_line_up_with_the_evaluations_terms() -> None:
+    g = engine.new_game(1)
+    assert len(fit_evaluation.NAMES) == len(fit_evaluation.today_weights())
+    assert len(fit_evaluation.inputs(g)) == len(fit_evaluation.NAMES)
+    # every weighted term reaches the fit and --weights, and every one has its weight
+    for name in evaluation.WEIGHTED_TERMS:
+        assert hasattr(evaluation, name)
+        assert name in fit_evaluation.NAMES or f"{name}[1]" in fit_evaluation.NAMES
+        assert name in bench_bots.WEIGHTS
+    assert fit_evaluation.inputs(g)[0] == evaluation.terms(g)["ev"]
 
 
 def test_a_small_run_prints_the_three_tables(capsys: pytest.CaptureFixture[str]) -> None:
