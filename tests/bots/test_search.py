@@ -9,10 +9,12 @@ from __future__ import annotations
 
 import random
 import re
+from typing import Any
 
 import pytest
 
 import bots
+import bots.heuristic
 import bots.ismcts
 import engine
 from bots import search
@@ -155,6 +157,26 @@ def test_the_turnend_model_plays_every_iteration_to_the_turns_end(
     assert max(actions for actions, _ in seen) == 10  # every action of the turn
 
 
+def test_the_sim_model_tries_the_playouts_events_on_copies(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    g, side = searched_position()  # a card play: events among the choices, in playouts too
+    tries = 0
+    simulate = bots.heuristic._simulate
+
+    def counting(*args: Any) -> float | None:
+        nonlocal tries
+        tries += 1
+        return simulate(*args)
+
+    monkeypatch.setattr(bots.heuristic, "_simulate", counting)
+    legal = engine.legal_commands(g, side)
+    for config, tried in ((Config(), False), (VARIANTS["sim"], True)):
+        tries = 0
+        Tree(g, side, legal, random.Random(1), sampler(1), config).run(20, None)
+        assert (tries > 0) is tried
+
+
 def test_a_time_budget_runs_at_least_one_playout() -> None:
     g, side = searched_position()
     d = search.decide(g, side, Budget(seconds=1e-9), seed=1)
@@ -184,6 +206,7 @@ def test_variants_with_the_players_horizon_share_its_model() -> None:
     assert {VARIANTS[v].model() for v in ("", "flat", "narrow", "points")} == {Config()}
     assert VARIANTS["deep"].model() == Config(from_leaf=True, turn_end=False)
     assert VARIANTS["leaf"].model() != Config()
+    assert VARIANTS["sim"].model() == Config(simulate=True)
 
 
 def test_unknown_variants_are_refused() -> None:
