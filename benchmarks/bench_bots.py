@@ -29,7 +29,8 @@ heuristic's best ``--top`` commands (and any other a spec chooses) is searched a
 a position is the best value less the value of the command it chose (in win probability, over
 ``--repeats`` seeds).
 The first spec is the baseline; the table gives each spec's mean regret, its ratio to the
-baseline's and how often it chose the best command. ``--seed`` picks the heuristic games the
+baseline's, how often it chose the best command and at how many positions it chose the same
+command on every seed (what its own noise leaves to chance). ``--seed`` picks the heuristic games the
 positions come from. It takes minutes where a match takes hours (about a quarter of an hour
 on two idle cores at its defaults), so it is the place to compare the search's constants; it
 cannot judge the model itself (the horizon, the evaluation), which only games can, and a
@@ -188,8 +189,12 @@ def regret(
         f"values: the heuristic's best {top} commands and every command chosen, each searched "
         f"alone for {reference} playouts ({time.perf_counter() - started:.0f} s)"
     )
-    print("| search | mean regret (win probability) [95 % CI] | ratio to the first | best chosen |")
-    print("| --- | --- | ---: | ---: |")
+    alike_column = f" the same on all {repeats} seeds |" if repeats > 1 else ""
+    print(
+        "| search | mean regret (win probability) [95 % CI] | ratio to the first | best chosen |"
+        + alike_column
+    )
+    print("| --- | --- | ---: | ---: |" + (" ---: |" if alike_column else ""))
     base = 0.0
     for k, spec in enumerate(specs):
         regrets = []
@@ -201,10 +206,21 @@ def regret(
         if k == 0:
             base = mean
         best = sum(r == 0.0 for r in regrets)
+        same = alike(chosen[k * n : (k + 1) * n], len(ps))
         print(
             f"| `{spec}` | {mean:.4f} [{max(0.0, mean - half):.4f}, {mean + half:.4f}] | "
             f"{f'{mean / base:.2f}' if base else '–'} | {best}/{n} = {100 * best / n:.0f} % |"
+            + (f" {same}/{len(ps)} = {100 * same / len(ps):.0f} % |" if alike_column else "")
         )
+
+
+def alike(chosen: list[str], positions: int) -> int:
+    """At how many of ``positions`` a search chose the same command on every seed (``chosen``:
+    seed by seed, each over every position)."""
+    seeds = len(chosen) // positions
+    return sum(
+        len({chosen[r * positions + i] for r in range(seeds)}) == 1 for i in range(positions)
+    )
 
 
 # the evaluation's weights, and the width of `win_probability`'s curve (only the search reads it)

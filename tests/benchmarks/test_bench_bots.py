@@ -34,6 +34,13 @@ def test_parse_weights() -> None:
             bench_bots.parse_weights([bad])
 
 
+def test_alike_counts_the_positions_where_every_seed_chose_the_same() -> None:
+    # three positions, two seeds: seed 0 then seed 1
+    assert bench_bots.alike(["a", "b", "c", "a", "x", "c"], 3) == 2
+    assert bench_bots.alike(["a", "b", "c", "a", "x", "c", "y", "x", "c"], 3) == 1
+    assert bench_bots.alike(["a", "b"], 2) == 2  # one seed agrees with itself
+
+
 def test_a_player_against_itself_splits_every_deal(capsys: pytest.CaptureFixture[str]) -> None:
     bench_bots.weights_ab({"MEDIA": evaluation.MEDIA}, "heuristic", deals=3, workers=1, seed=7)
     assert "A won 3/6 = 50.0 %" in capsys.readouterr().out
