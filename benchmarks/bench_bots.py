@@ -30,9 +30,9 @@ a position is the best value less the value of the command it chose (in win prob
 ``--repeats`` seeds).
 The first spec is the baseline; the table gives each spec's mean regret, its ratio to the
 baseline's, how often it chose the best command and at how many positions it chose the same
-command on every seed (what its own noise leaves to chance). ``--seed`` picks the heuristic games the
-positions come from. It takes minutes where a match takes hours (about a quarter of an hour
-on two idle cores at its defaults), so it is the place to compare the search's constants; it
+command on every seed (what its own noise leaves to chance). ``--seed`` picks the heuristic
+games the positions come from. It takes minutes where a match takes hours (about a quarter of
+an hour on two idle cores at its defaults), so it is the place to compare the search's constants; it
 cannot judge the model itself (the horizon, the evaluation), which only games can, and a
 different sample of positions can rank two close settings differently. What it can say of a
 model is how much room it leaves between a small budget and a large one.
@@ -189,12 +189,10 @@ def regret(
         f"values: the heuristic's best {top} commands and every command chosen, each searched "
         f"alone for {reference} playouts ({time.perf_counter() - started:.0f} s)"
     )
-    alike_column = f" the same on all {repeats} seeds |" if repeats > 1 else ""
-    print(
-        "| search | mean regret (win probability) [95 % CI] | ratio to the first | best chosen |"
-        + alike_column
-    )
-    print("| --- | --- | ---: | ---: |" + (" ---: |" if alike_column else ""))
+    seeds = repeats > 1  # a column for the choices alike on every seed
+    head = "| search | mean regret (win probability) [95 % CI] | ratio to the first | best chosen |"
+    print(head + (f" the same on all {repeats} seeds |" if seeds else ""))
+    print("| --- | --- | ---: | ---: |" + (" ---: |" if seeds else ""))
     base = 0.0
     for k, spec in enumerate(specs):
         regrets = []
@@ -210,7 +208,7 @@ def regret(
         print(
             f"| `{spec}` | {mean:.4f} [{max(0.0, mean - half):.4f}, {mean + half:.4f}] | "
             f"{f'{mean / base:.2f}' if base else '–'} | {best}/{n} = {100 * best / n:.0f} % |"
-            + (f" {same}/{len(ps)} = {100 * same / len(ps):.0f} % |" if alike_column else "")
+            + (f" {same}/{len(ps)} = {100 * same / len(ps):.0f} % |" if seeds else "")
         )
 
 
