@@ -222,7 +222,15 @@ def alike(chosen: list[str], positions: int) -> int:
 
 
 # the evaluation's weights, and the width of `win_probability`'s curve (only the search reads it)
-WEIGHTS = (*evaluation.WEIGHTED_TERMS, "SCALE_BASE", "SCALE_PER_TURN")
+WEIGHTS = (
+    *evaluation.WEIGHTED_TERMS,
+    "SCALE_BASE",
+    "SCALE_PER_TURN",
+    "SPREAD_BASE",
+    "SPREAD_PER_TURN",
+    "SPREAD_EV_POWER",
+    "TILT",
+)
 Weight = float | tuple[float, ...]
 
 

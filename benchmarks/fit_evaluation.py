@@ -18,7 +18,12 @@ unweighted terms), and fits a logistic regression of Kennedy's win on them:
 - **held out** (the fit uses the even deals, the odd ones judge it): the log loss, in bits per
   position, of a coin (the base rate), of today's `win_probability`, of today's weights with
   only the width fitted, and of the model with every weight fitted.
-  Today's model is the baseline; the ratio says how much of its loss the fit removes.
+  Today's model is the baseline; the ratio says how much of its loss the fit removes;
+- **per state**, the carry curve the ``ev`` term is made of (`engine.evaluate.spreads` and
+  ``TILT``): at the same positions, each state's support and lean (R13.5) against who carried
+  it on Election Day, the curve's four constants fitted to the even deals (the log loss
+  weighted by the state's electoral votes, as the evaluation weighs it), held out beside
+  today's, and the spread at a few sizes of state and turns left.
 
 Positions of one game are alike, so the intervals a regression would print are too narrow;
 the held-out loss is the honest measure, and a weight the fit moves is only a candidate until
@@ -33,6 +38,7 @@ import argparse
 import math
 import sys
 import time
+from collections import Counter
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
@@ -41,6 +47,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 import bots
 import engine
 from engine import evaluate as evaluation
+from engine.board import owner
 
 # the regression's inputs: the evaluation's terms in `Terms` order, the issue positions spread out
 NAMES = tuple(
@@ -49,6 +56,11 @@ NAMES = tuple(
     for n in ([f"{name}[{i}]" for i in (1, 2, 3)] if name == "ISSUE_POSITION" else [name])
 )
 Row = tuple[int, tuple[float, ...], int]  # turn, inputs, 1 if Kennedy won
+# turn, a state's support (+ Kennedy), its lean (+1 toward Kennedy, R13.5), its EV, and 1 if
+# Kennedy carried it on Election Day; counted
+Carry = tuple[int, int, int, int, int]
+# the carry curve's constants (`engine.evaluate`), in this order
+CURVE = ("SPREAD_BASE", "SPREAD_PER_TURN", "SPREAD_EV_POWER", "TILT")
 
 
 def _spread(value: object) -> tuple[float, ...]:
@@ -76,23 +88,74 @@ def width(turn: int) -> float:
     return evaluation.SCALE_BASE + evaluation.SCALE_PER_TURN * max(0, 9 - turn)
 
 
-def play(args: tuple[int, str, int]) -> list[Row]:
-    """Positions of deal ``seed`` (one every ``every`` decisions before Election Day)."""
+def play(args: tuple[int, str, int]) -> tuple[list[Row], Counter[Carry]]:
+    """Positions of deal ``seed`` (one every ``every`` decisions before Election Day), and
+    their states against who carried each."""
     seed, spec, every = args
     kind, budget = bots.parse_kind(spec)
     g = engine.new_game(seed)
     taken: list[tuple[int, tuple[float, ...]]] = []
+    boards: list[tuple[int, dict[str, tuple[int, int]]]] = []
     n = 0
     while engine.active_sides(g):
         if n % every == 0 and g["turn"] < 9:
             taken.append((int(g["turn"]), inputs(g)))
+            lean = evaluation.tilts(g["endorsements"])
+            boards.append(
+                (
+                    int(g["turn"]),
+                    {st: (g["states"][st], 1 if lean[st] > 0 else -1) for st in engine.STATES},
+                )
+            )
         side = sorted(engine.active_sides(g))[0]
         engine.apply_in_place(g, side, bots.choose_command(g, side, kind, budget, seed=n))
         n += 1
     result = g["result"]
     assert result is not None
     won = int(result["winner"] == "kennedy")
-    return [(turn, x, won) for turn, x in taken]
+    carried = {st: int(owner(g["states"][st]) == "kennedy") for st in engine.STATES}
+    carries: Counter[Carry] = Counter(
+        (turn, support, lean, engine.STATES[st].ev, carried[st])
+        for turn, board in boards
+        for st, (support, lean) in board.items()
+    )
+    return [(turn, x, won) for turn, x in taken], carries
+
+
+def carry_chance(curve: tuple[float, ...], turn: int, support: int, lean: int, ev: int) -> float:
+    """Kennedy's chance of carrying the state under the curve's constants (`CURVE` order), as
+    `engine.evaluate.spreads` and `carry_probability` have it."""
+    base, per_turn, power, tilt = curve
+    spread = base + per_turn * max(0, 9 - turn) * (ev / 10) ** power
+    return 0.5 + 0.5 * math.tanh((support + tilt * lean) / spread)
+
+
+def carry_bits(curve: tuple[float, ...], carries: Counter[Carry]) -> float:
+    """Log loss of the curve in bits per state, each state weighed by its electoral votes."""
+    total = weight = 0.0
+    for (turn, support, lean, ev, won), count in carries.items():
+        p = min(1 - 1e-9, max(1e-9, carry_chance(curve, turn, support, lean, ev)))
+        total -= count * ev * math.log2(p if won else 1.0 - p)
+        weight += count * ev
+    return total / weight
+
+
+def fit_curve(carries: Counter[Carry], start: tuple[float, ...]) -> tuple[float, ...]:
+    """The curve's constants with the least `carry_bits`, by coordinate search from ``start``."""
+    best, loss = tuple(start), carry_bits(start, carries)
+    steps = [0.2, 0.1, 0.5, 0.1]  # base, per turn, power, tilt
+    while max(steps) > 0.005:
+        moved = False
+        for i, step in enumerate(steps):
+            for sign in (1, -1):
+                trial = list(best)
+                trial[i] = max(0.0 if i == 2 else 0.05, trial[i] + sign * step)
+                trial_loss = carry_bits(tuple(trial), carries)
+                if trial_loss < loss - 1e-7:
+                    best, loss, moved = tuple(trial), trial_loss, True
+        if not moved:
+            steps = [x / 2 for x in steps]
+    return best
 
 
 def _solve(a: list[list[float]], b: list[float]) -> list[float]:
@@ -168,7 +231,8 @@ def main(argv: list[str] | None = None) -> int:
     started = time.perf_counter()
     jobs = [(s, a.player, a.every) for s in range(a.seed, a.seed + a.deals)]
     with ProcessPoolExecutor(a.workers) as pool:
-        games = list(pool.map(play, jobs, chunksize=8))
+        played = list(pool.map(play, jobs, chunksize=8))
+    games = [rows for rows, _ in played]
     train = [r for i, g in enumerate(games) if i % 2 == 0 for r in g]
     test = [r for i, g in enumerate(games) if i % 2 == 1 for r in g]
     kennedy = sum(g[0][2] for g in games if g) / len(games)
@@ -228,7 +292,41 @@ def main(argv: list[str] | None = None) -> int:
         f"| {rewidth / today:.2f} |\n"
         f"| every weight and the width fitted (pooled) | {fitted:.3f} | {fitted / today:.2f} |"
     )
+    print_curve([c for _, c in played])
     return 0
+
+
+def print_curve(carries: list[Counter[Carry]]) -> None:
+    """The per-state section: the carry curve fitted to the even deals, judged on the odd."""
+    train: Counter[Carry] = Counter()
+    test: Counter[Carry] = Counter()
+    for i, c in enumerate(carries):
+        (train if i % 2 == 0 else test).update(c)
+    today = tuple(float(getattr(evaluation, name)) for name in CURVE)
+    curve = fit_curve(train, today)
+    print(
+        "\nPer state: the carry curve (`engine.evaluate.spreads`, `TILT`) fitted to who carried "
+        "each state\n| constant | fitted | today's |\n| --- | ---: | ---: |"
+    )
+    for name, fitted, now in zip(CURVE, curve, today, strict=True):
+        print(f"| {name} | {fitted:.2f} | {now:g} |")
+    now_bits, fitted_bits = carry_bits(today, test), carry_bits(curve, test)
+    print(
+        f"\nHeld out, log loss in bits per state (weighed by its electoral votes): today's "
+        f"{now_bits:.4f}, fitted {fitted_bits:.4f} (ratio {fitted_bits / now_bits:.2f})"
+    )
+    lefts = (8, 6, 4, 2, 1)
+    print(
+        "\nThe spread (cubes of lead for a fairly safe state), fitted / today's, by turns left\n"
+        f"| EV | {' | '.join(str(n) for n in lefts)} |\n| ---: |{' ---: |' * len(lefts)}"
+    )
+    for ev in (3, 5, 10, 20, 32, 45):
+        cells = []
+        for left in lefts:
+            fitted = curve[0] + curve[1] * left * (ev / 10) ** curve[2]
+            now = today[0] + today[1] * left * (ev / 10) ** today[2]
+            cells.append(f"{fitted:.1f} / {now:.1f}")
+        print(f"| {ev} | {' | '.join(cells)} |")
 
 
 if __name__ == "__main__":

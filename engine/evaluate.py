@@ -2,9 +2,10 @@
 
 `evaluate(g, side)` is a margin in electoral-vote units: the electoral votes ``side`` can
 expect from the current state support (each state weighted by a smooth chance of carrying
-it, R13.5-R13.6), less what the opponent can expect, plus what momentum (R10), issue
-leads (R10.3), media (R8.2), endorsements (R10.5), the candidate card (R6.9) and the cards
-still to play are worth in the same units. `win_probability` turns that margin into a
+it, R13.5-R13.6, less sure the bigger the state and the further off Election Day), less what
+the opponent can expect, plus what momentum (R10), issue leads (R10.3), media (R8.2),
+endorsements (R10.5), the candidate card (R6.9) and the cards still to play are worth in the
+same units. `win_probability` turns that margin into a
 chance of winning, sharper as Election Day nears; a finished game scores 1, 0 (or ½ for
 an impossible tie).
 
@@ -29,6 +30,7 @@ __all__ = [
     "evaluate",
     "issue_value",
     "spread",
+    "spreads",
     "state_value",
     "terms",
     "tilts",
@@ -48,6 +50,14 @@ OPPONENT_EVENT = 0.0  # each card in hand whose event is the opponent's alone (R
 STRATEGY_CARD = 2.5
 ISSUE_POSITION = (12.0, 8.0, 4.0)  # leading the 1st, 2nd, 3rd issue (R10.3)
 ISSUE_DEPTH = 1.0  # each point of the lead, up to 4 (R10.4 takes one a turn)
+# how many cubes of lead make a state fairly safe (`spreads`): SPREAD_BASE + SPREAD_PER_TURN a
+# turn left, times (the state's EV / 10) ** SPREAD_EV_POWER; and an empty state's lean (R13.5).
+# Fitted to who carried each state in games (benchmarks/fit_evaluation.py): a big state stays
+# open far longer than a small one, which the first cube nearly decides
+SPREAD_BASE = 0.7
+SPREAD_PER_TURN = 0.2
+SPREAD_EV_POWER = 1.5
+TILT = 0.3
 # the width of `win_probability`'s curve, in electoral votes: SCALE_BASE + SCALE_PER_TURN a turn left
 SCALE_BASE = 30.0
 SCALE_PER_TURN = 14.0
@@ -64,9 +74,22 @@ def _turns_left(g: GameState) -> int:
     return max(0, 9 - int(g["turn"]))
 
 
-def spread(g: GameState) -> float:
-    """How many cubes of lead make a state fairly safe: wider the longer the game goes on."""
-    return 1.2 + 0.45 * _turns_left(g)
+def spread(g: GameState, ev: int) -> float:
+    """How many cubes of lead make a state of ``ev`` electoral votes fairly safe: wider the
+    longer the game goes on."""
+    return SPREAD_BASE + SPREAD_PER_TURN * _turns_left(g) * math.pow(ev / 10, SPREAD_EV_POWER)
+
+
+_SPREADS: dict[tuple[int, float, float, float], dict[str, float]] = {}
+
+
+def spreads(g: GameState) -> dict[str, float]:
+    """Each state's `spread` at this turn."""
+    key = (_turns_left(g), SPREAD_BASE, SPREAD_PER_TURN, SPREAD_EV_POWER)
+    out = _SPREADS.get(key)
+    if out is None:
+        out = _SPREADS[key] = {st: spread(g, ev) for st, ev, _, _ in _STATE_LIST}
+    return out
 
 
 def carry_probability(support: float, tilt: float, spread: float) -> float:
@@ -77,17 +100,17 @@ def carry_probability(support: float, tilt: float, spread: float) -> float:
     return 0.5 + 0.5 * math.tanh((support + tilt) / spread)
 
 
-_TILTS: dict[tuple[int, ...], dict[str, float]] = {}  # endorsement signs -> each state's tilt
+_TILTS: dict[tuple[float, tuple[int, ...]], dict[str, float]] = {}  # endorsement signs -> tilts
 
 
 def tilts(endorsements: dict[str, int]) -> dict[str, float]:
     """Each state's lean toward its Election Day owner (R13.5), + Kennedy: its region's
     endorsements first, else the border colour."""
-    key = tuple((endorsements[r] > 0) - (endorsements[r] < 0) for r in REGIONS)
+    key = (TILT, tuple((endorsements[r] > 0) - (endorsements[r] < 0) for r in REGIONS))
     tilt = _TILTS.get(key)
     if tilt is None:
-        region_tilt = {r: (0.45 if e > 0 else -0.45) if e else 0.0 for r, e in endorsements.items()}
-        tilt = {st: region_tilt[region] or 0.45 * border for st, _, region, border in _STATE_LIST}
+        region_tilt = {r: (TILT if e > 0 else -TILT) if e else 0.0 for r, e in endorsements.items()}
+        tilt = {st: region_tilt[region] or TILT * border for st, _, region, border in _STATE_LIST}
         _TILTS[key] = tilt
     return tilt
 
@@ -95,17 +118,17 @@ def tilts(endorsements: dict[str, int]) -> dict[str, float]:
 def state_value(g: GameState, st: str, support: int | None = None) -> float:
     """Kennedy's expected electoral votes from state ``st`` (with ``support`` instead of the board's)."""
     x = g["states"][st] if support is None else support
-    return STATES[st].ev * carry_probability(x, tilts(g["endorsements"])[st], spread(g))
+    return STATES[st].ev * carry_probability(x, tilts(g["endorsements"])[st], spreads(g)[st])
 
 
 def _expected_kennedy_ev(g: GameState) -> float:
-    k = spread(g)
+    k = spreads(g)
     tilt = tilts(g["endorsements"])
     support = g["states"]
     total = 0.0
     tanh = math.tanh
     for st, ev, _, _ in _STATE_LIST:
-        total += ev * (0.5 + 0.5 * tanh((support[st] + tilt[st]) / k))
+        total += ev * (0.5 + 0.5 * tanh((support[st] + tilt[st]) / k[st]))
     return total
 
 

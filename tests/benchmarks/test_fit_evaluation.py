@@ -52,3 +52,32 @@ def test_a_small_run_prints_the_three_tables(capsys: pytest.CaptureFixture[str])
     assert "| 8 |" in out  # a row for the last turn before Election Day
     assert "| MOMENTUM |" in out
     assert "| today's `win_probability` (baseline) |" in out
+
+
+def test_the_carry_curve_is_the_evaluations() -> None:
+    """`carry_chance` at today's constants is `engine.evaluate`'s chance for every state."""
+    g = engine.new_game(11)
+    for st, x in zip(engine.STATES, (-3, -1, 0, 1, 2, 5) * 9, strict=False):
+        g["states"][st] = x
+    g["turn"] = 4
+    today = tuple(float(getattr(evaluation, name)) for name in fit_evaluation.CURVE)
+    lean = evaluation.tilts(g["endorsements"])
+    for st, info in engine.STATES.items():
+        sign = 1 if lean[st] > 0 else -1
+        chance = fit_evaluation.carry_chance(today, 4, g["states"][st], sign, info.ev)
+        assert chance * info.ev == pytest.approx(evaluation.state_value(g, st))
+
+
+def test_fit_curve_recovers_a_known_carry_curve() -> None:
+    rng = random.Random(8)
+    truth = (0.8, 0.2, 1.5, 0.3)
+    carries: fit_evaluation.Counter[fit_evaluation.Carry] = fit_evaluation.Counter()
+    for _ in range(60000):
+        turn, support, lean = rng.randint(1, 8), rng.randint(-4, 4), rng.choice((1, -1))
+        ev = rng.choice((3, 4, 6, 9, 12, 16, 25, 32, 45))
+        won = rng.random() < fit_evaluation.carry_chance(truth, turn, support, lean, ev)
+        carries[(turn, support, lean, ev, int(won))] += 1
+    today = tuple(float(getattr(evaluation, name)) for name in fit_evaluation.CURVE)
+    fitted = fit_evaluation.fit_curve(carries, today)
+    assert fitted == pytest.approx(truth, abs=0.12)
+    assert fit_evaluation.carry_bits(fitted, carries) < fit_evaluation.carry_bits(today, carries)

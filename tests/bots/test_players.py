@@ -13,7 +13,7 @@ import pytest
 import bots
 import engine
 from bots.search import Budget
-from engine.evaluate import evaluate, issue_value, state_value, tilts, win_probability
+from engine.evaluate import TILT, evaluate, issue_value, state_value, tilts, win_probability
 from tests.engine.playout import play_out
 
 
@@ -126,13 +126,13 @@ def test_an_empty_state_leans_to_its_regions_endorsements_else_its_border_colour
     endorsements = {r: 0 for r in engine.REGIONS}
     lean = tilts(endorsements)
     for st, info in engine.STATES.items():
-        assert lean[st] == (0.45 if info.border == "kennedy" else -0.45)
+        assert lean[st] == (TILT if info.border == "kennedy" else -TILT)
     region = next(iter(engine.REGIONS))
     endorsements[region] = -1  # one Nixon endorsement marker there
     lean = tilts(endorsements)
     for st, info in engine.STATES.items():
         if info.region == region:
-            assert lean[st] == -0.45
+            assert lean[st] == -TILT
     g["endorsements"] = endorsements
     st = next(s for s, info in engine.STATES.items() if info.region == region)
     assert state_value(g, st, 0) < engine.STATES[st].ev / 2  # empty: Nixon's more likely than not

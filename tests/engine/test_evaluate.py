@@ -53,3 +53,26 @@ def test_evaluate_is_its_terms_weighed(seed: int) -> None:
         moved |= {k for k, v in t.items() if v not in (0, 0.0, (0, 0, 0))}
     # the positions exercise every term, so a term left out of `terms` would show
     assert moved == set(evaluation.Terms.__annotations__)
+
+
+def test_a_big_states_lead_is_less_sure_early_and_every_spread_narrows_as_the_turns_pass(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """`spreads`: SPREAD_BASE + SPREAD_PER_TURN a turn left, times (EV / 10) ** SPREAD_EV_POWER,
+    read afresh when the constants change (bench_bots --weights changes them)."""
+    g = engine.new_game(5)
+    g["turn"] = 2
+    early = evaluation.spreads(g)
+    small, big = min(engine.STATES, key=lambda s: engine.STATES[s].ev), "CA"
+    if evaluation.SPREAD_EV_POWER > 0:
+        assert early[big] > early[small]
+    g["turn"] = 8
+    late = evaluation.spreads(g)
+    assert all(late[st] < early[st] for st in engine.STATES)
+    assert late[big] == pytest.approx(evaluation.spread(g, engine.STATES[big].ev))
+    monkeypatch.setattr(evaluation, "SPREAD_EV_POWER", 2.0)
+    monkeypatch.setattr(evaluation, "SPREAD_BASE", 0.5)
+    wider = evaluation.spreads(g)
+    ev = engine.STATES[big].ev
+    assert wider[big] == pytest.approx(0.5 + evaluation.SPREAD_PER_TURN * 1 * (ev / 10) ** 2)
+    assert wider[small] < wider[big]
