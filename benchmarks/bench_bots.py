@@ -38,10 +38,10 @@ different sample of positions can rank two close settings differently. What it c
 model is how much room it leaves between a small budget and a large one.
 
 ``--weights NAME=VALUE [...] [--player heuristic] [--deals 1000]`` measures a change to
-`engine.evaluate`'s weights (``MOMENTUM``, ``MEDIA``, ``ENDORSEMENT``, ``CANDIDATE_CARD``,
-``CARD_IN_HAND``, ``HAND_CP``, ``OPPONENT_EVENT``, ``STRATEGY_CARD``, ``ISSUE_DEPTH``;
-``ISSUE_POSITION=A,B,C``, three numbers; ``SCALE_BASE`` and ``SCALE_PER_TURN``, the width of
-`win_probability`'s curve, which only the search reads) by self-play: the player thinking with
+`engine.evaluate`'s weights (the names in `engine.evaluate.WEIGHTED_TERMS`,
+``ISSUE_POSITION=A,B,C`` three numbers; ``SCALE_BASE`` and ``SCALE_PER_TURN``, the width of
+`win_probability`'s curve, which only the search reads; ``SPREAD_BASE``, ``SPREAD_PER_TURN``,
+``SPREAD_EV_POWER`` and ``TILT``, each state's carry curve) by self-play: the player thinking with
 the changed weights (A) against the same player with today's (B), each deal from ``--seed`` on
 played twice with the sides swapped. B is the baseline in the same run: two identical players
 split every deal, so anything but 50 % is the change. The heuristic plays a game in about a
@@ -221,7 +221,8 @@ def alike(chosen: list[str], positions: int) -> int:
     )
 
 
-# the evaluation's weights, and the width of `win_probability`'s curve (only the search reads it)
+# the evaluation's weights, the width of `win_probability`'s curve (only the search reads it)
+# and the states' carry curve
 WEIGHTS = (
     *evaluation.WEIGHTED_TERMS,
     "SCALE_BASE",

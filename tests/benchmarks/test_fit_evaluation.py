@@ -43,6 +43,10 @@ def test_names_weights_and_inputs_line_up_with_the_evaluations_terms() -> None:
         assert name in fit_evaluation.NAMES or f"{name}[1]" in fit_evaluation.NAMES
         assert name in bench_bots.WEIGHTS
     assert fit_evaluation.inputs(g)[0] == evaluation.terms(g)["ev"]
+    # a fitted carry curve can be played: --weights takes each of its constants
+    for name in fit_evaluation.CURVE:
+        assert isinstance(getattr(evaluation, name), float)
+        assert name in bench_bots.WEIGHTS
 
 
 def test_a_small_run_prints_the_three_tables(capsys: pytest.CaptureFixture[str]) -> None:
