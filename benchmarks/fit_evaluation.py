@@ -126,8 +126,8 @@ def carry_chance(curve: tuple[float, ...], turn: int, support: int, lean: int, e
     """Kennedy's chance of carrying the state under the curve's constants (`CURVE` order), as
     `engine.evaluate.spreads` and `carry_probability` have it."""
     base, per_turn, power, tilt = curve
-    spread = base + per_turn * max(0, 9 - turn) * (ev / 10) ** power
-    return 0.5 + 0.5 * math.tanh((support + tilt * lean) / spread)
+    spread = evaluation.curve_spread(max(0, 9 - turn), ev, base, per_turn, power)
+    return evaluation.carry_probability(support, tilt * lean, spread)
 
 
 def carry_bits(curve: tuple[float, ...], carries: Counter[Carry]) -> float:
@@ -323,8 +323,8 @@ def print_curve(carries: list[Counter[Carry]]) -> None:
     for ev in (3, 5, 10, 20, 32, 45):
         cells = []
         for left in lefts:
-            fitted = curve[0] + curve[1] * left * (ev / 10) ** curve[2]
-            now = today[0] + today[1] * left * (ev / 10) ** today[2]
+            fitted = evaluation.curve_spread(left, ev, *curve[:3])
+            now = evaluation.curve_spread(left, ev, *today[:3])
             cells.append(f"{fitted:.1f} / {now:.1f}")
         print(f"| {ev} | {' | '.join(cells)} |")
 

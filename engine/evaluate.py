@@ -27,6 +27,7 @@ from engine.state import GameState
 __all__ = [
     "WEIGHTED_TERMS",
     "carry_probability",
+    "curve_spread",
     "evaluate",
     "issue_value",
     "spread",
@@ -74,10 +75,16 @@ def _turns_left(g: GameState) -> int:
     return max(0, 9 - int(g["turn"]))
 
 
+def curve_spread(turns_left: int, ev: int, base: float, per_turn: float, power: float) -> float:
+    """The spread of a state of ``ev`` electoral votes under the curve's constants (`spread`
+    with today's; benchmarks/fit_evaluation.py tries others)."""
+    return base + per_turn * turns_left * math.pow(ev / 10, power)
+
+
 def spread(g: GameState, ev: int) -> float:
     """How many cubes of lead make a state of ``ev`` electoral votes fairly safe: wider the
     longer the game goes on."""
-    return SPREAD_BASE + SPREAD_PER_TURN * _turns_left(g) * math.pow(ev / 10, SPREAD_EV_POWER)
+    return curve_spread(_turns_left(g), ev, SPREAD_BASE, SPREAD_PER_TURN, SPREAD_EV_POWER)
 
 
 _SPREADS: dict[tuple[int, float, float, float], dict[str, float]] = {}
