@@ -31,20 +31,20 @@ a position is the best value less the value of the command it chose (in win prob
 The first spec is the baseline; the table gives each spec's mean regret, its ratio to the
 baseline's, how often it chose the best command and at how many positions it chose the same
 command on every seed (what its own noise leaves to chance). ``--seed`` picks the heuristic
-games the positions come from. It takes minutes where a match takes hours (about a quarter of
-an hour on two idle cores at its defaults), so it is the place to compare the search's constants; it
-cannot judge the model itself (the horizon, the evaluation), which only games can, and a
+games the positions come from. It takes minutes where a match takes hours (about a quarter
+of an hour on two idle cores at its defaults), so it is the place to compare the search's
+constants; it cannot judge the model itself (the horizon, the evaluation), which only games can, and a
 different sample of positions can rank two close settings differently. What it can say of a
 model is how much room it leaves between a small budget and a large one.
 
 ``--weights NAME=VALUE [...] [--player heuristic] [--deals 1000]`` measures a change to
 `engine.evaluate`'s weights (the names in `engine.evaluate.WEIGHTED_TERMS`,
 ``ISSUE_POSITION=A,B,C`` three numbers; ``SCALE_BASE`` and ``SCALE_PER_TURN``, the width of
-`win_probability`'s curve, which only the search reads; ``SPREAD_BASE``, ``SPREAD_PER_TURN``,
-``SPREAD_EV_POWER`` and ``TILT``, each state's carry curve) by self-play: the player thinking with
-the changed weights (A) against the same player with today's (B), each deal from ``--seed`` on
-played twice with the sides swapped. B is the baseline in the same run: two identical players
-split every deal, so anything but 50 % is the change. The heuristic plays a game in about a
+`win_probability`'s curve, which only the search reads; the names in
+`engine.evaluate.CARRY_CURVE`, each state's carry curve) by self-play: the player thinking
+with the changed weights (A) against the same player with today's (B), each deal from
+``--seed`` on played twice with the sides swapped. B is the baseline in the same run: two
+identical players split every deal, so anything but 50 % is the change. The heuristic plays a game in about a
 tenth of a second, so 2,000 games take a few minutes of a core; a search spec (``--player
 search:300i``) measures what the search makes of the change.
 """
@@ -227,10 +227,7 @@ WEIGHTS = (
     *evaluation.WEIGHTED_TERMS,
     "SCALE_BASE",
     "SCALE_PER_TURN",
-    "SPREAD_BASE",
-    "SPREAD_PER_TURN",
-    "SPREAD_EV_POWER",
-    "TILT",
+    *evaluation.CARRY_CURVE,
 )
 Weight = float | tuple[float, ...]
 

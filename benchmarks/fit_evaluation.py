@@ -59,8 +59,7 @@ Row = tuple[int, tuple[float, ...], int]  # turn, inputs, 1 if Kennedy won
 # turn, a state's support (+ Kennedy), its lean (+1 toward Kennedy, R13.5), its EV, and 1 if
 # Kennedy carried it on Election Day; counted
 Carry = tuple[int, int, int, int, int]
-# the carry curve's constants (`engine.evaluate`), in this order
-CURVE = ("SPREAD_BASE", "SPREAD_PER_TURN", "SPREAD_EV_POWER", "TILT")
+CURVE = evaluation.CARRY_CURVE  # the carry curve's constants, in this order
 
 
 def _spread(value: object) -> tuple[float, ...]:

@@ -69,7 +69,7 @@ class _Board:
 
     def __init__(self, g: engine.GameState, side: str) -> None:
         self.g, self.side, self.s = g, side, _SIGN[side]
-        self.spread = spreads(g)
+        self.spreads = spreads(g)
         self.tilt = tilts(g["endorsements"])
         bag = g["bag"]
         total = bag["kennedy"] + bag["nixon"]
@@ -79,7 +79,7 @@ class _Board:
     def gain(self, st: str, points: float, support: int | None = None) -> float:
         """Margin gained by ``points`` of this side's support in ``st`` (negative: loses support)."""
         x = self.g["states"][st] if support is None else support
-        t, k = self.tilt[st], self.spread[st]
+        t, k = self.tilt[st], self.spreads[st]
         # `carry_probability` inlined, the same arithmetic (the playouts' hottest line)
         before = 0.5 + 0.5 * _tanh((x + t) / k)
         after = 0.5 + 0.5 * _tanh((x + self.s * points + t) / k)

@@ -25,6 +25,7 @@ from engine.data import CARDS, REGIONS, STATES, WINNING_EV
 from engine.state import GameState
 
 __all__ = [
+    "CARRY_CURVE",
     "WEIGHTED_TERMS",
     "carry_probability",
     "curve_spread",
@@ -59,6 +60,7 @@ SPREAD_BASE = 0.7
 SPREAD_PER_TURN = 0.2
 SPREAD_EV_POWER = 1.5
 TILT = 0.3
+CARRY_CURVE = ("SPREAD_BASE", "SPREAD_PER_TURN", "SPREAD_EV_POWER", "TILT")  # their names, in order
 # the width of `win_probability`'s curve, in electoral votes: SCALE_BASE + SCALE_PER_TURN a turn left
 SCALE_BASE = 30.0
 SCALE_PER_TURN = 14.0
