@@ -36,7 +36,9 @@ iteration to the turn's end, however far (``horizon`` 10: a turn's five rounds, 
 with all of it; ``sure`` keeps the heuristic's best unless another command's mean beats it
 by two standard errors of the difference (a few noisy games do not overrule it),
 ``surepoints`` is both; ``sim`` has the playouts' heuristic try events on copies, as the
-player at the table does (about 1.6 times the cost of a playout).
+player at the table does (about 1.6 times the cost of a playout); ``paired`` plays every root
+command's n-th game on the same deal (the same hidden cards, draws and playout seed: common
+random numbers) and compares two commands on the deals they share.
 """
 
 from __future__ import annotations
@@ -48,7 +50,8 @@ from dataclasses import dataclass, field
 
 import engine
 from bots.heuristic import Heuristic
-from engine.determinize import determinize
+from engine import rng as _rng
+from engine.determinize import determinize, sampler
 from engine.evaluate import win_probability
 from engine.schema import Rng
 
@@ -99,6 +102,7 @@ class Config:
     point_share: float = 0.0  # > 0: point-spending steps searched, with this share of the budget
     sure: float = 0.0  # > 0: the heuristic's best stands unless beaten by this many standard errors
     simulate: bool = False  # the playouts' heuristic tries events on copies (`bots.heuristic`)
+    paired: bool = False  # root commands compared on common deals (see `Tree._paired_mean`)
 
     def model(self) -> Config:
         """What an iteration's value measures (the horizon, the playouts' player), the search's
@@ -128,6 +132,7 @@ VARIANTS = {
     "sure": Config(sure=2.0),
     "surepoints": Config(point_share=1.0, sure=2.0),
     "sim": Config(simulate=True),
+    "paired": Config(paired=True),
 }
 
 
@@ -145,7 +150,8 @@ class Node:
 
 @dataclass(frozen=True)
 class RootStat:
-    """One root command's statistics: simulated games, the root side's mean result."""
+    """One root command's statistics: simulated games, the root side's mean result (with
+    `Config.paired`, as `Tree._paired_mean` corrects it)."""
 
     command: str
     visits: int
@@ -177,6 +183,9 @@ class Tree:
         self.rank = {c: i for i, c in enumerate(self.root_order)}
         self.fast = Heuristic(rnd, simulate=config.simulate)
         self.iterations = 0
+        # `paired`: the root commands' n-th games share a deal and a playout seed, from this
+        self.pairing = _rng.below(rng, 1 << 32) if config.paired else 0
+        self.sums: dict[str, list[float]] = {}  # a root command's results summed, game by game
 
     # --- the loop ---------------------------------------------------------------------------
 
@@ -195,12 +204,20 @@ class Tree:
 
     def _iterate(self) -> None:
         cfg = self.config
-        g = determinize(self.state, self.side, self.rng)
+        first: tuple[str, Node] | None = None
+        if cfg.paired:  # the root's command first, then its n-th deal (common random numbers)
+            first = self._select(self.state, self.side, self.root)
+            deal = self.pairing * 1_000_003 + first[1].visits
+            self.rnd.seed(deal)
+            g = determinize(self.state, self.side, sampler(deal))
+        else:
+            g = determinize(self.state, self.side, self.rng)
         turn = g["turn"]
         last_turn = turn >= 9  # the last turn plays on to the election (R13)
         path = [self.root]
         node: Node | None = self.root
         actions = 0
+        root_cmd = ""
         expanding = True  # walk the tree until a new node is added
         for _ in range(MAX_PLAYOUT_MOVES):
             active = engine.active_sides(g)
@@ -216,7 +233,12 @@ class Tree:
                     break
             if node is not None and expanding:
                 who = self.side if self.side in active else min(active)
-                cmd, child = self._select(g, who, node)
+                if first is not None:
+                    (cmd, child), first = first, None
+                else:
+                    cmd, child = self._select(g, who, node)
+                if node is self.root:
+                    root_cmd = cmd
                 path.append(child)
                 if child.visits == 0 or not cfg.tree:
                     expanding = False
@@ -226,6 +248,9 @@ class Tree:
                 cmd = self.fast.choose(g, who)
             engine.apply_in_place(g, who, cmd)
         result = win_probability(g, self.side)
+        if cfg.paired and root_cmd:
+            sums = self.sums.setdefault(root_cmd, [0.0])
+            sums.append(sums[-1] + result)
         for n in path:
             n.visits += 1
             n.total += result
@@ -259,6 +284,7 @@ class Tree:
         best, best_score, best_child = order[0], -math.inf, None
         weight = 1.0
         norm = (1.0 - cfg.decay) / (1.0 - cfg.decay ** len(order)) if cfg.decay < 1 else 1.0
+        reference = self._reference() if cfg.paired and node is self.root else None
         for cmd in order:
             child = node.children.get((who, cmd))
             if child is None:
@@ -266,6 +292,8 @@ class Tree:
             child.available += 1
             if child.visits:
                 q = child.total / child.visits
+                if reference is not None:
+                    q = self._paired_mean(cmd, reference)
                 q = q if mine else 1.0 - q
             else:
                 q = parent_q  # first-play urgency: the parent's value
@@ -283,16 +311,35 @@ class Tree:
         assert best_child is not None
         return best, best_child
 
+    def _reference(self) -> list[float] | None:
+        """The most-tried root command's summed results (`paired`'s yardstick)."""
+        if not self.sums:
+            return None
+        return max(self.sums.values(), key=len)
+
+    def _paired_mean(self, cmd: str, reference: list[float] | None) -> float:
+        """``cmd``'s mean, corrected by how the most-tried command did on the same deals
+        against all of its own: the difference of two root commands' means is then taken
+        on the deals they share (common random numbers)."""
+        sums = self.sums[cmd]
+        n = len(sums) - 1
+        mean = sums[-1] / n
+        if reference is None or reference is sums:
+            return mean
+        m = len(reference) - 1
+        return min(1.0, max(0.0, mean - reference[n] / n + reference[-1] / m))
+
     # --- the answer -------------------------------------------------------------------------
 
     def stats(self) -> list[RootStat]:
         """The root's tried commands, the preferred first: with ``by_mean`` the well-tried by
         their mean, then the rest; else by simulated games (ties: the higher mean)."""
+        reference = self._reference() if self.config.paired else None
         out = [
             RootStat(
                 cmd,
                 child.visits,
-                child.total / child.visits,
+                self._paired_mean(cmd, reference) if reference else child.total / child.visits,
                 self.rank.get(cmd, -1),
                 _variance(child),
             )

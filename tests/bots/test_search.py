@@ -177,6 +177,64 @@ def test_the_sim_model_tries_the_playouts_events_on_copies(
         assert (tries > 0) is tried
 
 
+def test_the_paired_search_deals_each_root_commands_nth_game_alike(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """`paired`: common random numbers, so two root commands are compared on the same deals."""
+    g, side = searched_position()
+    legal = engine.legal_commands(g, side)
+
+    class Recording(Tree):
+        root_choice = ""
+
+        def _select(self, g: GameState, who: str, node: Any) -> Any:
+            cmd, child = super()._select(g, who, node)
+            if node is self.root:
+                self.root_choice = cmd
+            return cmd, child
+
+    deals: list[tuple[str, str]] = []  # (the root command, the deal's generator key)
+    deal = bots.ismcts.determinize
+
+    def recording(state: GameState, who: str, rng: Any) -> GameState:
+        h = deal(state, who, rng)
+        deals.append((tree.root_choice, h["rng"]["key"]))
+        return h
+
+    monkeypatch.setattr(bots.ismcts, "determinize", recording)
+    for config, paired in ((Config(), False), (VARIANTS["paired"], True)):
+        deals.clear()
+        tree = Recording(g, side, legal, random.Random(1), sampler(1), config)
+        tree.run(60, None)
+        keys = [key for _, key in deals]
+        if not paired:
+            assert len(set(keys)) == 60  # a new deal every game
+            continue
+        by_command: dict[str, list[str]] = {}
+        for cmd, key in deals:
+            by_command.setdefault(cmd, []).append(key)
+        assert len(by_command) > 1
+        most = max(by_command.values(), key=len)
+        for games in by_command.values():
+            assert games == most[: len(games)]  # the n-th game of each: the same deal
+        assert len(set(keys)) == len(most)
+
+
+def test_the_paired_search_compares_root_commands_on_the_deals_they_share() -> None:
+    g, side = searched_position()
+    a, b = engine.legal_commands(g, side)[:2]
+    tree = Tree(g, side, [a, b], random.Random(1), sampler(1), VARIANTS["paired"])
+    games = {a: [0.2, 0.2, 0.8, 0.8, 0.8, 0.8], b: [0.3, 0.3]}  # b drew the two poor deals
+    for cmd, results in games.items():
+        tree.root.children[(side, cmd)] = bots.ismcts.Node(len(results), sum(results))
+        tree.sums[cmd] = [sum(results[:k]) for k in range(len(results) + 1)]
+    # b beat a by 0.1 on both deals they share: a's mean (0.6) and that, not b's own 0.3
+    assert [(s.command, round(s.mean, 6)) for s in tree.stats()] == [(b, 0.7), (a, 0.6)]
+    plain = Tree(g, side, [a, b], random.Random(1), sampler(1), Config())
+    plain.root.children = tree.root.children
+    assert [s.command for s in plain.stats()] == [a, b]
+
+
 def test_a_time_budget_runs_at_least_one_playout() -> None:
     g, side = searched_position()
     d = search.decide(g, side, Budget(seconds=1e-9), seed=1)
