@@ -9,10 +9,8 @@ pair, in the same run. ``--smoke`` plays 2 games of heuristic vs random and of a
 search against the heuristic: a check that it still works, never a timing assertion.
 
 A search spec may name a variant with one piece of the search off or changed
-(`bots.ismcts.VARIANTS`: ``search:60i:flat`` is the earlier flat search, ``notree``,
-``noprior``, ``nowiden``, ``puct``, ``narrow``, ``leaf``, ``deep``, ``turnend``, ``points``,
-``allpoints``, ``sure``, ``surepoints``, ``sim``), to measure what each piece adds against
-the full search at the same playouts.
+(`bots.ismcts.VARIANTS`, each described in that module: ``search:60i:flat`` is the earlier
+flat search), to measure what each piece adds against the full search at the same playouts.
 
 A budget in seconds buys fewer playouts on a busy machine, so the table also gives the
 search's playouts per searched decision. ``--calibrate [--games 2] [search:60i[:VARIANT]]``
