@@ -291,8 +291,9 @@ class Tree:
                 child = node.children[(who, cmd)] = Node(step=g["stack"][-1]["step"])
             child.available += 1
             if child.visits:
-                q = child.total / child.visits
-                if reference is not None:
+                if reference is None:
+                    q = child.total / child.visits
+                else:
                     q = self._paired_mean(cmd, reference)
                 q = q if mine else 1.0 - q
             else:
