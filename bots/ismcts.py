@@ -318,14 +318,14 @@ class Tree:
             return None
         return max(self.sums.values(), key=len)
 
-    def _paired_mean(self, cmd: str, reference: list[float] | None) -> float:
+    def _paired_mean(self, cmd: str, reference: list[float]) -> float:
         """``cmd``'s mean, corrected by how the most-tried command did on the same deals
         against all of its own: the difference of two root commands' means is then taken
         on the deals they share (common random numbers)."""
         sums = self.sums[cmd]
         n = len(sums) - 1
         mean = sums[-1] / n
-        if reference is None or reference is sums:
+        if reference is sums:
             return mean
         m = len(reference) - 1
         return min(1.0, max(0.0, mean - reference[n] / n + reference[-1] / m))
