@@ -32,8 +32,8 @@ command on every seed (what its own noise leaves to chance). ``--seed`` picks th
 games the positions come from. It takes minutes where a match takes hours (about a quarter
 of an hour on two idle cores at its defaults), so it is the place to compare the search's
 constants; it cannot judge the model itself (the horizon, the evaluation), which only games
-can, and a different sample of positions can rank two close settings differently. What it can say of a
-model is how much room it leaves between a small budget and a large one.
+can, and a different sample of positions can rank two close settings differently. What it
+can say of a model is how much room it leaves between a small budget and a large one.
 
 ``--weights NAME=VALUE [...] [--player heuristic] [--deals 1000]`` measures a change to
 `engine.evaluate`'s weights (the names in `engine.evaluate.WEIGHTED_TERMS`,
@@ -43,8 +43,8 @@ model is how much room it leaves between a small budget and a large one.
 with the changed weights (A) against the same player with today's (B), each deal from
 ``--seed`` on played twice with the sides swapped. B is the baseline in the same run: two
 identical players split every deal, so anything but 50 % is the change. The heuristic plays
-a game in about a tenth of a second, so 2,000 games take a few minutes of a core; a search spec (``--player
-search:300i``) measures what the search makes of the change.
+a game in about a tenth of a second, so 2,000 games take a few minutes of a core; a search
+spec (``--player search:300i``) measures what the search makes of the change.
 """
 
 from __future__ import annotations
