@@ -82,11 +82,6 @@ def today_weights() -> tuple[float, ...]:
     return (1.0, *(x for w in weights for x in _spread(w)))
 
 
-def width(turn: int) -> float:
-    """Today's width of the curve at ``turn`` (as `win_probability` has it)."""
-    return evaluation.SCALE_BASE + evaluation.SCALE_PER_TURN * max(0, 9 - turn)
-
-
 def play(args: tuple[int, str, int]) -> tuple[list[Row], Counter[Carry]]:
     """Positions of deal ``seed`` (one every ``every`` decisions before Election Day), and
     their states against who carried each."""
@@ -125,7 +120,7 @@ def carry_chance(curve: tuple[float, ...], turn: int, support: int, lean: int, e
     """Kennedy's chance of carrying the state under the curve's constants (`CURVE` order), as
     `engine.evaluate.spreads` and `carry_probability` have it."""
     base, per_turn, power, tilt = curve
-    spread = evaluation.curve_spread(max(0, 9 - turn), ev, base, per_turn, power)
+    spread = evaluation.curve_spread(evaluation.turns_left(turn), ev, base, per_turn, power)
     return evaluation.carry_probability(support, tilt * lean, spread)
 
 
@@ -250,14 +245,15 @@ def main(argv: list[str] | None = None) -> int:
             continue
         beta = fit([r[1] for r in rows], [r[2] for r in rows])
         shown = f"{1 / beta[1]:.0f}" if beta[1] > 0 else "–"
-        print(f"| {turn} | {len(rows)} | {shown} | {width(turn):.0f} |")
+        print(f"| {turn} | {len(rows)} | {shown} | {evaluation.curve_width(turn):.0f} |")
 
     def scaled(r: Row) -> tuple[float, ...]:
-        return tuple(v / width(r[0]) for v in r[1])
+        return tuple(v / evaluation.curve_width(r[0]) for v in r[1])
 
     def margin(r: Row) -> float:
         """Today's evaluation of the position over today's width."""
-        return sum(w * v for w, v in zip(today_weights(), r[1], strict=True)) / width(r[0])
+        votes = sum(w * v for w, v in zip(today_weights(), r[1], strict=True))
+        return votes / evaluation.curve_width(r[0])
 
     # today's weights, only the width (and an intercept) fitted
     narrow = fit([(margin(r),) for r in train], [r[2] for r in train])

@@ -29,6 +29,7 @@ __all__ = [
     "WEIGHTED_TERMS",
     "carry_probability",
     "curve_spread",
+    "curve_width",
     "evaluate",
     "issue_value",
     "spread",
@@ -36,6 +37,7 @@ __all__ = [
     "state_value",
     "terms",
     "tilts",
+    "turns_left",
     "win_probability",
 ]
 
@@ -73,8 +75,18 @@ _CARD_CP = {n: card.cp for n, card in CARDS.items()}
 _CARD_ICON = {n: card.icon for n, card in CARDS.items()}
 
 
+def turns_left(turn: int) -> int:
+    """Turns still to come after ``turn`` (R4.1; none after Election Day, turn 9, R4.2)."""
+    return max(0, 9 - turn)
+
+
 def _turns_left(g: GameState) -> int:
-    return max(0, 9 - int(g["turn"]))
+    return turns_left(int(g["turn"]))
+
+
+def curve_width(turn: int) -> float:
+    """The width of `win_probability`'s curve during ``turn``, in electoral votes."""
+    return SCALE_BASE + SCALE_PER_TURN * turns_left(turn)
 
 
 def curve_spread(turns_left: int, ev: int, base: float, per_turn: float, power: float) -> float:
@@ -238,6 +250,5 @@ def win_probability(g: GameState, side: str) -> float:
     r = g["result"]
     if r is not None:
         return 1.0 if r["winner"] == side else 0.0
-    scale = SCALE_BASE + SCALE_PER_TURN * _turns_left(g)
-    z = evaluate(g, side) / scale
+    z = evaluate(g, side) / curve_width(int(g["turn"]))
     return 1.0 / (1.0 + math.exp(-max(-30.0, min(30.0, z))))

@@ -3,6 +3,7 @@ outcomes from `terms` (benchmarks/fit_evaluation.py) mean what they say."""
 
 from __future__ import annotations
 
+import math
 import random
 
 import pytest
@@ -76,3 +77,15 @@ def test_a_big_states_lead_is_less_sure_early_and_every_spread_narrows_as_the_tu
     ev = engine.STATES[big].ev
     assert wider[big] == pytest.approx(0.5 + evaluation.SPREAD_PER_TURN * 1 * (ev / 10) ** 2)
     assert wider[small] < wider[big]
+
+
+def test_win_probability_reads_the_margin_over_the_width_that_narrows_as_the_turns_pass() -> None:
+    """`curve_width`: SCALE_BASE + SCALE_PER_TURN a turn left (R4.1); a margin of one width is
+    a chance of 1 / (1 + e^-1), whichever the turn (benchmarks/fit_evaluation.py fits it)."""
+    widths = [evaluation.curve_width(turn) for turn in range(1, 10)]
+    assert widths == sorted(widths, reverse=True)
+    assert widths[-1] == evaluation.SCALE_BASE
+    for g in _positions(7)[::40]:
+        margin = evaluation.evaluate(g, "nixon")
+        z = margin / evaluation.curve_width(int(g["turn"]))
+        assert evaluation.win_probability(g, "nixon") == pytest.approx(1 / (1 + math.exp(-z)))
