@@ -80,8 +80,8 @@ def test_a_big_states_lead_is_less_sure_early_and_every_spread_narrows_as_the_tu
 
 
 def test_win_probability_reads_the_margin_over_the_width_that_narrows_as_the_turns_pass() -> None:
-    """`curve_width`: SCALE_BASE + SCALE_PER_TURN a turn left (R4.1); a margin of one width is
-    a chance of 1 / (1 + e^-1), whichever the turn (benchmarks/fit_evaluation.py fits it)."""
+    """`curve_width`: SCALE_BASE + SCALE_PER_TURN a turn left (R4.1); the chance is the logistic
+    of the margin over it, whichever the turn (benchmarks/fit_evaluation.py fits the width)."""
     widths = [evaluation.curve_width(turn) for turn in range(1, 10)]
     assert widths == sorted(widths, reverse=True)
     assert widths[-1] == evaluation.SCALE_BASE
