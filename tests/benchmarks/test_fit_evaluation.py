@@ -25,9 +25,7 @@ def test_fit_recovers_the_coefficients_of_a_known_logistic_model() -> None:
     assert beta == pytest.approx(truth, abs=0.15)
 
 
-def test_width_and_weights_are_todays() -> None:
-    assert fit_evaluation.width(8) == evaluation.SCALE_BASE + evaluation.SCALE_PER_TURN
-    assert fit_evaluation.width(9) == evaluation.SCALE_BASE
+def test_weights_are_todays() -> None:
     weights = dict(zip(fit_evaluation.NAMES, fit_evaluation.today_weights(), strict=True))
     assert weights["MOMENTUM"] == evaluation.MOMENTUM
     assert weights["ISSUE_POSITION[2]"] == evaluation.ISSUE_POSITION[1]

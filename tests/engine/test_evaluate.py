@@ -84,6 +84,7 @@ def test_win_probability_reads_the_margin_over_the_width_that_narrows_as_the_tur
     of the margin over it, whichever the turn (benchmarks/fit_evaluation.py fits the width)."""
     widths = [evaluation.curve_width(turn) for turn in range(1, 10)]
     assert widths == sorted(widths, reverse=True)
+    assert widths[-2] == evaluation.SCALE_BASE + evaluation.SCALE_PER_TURN
     assert widths[-1] == evaluation.SCALE_BASE
     for g in _positions(7)[::40]:
         margin = evaluation.evaluate(g, "nixon")
